@@ -1,0 +1,23 @@
+import { notFound } from 'next/navigation';
+import { Chat } from '@/components/chat/chat';
+import { getClientConfig } from '@/lib/config';
+import { currentUserId } from '@/lib/auth/current-user';
+import { loadOwnConversation } from '@/lib/chat/load-conversation';
+
+export const dynamic = 'force-dynamic';
+
+export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const userId = await currentUserId();
+  const conversation = userId ? await loadOwnConversation(userId, id) : null;
+  if (!conversation) notFound();
+  return (
+    <Chat
+      key={conversation.id}
+      conversationId={conversation.id}
+      initialMessages={conversation.messages}
+      title={conversation.title}
+      config={getClientConfig()}
+    />
+  );
+}

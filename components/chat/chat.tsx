@@ -1,0 +1,122 @@
+'use client';
+
+import { useChat } from '@ai-sdk/react';
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { pythonToolInputSchema, type RunResult } from '@/lib/runtime/protocol';
+import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
+import type { ClientConfig } from '@/lib/client-config';
+import { Composer } from './composer';
+import { ChatHeader } from './chat-header';
+import { MessageList } from './message-list';
+import { RunStore } from './run-store';
+import { currentSettings } from './use-settings';
+import { usePrefetchImports } from './use-prefetch-imports';
+
+type ChatProps = {
+  conversationId: string;
+  initialMessages: UIMessage[];
+  title: string | null;
+  config: ClientConfig;
+};
+
+export function Chat({ conversationId, initialMessages, title, config }: ChatProps) {
+  const kernel = useKernel(config);
+  const kernelState = useKernelState(kernel);
+  const kernelRef = useRef(kernel);
+  useEffect(() => {
+    kernelRef.current = kernel;
+  }, [kernel]);
+  const runs = useMemo(() => new RunStore(), []);
+  const stoppedRef = useRef(false);
+  const composerRef = useRef<HTMLTextAreaElement>(null);
+
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport({
+        api: '/api/chat',
+        // The server keeps the history; the browser sends only what is new.
+        prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
+          const { includeImages, stepBudget } = currentSettings();
+          return { body: { id, trigger, messageId, message: messages.at(-1), settings: { includeImages, stepBudget } } };
+        },
+      }),
+    [],
+  );
+
+  const chat = useChat({
+    id: conversationId,
+    messages: initialMessages,
+    transport,
+    sendAutomaticallyWhen: (options) => !stoppedRef.current && lastAssistantMessageIsCompleteWithToolCalls(options),
+    async onToolCall({ toolCall }) {
+      if (toolCall.dynamic || toolCall.toolName !== 'python') return;
+      const input = pythonToolInputSchema.safeParse(toolCall.input);
+      const current = kernelRef.current;
+      let result: RunResult;
+      if (!input.success || !current) {
+        result = { status: 'error', durationMs: 0, outputs: [{ output_type: 'error', ename: 'InvalidToolInput', evalue: 'The python tool needs {"code": "<python source>"}.', traceback: [] }] };
+      } else {
+        const id = toolCall.toolCallId;
+        result = await current.run(input.data.code, {
+          timeoutMs: Math.min(currentSettings().timeoutMs, config.maxRunTimeoutMs),
+          onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),
+          onOutput: (output) => runs.update(id, (run) => ({ ...run, outputs: [...run.outputs, output] })),
+        });
+        runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result }));
+      }
+      void chat.addToolOutput({ tool: 'python', toolCallId: toolCall.toolCallId, output: result });
+    },
+  });
+  const { messages, status, error } = chat;
+  usePrefetchImports(messages, kernel);
+
+  const busy = status === 'submitted' || status === 'streaming' || kernelState.kind === 'busy';
+
+  const send = useCallback(
+    (text: string) => {
+      stoppedRef.current = false;
+      if (window.location.pathname !== `/c/${conversationId}`) {
+        window.history.replaceState(null, '', `/c/${conversationId}`);
+      }
+      void chat.sendMessage({ text });
+    },
+    [chat, conversationId],
+  );
+
+  const stopAll = useCallback(() => {
+    stoppedRef.current = true;
+    void chat.stop();
+    kernelRef.current?.stop();
+    composerRef.current?.focus();
+  }, [chat]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && busy) stopAll();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [busy, stopAll]);
+
+  return (
+    <div className="flex h-dvh flex-col">
+      <ChatHeader title={title} config={config} kernelState={kernelState} onRestart={() => kernel?.restart()} />
+      <main className="min-h-0 flex-1 overflow-y-auto" id="conversation">
+        <MessageList
+          messages={messages}
+          runs={runs}
+          status={status}
+          error={error}
+          onRetry={() => void chat.regenerate()}
+          isDemo={config.isDemo}
+          onExample={send}
+        />
+      </main>
+      <div className="mx-auto w-full max-w-3xl px-3 pb-3 sm:px-4">
+        <Composer ref={composerRef} busy={busy} onSend={send} onStop={stopAll} />
+        <p className="mt-1 text-center text-xs text-zinc-500">Code runs in your browser, in a sandboxed Python (Pyodide).</p>
+      </div>
+    </div>
+  );
+}

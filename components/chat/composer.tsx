@@ -1,0 +1,61 @@
+'use client';
+
+import { forwardRef, useState, type KeyboardEvent } from 'react';
+
+type ComposerProps = {
+  busy: boolean;
+  onSend: (text: string) => void;
+  onStop: () => void;
+};
+
+/** The message box: Enter sends, Shift+Enter is a newline, Esc stops. */
+export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer({ busy, onSend, onStop }, ref) {
+  const [text, setText] = useState('');
+  const send = () => {
+    const value = text.trim();
+    if (!value || busy) return;
+    onSend(value);
+    setText('');
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send();
+    } else if (event.key === 'Escape' && busy) {
+      event.preventDefault();
+      onStop();
+    }
+  };
+  return (
+    <form
+      className="flex items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm dark:border-zinc-700 dark:bg-zinc-900"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <label htmlFor="composer" className="sr-only">
+        Message
+      </label>
+      <textarea
+        id="composer"
+        ref={ref}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+        rows={Math.min(8, Math.max(1, text.split('\n').length))}
+        placeholder="Ask a question; the model can run Python in your browser"
+        className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] outline-none placeholder:text-zinc-400"
+      />
+      {busy ? (
+        <button type="button" onClick={onStop} className="rounded-xl bg-zinc-800 px-4 py-2 text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-200 dark:text-zinc-900">
+          Stop
+        </button>
+      ) : (
+        <button type="submit" disabled={!text.trim()} className="rounded-xl bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-40">
+          Send
+        </button>
+      )}
+    </form>
+  );
+});

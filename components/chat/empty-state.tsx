@@ -1,0 +1,34 @@
+'use client';
+
+const EXAMPLES = [
+  'Compute the 30th Fibonacci number',
+  'Show me a table of the first 10 squares and cubes',
+  'Plot a sine wave',
+  'Show me how you fix an error in your code',
+];
+
+/** First screen of a conversation: what Runpad does and a few prompts that work. */
+export function EmptyState({ isDemo, onExample }: { isDemo: boolean; onExample: (text: string) => void }) {
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col items-center px-4 py-16 text-center">
+      <h2 className="text-2xl font-semibold">What should we compute?</h2>
+      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+        The model writes Python; your browser runs it and shows the results — figures, tables, errors — and the model reads them back.
+        {isDemo && ' No model is configured, so the offline demo model answers.'}
+      </p>
+      <ul className="mt-6 grid w-full gap-2 sm:grid-cols-2">
+        {EXAMPLES.map((example) => (
+          <li key={example}>
+            <button
+              type="button"
+              onClick={() => onExample(example)}
+              className="w-full rounded-xl border border-zinc-200 px-4 py-3 text-left text-sm hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-900"
+            >
+              {example}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+'use client';
+
+import type { ChatStatus, UIMessage } from 'ai';
+import { EmptyState } from './empty-state';
+import { MessageView } from './message-view';
+import type { RunStore } from './run-store';
+
+type MessageListProps = {
+  messages: UIMessage[];
+  runs: RunStore;
+  status: ChatStatus;
+  error: Error | undefined;
+  onRetry: () => void;
+  isDemo: boolean;
+  onExample: (text: string) => void;
+};
+
+type Metadata = { budgetSpent?: number };
+
+export function MessageList({ messages, runs, status, error, onRetry, isDemo, onExample }: MessageListProps) {
+  if (messages.length === 0) return <EmptyState isDemo={isDemo} onExample={onExample} />;
+  const last = messages.at(-1);
+  return (
+    <div className="mx-auto max-w-3xl space-y-6 px-4 py-6" aria-live="polite" aria-busy={status === 'streaming'}>
+      {messages.map((message) => {
+        const budget = (message.metadata as Metadata | undefined)?.budgetSpent;
+        return (
+          <div key={message.id}>
+            <MessageView message={message} runs={runs} streaming={status === 'streaming' && message === last} />
+            {budget !== undefined && (
+              <p role="note" className="mt-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
+                The model used its budget of {budget} code runs for this turn and was asked to stop. Send a message to let it continue.
+              </p>
+            )}
+          </div>
+        );
+      })}
+      {status === 'submitted' && <p className="text-sm text-zinc-500">Thinking…</p>}
+      {error && (
+        <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950/40 dark:text-red-200">
+          <p>{describeError(error)}</p>
+          <button type="button" onClick={onRetry} className="mt-1 underline">
+            Retry
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function describeError(error: Error): string {
+  const text = error.message || 'The model did not answer.';
+  return `The model could not answer: ${text}`;
+}

@@ -1,0 +1,70 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { formatDuration } from '@/lib/format';
+import type { RunResult } from '@/lib/runtime/protocol';
+import type { LiveRun } from './run-store';
+
+export type CellStatus =
+  | { kind: 'writing' }
+  | { kind: 'queued' }
+  | { kind: 'loading-packages' }
+  | { kind: 'running'; startedAt: number }
+  | { kind: 'finished'; result: RunResult }
+  | { kind: 'not-run' };
+
+const FINISHED_LABEL: Record<RunResult['status'], string> = {
+  ok: 'done',
+  error: 'error',
+  timeout: 'timed out',
+  interrupted: 'interrupted',
+  crashed: 'crashed',
+};
+
+export function cellStatus(partState: string, result: RunResult | undefined, live: LiveRun | undefined): CellStatus {
+  if (result) return { kind: 'finished', result };
+  if (partState === 'input-streaming') return { kind: 'writing' };
+  const phase = live?.phase;
+  if (!phase) return partState === 'input-available' ? { kind: 'queued' } : { kind: 'not-run' };
+  if (phase.kind === 'done') return live?.result ? { kind: 'finished', result: live.result } : { kind: 'not-run' };
+  return phase;
+}
+
+function Elapsed({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 100);
+    return () => clearInterval(timer);
+  }, []);
+  return <>{formatDuration(Math.max(0, now - since))}</>;
+}
+
+/** The status line of a code cell: queued · loading packages · running 2.4 s · done in 120 ms. */
+export function RunStatusLabel({ status }: { status: CellStatus }) {
+  switch (status.kind) {
+    case 'writing':
+      return <span className="text-zinc-500">writing…</span>;
+    case 'queued':
+      return <span className="text-zinc-500">queued</span>;
+    case 'loading-packages':
+      return <span className="text-zinc-500">loading packages…</span>;
+    case 'running':
+      return (
+        <span className="text-blue-700 dark:text-blue-400">
+          running <Elapsed since={status.startedAt} />
+        </span>
+      );
+    case 'not-run':
+      return <span className="text-zinc-500">not run</span>;
+    case 'finished': {
+      const { status: s, durationMs } = status.result;
+      const tone = s === 'ok' ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400';
+      return (
+        <span className={tone}>
+          {FINISHED_LABEL[s]} {s === 'ok' ? 'in ' : 'after '}
+          {formatDuration(durationMs)}
+        </span>
+      );
+    }
+  }
+}

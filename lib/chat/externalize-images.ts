@@ -1,0 +1,38 @@
+/**
+ * Images in tool outputs arrive as base64; they are stored as content-addressed blobs and the
+ * message keeps `blob:<sha256>` references, so message JSON never carries megabytes of base64.
+ */
+import { runResultSchema, BLOB_REF_PATTERN, type RunResult } from '@/lib/runtime/protocol';
+
+type PartLike = { type: string; output?: unknown; [key: string]: unknown };
+export type StoreImage = (bytes: Uint8Array, mediaType: string) => Promise<string>;
+
+const IMAGE_TYPES = ['image/png', 'image/jpeg'] as const;
+
+async function externalizeRun(result: RunResult, store: StoreImage): Promise<RunResult> {
+  const outputs = await Promise.all(
+    result.outputs.map(async (output) => {
+      if (output.output_type !== 'display_data' && output.output_type !== 'execute_result') return output;
+      const data = { ...output.data };
+      for (const mediaType of IMAGE_TYPES) {
+        const value = data[mediaType];
+        if (value === undefined || BLOB_REF_PATTERN.test(value)) continue;
+        data[mediaType] = `blob:${await store(Buffer.from(value, 'base64'), mediaType)}`;
+      }
+      return { ...output, data };
+    }),
+  );
+  return { ...result, outputs };
+}
+
+/** Returns the parts with every python tool output's images replaced by blob references. */
+export async function externalizeImages<P extends PartLike>(parts: P[], store: StoreImage): Promise<P[]> {
+  return Promise.all(
+    parts.map(async (part) => {
+      if (part.type !== 'tool-python' || part.output === undefined) return part;
+      const parsed = runResultSchema.safeParse(part.output);
+      if (!parsed.success) return part;
+      return { ...part, output: await externalizeRun(parsed.data, store) };
+    }),
+  );
+}

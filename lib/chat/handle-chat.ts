@@ -1,0 +1,72 @@
+/**
+ * One POST /api/chat: store what the browser sent, build the model's context from the stored
+ * conversation, stream the answer, and store it when it ends. See DESIGN.md, "The loop".
+ */
+import 'server-only';
+import { createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMessage } from 'ai';
+import { getConfig } from '@/lib/config';
+import { getDb } from '@/lib/db/client';
+import { notFound, jsonError } from '@/lib/http/errors';
+import { buildSystemPrompt, mainAvailablePackages } from '@/lib/ai/system-prompt';
+import { toModelMessages } from '@/lib/ai/model-messages';
+import { tools } from '@/lib/ai/python-tool';
+import { getLanguageModel } from '@/lib/ai/provider';
+import { describeModelError } from '@/lib/ai/model-errors';
+import type { ChatRequest } from './request-schema';
+import { runsThisTurn } from './step-budget';
+import { loadConversationForChat, saveAssistantMessage, saveIncomingMessage } from './chat-store';
+import { maybeGenerateTitle } from './titles';
+
+type HandleChatInput = { userId: string; request: ChatRequest; abortSignal: AbortSignal };
+
+export async function handleChat({ userId, request, abortSignal }: HandleChatInput): Promise<Response> {
+  const db = await getDb();
+  const config = getConfig();
+  const loaded = await loadConversationForChat(db, userId, request);
+  if (loaded.kind === 'not-found') return notFound();
+  if (request.message) {
+    const saved = await saveIncomingMessage(db, userId, request.id, request.message);
+    if (!saved.ok) return jsonError(400, saved.message);
+  }
+  const history = await loaded.history();
+  if (history.kind === 'invalid') return jsonError(400, history.message);
+  const messages = history.messages;
+
+  const stepBudget = Math.min(request.settings.stepBudget, config.stepBudget);
+  const budgetSpent = runsThisTurn(messages) >= stepBudget;
+  const api = config.model.kind === 'compatible' ? 'chat' : 'responses';
+  const modelMessages = await toModelMessages(messages, {
+    api,
+    includeImages: request.settings.includeImages,
+    resolveBlob: loaded.resolveBlob,
+  });
+  const instructions = buildSystemPrompt({
+    packages: mainAvailablePackages(),
+    stepBudget,
+    budgetSpent,
+  });
+
+  const result = streamText({
+    model: getLanguageModel(config.model),
+    instructions,
+    messages: modelMessages,
+    tools,
+    toolChoice: budgetSpent ? 'none' : 'auto',
+    abortSignal,
+  });
+
+  const stream = toUIMessageStream<typeof tools, UIMessage>({
+    stream: result.stream,
+    tools,
+    originalMessages: messages,
+    generateMessageId: () => crypto.randomUUID(),
+    messageMetadata: ({ part }) => (part.type === 'start' && budgetSpent ? { budgetSpent: stepBudget } : undefined),
+    onError: describeModelError,
+    onEnd: async ({ responseMessage, isAborted }) => {
+      if (responseMessage.parts.length === 0 && isAborted) return;
+      await saveAssistantMessage(db, userId, request.id, responseMessage);
+      await maybeGenerateTitle(db, userId, request.id, messages, config.model);
+    },
+  });
+  return createUIMessageStreamResponse({ stream });
+}

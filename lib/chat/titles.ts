@@ -1,0 +1,47 @@
+/**
+ * A conversation's title comes from its first exchange: the model writes one when a real model
+ * is configured; with the demo model (or if that fails) it is the first user message, shortened.
+ * A title the user edited is never replaced.
+ */
+import 'server-only';
+import { generateText, type UIMessage } from 'ai';
+import type { Db } from '@/lib/db/client';
+import { setGeneratedTitle } from '@/lib/db/queries/conversations';
+import type { ModelConfig } from '@/lib/config';
+import { getLanguageModel } from '@/lib/ai/provider';
+
+const MAX_TITLE = 60;
+
+export function titleFromText(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= MAX_TITLE) return line || 'New conversation';
+  const cut = line.slice(0, MAX_TITLE);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 40))}…`;
+}
+
+function firstUserText(messages: UIMessage[]): string | null {
+  const first = messages.find((m) => m.role === 'user');
+  if (!first) return null;
+  return first.parts.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+}
+
+export async function maybeGenerateTitle(db: Db, userId: string, conversationId: string, messages: UIMessage[], model: ModelConfig) {
+  if (messages.filter((m) => m.role === 'user').length !== 1) return;
+  const text = firstUserText(messages);
+  if (!text) return;
+  let title = titleFromText(text);
+  if (model.kind !== 'demo') {
+    try {
+      const { text: generated } = await generateText({
+        model: getLanguageModel(model),
+        instructions: 'Write a title of at most six words for a conversation that starts with the user message below. Answer with the title only, no quotes.',
+        prompt: text.slice(0, 2_000),
+        maxOutputTokens: 30,
+      });
+      if (generated.trim()) title = titleFromText(generated.replace(/^["']|["']$/g, ''));
+    } catch {
+      // The first user message is a fine title; a failed title call must not fail the chat.
+    }
+  }
+  await setGeneratedTitle(db, userId, conversationId, title);
+}

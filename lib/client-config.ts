@@ -1,0 +1,9 @@
+/** What the server tells the browser about its configuration; nothing secret. */
+export type ClientConfig = {
+  modelLabel: string;
+  isDemo: boolean;
+  pyodideIndexPath: string;
+  packageBaseUrl: string;
+  maxRunTimeoutMs: number;
+  stepBudget: number;
+};

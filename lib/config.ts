@@ -1,0 +1,81 @@
+/**
+ * The one module that reads the environment (server only). Validated with zod at first use so
+ * a bad value fails with a message naming the variable. Every variable is documented in
+ * .env.example and the README.
+ */
+import 'server-only';
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
+import type { ClientConfig } from './client-config';
+
+const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
+
+const envSchema = z.object({
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  RUNPAD_MODEL: optionalString,
+  PYODIDE_PACKAGE_BASE_URL: optionalUrl,
+  RUNPAD_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(RUN_LIMITS.maxTimeoutMs),
+  RUNPAD_STEP_BUDGET: z.coerce.number().int().min(1).max(TURN_LIMITS.maxStepBudget).default(TURN_LIMITS.defaultStepBudget),
+  RUNPAD_DEMO_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(8),
+});
+
+export type ModelConfig =
+  | { kind: 'openai'; apiKey: string; model: string }
+  | { kind: 'compatible'; baseURL: string; apiKey?: string; model: string }
+  | { kind: 'demo'; chunkDelayMs: number };
+
+export type AppConfig = {
+  model: ModelConfig;
+  pyodideVersion: string;
+  /** Where the browser loads Pyodide's core from (self-hosted, versioned path). */
+  pyodideIndexPath: string;
+  /** Where package wheels come from: the official CDN for the installed version, or a mirror. */
+  packageBaseUrl: string;
+  maxRunTimeoutMs: number;
+  stepBudget: number;
+};
+
+const DEFAULT_MODEL = 'gpt-5-mini';
+let cached: AppConfig | null = null;
+
+export function getConfig(): AppConfig {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  const env = parsed.data;
+  const pyodideVersion = createRequire(import.meta.url)('pyodide/package.json').version as string;
+  const model: ModelConfig = env.OPENAI_BASE_URL
+    ? { kind: 'compatible', baseURL: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.RUNPAD_MODEL ?? DEFAULT_MODEL }
+    : env.OPENAI_API_KEY
+      ? { kind: 'openai', apiKey: env.OPENAI_API_KEY, model: env.RUNPAD_MODEL ?? DEFAULT_MODEL }
+      : { kind: 'demo', chunkDelayMs: env.RUNPAD_DEMO_CHUNK_DELAY_MS };
+  cached = {
+    model,
+    pyodideVersion,
+    pyodideIndexPath: `/pyodide/${pyodideVersion}/`,
+    packageBaseUrl: env.PYODIDE_PACKAGE_BASE_URL ?? `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`,
+    maxRunTimeoutMs: env.RUNPAD_MAX_RUN_TIMEOUT_MS,
+    stepBudget: env.RUNPAD_STEP_BUDGET,
+  };
+  return cached;
+}
+
+
+export function getClientConfig(): ClientConfig {
+  const config = getConfig();
+  const modelLabel = config.model.kind === 'demo' ? 'Offline demo model' : config.model.model;
+  return {
+    modelLabel,
+    isDemo: config.model.kind === 'demo',
+    pyodideIndexPath: config.pyodideIndexPath,
+    packageBaseUrl: config.packageBaseUrl,
+    maxRunTimeoutMs: config.maxRunTimeoutMs,
+    stepBudget: config.stepBudget,
+  };
+}

@@ -1,0 +1,214 @@
+/**
+ * The kernel: one Python interpreter per open conversation. Runs are queued one at a time;
+ * each has a wall-clock limit, enforced in two stages (interrupt flag, then terminate and start
+ * a fresh worker). See DESIGN.md, "Kernel".
+ */
+import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from './protocol';
+import { RUN_LIMITS } from './limits';
+import { packageFailureResult } from './package-errors';
+import type { StartPhase } from './worker-api';
+import { WorkerHandle, type WorkerConfig } from './worker-handle';
+
+export type KernelState =
+  | { kind: 'starting'; phase: StartPhase; restarted: boolean }
+  | { kind: 'ready'; restarted: boolean }
+  | { kind: 'busy' }
+  | { kind: 'failed'; message: string };
+
+export type RunPhase =
+  | { kind: 'queued' }
+  | { kind: 'loading-packages' }
+  | { kind: 'running'; startedAt: number };
+
+export type RunOptions = {
+  timeoutMs?: number;
+  onOutput?: (output: Output) => void;
+  onPhase?: (phase: RunPhase) => void;
+};
+
+type StopReason = 'timeout' | 'user';
+type ActiveRun = { handle: WorkerHandle; stop: (reason: StopReason) => void };
+
+const PACKAGE_LOAD_TIMEOUT_MS = 180_000;
+
+export class Kernel {
+  private handle: WorkerHandle;
+  private queue: Promise<unknown> = Promise.resolve();
+  private active: ActiveRun | null = null;
+  private stateValue: KernelState = { kind: 'starting', phase: 'downloading', restarted: false };
+  private readonly listeners = new Set<(state: KernelState) => void>();
+  private disposed = false;
+
+  constructor(private readonly config: WorkerConfig) {
+    this.handle = this.spawn(false);
+  }
+
+  get state(): KernelState {
+    return this.stateValue;
+  }
+
+  subscribe(listener: (state: KernelState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Queues a run; the promise always resolves with a result, never rejects. */
+  run(code: string, options: RunOptions = {}): Promise<RunResult> {
+    options.onPhase?.({ kind: 'queued' });
+    const result = this.queue.then(() => this.execute(code, options));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Starts loading the packages that code (possibly still incomplete) imports. */
+  prefetch(code: string): void {
+    const handle = this.handle;
+    handle.ready
+      .then(() => handle.loadPackagesFor(code, PACKAGE_LOAD_TIMEOUT_MS))
+      .catch(() => undefined); // the real run reports failures
+  }
+
+  /** Stops the running cell: interrupt first, terminate if it does not come back. */
+  stop(): void {
+    this.active?.stop('user');
+  }
+
+  /** A fresh interpreter on demand; a running cell ends as interrupted. */
+  restart(): void {
+    if (this.active) {
+      this.active.handle.terminate(RESTARTED_NOTICE);
+      return; // execute() replaces the handle when it sees the termination
+    }
+    this.replaceHandle();
+  }
+
+  async writeFile(path: string, bytes: Uint8Array): Promise<void> {
+    await this.handle.ready;
+    await this.handle.writeFile(path, bytes);
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    await this.handle.ready;
+    return this.handle.readFile(path);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.handle.terminate();
+    this.listeners.clear();
+  }
+
+  private spawn(restarted: boolean): WorkerHandle {
+    this.setState({ kind: 'starting', phase: 'downloading', restarted });
+    const handle = new WorkerHandle(this.config, (phase) => {
+      if (this.handle === handle && phase !== 'ready') this.setState({ kind: 'starting', phase, restarted });
+    });
+    handle.ready.then(
+      () => this.handle === handle && !this.active && this.setState({ kind: 'ready', restarted }),
+      (error: Error) => this.handle === handle && this.setState({ kind: 'failed', message: startFailure(error) }),
+    );
+    return handle;
+  }
+
+  private replaceHandle(): void {
+    this.handle.terminate(RESTARTED_NOTICE);
+    if (!this.disposed) this.handle = this.spawn(true);
+  }
+
+  private async execute(code: string, options: RunOptions): Promise<RunResult> {
+    const handle = this.handle;
+    const outputs: Output[] = [];
+    const queuedAt = performance.now();
+    try {
+      await handle.ready;
+    } catch (error) {
+      return crashed(outputs, 0, `The interpreter could not start: ${startFailure(error)}`);
+    }
+    this.setState({ kind: 'busy' });
+    try {
+      options.onPhase?.({ kind: 'loading-packages' });
+      const packages = await handle.loadPackagesFor(code, PACKAGE_LOAD_TIMEOUT_MS);
+      if (packages.failed.length > 0) return packageFailureResult(packages.failed, performance.now() - queuedAt);
+      return await this.runWithLimits(handle, code, options, outputs);
+    } catch (error) {
+      return crashed(outputs, performance.now() - queuedAt, errorMessage(error));
+    } finally {
+      this.active = null;
+      if (handle.isTerminated) this.replaceIfCurrent(handle);
+      else await this.checkHeap(handle);
+      if (this.handle === handle && !handle.isTerminated) this.setState({ kind: 'ready', restarted: false });
+    }
+  }
+
+  private async runWithLimits(handle: WorkerHandle, code: string, options: RunOptions, outputs: Output[]) {
+    const timeoutMs = options.timeoutMs ?? RUN_LIMITS.defaultTimeoutMs;
+    const startedAt = performance.now();
+    options.onPhase?.({ kind: 'running', startedAt: Date.now() });
+    let stopReason: StopReason | null = null;
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    const stop = (reason: StopReason) => {
+      if (stopReason) return;
+      stopReason = reason;
+      if (handle.canInterrupt) handle.interrupt();
+      graceTimer = setTimeout(() => handle.terminate(RESTARTED_NOTICE), handle.canInterrupt ? RUN_LIMITS.interruptGraceMs : 0);
+    };
+    this.active = { handle, stop };
+    const limitTimer = setTimeout(() => stop('timeout'), timeoutMs);
+    const collect = (output: Output) => {
+      outputs.push(output);
+      options.onOutput?.(output);
+    };
+    try {
+      const status = await handle.run(code, collect);
+      const durationMs = performance.now() - startedAt;
+      if (status === 'interrupted' && stopReason === 'timeout') {
+        return { status: 'timeout' as const, outputs, durationMs, notice: timeoutNotice(timeoutMs, false) };
+      }
+      return { status: status satisfies RunStatus, outputs, durationMs };
+    } catch {
+      // The worker was terminated: by the grace timer, a restart, or it died.
+      const durationMs = performance.now() - startedAt;
+      const status: RunStatus = stopReason === 'timeout' ? 'timeout' : stopReason === 'user' ? 'interrupted' : 'crashed';
+      const notice = stopReason === 'timeout' ? timeoutNotice(timeoutMs, true) : RESTARTED_NOTICE;
+      return { status, outputs, durationMs, notice, restarted: true };
+    } finally {
+      clearTimeout(limitTimer);
+      clearTimeout(graceTimer);
+      handle.clearInterrupt();
+    }
+  }
+
+  private async checkHeap(handle: WorkerHandle): Promise<void> {
+    try {
+      if ((await handle.heapBytes()) > RUN_LIMITS.maxHeapBytes) this.replaceIfCurrent(handle);
+    } catch {
+      this.replaceIfCurrent(handle);
+    }
+  }
+
+  private replaceIfCurrent(handle: WorkerHandle): void {
+    if (this.handle === handle) this.replaceHandle();
+  }
+
+  private setState(state: KernelState): void {
+    this.stateValue = state;
+    for (const listener of this.listeners) listener(state);
+  }
+}
+
+function timeoutNotice(timeoutMs: number, restarted: boolean): string {
+  const limit = `The run was stopped after the time limit of ${Math.round(timeoutMs / 100) / 10} s.`;
+  return restarted ? `${limit} ${RESTARTED_NOTICE}` : `${limit} Variables were kept.`;
+}
+
+function crashed(outputs: Output[], durationMs: number, message: string): RunResult {
+  return { status: 'crashed', outputs, durationMs, notice: `${message} ${RESTARTED_NOTICE}`, restarted: true };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function startFailure(error: unknown): string {
+  return errorMessage(error);
+}

@@ -1,0 +1,50 @@
+/**
+ * Every cap and limit of a run, in one place. The worker passes `OUTPUT_CAPS` to the Python
+ * package at start-up; the README's "Limits" table documents these values.
+ */
+export const OUTPUT_CAPS = {
+  /** stdout+stderr characters kept per run; beyond this the middle is elided with a marker. */
+  streamChars: 1_000_000,
+  /** Images kept per run; later ones are dropped with a notice. */
+  imagesPerRun: 20,
+  /** Bytes of one PNG; a larger image is dropped with a notice. */
+  imageBytes: 5_000_000,
+  /** Table rows kept in a table output; the full shape is still reported. */
+  tableRows: 1_000,
+  /** Table columns kept in a table output. */
+  tableColumns: 200,
+  /** Characters of one text/plain or text/markdown value. */
+  textChars: 200_000,
+} as const;
+
+export type OutputCaps = typeof OUTPUT_CAPS;
+
+export const RUN_LIMITS = {
+  /** Default wall-clock limit of one run. */
+  defaultTimeoutMs: 30_000,
+  /** Largest limit a user may choose in settings. */
+  maxTimeoutMs: 300_000,
+  /** After the interrupt flag is set, how long the worker has to come back before it is killed. */
+  interruptGraceMs: 1_500,
+  /** wasm heap size past which the run is stopped and the worker replaced. */
+  maxHeapBytes: 1.5 * 1024 ** 3,
+  /** How long starting an interpreter may take before it is reported as failed. */
+  startTimeoutMs: 120_000,
+} as const;
+
+/** What the model receives of a run (lib/ai/run-to-model.ts). */
+export const MODEL_VIEW_CAPS = {
+  streamHeadChars: 4_000,
+  streamTailChars: 2_000,
+  tableRows: 10,
+  tracebackFrames: 4,
+  imagesPerRun: 4,
+  /** Longest side of an image sent to the model; larger ones are downscaled in the browser. */
+  imageMaxSide: 1024,
+} as const;
+
+export const TURN_LIMITS = {
+  /** Code runs the model may make in one turn before it is stopped. */
+  defaultStepBudget: 8,
+  maxStepBudget: 32,
+} as const;

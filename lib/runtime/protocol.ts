@@ -1,0 +1,106 @@
+/**
+ * The output protocol shared by the Python worker, the kernel, the UI, storage and the model
+ * conversion. It follows Jupyter's output model (nbformat 4): a run yields `stream`,
+ * `display_data`, `execute_result` and `error` outputs, then ends with a status.
+ *
+ * Everything that arrives from the worker is untrusted: it is parsed with these schemas, and
+ * anything that does not match is dropped.
+ */
+import { z } from 'zod';
+
+/** A table, in the Frictionless "data resource" shape that pandas' `to_json(orient="table")` uses. */
+export const tableFieldSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+});
+export const tableDataSchema = z.object({
+  schema: z.object({
+    fields: z.array(tableFieldSchema),
+    primaryKey: z.array(z.string()).optional(),
+  }),
+  data: z.array(z.record(z.string(), z.unknown())),
+  /** Full shape before caps: [rows, columns]. */
+  shape: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
+});
+export type TableData = z.infer<typeof tableDataSchema>;
+
+/**
+ * A stored image is a reference to a content-addressed blob: `blob:<sha256 hex>`. Otherwise an
+ * image value is base64-encoded PNG bytes (as in nbformat).
+ */
+export const BLOB_REF_PATTERN = /^blob:[0-9a-f]{64}$/;
+const base64OrBlobRef = z
+  .string()
+  .refine((s) => BLOB_REF_PATTERN.test(s) || /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'not base64 or a blob reference');
+
+export const mimeBundleSchema = z.object({
+  'text/plain': z.string().optional(),
+  'text/markdown': z.string().optional(),
+  'image/png': base64OrBlobRef.optional(),
+  'image/jpeg': base64OrBlobRef.optional(),
+  'application/vnd.dataresource+json': tableDataSchema.optional(),
+});
+export type MimeBundle = z.infer<typeof mimeBundleSchema>;
+
+export const streamOutputSchema = z.object({
+  output_type: z.literal('stream'),
+  name: z.enum(['stdout', 'stderr']),
+  text: z.string(),
+});
+export const displayDataOutputSchema = z.object({
+  output_type: z.literal('display_data'),
+  data: mimeBundleSchema,
+});
+export const executeResultOutputSchema = z.object({
+  output_type: z.literal('execute_result'),
+  data: mimeBundleSchema,
+});
+export const errorOutputSchema = z.object({
+  output_type: z.literal('error'),
+  ename: z.string(),
+  evalue: z.string(),
+  traceback: z.array(z.string()),
+});
+/** A file the run wrote under /output/, stored as a blob (see lib/files). */
+export const fileOutputSchema = z.object({
+  output_type: z.literal('file'),
+  name: z.string(),
+  size: z.number().int().nonnegative(),
+  mediaType: z.string(),
+  /** `blob:<sha256>` once stored; absent while only the worker holds the bytes. */
+  ref: z.string().regex(BLOB_REF_PATTERN).optional(),
+});
+
+export const outputSchema = z.discriminatedUnion('output_type', [
+  streamOutputSchema,
+  displayDataOutputSchema,
+  executeResultOutputSchema,
+  errorOutputSchema,
+  fileOutputSchema,
+]);
+export type Output = z.infer<typeof outputSchema>;
+export type StreamOutput = z.infer<typeof streamOutputSchema>;
+export type ErrorOutput = z.infer<typeof errorOutputSchema>;
+
+export const runStatusSchema = z.enum(['ok', 'error', 'timeout', 'interrupted', 'crashed']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** The result of one run: what the UI shows and what goes back to the model (the tool output). */
+export const runResultSchema = z.object({
+  status: runStatusSchema,
+  outputs: z.array(outputSchema),
+  durationMs: z.number().nonnegative(),
+  /** A sentence for the user and the model, e.g. that the interpreter was restarted. */
+  notice: z.string().optional(),
+  /** True when the interpreter that ran this was replaced: variables were lost. */
+  restarted: z.boolean().optional(),
+});
+export type RunResult = z.infer<typeof runResultSchema>;
+
+/** The input of the `python` tool. */
+export const pythonToolInputSchema = z.object({
+  code: z.string().describe('Python source to run in the user\'s browser.'),
+});
+export type PythonToolInput = z.infer<typeof pythonToolInputSchema>;
+
+export const RESTARTED_NOTICE = 'The interpreter was restarted; variables were lost.';

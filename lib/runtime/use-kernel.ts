@@ -1,0 +1,35 @@
+'use client';
+
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { Kernel, type KernelState } from './kernel';
+import { OUTPUT_CAPS } from './limits';
+
+export type KernelLocation = { pyodideIndexPath: string; packageBaseUrl: string };
+
+const WORKER_URL = '/workers/python.worker.mjs';
+const STARTING: KernelState = { kind: 'starting', phase: 'downloading', restarted: false };
+
+/** One kernel per mounted conversation, started as soon as the page loads. */
+export function useKernel(location: KernelLocation): Kernel | null {
+  const [kernel, setKernel] = useState<Kernel | null>(null);
+  const { pyodideIndexPath, packageBaseUrl } = location;
+  useEffect(() => {
+    const created = new Kernel({
+      workerUrl: WORKER_URL,
+      indexURL: new URL(pyodideIndexPath, window.location.origin).href,
+      packageBaseUrl: new URL(packageBaseUrl, window.location.origin).href,
+      caps: OUTPUT_CAPS,
+    });
+    setKernel(created);
+    return () => created.dispose();
+  }, [pyodideIndexPath, packageBaseUrl]);
+  return kernel;
+}
+
+export function useKernelState(kernel: Kernel | null): KernelState {
+  return useSyncExternalStore(
+    (onChange) => kernel?.subscribe(onChange) ?? (() => undefined),
+    () => kernel?.state ?? STARTING,
+    () => STARTING,
+  );
+}

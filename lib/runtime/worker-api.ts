@@ -1,0 +1,46 @@
+/**
+ * The contract between the kernel (page) and the Python worker, exposed over comlink.
+ * Types only on the worker side; the kernel validates every value that comes back with the
+ * schemas below, because code running in the worker can post anything.
+ */
+import { z } from 'zod';
+import type { OutputCaps } from './limits';
+
+export type WorkerInitOptions = {
+  /** Absolute URL of the directory holding pyodide.mjs, the wasm and the stdlib. */
+  indexURL: string;
+  /** Where package wheels are fetched from (the official CDN or a self-hosted mirror). */
+  packageBaseUrl: string;
+  /** Shared interrupt flag; the kernel writes 2 (SIGINT) to stop a run. */
+  interruptBuffer: Uint8Array;
+  caps: OutputCaps;
+};
+
+export type ProgressCallback = (phase: StartPhase) => void;
+/** Receives one JSON-encoded output at a time (validated by the kernel). */
+export type OutputCallback = (json: string) => void;
+
+export interface PythonWorkerApi {
+  init(options: WorkerInitOptions, onProgress: ProgressCallback): Promise<unknown>;
+  run(code: string, onOutput: OutputCallback): Promise<unknown>;
+  /** Loads the packages the code imports; safe to call while the model is still writing it. */
+  loadPackagesFor(code: string): Promise<unknown>;
+  heapBytes(): Promise<unknown>;
+  writeFile(path: string, bytes: Uint8Array): Promise<unknown>;
+  readFile(path: string): Promise<unknown>;
+}
+
+export const startPhaseSchema = z.enum(['downloading', 'starting', 'installing', 'ready']);
+export type StartPhase = z.infer<typeof startPhaseSchema>;
+
+export const initResultSchema = z.object({ pythonVersion: z.string(), pyodideVersion: z.string() });
+export const workerRunResultSchema = z.object({ status: z.enum(['ok', 'error', 'interrupted']) });
+export const packageFailureSchema = z.object({ name: z.string(), url: z.string(), message: z.string() });
+export type PackageFailure = z.infer<typeof packageFailureSchema>;
+export const loadPackagesResultSchema = z.object({
+  loaded: z.array(z.string()),
+  failed: z.array(packageFailureSchema),
+});
+export type LoadPackagesResult = z.infer<typeof loadPackagesResultSchema>;
+export const heapBytesSchema = z.number().nonnegative();
+export const fileBytesSchema = z.instanceof(Uint8Array);

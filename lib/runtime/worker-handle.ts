@@ -1,0 +1,134 @@
+/**
+ * One Python worker instance: spawns it, starts the interpreter, and validates what it answers.
+ * A handle is used until it is terminated; the kernel then makes a new one (with a new
+ * interrupt buffer, because a stale flag would kill the new interpreter's first run).
+ */
+import * as Comlink from 'comlink';
+import { outputSchema, type Output } from './protocol';
+import { RUN_LIMITS, type OutputCaps } from './limits';
+import {
+  fileBytesSchema,
+  heapBytesSchema,
+  initResultSchema,
+  loadPackagesResultSchema,
+  workerRunResultSchema,
+  type LoadPackagesResult,
+  type PythonWorkerApi,
+  type StartPhase,
+} from './worker-api';
+import { withTimeout } from './with-timeout';
+
+export type WorkerConfig = {
+  workerUrl: string;
+  indexURL: string;
+  packageBaseUrl: string;
+  caps: OutputCaps;
+};
+
+export class WorkerHandle {
+  readonly interruptBuffer: Uint8Array;
+  readonly ready: Promise<{ pythonVersion: string; pyodideVersion: string }>;
+  /** Messages from the worker that did not match the protocol and were dropped. */
+  droppedMessages = 0;
+  /** Uncaught errors the worker reported (an interrupted async run can leave one behind). */
+  uncaughtErrors = 0;
+  private readonly worker: Worker;
+  private readonly remote: Comlink.Remote<PythonWorkerApi>;
+  private terminated = false;
+  private readonly died: Promise<never>;
+  private rejectDied: (reason: Error) => void = () => undefined;
+
+  constructor(config: WorkerConfig, onPhase: (phase: StartPhase) => void) {
+    // Without cross-origin isolation there is no SharedArrayBuffer: timeouts then kill the worker.
+    const shared = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated;
+    this.interruptBuffer = new Uint8Array(shared ? new SharedArrayBuffer(1) : new ArrayBuffer(1));
+    this.worker = new Worker(config.workerUrl, { type: 'module', name: 'python' });
+    this.worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      this.uncaughtErrors += 1;
+    });
+    this.died = new Promise<never>((_, reject) => {
+      this.rejectDied = reject;
+    });
+    this.died.catch(() => undefined);
+    this.remote = Comlink.wrap<PythonWorkerApi>(this.worker);
+    const init = this.remote.init(
+      {
+        indexURL: config.indexURL,
+        packageBaseUrl: config.packageBaseUrl,
+        interruptBuffer: this.interruptBuffer,
+        caps: config.caps,
+      },
+      Comlink.proxy(onPhase),
+    );
+    this.ready = this.guard(init, RUN_LIMITS.startTimeoutMs, 'Starting the interpreter').then((value) =>
+      initResultSchema.parse(value),
+    );
+  }
+
+  get canInterrupt(): boolean {
+    return this.interruptBuffer.buffer instanceof SharedArrayBuffer;
+  }
+
+  /** Resolves with the worker's own status, or rejects when the worker is terminated. */
+  async run(code: string, onOutput: (output: Output) => void): Promise<'ok' | 'error' | 'interrupted'> {
+    const receive = (json: string) => {
+      const parsed = safeJson(json);
+      const output = outputSchema.safeParse(parsed);
+      if (output.success) onOutput(output.data);
+      else this.droppedMessages += 1;
+    };
+    const result = await this.guard(this.remote.run(code, Comlink.proxy(receive)), null, 'The run');
+    return workerRunResultSchema.parse(result).status;
+  }
+
+  async loadPackagesFor(code: string, timeoutMs: number): Promise<LoadPackagesResult> {
+    const value = await this.guard(this.remote.loadPackagesFor(code), timeoutMs, 'Loading packages');
+    return loadPackagesResultSchema.parse(value);
+  }
+
+  async heapBytes(): Promise<number> {
+    return heapBytesSchema.parse(await this.guard(this.remote.heapBytes(), 2_000, 'Reading the heap size'));
+  }
+
+  async writeFile(path: string, bytes: Uint8Array): Promise<void> {
+    await this.guard(this.remote.writeFile(path, Comlink.transfer(bytes, [bytes.buffer])), 60_000, 'Writing a file');
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    return fileBytesSchema.parse(await this.guard(this.remote.readFile(path), 60_000, 'Reading a file'));
+  }
+
+  interrupt(): void {
+    this.interruptBuffer[0] = 2; // SIGINT
+  }
+
+  clearInterrupt(): void {
+    this.interruptBuffer[0] = 0;
+  }
+
+  terminate(reason = 'The interpreter was stopped.'): void {
+    if (this.terminated) return;
+    this.terminated = true;
+    this.worker.terminate();
+    this.rejectDied(new Error(reason));
+  }
+
+  get isTerminated(): boolean {
+    return this.terminated;
+  }
+
+  /** Every call races the worker's death and, when given, its own timer. */
+  private guard<T>(call: Promise<T>, timeoutMs: number | null, what: string): Promise<T> {
+    const raced = Promise.race([call, this.died]);
+    return timeoutMs === null ? raced : withTimeout(raced, timeoutMs, what);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Content-Security-Policies. The worker policy is the sandbox boundary (DESIGN.md, "Sandbox"):
+ * code in the worker may fetch only Pyodide's own files and the package source, by path — never
+ * the app's API, which would answer with the user's cookies.
+ */
+export function workerCsp(origin: string, pyodideIndexPath: string, packageBaseUrl: string): string {
+  const packageSource = new URL(packageBaseUrl, origin).href;
+  return [
+    "default-src 'none'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    `connect-src ${origin}${pyodideIndexPath} ${packageSource}`,
+  ].join('; ');
+}
+
+/**
+ * The page policy: scripts only with this request's nonce (Next adds it to its own scripts),
+ * images only from the app itself, data: and blob: — so markdown from the model or from Python
+ * cannot make the browser fetch an attacker's URL.
+ */
+export function pageCsp(nonce: string, isDev: boolean): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic' 'wasm-unsafe-eval'${isDev ? " 'unsafe-eval'" : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "frame-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}

@@ -1,0 +1,35 @@
+import type { NextConfig } from 'next';
+
+/**
+ * Cross-origin isolation on every response (SharedArrayBuffer for the interrupt flag needs it).
+ * The worker scripts' own CSP and the page CSP are set per request in proxy.ts, because they
+ * name the request's origin and a nonce.
+ */
+const isolationHeaders = [
+  { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
+  { key: 'Cross-Origin-Embedder-Policy', value: 'require-corp' },
+  { key: 'Cross-Origin-Resource-Policy', value: 'same-origin' },
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Referrer-Policy', value: 'same-origin' },
+];
+
+const nextConfig: NextConfig = {
+  serverExternalPackages: ['@electric-sql/pglite'],
+  poweredByHeader: false,
+  async headers() {
+    return [
+      { source: '/:path*', headers: isolationHeaders },
+      {
+        // Versioned path: a new Pyodide version is a new URL.
+        source: '/pyodide/:version/:file*',
+        headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }],
+      },
+      {
+        source: '/workers/:file*',
+        headers: [{ key: 'Cache-Control', value: 'no-cache' }],
+      },
+    ];
+  },
+};
+
+export default nextConfig;

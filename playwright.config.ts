@@ -1,0 +1,57 @@
+import { defineConfig } from '@playwright/test';
+import path from 'node:path';
+
+/**
+ * End-to-end tests against the production build (`npm run build` first), in Debian's Chromium.
+ * Two app servers share the build: one talks to the fake OpenAI-compatible server (which records
+ * what it is sent), one has no model configured and uses the offline demo model.
+ */
+const FAKE_MODEL_PORT = 4010;
+const APP_PORT = 3100;
+const DEMO_APP_PORT = 3101;
+const artifacts = path.resolve('e2e/.artifacts');
+
+export const FAKE_MODEL_URL = `http://127.0.0.1:${FAKE_MODEL_PORT}`;
+
+function appServer(port: number, env: Record<string, string>) {
+  return {
+    command: `rm -rf ${artifacts}/data-${port} && npx next start -p ${port}`,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: { RUNPAD_DATA_DIR: `${artifacts}/data-${port}`, AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123', ...env },
+  };
+}
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results',
+  timeout: 90_000,
+  expect: { timeout: 30_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+    },
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    { name: 'fake-model', testIgnore: '**/demo*.spec.ts', use: { baseURL: `http://127.0.0.1:${APP_PORT}` } },
+    { name: 'demo-model', testMatch: '**/demo*.spec.ts', use: { baseURL: `http://127.0.0.1:${DEMO_APP_PORT}` } },
+  ],
+  webServer: [
+    {
+      command: `node e2e/fixtures/fake-openai/cli.mjs`,
+      url: `${FAKE_MODEL_URL}/__requests`,
+      reuseExistingServer: false,
+      env: { PORT: String(FAKE_MODEL_PORT) },
+    },
+    appServer(APP_PORT, { OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`, OPENAI_API_KEY: 'test-key', RUNPAD_MODEL: 'fake-model' }),
+    appServer(DEMO_APP_PORT, { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', RUNPAD_DEMO_CHUNK_DELAY_MS: '2' }),
+  ],
+});

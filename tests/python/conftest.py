@@ -1,0 +1,54 @@
+import asyncio
+import json
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "workers", "python"))
+os.environ["MPLBACKEND"] = "module://runpad.mpl_backend"
+
+from runpad.kernel import Kernel  # noqa: E402
+
+CAPS = {
+    "streamChars": 10_000,
+    "imagesPerRun": 20,
+    "imageBytes": 5_000_000,
+    "tableRows": 1_000,
+    "tableColumns": 200,
+    "textChars": 200_000,
+}
+
+
+class Harness:
+    def __init__(self, tmp_path, **caps):
+        self.outputs = []
+        self.output_dir = tmp_path / "output"
+        self.kernel = Kernel(
+            emit=self._emit, caps={**CAPS, **caps}, data_dir=str(tmp_path / "data"), output_dir=str(self.output_dir)
+        )
+
+    def _emit(self, output):
+        json.dumps(output, allow_nan=False)  # everything emitted must cross to JS as JSON
+        self.outputs.append(output)
+
+    def run(self, code):
+        self.outputs = []
+        result = asyncio.run(self.kernel.run(code))
+        return result["status"], self.outputs
+
+    def of_type(self, output_type):
+        return [o for o in self.outputs if o["output_type"] == output_type]
+
+    def stdout(self):
+        return "".join(o["text"] for o in self.outputs if o["output_type"] == "stream" and o["name"] == "stdout")
+
+
+@pytest.fixture
+def kernel(tmp_path):
+    return Harness(tmp_path)
+
+
+@pytest.fixture
+def make_kernel(tmp_path):
+    return lambda **caps: Harness(tmp_path, **caps)

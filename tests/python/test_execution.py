@@ -1,0 +1,104 @@
+def test_print_and_last_expression(kernel):
+    status, outputs = kernel.run("x = 6 * 7\nprint('x is', x)\nx + 1")
+    assert status == "ok"
+    assert outputs[0] == {"output_type": "stream", "name": "stdout", "text": "x is 42\n"}
+    assert outputs[1] == {"output_type": "execute_result", "data": {"text/plain": "43"}}
+
+
+def test_state_persists_between_runs(kernel):
+    kernel.run("counter = 10")
+    status, outputs = kernel.run("counter += 5\ncounter")
+    assert status == "ok"
+    assert outputs[-1]["data"]["text/plain"] == "15"
+
+
+def test_semicolon_none_and_assignment_suppress_the_value(kernel):
+    assert kernel.run("1 + 1;")[1] == []
+    assert kernel.run("None")[1] == []
+    assert kernel.run("y = 3")[1] == []
+    assert kernel.run("print('a')")[1] == [{"output_type": "stream", "name": "stdout", "text": "a\n"}]
+
+
+def test_underscore_holds_the_last_value(kernel):
+    kernel.run("21 * 2")
+    assert kernel.run("_")[1][0]["data"]["text/plain"] == "42"
+
+
+def test_top_level_await(kernel):
+    status, outputs = kernel.run("import asyncio\nawait asyncio.sleep(0)\nawait asyncio.sleep(0, result='done')")
+    assert status == "ok"
+    assert outputs[-1]["data"]["text/plain"] == "'done'"
+
+
+def test_stdout_and_stderr_keep_their_order(kernel):
+    status, outputs = kernel.run("import sys\nprint('one')\nprint('two', file=sys.stderr)\nprint('three')")
+    assert [(o["name"], o["text"]) for o in outputs] == [("stdout", "one\n"), ("stderr", "two\n"), ("stdout", "three\n")]
+
+
+def test_many_prints_are_coalesced(kernel):
+    status, outputs = kernel.run("for i in range(1000): print(i)")
+    assert status == "ok"
+    assert len(outputs) < 5
+    assert kernel.stdout() == "".join(f"{i}\n" for i in range(1000))
+
+
+def test_stream_cap_elides_the_middle_and_keeps_the_tail(make_kernel):
+    harness = make_kernel(streamChars=1_000)
+    status, _ = harness.run("for i in range(200_000): print(f'line {i}')")
+    assert status == "ok"
+    text = harness.stdout()
+    assert text.startswith("line 0\nline 1\n")
+    assert "characters elided" in text
+    assert text.rstrip().endswith("line 199999")
+    assert len(text) < 1_100
+
+
+def test_printing_20_mb_stays_bounded(make_kernel):
+    harness = make_kernel(streamChars=100_000)
+    harness.run("chunk = 'x' * 1000 + '\\n'\nfor _ in range(20_000): print(chunk, end='')")
+    assert 100_000 <= len(harness.stdout()) < 101_000
+
+
+def test_error_has_the_users_frames_and_source(kernel):
+    status, outputs = kernel.run("def divide(a, b):\n    return a / b\n\ndivide(1, 0)")
+    assert status == "error"
+    (error,) = [o for o in outputs if o["output_type"] == "error"]
+    assert error["ename"] == "ZeroDivisionError"
+    assert error["evalue"] == "division by zero"
+    trace = "\n".join(error["traceback"])
+    assert "return a / b" in trace and "divide(1, 0)" in trace
+    assert "runpad" not in trace
+    assert error["traceback"][-1] == "ZeroDivisionError: division by zero"
+
+
+def test_output_before_an_error_comes_first(kernel):
+    _, outputs = kernel.run("print('before')\nraise ValueError('bad value')")
+    assert [o["output_type"] for o in outputs] == ["stream", "error"]
+
+
+def test_syntax_error_points_at_the_line(kernel):
+    status, outputs = kernel.run("x = 1\nprint(x")
+    assert status == "error"
+    error = outputs[-1]
+    assert error["ename"] == "SyntaxError"
+    trace = "\n".join(error["traceback"])
+    assert "ast.py" not in trace and "<cell-" in trace
+
+
+def test_keyboard_interrupt_is_interrupted(kernel):
+    status, outputs = kernel.run("raise KeyboardInterrupt")
+    assert status == "interrupted"
+    assert outputs[-1]["ename"] == "KeyboardInterrupt"
+
+
+def test_memory_and_recursion_errors_are_ordinary_errors(kernel):
+    assert kernel.run("raise MemoryError('too big')")[0] == "error"
+    status, outputs = kernel.run("def f(): return f()\nf()")
+    assert status == "error" and outputs[-1]["ename"] == "RecursionError"
+    assert kernel.run("print('still alive')")[1][0]["text"] == "still alive\n"
+
+
+def test_system_exit(kernel):
+    assert kernel.run("import sys\nsys.exit(0)") == ("ok", [])
+    status, outputs = kernel.run("import sys\nsys.exit(3)")
+    assert status == "error" and outputs[-1]["ename"] == "SystemExit"

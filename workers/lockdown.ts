@@ -1,0 +1,60 @@
+/**
+ * Defence in depth (the boundary is the worker script's CSP, see DESIGN.md "Sandbox"): removes
+ * network and storage APIs from the worker's global scope and its prototype chain before user
+ * code runs. The kernel keeps its own fetch for package loading, lent back only while it loads.
+ */
+const BLOCKED_GLOBALS = [
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'WebSocketStream',
+  'EventSource',
+  'importScripts',
+  'indexedDB',
+  'caches',
+  'BroadcastChannel',
+  'Worker',
+  'SharedWorker',
+  'WebTransport',
+  'navigator',
+] as const;
+
+type Scope = Record<string, unknown>;
+
+function removeEverywhere(name: string): void {
+  let target: object | null = globalThis;
+  while (target) {
+    const descriptor = Object.getOwnPropertyDescriptor(target, name);
+    if (descriptor) {
+      if (descriptor.configurable) {
+        delete (target as Scope)[name];
+      } else if (descriptor.writable) {
+        (target as Scope)[name] = undefined;
+      }
+    }
+    target = Object.getPrototypeOf(target);
+  }
+}
+
+export type KernelNetwork = {
+  /** Runs `task` with the kernel's fetch restored on the global scope (Pyodide looks it up there). */
+  withFetch<T>(task: () => Promise<T>): Promise<T>;
+};
+
+export function lockDown(): KernelNetwork {
+  const kernelFetch = globalThis.fetch.bind(globalThis);
+  for (const name of BLOCKED_GLOBALS) removeEverywhere(name);
+  let lent = 0;
+  return {
+    async withFetch(task) {
+      lent += 1;
+      (globalThis as unknown as Scope).fetch = kernelFetch;
+      try {
+        return await task();
+      } finally {
+        lent -= 1;
+        if (lent === 0) removeEverywhere('fetch');
+      }
+    },
+  };
+}

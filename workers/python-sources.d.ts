@@ -1,0 +1,5 @@
+declare module 'virtual:python-sources' {
+  /** Path (relative to workers/python/) → source of every .py file, embedded at build time. */
+  const files: Record<string, string>;
+  export default files;
+}

@@ -1,0 +1,116 @@
+/**
+ * The Python worker: Pyodide in a module Web Worker, driven by the kernel over comlink.
+ * It has no DOM. Everything it sends back is validated by the kernel (lib/runtime/kernel.ts).
+ */
+import * as Comlink from 'comlink';
+import type { PyodideAPI } from 'pyodide';
+import pythonSources from 'virtual:python-sources';
+import type { OutputCallback, ProgressCallback, PythonWorkerApi, WorkerInitOptions } from '@/lib/runtime/worker-api';
+import { lockDown, type KernelNetwork } from './lockdown';
+import { PackageLoader } from './packages';
+
+type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
+type PyResult = { toJs(options: { dict_converter: typeof Object.fromEntries }): unknown; destroy(): void };
+
+const PACKAGE_ROOT = '/runpad-lib';
+
+let pyodide: PyodideAPI | null = null;
+let network: KernelNetwork | null = null;
+let packages: PackageLoader | null = null;
+let runKernel: PyCallable | null = null;
+let currentOutput: OutputCallback | null = null;
+
+function requireReady(): PyodideAPI {
+  if (!pyodide) throw new Error('The interpreter has not started.');
+  return pyodide;
+}
+
+function installPythonPackage(py: PyodideAPI): void {
+  for (const [relative, source] of Object.entries(pythonSources)) {
+    const full = `${PACKAGE_ROOT}/${relative}`;
+    py.FS.mkdirTree(full.slice(0, full.lastIndexOf('/')));
+    py.FS.writeFile(full, source);
+  }
+}
+
+const api: PythonWorkerApi = {
+  async init(options: WorkerInitOptions, onProgress: ProgressCallback) {
+    onProgress('downloading');
+    const lockResponse = fetch(new URL('pyodide-lock.json', options.indexURL));
+    const { loadPyodide } = (await import(/* webpackIgnore: true */ `${options.indexURL}pyodide.mjs`)) as {
+      loadPyodide: (config: Record<string, unknown>) => Promise<PyodideAPI>;
+    };
+    const py = await loadPyodide({
+      indexURL: options.indexURL,
+      packageBaseUrl: options.packageBaseUrl,
+      env: { MPLBACKEND: 'module://runpad.mpl_backend', HOME: '/home/pyodide' },
+      stdout: () => undefined,
+      stderr: () => undefined,
+    });
+    onProgress('starting');
+    py.setInterruptBuffer(options.interruptBuffer);
+    installPythonPackage(py);
+    const lock = await (await lockResponse).json();
+    packages = new PackageLoader(py, lock, options.packageBaseUrl);
+
+    onProgress('installing');
+    py.globals.set('__runpad_emit', (json: string) => currentOutput?.(json));
+    py.globals.set('__runpad_caps', JSON.stringify(options.caps));
+    runKernel = py.runPython(`
+import sys, json
+sys.path.insert(0, ${JSON.stringify(PACKAGE_ROOT)})
+from runpad.kernel import Kernel
+from runpad import sandbox
+__runpad_kernel = Kernel(emit=lambda out: __runpad_emit(json.dumps(out, allow_nan=False)), caps=json.loads(__runpad_caps))
+sandbox.disable_network()
+del __runpad_caps
+__runpad_kernel.run
+`) as PyCallable;
+    network = lockDown();
+    pyodide = py;
+    onProgress('ready');
+    const version = py.runPython('import sys; sys.version.split()[0]') as string;
+    return { pythonVersion: version, pyodideVersion: py.version };
+  },
+
+  async run(code: string, onOutput: OutputCallback) {
+    requireReady();
+    if (!runKernel) throw new Error('The interpreter has not started.');
+    currentOutput = onOutput;
+    try {
+      const proxy = (await (runKernel(code) as Promise<PyResult>)) as PyResult;
+      const result = proxy.toJs({ dict_converter: Object.fromEntries });
+      proxy.destroy();
+      return result;
+    } finally {
+      currentOutput = null;
+    }
+  },
+
+  async loadPackagesFor(code: string) {
+    requireReady();
+    if (!packages || !network) throw new Error('The interpreter has not started.');
+    const loader = packages;
+    const wanted = loader.packagesFor(code);
+    return network.withFetch(() => loader.load(wanted));
+  },
+
+  async heapBytes() {
+    const py = requireReady() as unknown as { _module: { HEAPU8: Uint8Array } };
+    return py._module.HEAPU8.byteLength;
+  },
+
+  async writeFile(path: string, bytes: Uint8Array) {
+    const py = requireReady();
+    py.FS.mkdirTree(path.slice(0, path.lastIndexOf('/')) || '/');
+    py.FS.writeFile(path, bytes);
+    return true;
+  },
+
+  async readFile(path: string) {
+    const bytes = requireReady().FS.readFile(path);
+    return Comlink.transfer(bytes, [bytes.buffer]);
+  },
+};
+
+Comlink.expose(api);

@@ -1,0 +1,94 @@
+"""The kernel the worker drives: one persistent namespace, one run at a time.
+
+Every output goes to `emit(dict)` as it happens, in Jupyter's nbformat shape (see
+lib/runtime/protocol.ts). `run()` never raises: failures become `error` outputs.
+"""
+
+import builtins
+import os
+import sys
+
+from . import session as _session
+from .caps import Caps
+from .display import display, publish
+from .errors import error_output
+from .execute import run_cell
+from .files import changed_files, snapshot
+from .streams import StreamCapture, StreamWriter
+
+BACKEND = "module://runpad.mpl_backend"
+
+
+class Kernel:
+    def __init__(self, emit, caps, data_dir="/data", output_dir="/output"):
+        self._emit = emit
+        self._caps = Caps.from_dict(caps)
+        self._output_dir = output_dir
+        self._count = 0
+        self.namespace = {"__name__": "__main__", "__builtins__": builtins}
+        os.environ.setdefault("MPLBACKEND", BACKEND)
+        builtins.display = display
+        for directory in (data_dir, output_dir):
+            try:
+                os.makedirs(directory, exist_ok=True)
+            except OSError:
+                pass  # not allowed outside the browser's virtual filesystem (tests)
+
+    async def run(self, code):
+        self._count += 1
+        filename = f"<cell-{self._count}>"
+        capture = StreamCapture(self._emit, self._caps.stream_chars)
+        run = _session.RunSession(self._emit, self._caps, capture)
+        _session.set_current(run)
+        files_before = self._snapshot()
+        saved_streams = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = StreamWriter(capture, "stdout"), StreamWriter(capture, "stderr")
+        status = "ok"
+        try:
+            has_value, value = await run_cell(code, filename, self.namespace)
+            if has_value and value is not None:
+                self.namespace["_"] = value
+                publish("execute_result", value)
+        except KeyboardInterrupt as error:
+            status = "interrupted"
+            self._error(capture, error)
+        except SystemExit as error:
+            if error.code not in (None, 0):
+                status = "error"
+                self._error(capture, error)
+        except BaseException as error:  # noqa: BLE001 - every failure is the user's output
+            status = "error"
+            self._error(capture, error)
+        finally:
+            sys.stdout, sys.stderr = saved_streams
+            self._finish(run, capture)
+            for output in self._files_written(files_before):
+                self._emit(output)
+            _session.set_current(None)
+        return {"status": status}
+
+    def _error(self, capture, error):
+        capture.flush()
+        self._emit(error_output(error))
+
+    def _finish(self, run, capture):
+        try:
+            from .mpl import flush_figures
+
+            flush_figures()
+        except Exception as error:  # noqa: BLE001 - a broken figure must not lose the rest
+            self._error(capture, error)
+        run.finish()
+        capture.finish()
+
+    def _snapshot(self):
+        try:
+            return snapshot(self._output_dir)
+        except OSError:
+            return {}
+
+    def _files_written(self, before):
+        try:
+            return changed_files(self._output_dir, before)
+        except OSError:
+            return []
