@@ -9,11 +9,12 @@ import { StreamOutput } from './stream-output';
 import { TableOutput } from './table-output';
 import type { MimeBundle } from '@/lib/runtime/protocol';
 
-type Block = { kind: 'stream'; name: 'stdout' | 'stderr'; text: string } | { kind: 'output'; output: Output };
+type Block = { kind: 'stream'; name: 'stdout' | 'stderr'; text: string } | { kind: 'output'; output: Output; imageIndex: number };
 
 /** Adjacent stream outputs of the same name render as one block, as in Jupyter. */
 function mergeStreams(outputs: Output[]): Block[] {
   const blocks: Block[] = [];
+  let images = 0;
   for (const output of outputs) {
     const last = blocks.at(-1);
     if (output.output_type === 'stream' && last?.kind === 'stream' && last.name === output.name) {
@@ -21,7 +22,9 @@ function mergeStreams(outputs: Output[]): Block[] {
     } else if (output.output_type === 'stream') {
       blocks.push({ kind: 'stream', name: output.name, text: output.text });
     } else {
-      blocks.push({ kind: 'output', output });
+      const isImage = 'data' in output && Boolean(output.data['image/png'] || output.data['image/jpeg']);
+      if (isImage) images += 1;
+      blocks.push({ kind: 'output', output, imageIndex: images });
     }
   }
   return blocks;
@@ -42,16 +45,14 @@ function BundleView({ data, imageIndex }: { data: MimeBundle; imageIndex: number
 }
 
 export function OutputList({ outputs, fileHref }: { outputs: Output[]; fileHref?: (ref: string) => string }) {
-  let imageIndex = 0;
   return (
     <div className="space-y-2">
       {mergeStreams(outputs).map((block, i) => {
         if (block.kind === 'stream') return <StreamOutput key={i} name={block.name} text={block.text} />;
-        const { output } = block;
+        const { output, imageIndex } = block;
         switch (output.output_type) {
           case 'display_data':
           case 'execute_result': {
-            if (output.data['image/png'] || output.data['image/jpeg']) imageIndex += 1;
             return (
               <div key={i} data-output-type={output.output_type}>
                 <BundleView data={output.data} imageIndex={imageIndex} />

@@ -20,6 +20,8 @@ export function useKernel(location: KernelLocation): Kernel | null {
       packageBaseUrl: new URL(packageBaseUrl, window.location.origin).href,
       caps: OUTPUT_CAPS,
     });
+    // The kernel is an external resource created on mount; publishing it once is intended.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setKernel(created);
     return () => created.dispose();
   }, [pyodideIndexPath, packageBaseUrl]);

@@ -1,0 +1,179 @@
+/**
+ * The built-in offline demo model (a LanguageModelV4), used when no model is configured. It
+ * writes real Python for a few kinds of request (lib/ai/demo-programs.ts) and then summarizes
+ * what the code actually produced, read from the tool result in its prompt.
+ */
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+} from '@ai-sdk/provider';
+import { fixFor, HELP_TEXT, programFor, recogniseIntent } from './demo-programs';
+
+type Turn = { request: string; toolResults: string[]; lastCode: string | null };
+
+/** The user's last message, and the tool results and code that came after it. */
+export function readTurn(prompt: LanguageModelV4Prompt): Turn {
+  const lastUser = prompt.map((m) => m.role).lastIndexOf('user');
+  const request = lastUser === -1 ? '' : textOf(prompt[lastUser].content);
+  const toolResults: string[] = [];
+  let lastCode: string | null = null;
+  for (const message of prompt.slice(lastUser + 1)) {
+    if (message.role === 'assistant') {
+      for (const part of message.content) {
+        if (part.type === 'tool-call' && part.toolName === 'python') lastCode = codeOf(part.input);
+      }
+    }
+    if (message.role === 'tool') {
+      for (const part of message.content) {
+        if (part.type !== 'tool-result') continue;
+        const output = part.output;
+        if (output.type === 'content') toolResults.push(output.value.map((v) => (v.type === 'text' ? v.text : '')).join('\n'));
+        else if (output.type === 'text' || output.type === 'error-text') toolResults.push(output.value);
+        else if (output.type === 'json' || output.type === 'error-json') toolResults.push(JSON.stringify(output.value));
+      }
+    }
+  }
+  return { request, toolResults, lastCode };
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part: { type?: string; text?: string }) => (part.type === 'text' ? (part.text ?? '') : '')).join(' ');
+}
+
+function codeOf(input: unknown): string | null {
+  const value = typeof input === 'string' ? safeParse(input) : input;
+  return value && typeof value === 'object' && 'code' in value && typeof value.code === 'string' ? value.code : null;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+type Plan = { text: string; code?: string };
+
+function section(result: string, name: string): string | null {
+  const match = result.match(new RegExp(`(?:^|\\n)${name}:\\n([\\s\\S]*?)(?=\\n(?:stdout|stderr|result|display|error|notice|wrote)[: (]|$)`));
+  return match ? match[1].trim() : null;
+}
+
+/** What to say after a run: quotes what the code really produced. */
+export function summarize(result: string): string {
+  const status = result.match(/^status: (\w+)/)?.[1] ?? 'unknown';
+  const stdout = section(result, 'stdout');
+  const value = section(result, 'result');
+  const error = result.match(/error: ([^\n]+)/)?.[1];
+  const lines = ['*(Offline demo model.)*', ''];
+  if (/PackageLoadError/.test(result)) {
+    lines.push(`The code needs a package that could not be loaded here: ${error ?? 'see the error above'}.`, '', 'The package source is not reachable from this browser. An administrator can self-host the packages with `npm run pyodide:mirror`.');
+    return lines.join('\n');
+  }
+  if (status !== 'ok') {
+    lines.push(`The run ended with status **${status}**${error ? `: \`${error}\`` : ''}.`);
+    return lines.join('\n');
+  }
+  const images = (result.match(/\[image \d+/g) ?? []).length;
+  if (stdout) lines.push('The code printed:', '', '```text', stdout, '```');
+  if (value) lines.push('Its result:', '', '```text', value, '```');
+  if (images) lines.push(`It drew ${images === 1 ? 'a figure' : `${images} figures`}, shown above.`);
+  const conclusion = stdout?.split('\n').filter(Boolean).at(-1);
+  if (conclusion) lines.push('', `So: **${conclusion}**.`);
+  if (!stdout && !value && !images) lines.push('The code ran without printing anything.');
+  return lines.join('\n');
+}
+
+export function plan(turn: Turn): Plan {
+  const intent = recogniseIntent(turn.request);
+  const lastResult = turn.toolResults.at(-1);
+  if (lastResult === undefined) {
+    const code = programFor(intent);
+    if (!code) return { text: HELP_TEXT };
+    return { text: intent.kind === 'error-demo' ? "Let me compute a mean; I'll check what the code does." : "I'll compute that with Python.", code };
+  }
+  const failedWithTraceback = /^status: error/.test(lastResult) && /error: NameError/.test(lastResult);
+  if (failedWithTraceback && turn.lastCode && turn.toolResults.length < 3) {
+    const fixed = fixFor(turn.lastCode, lastResult);
+    if (fixed) {
+      const cause = lastResult.match(/NameError: [^\n]+/)?.[0] ?? 'a NameError';
+      return { text: `The run failed with \`${cause}\`. That is a typo in a variable name; fixing it and running again.`, code: fixed };
+    }
+  }
+  return { text: summarize(lastResult) };
+}
+
+const CHUNK = 12;
+
+function chunks(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += CHUNK) out.push(text.slice(i, i + CHUNK));
+  return out;
+}
+
+function streamPlan(planned: Plan, delayMs: number, signal?: AbortSignal): ReadableStream<LanguageModelV4StreamPart> {
+  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 'text-0' }];
+  for (const delta of chunks(planned.text)) parts.push({ type: 'text-delta', id: 'text-0', delta });
+  parts.push({ type: 'text-end', id: 'text-0' });
+  if (planned.code) {
+    const id = `call_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    const input = JSON.stringify({ code: planned.code });
+    parts.push({ type: 'tool-input-start', id, toolName: 'python' });
+    for (const delta of chunks(input)) parts.push({ type: 'tool-input-delta', id, delta });
+    parts.push({ type: 'tool-input-end', id }, { type: 'tool-call', toolCallId: id, toolName: 'python', input });
+  }
+  const tokens = Math.ceil(planned.text.length / 4) + Math.ceil((planned.code?.length ?? 0) / 4);
+  parts.push({
+    type: 'finish',
+    finishReason: planned.code ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
+    usage: {
+      inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: tokens, text: tokens, reasoning: 0 },
+    },
+  });
+  let index = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (signal?.aborted || index >= parts.length) {
+        controller.close();
+        return;
+      }
+      if (delayMs > 0 && index > 1) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      controller.enqueue(parts[index]);
+      index += 1;
+    },
+  });
+}
+
+export function createDemoModel(options: { chunkDelayMs?: number } = {}): LanguageModelV4 {
+  const delayMs = options.chunkDelayMs ?? 0;
+  return {
+    specificationVersion: 'v4',
+    provider: 'runpad.demo',
+    modelId: 'runpad-demo',
+    supportedUrls: {},
+    async doStream(call: LanguageModelV4CallOptions) {
+      const toolsOffered = (call.tools?.length ?? 0) > 0 && call.toolChoice?.type !== 'none';
+      const planned = plan(readTurn(call.prompt));
+      const final = toolsOffered || !planned.code ? planned : { text: `${planned.text}\n\n(The code-run budget for this message is spent.)` };
+      return { stream: streamPlan(final, delayMs, call.abortSignal) };
+    },
+    async doGenerate(call: LanguageModelV4CallOptions) {
+      const planned = plan(readTurn(call.prompt));
+      return {
+        content: [{ type: 'text', text: planned.text }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: {
+          inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+        },
+        warnings: [],
+      };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The offline demo model's repertoire: recognises a few kinds of request and writes real Python
+ * for them. The numbers always come from running the code, never from here.
+ */
+export type DemoIntent =
+  | { kind: 'fibonacci'; n: number }
+  | { kind: 'factorial'; n: number }
+  | { kind: 'primes'; n: number }
+  | { kind: 'squares'; n: number }
+  | { kind: 'expression'; expression: string }
+  | { kind: 'table'; pandas: boolean }
+  | { kind: 'plot' }
+  | { kind: 'error-demo' }
+  | { kind: 'help' };
+
+const number = (text: string, fallback: number) => {
+  const match = text.match(/\b(\d{1,6})(?:st|nd|rd|th)?\b/);
+  return match ? Math.min(Number(match[1]), 100_000) : fallback;
+};
+
+export function recogniseIntent(request: string): DemoIntent {
+  const text = request.toLowerCase();
+  if (/\b(error|traceback|exception|fix)\b/.test(text)) return { kind: 'error-demo' };
+  if (/\b(plot|chart|graph|figure|sine)\b/.test(text)) return { kind: 'plot' };
+  if (/\b(table|dataframe)\b/.test(text)) return { kind: 'table', pandas: /pandas|dataframe/.test(text) };
+  if (/fibonacci/.test(text)) return { kind: 'fibonacci', n: number(text, 30) };
+  if (/factorial/.test(text)) return { kind: 'factorial', n: number(text, 20) };
+  if (/\bprimes?\b/.test(text)) return { kind: 'primes', n: number(text, 100) };
+  if (/sum of (the )?squares/.test(text)) return { kind: 'squares', n: number(text, 100) };
+  const expression = text.match(/[-+]?[\d.]+(?:\s*(?:\*\*|[-+*/%^])\s*\(?[-+]?[\d.]+\)?)+/);
+  if (expression) return { kind: 'expression', expression: expression[0].replace(/\^/g, '**').trim() };
+  return { kind: 'help' };
+}
+
+export function programFor(intent: DemoIntent): string | null {
+  switch (intent.kind) {
+    case 'fibonacci':
+      return `def fibonacci(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n\nn = ${intent.n}\nprint(f"fibonacci({n}) = {fibonacci(n)}")\n`;
+    case 'factorial':
+      return `import math\n\nn = ${intent.n}\nprint(f"{n}! = {math.factorial(n)}")\n`;
+    case 'primes':
+      return (
+        `n = ${intent.n}\nsieve = [True] * (n + 1)\nsieve[0:2] = [False, False]\n` +
+        `for i in range(2, int(n ** 0.5) + 1):\n    if sieve[i]:\n        sieve[i * i :: i] = [False] * len(sieve[i * i :: i])\n` +
+        `primes = [i for i, is_prime in enumerate(sieve) if is_prime]\n` +
+        `print(f"{len(primes)} primes up to {n}; the largest is {primes[-1] if primes else None}")\n`
+      );
+    case 'squares':
+      return `n = ${intent.n}\ntotal = sum(i * i for i in range(1, n + 1))\nprint(f"sum of squares 1..{n} = {total}")\n`;
+    case 'expression':
+      return `result = ${intent.expression}\nprint(f"${intent.expression} = {result}")\n`;
+    case 'table':
+      return intent.pandas
+        ? `import pandas as pd\n\ndf = pd.DataFrame({"n": range(1, 11)})\ndf["square"] = df["n"] ** 2\ndf["cube"] = df["n"] ** 3\ndf\n`
+        : `rows = [(n, n ** 2, n ** 3) for n in range(1, 11)]\n\nclass Table:\n    def _repr_markdown_(self):\n        lines = ["| n | square | cube |", "|---:|---:|---:|"]\n        lines += [f"| {n} | {s} | {c} |" for n, s, c in rows]\n        return "\\n".join(lines)\n\ndisplay(Table())\nprint(f"sum of cubes 1..10 = {sum(c for _, _, c in rows)}")\n`;
+    case 'plot':
+      return `import math\nimport matplotlib.pyplot as plt\n\nxs = [i / 50 for i in range(0, 315)]\nplt.figure(figsize=(6, 3.5))\nplt.plot(xs, [math.sin(x) for x in xs], label="sin(x)")\nplt.title("A sine wave")\nplt.xlabel("x")\nplt.legend()\nplt.show()\nprint(f"plotted {len(xs)} points")\n`;
+    case 'error-demo':
+      return `values = [3, 1, 4, 1, 5, 9, 2, 6]\nmean = sum(values) / len(value)\nprint(f"mean = {mean}")\n`;
+    case 'help':
+      return null;
+  }
+}
+
+/** The demo's self-correction: a fix driven by the traceback it was given. */
+export function fixFor(code: string, errorText: string): string | null {
+  const nameError = errorText.match(/NameError: name '(\w+)' is not defined/);
+  if (!nameError) return null;
+  const wrong = nameError[1];
+  const candidates = [...code.matchAll(/\b([A-Za-z_]\w*)\s*=/g)].map((m) => m[1]).filter((name) => name.startsWith(wrong) && name !== wrong);
+  if (candidates.length === 0) return null;
+  return code.replace(new RegExp(`\\b${wrong}\\b`, 'g'), candidates[0]);
+}
+
+export const HELP_TEXT = [
+  "I'm the **offline demo model**: no language model is configured on this server, so I can only answer a few kinds of request, but everything I show you is computed by real Python running in your browser.",
+  '',
+  'Try:',
+  '- *Compute the 30th Fibonacci number* (or a factorial, the primes up to N, an arithmetic expression like `2**100 / 7`)',
+  '- *Show me a table of squares and cubes*',
+  '- *Plot a sine wave* (needs matplotlib from the package source)',
+  '- *Show me how you fix an error in your code*',
+  '',
+  'To chat with a real model, set `OPENAI_API_KEY` (OpenAI) or `OPENAI_BASE_URL` (any OpenAI-compatible server) and restart.',
+].join('\n');

@@ -1,0 +1,114 @@
+/**
+ * What the model sees of a run: compact text (status, stdout/stderr head and tail, values,
+ * tables as text, the end of the traceback, files written) plus up to a few images. The UI
+ * keeps the full outputs; this is only the model's view.
+ */
+import { BLOB_REF_PATTERN, type MimeBundle, type Output, type RunResult, type TableData } from '@/lib/runtime/protocol';
+import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
+import { formatBytes, formatDuration } from '@/lib/format';
+
+export type ModelImage = { mediaType: string; data: string };
+export type ModelView = { text: string; images: ModelImage[] };
+export type ResolveBlob = (sha256: string) => Promise<{ mediaType: string; base64: string } | null>;
+
+export function headTail(text: string, head = MODEL_VIEW_CAPS.streamHeadChars, tail = MODEL_VIEW_CAPS.streamTailChars): string {
+  if (text.length <= head + tail) return text;
+  const omitted = text.length - head - tail;
+  return `${text.slice(0, head)}\n[… ${omitted.toLocaleString('en-US')} characters omitted …]\n${text.slice(-tail)}`;
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return text.replace(/[\t\n|]/g, ' ').slice(0, 80);
+}
+
+export function tableToText(table: TableData, maxRows = MODEL_VIEW_CAPS.tableRows): string {
+  const [rows, columns] = table.shape ?? [table.data.length, table.schema.fields.length];
+  const fields = table.schema.fields;
+  const lines = [
+    `table: ${rows.toLocaleString('en-US')} rows × ${columns.toLocaleString('en-US')} columns`,
+    `columns: ${fields.map((f) => `${f.name} (${f.type})`).join(', ')}`,
+    fields.map((f) => f.name).join(' | '),
+    ...table.data.slice(0, maxRows).map((row) => fields.map((f) => cell(row[f.name])).join(' | ')),
+  ];
+  if (rows > Math.min(maxRows, table.data.length)) lines.push(`[first ${Math.min(maxRows, table.data.length)} of ${rows.toLocaleString('en-US')} rows shown]`);
+  return lines.join('\n');
+}
+
+function imageOf(data: MimeBundle): { mediaType: string; value: string } | null {
+  if (data['image/png']) return { mediaType: 'image/png', value: data['image/png'] };
+  if (data['image/jpeg']) return { mediaType: 'image/jpeg', value: data['image/jpeg'] };
+  return null;
+}
+
+function tracebackTail(traceback: string[]): string {
+  // Frames are "  File ..." lines followed by their source; keep the last few frames.
+  const starts = traceback.flatMap((line, i) => (line.startsWith('  File ') ? [i] : []));
+  if (starts.length <= MODEL_VIEW_CAPS.tracebackFrames) return traceback.join('\n');
+  const from = starts[starts.length - MODEL_VIEW_CAPS.tracebackFrames];
+  return ['Traceback (most recent call last, earlier frames omitted):', ...traceback.slice(from)].join('\n');
+}
+
+/** Adjacent stream outputs of one name are joined before head/tail cutting. */
+function streamBlocks(outputs: Output[]): Array<Output | { output_type: 'joined'; name: string; text: string }> {
+  const blocks: Array<Output | { output_type: 'joined'; name: string; text: string }> = [];
+  for (const output of outputs) {
+    const last = blocks.at(-1);
+    if (output.output_type === 'stream') {
+      if (last?.output_type === 'joined' && last.name === output.name) last.text += output.text;
+      else blocks.push({ output_type: 'joined', name: output.name, text: output.text });
+    } else blocks.push(output);
+  }
+  return blocks;
+}
+
+export async function runToModel(result: RunResult, options: { includeImages: boolean; resolveBlob?: ResolveBlob }): Promise<ModelView> {
+  const lines: string[] = [`status: ${result.status} (${formatDuration(result.durationMs)})`];
+  if (result.notice) lines.push(`notice: ${result.notice}`);
+  const images: ModelImage[] = [];
+  let imageCount = 0;
+  for (const block of streamBlocks(result.outputs)) {
+    switch (block.output_type) {
+      case 'joined':
+        lines.push(`${block.name}:\n${headTail(block.text)}`);
+        break;
+      case 'display_data':
+      case 'execute_result': {
+        const label = block.output_type === 'execute_result' ? 'result' : 'display';
+        const table = block.data['application/vnd.dataresource+json'];
+        const image = imageOf(block.data);
+        if (table) lines.push(`${label}:\n${tableToText(table)}`);
+        else if (image) {
+          imageCount += 1;
+          const attached = options.includeImages && images.length < MODEL_VIEW_CAPS.imagesPerRun ? await loadImage(image, options.resolveBlob) : null;
+          if (attached) images.push(attached);
+          lines.push(
+            attached
+              ? `[image ${imageCount}: shown to the user, attached]`
+              : options.includeImages
+                ? `[image ${imageCount}: shown to the user, not attached]`
+                : `[image ${imageCount} shown to the user; images are not sent to this model]`,
+          );
+        } else if (block.data['text/markdown'] !== undefined) lines.push(`${label} (markdown):\n${headTail(block.data['text/markdown'])}`);
+        else if (block.data['text/plain'] !== undefined) lines.push(`${label}:\n${headTail(block.data['text/plain'])}`);
+        break;
+      }
+      case 'error':
+        lines.push(`error: ${block.ename}: ${block.evalue}\n${tracebackTail(block.traceback)}`);
+        break;
+      case 'file':
+        lines.push(`wrote /output/${block.name} (${formatBytes(block.size)})`);
+        break;
+      case 'stream':
+        break;
+    }
+  }
+  return { text: lines.join('\n'), images };
+}
+
+async function loadImage(image: { mediaType: string; value: string }, resolveBlob?: ResolveBlob): Promise<ModelImage | null> {
+  if (!BLOB_REF_PATTERN.test(image.value)) return { mediaType: image.mediaType, data: image.value };
+  const blob = await resolveBlob?.(image.value.slice('blob:'.length));
+  return blob ? { mediaType: blob.mediaType, data: blob.base64 } : null;
+}

@@ -1,0 +1,46 @@
+/** The system prompt: what the model has, and how to use it well. */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+const CURATED = [
+  'numpy', 'pandas', 'matplotlib', 'scipy', 'scikit-learn', 'statsmodels', 'sympy', 'networkx',
+  'pillow', 'seaborn', 'pyarrow', 'openpyxl', 'beautifulsoup4', 'regex', 'shapely', 'xarray',
+];
+
+let cachedPackages: string[] | null = null;
+
+/** The main packages that exist in the installed Pyodide's lock file. */
+export function mainAvailablePackages(): string[] {
+  if (cachedPackages) return cachedPackages;
+  const lockPath = createRequire(import.meta.url).resolve('pyodide/pyodide-lock.json');
+  const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8')) as { packages: Record<string, { name: string }> };
+  const names = new Set(Object.values(lock.packages).map((p) => p.name.toLowerCase()));
+  cachedPackages = CURATED.filter((name) => names.has(name));
+  return cachedPackages;
+}
+
+type PromptOptions = { packages: string[]; stepBudget: number; budgetSpent?: boolean };
+
+export function buildSystemPrompt({ packages, stepBudget, budgetSpent = false }: PromptOptions): string {
+  const lines = [
+    'You are Runpad, a careful data analyst and programmer. You answer by writing Python and running it with the `python` tool; never guess a number you can compute.',
+    '',
+    "The `python` tool runs Python 3.14 in the user's own browser (Pyodide, WebAssembly):",
+    '- The standard library is available. Packages that can be imported (loaded automatically on import): ' + (packages.length ? packages.join(', ') : 'none listed') + '. pip is not available: do not try to install anything.',
+    '- There is no network access from Python (no HTTP requests, no sockets).',
+    '- Variables, imports and files persist between calls in this conversation, unless a run is reported as restarted.',
+    "- Print what matters. The value of the last expression is shown. `display(obj)` shows rich output: pandas DataFrames as tables, objects with `_repr_png_` as images, `_repr_markdown_` as markdown.",
+    '- Matplotlib figures are captured automatically (call plt.show() or leave them open). You will see the image.',
+    "- The user's uploaded files are in /data/. Write files the user should download to /output/.",
+    '- Keep outputs small: print summaries and the first rows, not whole datasets.',
+    '- If a package fails to load, do not retry the same import: use the standard library instead and say so.',
+    '- When a run fails, read the traceback, fix the code and run it again.',
+    `- You may run code at most ${stepBudget} times per user message.`,
+    '',
+    'After running code, answer in markdown, quoting the actual numbers the code produced.',
+  ];
+  if (budgetSpent) {
+    lines.push('', `You have used all ${stepBudget} code runs for this message. Do not call the tool again: summarize what you found and what remains to be done.`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,73 @@
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { conversations } from '../schema';
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'updatedAt'>;
+
+const owned = (userId: string, id: string) => and(eq(conversations.id, id), eq(conversations.ownerId, userId));
+
+export async function createConversation(db: Db, userId: string, values: { id?: string; title?: string | null } = {}): Promise<ConversationRow> {
+  const [row] = await db
+    .insert(conversations)
+    .values({ id: values.id ?? crypto.randomUUID(), ownerId: userId, title: values.title ?? null })
+    .returning();
+  return row;
+}
+
+export async function getConversation(db: Db, userId: string, id: string): Promise<ConversationRow | null> {
+  const [row] = await db.select().from(conversations).where(owned(userId, id)).limit(1);
+  return row ?? null;
+}
+
+export type ConversationPage = { items: ConversationSummary[]; nextCursor: string | null };
+
+/** Newest first; the cursor is `<updatedAt ISO>|<id>` of the last item of the previous page. */
+export async function listConversations(db: Db, userId: string, options: { limit?: number; cursor?: string | null } = {}): Promise<ConversationPage> {
+  const limit = Math.min(Math.max(options.limit ?? 30, 1), 100);
+  const [at, id] = options.cursor?.split('|') ?? [];
+  const before = at && id && !Number.isNaN(Date.parse(at)) ? new Date(at) : null;
+  const rows = await db
+    .select({ id: conversations.id, title: conversations.title, updatedAt: conversations.updatedAt })
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.ownerId, userId),
+        before ? or(lt(conversations.updatedAt, before), and(eq(conversations.updatedAt, before), lt(conversations.id, id))) : undefined,
+      ),
+    )
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+    .limit(limit + 1);
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? `${last.updatedAt.toISOString()}|${last.id}` : null };
+}
+
+export async function renameConversation(db: Db, userId: string, id: string, title: string): Promise<boolean> {
+  const rows = await db
+    .update(conversations)
+    .set({ title, titleEdited: true, updatedAt: sql`now()` })
+    .where(owned(userId, id))
+    .returning({ id: conversations.id });
+  return rows.length > 0;
+}
+
+/** Sets a generated title unless the user has edited it. */
+export async function setGeneratedTitle(db: Db, userId: string, id: string, title: string): Promise<boolean> {
+  const rows = await db
+    .update(conversations)
+    .set({ title })
+    .where(and(owned(userId, id), eq(conversations.titleEdited, false)))
+    .returning({ id: conversations.id });
+  return rows.length > 0;
+}
+
+/** Deletes the conversation; its messages, files, blob links and shares go with it (cascade). */
+export async function deleteConversation(db: Db, userId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(conversations).where(owned(userId, id)).returning({ id: conversations.id });
+  return rows.length > 0;
+}
+
+export async function touchConversation(db: Db, id: string): Promise<void> {
+  await db.update(conversations).set({ updatedAt: sql`now()` }).where(eq(conversations.id, id));
+}

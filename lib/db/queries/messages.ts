@@ -1,0 +1,67 @@
+import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { conversations, messages } from '../schema';
+import { getConversation, touchConversation } from './conversations';
+
+export type StoredMessage = { id: string; role: 'user' | 'assistant' | 'system'; parts: unknown[]; metadata?: unknown };
+type MessageInput = { id: string; role: string; parts: unknown[]; metadata?: unknown };
+
+export async function listMessages(db: Db, conversationId: string): Promise<StoredMessage[]> {
+  const rows = await db
+    .select({ id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata })
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(asc(messages.seq));
+  return rows.map((row) => ({
+    id: row.id,
+    role: row.role as StoredMessage['role'],
+    parts: row.parts as unknown[],
+    ...(row.metadata === null ? {} : { metadata: row.metadata }),
+  }));
+}
+
+/** Inserts a message at the end, or updates it in place when its id exists. */
+export async function upsertMessage(db: Db, userId: string, conversationId: string, message: MessageInput): Promise<boolean> {
+  if (!(await getConversation(db, userId, conversationId))) return false;
+  await db
+    .insert(messages)
+    .values({
+      conversationId,
+      id: message.id,
+      role: message.role,
+      parts: message.parts,
+      metadata: message.metadata ?? null,
+      seq: sql`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
+    })
+    .onConflictDoUpdate({
+      target: [messages.conversationId, messages.id],
+      set: { role: message.role, parts: message.parts, metadata: message.metadata ?? null, updatedAt: sql`now()` },
+    });
+  await touchConversation(db, conversationId);
+  return true;
+}
+
+/** Replaces the conversation's messages with this ordered list, in one transaction. */
+export async function saveMessages(db: Db, userId: string, conversationId: string, list: MessageInput[]): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [owner] = await tx
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(and(eq(conversations.id, conversationId), eq(conversations.ownerId, userId)));
+    if (!owner) return false;
+    const ids = list.map((m) => m.id);
+    await tx
+      .delete(messages)
+      .where(ids.length > 0 ? and(eq(messages.conversationId, conversationId), notInArray(messages.id, ids)) : eq(messages.conversationId, conversationId));
+    for (const [seq, message] of list.entries()) {
+      await tx
+        .insert(messages)
+        .values({ conversationId, id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq })
+        .onConflictDoUpdate({
+          target: [messages.conversationId, messages.id],
+          set: { role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq, updatedAt: sql`now()` },
+        });
+    }
+    return true;
+  });
+}
