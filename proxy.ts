@@ -9,9 +9,12 @@ import { getAuthSecret } from '@/lib/auth/secret';
  * for a browser that has none (or a tampered one), visible to the page it is requesting.
  */
 export function proxy(request: NextRequest) {
-  const { pathname, origin } = request.nextUrl;
+  const { pathname } = request.nextUrl;
   if (pathname.startsWith('/workers/')) {
     const config = getConfig();
+    // The origin the browser used (Next's own URL may name localhost instead of the host asked for).
+    const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? request.nextUrl.host;
+    const origin = `${request.nextUrl.protocol}//${host}`;
     const response = NextResponse.next();
     response.headers.set('Content-Security-Policy', workerCsp(origin, config.pyodideIndexPath, config.packageBaseUrl));
     return response;

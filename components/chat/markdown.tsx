@@ -1,20 +1,14 @@
 'use client';
 
 import { memo } from 'react';
-import { defaultRehypePlugins, Streamdown, type StreamdownProps } from 'streamdown';
-
-type Pluggable = NonNullable<StreamdownProps['rehypePlugins']>[number];
-type Plugin = Extract<Pluggable, (...args: never[]) => unknown>;
+import { defaultRehypePlugins, Streamdown } from 'streamdown';
 
 /**
- * Markdown from the model or from Python is untrusted: raw HTML is dropped, and images may only
- * come from the app itself or data: URLs (the page CSP enforces the same).
+ * Markdown from the model or from Python is untrusted: raw HTML is dropped (skipHtml), and the
+ * page's Content-Security-Policy only lets images load from the app itself, data: and blob:, so
+ * a markdown image cannot carry data to another host.
  */
-const harden = defaultRehypePlugins.harden as [Plugin, Record<string, unknown>];
-const rehypePlugins: Pluggable[] = [
-  defaultRehypePlugins.sanitize,
-  [harden[0], { ...harden[1], allowedImagePrefixes: ['/', 'data:image/'], allowedProtocols: ['http', 'https', 'mailto'], allowDataImages: true }],
-];
+const rehypePlugins = [defaultRehypePlugins.sanitize, defaultRehypePlugins.harden];
 
 export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   return (

@@ -1,6 +1,6 @@
 /** The system prompt: what the model has, and how to use it well. */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const CURATED = [
   'numpy', 'pandas', 'matplotlib', 'scipy', 'scikit-learn', 'statsmodels', 'sympy', 'networkx',
@@ -12,7 +12,8 @@ let cachedPackages: string[] | null = null;
 /** The main packages that exist in the installed Pyodide's lock file. */
 export function mainAvailablePackages(): string[] {
   if (cachedPackages) return cachedPackages;
-  const lockPath = createRequire(import.meta.url).resolve('pyodide/pyodide-lock.json');
+  // A plain path: bundlers turn require.resolve() into a module id, not a file name.
+  const lockPath = path.join(process.cwd(), 'node_modules/pyodide/pyodide-lock.json');
   const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8')) as { packages: Record<string, { name: string }> };
   const names = new Set(Object.values(lock.packages).map((p) => p.name.toLowerCase()));
   cachedPackages = CURATED.filter((name) => names.has(name));
