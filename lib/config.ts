@@ -41,8 +41,16 @@ export type AppConfig = {
 const DEFAULT_MODEL = 'gpt-5-mini';
 let cached: AppConfig | null = null;
 
+/** Variables set to "" (as in a copied .env.example) count as unset, for us and for libraries. */
+function dropEmptyVariables(): void {
+  for (const name of Object.keys(envSchema.shape)) {
+    if (process.env[name] === '') delete process.env[name];
+  }
+}
+
 export function getConfig(): AppConfig {
   if (cached) return cached;
+  dropEmptyVariables();
   const parsed = envSchema.safeParse(process.env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

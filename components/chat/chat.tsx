@@ -12,6 +12,7 @@ import { MessageList } from './message-list';
 import { RunStore } from './run-store';
 import { currentSettings } from './use-settings';
 import { usePrefetchImports } from './use-prefetch-imports';
+import { useStickToBottom } from './use-stick-to-bottom';
 
 type ChatProps = {
   conversationId: string;
@@ -30,6 +31,8 @@ export function Chat({ conversationId, initialMessages, title, config }: ChatPro
   const runs = useMemo(() => new RunStore(), []);
   const stoppedRef = useRef(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
+  const { atBottom, jumpToLatest } = useStickToBottom(scrollRef);
 
   const transport = useMemo(
     () =>
@@ -102,7 +105,7 @@ export function Chat({ conversationId, initialMessages, title, config }: ChatPro
   return (
     <div className="flex h-dvh flex-col">
       <ChatHeader title={title} config={config} kernelState={kernelState} onRestart={() => kernel?.restart()} />
-      <main className="min-h-0 flex-1 overflow-y-auto" id="conversation">
+      <main ref={scrollRef} className="relative min-h-0 flex-1 overflow-y-auto" id="conversation">
         <MessageList
           messages={messages}
           runs={runs}
@@ -113,7 +116,16 @@ export function Chat({ conversationId, initialMessages, title, config }: ChatPro
           onExample={send}
         />
       </main>
-      <div className="mx-auto w-full max-w-3xl px-3 pb-3 sm:px-4">
+      <div className="relative mx-auto w-full max-w-3xl px-3 pb-3 sm:px-4">
+        {!atBottom && (
+          <button
+            type="button"
+            onClick={jumpToLatest}
+            className="absolute -top-12 left-1/2 -translate-x-1/2 rounded-full border border-zinc-300 bg-white px-3 py-1 text-sm shadow dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            Jump to latest
+          </button>
+        )}
         <Composer ref={composerRef} busy={busy} onSend={send} onStop={stopAll} />
         <p className="mt-1 text-center text-xs text-zinc-500">Code runs in your browser, in a sandboxed Python (Pyodide).</p>
       </div>

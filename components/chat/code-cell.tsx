@@ -26,11 +26,12 @@ export function CodeCell({ part, runs, fileHref }: { part: PythonToolPart; runs:
   const parsed = part.state === 'output-available' ? runResultSchema.safeParse(part.output) : null;
   const result: RunResult | undefined = parsed?.success ? parsed.data : live?.result;
   const status = cellStatus(part.state, result, live);
-  const [codeOpen, setCodeOpen] = useState(true);
+  // Code is shown while it is written and run, then collapsed (outputs stay), unless the user chose.
+  const [codeChoice, setCodeChoice] = useState<boolean | null>(null);
   const code = codeOf(part.input);
   const outputs = result?.outputs ?? live?.outputs ?? [];
   const finished = status.kind === 'finished';
-  const showCode = codeOpen || !finished;
+  const showCode = codeChoice ?? !finished;
 
   return (
     <section aria-label="Python code cell" data-cell-status={finished ? result?.status : status.kind} className="my-3 overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800">
@@ -41,8 +42,8 @@ export function CodeCell({ part, runs, fileHref }: { part: PythonToolPart; runs:
         </span>
         <span className="ml-auto flex gap-2">
           {finished && (
-            <button type="button" className="underline" aria-expanded={codeOpen} onClick={() => setCodeOpen((v) => !v)}>
-              {codeOpen ? 'Hide code' : 'Show code'}
+            <button type="button" className="underline" aria-expanded={showCode} onClick={() => setCodeChoice(!showCode)}>
+              {showCode ? 'Hide code' : 'Show code'}
             </button>
           )}
           <button type="button" className="underline" onClick={() => void navigator.clipboard.writeText(code)}>

@@ -3,18 +3,15 @@
  * OpenAI-compatible server (Chat Completions), or the offline demo model.
  */
 import 'server-only';
-import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import type { ModelConfig } from '@/lib/config';
 import { createDemoModel } from './demo-model';
 
-export function getLanguageModel(config: ModelConfig): LanguageModel {
-  switch (config.kind) {
-    case 'openai':
-      return createOpenAI({ apiKey: config.apiKey }).responses(config.model);
-    case 'compatible':
-      return createOpenAI({ baseURL: config.baseURL, apiKey: config.apiKey ?? 'not-needed', name: 'openai-compatible' }).chat(config.model);
-    case 'demo':
-      return createDemoModel({ chunkDelayMs: config.chunkDelayMs });
-  }
+export async function getLanguageModel(config: ModelConfig): Promise<LanguageModel> {
+  if (config.kind === 'demo') return createDemoModel({ chunkDelayMs: config.chunkDelayMs });
+  // Imported only when needed, after getConfig() has dropped empty variables: @ai-sdk/openai
+  // builds a default provider from process.env when it loads and rejects OPENAI_BASE_URL="".
+  const { createOpenAI } = await import('@ai-sdk/openai');
+  if (config.kind === 'openai') return createOpenAI({ apiKey: config.apiKey, baseURL: 'https://api.openai.com/v1' }).responses(config.model);
+  return createOpenAI({ baseURL: config.baseURL, apiKey: config.apiKey ?? 'not-needed', name: 'openai-compatible' }).chat(config.model);
 }

@@ -47,7 +47,7 @@ export async function handleChat({ userId, request, abortSignal }: HandleChatInp
   });
 
   const result = streamText({
-    model: getLanguageModel(config.model),
+    model: await getLanguageModel(config.model),
     instructions,
     messages: modelMessages,
     tools,

@@ -33,7 +33,7 @@ export async function maybeGenerateTitle(db: Db, userId: string, conversationId:
   if (model.kind !== 'demo') {
     try {
       const { text: generated } = await generateText({
-        model: getLanguageModel(model),
+        model: await getLanguageModel(model),
         instructions: 'Write a title of at most six words for a conversation that starts with the user message below. Answer with the title only, no quotes.',
         prompt: text.slice(0, 2_000),
         maxOutputTokens: 30,

@@ -1,0 +1,63 @@
+import { expect, type Page } from '@playwright/test';
+import type { FakeScenario, RecordedRequest } from './fixtures/fake-openai/server.mjs';
+
+export const FAKE_MODEL = 'http://127.0.0.1:4010';
+
+export async function addScenarios(scenarios: FakeScenario[]): Promise<void> {
+  const response = await fetch(`${FAKE_MODEL}/__scenarios`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scenarios }),
+  });
+  expect(response.ok).toBe(true);
+}
+
+/** Chat requests (not title requests) of the conversation whose first user message has the trigger. */
+export async function chatRequestsFor(trigger: string): Promise<RecordedRequest[]> {
+  const all = (await (await fetch(`${FAKE_MODEL}/__requests`)).json()) as RecordedRequest[];
+  return all.filter((r) => r.body.tools && JSON.stringify(r.body.messages).includes(trigger));
+}
+
+export async function openChat(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
+}
+
+export async function send(page: Page, text: string): Promise<void> {
+  const composer = page.getByLabel('Message');
+  await composer.fill(text);
+  await composer.press('Enter');
+}
+
+/** Waits until the turn is over: no Stop button, and the last cell (if any) has finished. */
+export async function waitForTurn(page: Page): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 60_000 });
+}
+
+/** A tiny PNG chart drawn with the standard library only (no matplotlib offline). */
+export const PNG_CHART_CODE = `import math, struct, zlib
+
+class Chart:
+    """A 360x200 sine chart as PNG bytes, drawn pixel by pixel."""
+    def __init__(self, w=360, h=200):
+        self.w, self.h = w, h
+    def _repr_png_(self):
+        w, h = self.w, self.h
+        rows = []
+        for y in range(h):
+            row = bytearray([0])
+            for x in range(w):
+                v = h / 2 - math.sin(x / w * 4 * math.pi) * (h / 2 - 12)
+                on_curve = abs(y - v) < 2.2
+                axis = y == h // 2 or x == 0
+                r, g, b = (37, 99, 235) if on_curve else (160, 160, 160) if axis else (255, 255, 255)
+                row += bytes([r, g, b])
+            rows.append(bytes(row))
+        def chunk(kind, data):
+            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+        header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+        return b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b"")
+
+display(Chart())
+print("drew a 360x200 sine chart")
+`;

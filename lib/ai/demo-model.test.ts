@@ -1,0 +1,66 @@
+import { streamText, type ModelMessage } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { createDemoModel } from './demo-model';
+import { tools } from './python-tool';
+import { recogniseIntent } from './demo-programs';
+
+async function run(messages: ModelMessage[]) {
+  const result = streamText({ model: createDemoModel(), messages, tools });
+  let text = '';
+  let code: string | null = null;
+  for await (const part of result.stream) {
+    if (part.type === 'text-delta') text += part.text;
+    if (part.type === 'tool-call') code = (part.input as { code: string }).code;
+  }
+  return { text, code };
+}
+
+const toolTurn = (request: string, code: string, resultText: string): ModelMessage[] => [
+  { role: 'user', content: request },
+  { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'python', input: { code } }] },
+  { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'python', output: { type: 'content', value: [{ type: 'text', text: resultText }] } }] },
+];
+
+describe('offline demo model', () => {
+  it.each([
+    ['Compute the 30th Fibonacci number', 'fibonacci'],
+    ['what is 2**100 / 7', 'result = 2**100 / 7'],
+    ['Show me a table of squares', '_repr_markdown_'],
+    ['Plot a sine wave', 'matplotlib'],
+    ['Show me how you fix an error', 'len(value)'],
+  ])('writes Python for "%s"', async (request, expected) => {
+    const { code } = await run([{ role: 'user', content: request }]);
+    expect(code).toContain(expected);
+  });
+
+  it('answers other requests with help and no code', async () => {
+    const { text, code } = await run([{ role: 'user', content: 'tell me a joke' }]);
+    expect(code).toBeNull();
+    expect(text).toContain('offline demo model');
+    expect(text).toContain('OPENAI_API_KEY');
+  });
+
+  it('summarizes the number the code really printed', async () => {
+    const { text, code } = await run(toolTurn('Compute the 31st Fibonacci number', 'print(...)', 'status: ok (3 ms)\nstdout:\nfibonacci(31) = 1346269\n'));
+    expect(code).toBeNull();
+    expect(text).toContain('1346269');
+  });
+
+  it('fixes its code from the traceback it was given', async () => {
+    const broken = 'values = [1, 2]\nmean = sum(values) / len(value)\nprint(mean)\n';
+    const traceback = "status: error (2 ms)\nerror: NameError: name 'value' is not defined\nTraceback (most recent call last):";
+    const { code, text } = await run(toolTurn('Show me how you fix an error', broken, traceback));
+    expect(code).toContain('len(values)');
+    expect(text).toContain('NameError');
+  });
+
+  it('is honest when a package could not be loaded', async () => {
+    const { text } = await run(toolTurn('Plot a sine wave', 'import matplotlib', 'status: error (1 ms)\nerror: PackageLoadError: Could not load matplotlib'));
+    expect(text).toContain('could not be loaded');
+    expect(text).toContain('npm run pyodide:mirror');
+  });
+
+  it('recognises expressions without running them itself', () => {
+    expect(recogniseIntent('what is 3^4 + 1?')).toEqual({ kind: 'expression', expression: '3**4 + 1' });
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { chatRequestSchema } from './request-schema';
+import { readJson } from '@/lib/http/read-json';
+
+const post = (body: string, headers: Record<string, string> = {}) =>
+  new Request('http://localhost/api/chat', { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+
+const valid = {
+  id: '0b6f8f53-0c59-4a43-8b55-3a5c6b0c7f1e',
+  message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+};
+
+describe('chat request validation', () => {
+  it('accepts a valid body and fills defaults', async () => {
+    const parsed = await readJson(post(JSON.stringify(valid)), chatRequestSchema);
+    expect(parsed.ok && parsed.value.settings).toEqual({ includeImages: true, stepBudget: 8 });
+  });
+
+  it.each([
+    ['not JSON', '{nope', 'not valid JSON'],
+    ['a bad conversation id', JSON.stringify({ ...valid, id: 'x' }), 'at id'],
+    ['a bad role', JSON.stringify({ ...valid, message: { ...valid.message, role: 'system' } }), 'at message.role'],
+    ['a step budget out of range', JSON.stringify({ ...valid, settings: { stepBudget: 1000 } }), 'at settings.stepBudget'],
+  ])('rejects %s with 400 and a clear message', async (_, body, expected) => {
+    const parsed = await readJson(post(body), chatRequestSchema);
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.response.status).toBe(400);
+    expect((await parsed.response.json()).error).toContain(expected);
+  });
+
+  it('rejects an oversized body with 413', async () => {
+    const parsed = await readJson(post(JSON.stringify({ ...valid, pad: 'x'.repeat(2000) })), chatRequestSchema, 1000);
+    expect(!parsed.ok && parsed.response.status).toBe(413);
+  });
+});
