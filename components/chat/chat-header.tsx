@@ -4,12 +4,24 @@ import type { KernelState } from '@/lib/runtime/kernel';
 import type { ClientConfig } from '@/lib/client-config';
 import { KernelStatus } from './kernel-status';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
+import { ShareButton } from './share-button';
 
-type ChatHeaderProps = { title: string | null; config: ClientConfig; kernelState: KernelState; onRestart: () => void };
+type ChatHeaderProps = {
+  conversationId: string;
+  saved: boolean;
+  title: string | null;
+  config: ClientConfig;
+  kernelState: KernelState;
+  onRestart: () => void;
+  onOpenSidebar: () => void;
+};
 
-export function ChatHeader({ title, config, kernelState, onRestart }: ChatHeaderProps) {
+export function ChatHeader({ conversationId, saved, title, config, kernelState, onRestart, onOpenSidebar }: ChatHeaderProps) {
   return (
     <header className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+      <button type="button" onClick={onOpenSidebar} className="rounded px-1.5 py-0.5 text-sm md:hidden" aria-label="Open conversations">
+        ☰
+      </button>
       <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title ?? 'New conversation'}</h1>
       <span
         data-testid="model-label"
@@ -19,6 +31,7 @@ export function ChatHeader({ title, config, kernelState, onRestart }: ChatHeader
         {config.isDemo ? 'Offline demo model' : config.modelLabel}
       </span>
       <KernelStatus state={kernelState} onRestart={onRestart} />
+      <ShareButton conversationId={conversationId} disabled={!saved} />
       <ThemeToggle />
     </header>
   );

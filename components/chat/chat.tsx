@@ -2,13 +2,14 @@
 
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { pythonToolInputSchema, type RunResult } from '@/lib/runtime/protocol';
 import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
 import type { ClientConfig } from '@/lib/client-config';
 import { Composer } from './composer';
 import { ChatHeader } from './chat-header';
 import { MessageList } from './message-list';
+import { Sidebar } from './sidebar';
 import { RunStore } from './run-store';
 import { currentSettings } from './use-settings';
 import { usePrefetchImports } from './use-prefetch-imports';
@@ -72,6 +73,14 @@ export function Chat({ conversationId, initialMessages, title, config }: ChatPro
     },
   });
   const { messages, status, error } = chat;
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+  // The sidebar reloads after each answer (a new conversation or a generated title appears).
+  const [sidebarVersion, setSidebarVersion] = useState(0);
+  const previousStatus = useRef(status);
+  useEffect(() => {
+    if (previousStatus.current !== 'ready' && status === 'ready') setSidebarVersion((v) => v + 1);
+    previousStatus.current = status;
+  }, [status]);
   usePrefetchImports(messages, kernel);
 
   const busy = status === 'submitted' || status === 'streaming' || kernelState.kind === 'busy';
@@ -103,8 +112,18 @@ export function Chat({ conversationId, initialMessages, title, config }: ChatPro
   }, [busy, stopAll]);
 
   return (
-    <div className="flex h-dvh flex-col">
-      <ChatHeader title={title} config={config} kernelState={kernelState} onRestart={() => kernel?.restart()} />
+    <div className="flex h-dvh">
+      <Sidebar currentId={conversationId} refreshKey={sidebarVersion} open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
+      <div className="flex min-w-0 flex-1 flex-col">
+      <ChatHeader
+        conversationId={conversationId}
+        saved={messages.length > 0}
+        title={title}
+        config={config}
+        kernelState={kernelState}
+        onRestart={() => kernel?.restart()}
+        onOpenSidebar={() => setSidebarOpen(true)}
+      />
       <main ref={scrollRef} className="relative min-h-0 flex-1 overflow-y-auto" id="conversation">
         <MessageList
           messages={messages}
@@ -128,6 +147,7 @@ export function Chat({ conversationId, initialMessages, title, config }: ChatPro
         )}
         <Composer ref={composerRef} busy={busy} onSend={send} onStop={stopAll} />
         <p className="mt-1 text-center text-xs text-zinc-500">Code runs in your browser, in a sandboxed Python (Pyodide).</p>
+      </div>
       </div>
     </div>
   );

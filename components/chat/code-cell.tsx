@@ -21,7 +21,7 @@ function codeOf(input: unknown): string {
 }
 
 /** A `python` tool call: the code (streaming in), its status, and its outputs in order. */
-export function CodeCell({ part, runs, fileHref }: { part: PythonToolPart; runs: RunStore; fileHref?: (ref: string) => string }) {
+export function CodeCell({ part, runs }: { part: PythonToolPart; runs: RunStore }) {
   const live = useLiveRun(runs, part.toolCallId);
   const parsed = part.state === 'output-available' ? runResultSchema.safeParse(part.output) : null;
   const result: RunResult | undefined = parsed?.success ? parsed.data : live?.result;
@@ -58,7 +58,7 @@ export function CodeCell({ part, runs, fileHref }: { part: PythonToolPart; runs:
       )}
       {(outputs.length > 0 || result?.notice || part.errorText) && (
         <div data-testid="cell-outputs" className="border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
-          <OutputList outputs={outputs} fileHref={fileHref} />
+          <OutputList outputs={outputs} />
           {result?.notice && <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">{result.notice}</p>}
           {part.errorText && <p className="mt-2 text-sm text-red-700">{part.errorText}</p>}
         </div>

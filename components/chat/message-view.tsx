@@ -9,11 +9,10 @@ type MessageViewProps = {
   message: UIMessage;
   runs: RunStore;
   streaming: boolean;
-  fileHref?: (ref: string) => string;
 };
 
 /** One message: the user's text, or the assistant's text and code cells in order. */
-export function MessageView({ message, runs, streaming, fileHref }: MessageViewProps) {
+export function MessageView({ message, runs, streaming }: MessageViewProps) {
   if (message.role === 'user') {
     const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
     return (
@@ -29,7 +28,7 @@ export function MessageView({ message, runs, streaming, fileHref }: MessageViewP
           return <Markdown key={i} text={part.text} streaming={streaming && part.state === 'streaming'} />;
         }
         if (part.type === 'tool-python') {
-          return <CodeCell key={part.toolCallId} part={part as PythonToolPart} runs={runs} fileHref={fileHref} />;
+          return <CodeCell key={part.toolCallId} part={part as PythonToolPart} runs={runs} />;
         }
         return null;
       })}

@@ -1,12 +1,12 @@
+'use client';
+
 import { BLOB_REF_PATTERN } from '@/lib/runtime/protocol';
+import { useBlobUrl } from './blob-url';
 
-/** A PNG/JPEG output: inline base64 while live, a blob URL once stored. */
-export function imageSrc(value: string, mediaType: string): string {
-  return BLOB_REF_PATTERN.test(value) ? `/api/blobs/${value.slice('blob:'.length)}` : `data:${mediaType};base64,${value}`;
-}
-
+/** A PNG/JPEG output: inline base64 while live, a stored blob once saved. */
 export function ImageOutput({ value, mediaType, index }: { value: string; mediaType: string; index: number }) {
-  const src = imageSrc(value, mediaType);
+  const blobUrl = useBlobUrl();
+  const src = BLOB_REF_PATTERN.test(value) ? blobUrl(value.slice('blob:'.length)) : `data:${mediaType};base64,${value}`;
   return (
     <figure className="my-2">
       {/* eslint-disable-next-line @next/next/no-img-element -- data: and blob URLs, sized by the figure */}

@@ -7,6 +7,7 @@ import { FileOutput } from './file-output';
 import { ImageOutput } from './image-output';
 import { StreamOutput } from './stream-output';
 import { TableOutput } from './table-output';
+import { useBlobUrl } from './blob-url';
 import type { MimeBundle } from '@/lib/runtime/protocol';
 
 type Block = { kind: 'stream'; name: 'stdout' | 'stderr'; text: string } | { kind: 'output'; output: Output; imageIndex: number };
@@ -44,7 +45,8 @@ function BundleView({ data, imageIndex }: { data: MimeBundle; imageIndex: number
   return <StreamOutput name="stdout" text={data['text/plain'] ?? ''} />;
 }
 
-export function OutputList({ outputs, fileHref }: { outputs: Output[]; fileHref?: (ref: string) => string }) {
+export function OutputList({ outputs }: { outputs: Output[] }) {
+  const blobUrl = useBlobUrl();
   return (
     <div className="space-y-2">
       {mergeStreams(outputs).map((block, i) => {
@@ -62,7 +64,7 @@ export function OutputList({ outputs, fileHref }: { outputs: Output[]; fileHref?
           case 'error':
             return <ErrorOutput key={i} error={output} />;
           case 'file':
-            return <FileOutput key={i} file={output} href={output.ref && fileHref ? fileHref(output.ref) : undefined} />;
+            return <FileOutput key={i} file={output} href={output.ref ? blobUrl(output.ref.slice('blob:'.length)) : undefined} />;
           case 'stream':
             return null;
         }

@@ -1,0 +1,54 @@
+'use client';
+
+import type { UIMessage } from 'ai';
+import { useRouter } from 'next/navigation';
+import { useMemo, useState } from 'react';
+import { BlobAccessProvider } from '@/components/outputs/blob-url';
+import { ThemeToggle } from '@/components/ui/theme-toggle';
+import { MessageView } from './message-view';
+import { RunStore } from './run-store';
+
+type SharedConversationProps = { shareId: string; title: string | null; messages: UIMessage[]; sharedAt: string };
+
+export function SharedConversation({ shareId, title, messages, sharedAt }: SharedConversationProps) {
+  const runs = useMemo(() => new RunStore(), []);
+  const [forking, setForking] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const router = useRouter();
+  const fork = async () => {
+    setForking(true);
+    setError(null);
+    const response = await fetch(`/api/shares/${shareId}/fork`, { method: 'POST' });
+    if (!response.ok) {
+      setForking(false);
+      setError('This conversation could not be copied; the link may have been revoked.');
+      return;
+    }
+    const { path } = (await response.json()) as { path: string };
+    router.push(path);
+  };
+  return (
+    <BlobAccessProvider value={shareId}>
+      <div className="flex min-h-dvh flex-col">
+        <header className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+          <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title ?? 'Shared conversation'}</h1>
+          <span className="text-xs text-zinc-500">Shared snapshot · {new Date(sharedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC</span>
+          <button type="button" onClick={fork} disabled={forking} className="rounded-lg bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
+            {forking ? 'Copying…' : 'Continue in my own chat'}
+          </button>
+          <ThemeToggle />
+        </header>
+        {error && (
+          <p role="alert" className="mx-auto mt-3 max-w-3xl px-4 text-sm text-red-700">
+            {error}
+          </p>
+        )}
+        <main className="mx-auto w-full max-w-3xl flex-1 space-y-6 px-4 py-6">
+          {messages.map((message) => (
+            <MessageView key={message.id} message={message} runs={runs} streaming={false} />
+          ))}
+        </main>
+      </div>
+    </BlobAccessProvider>
+  );
+}
