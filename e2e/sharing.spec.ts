@@ -22,7 +22,7 @@ test('a conversation with a figure survives a reload, can be shared, revoked and
   await expect(page.getByText('A sine chart, as asked.')).toBeVisible();
 
   // Share, then open the link as a visitor with no cookie.
-  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
   const shareUrl = await page.getByLabel('Share link').inputValue();
   expect(shareUrl).toMatch(/\/s\/[A-Za-z0-9_-]{22}$/);
   const visitorContext = await browser.newContext({ baseURL });
@@ -44,7 +44,7 @@ test('a conversation with a figure survives a reload, can be shared, revoked and
 
   // Revoke: the link is gone.
   await page.getByRole('button', { name: 'Revoke' }).click();
-  await expect(page.getByRole('button', { name: 'Share' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Share', exact: true })).toBeVisible();
   const gone = await visitor.goto(shareUrl);
   expect(gone?.status()).toBe(404);
   await visitorContext.close();
