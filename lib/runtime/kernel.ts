@@ -125,19 +125,30 @@ export class Kernel {
       return crashed(outputs, 0, `The interpreter could not start: ${startFailure(error)}`);
     }
     this.setState({ kind: 'busy' });
+    let result: RunResult;
     try {
       options.onPhase?.({ kind: 'loading-packages' });
       const packages = await handle.loadPackagesFor(code, PACKAGE_LOAD_TIMEOUT_MS);
-      if (packages.failed.length > 0) return packageFailureResult(packages.failed, performance.now() - queuedAt);
-      return await this.runWithLimits(handle, code, options, outputs);
+      result =
+        packages.failed.length > 0
+          ? packageFailureResult(packages.failed, performance.now() - queuedAt)
+          : await this.runWithLimits(handle, code, options, outputs);
     } catch (error) {
-      return crashed(outputs, performance.now() - queuedAt, errorMessage(error));
-    } finally {
-      this.active = null;
-      if (handle.isTerminated) this.replaceIfCurrent(handle);
-      else await this.checkHeap(handle);
-      if (this.handle === handle && !handle.isTerminated) this.setState({ kind: 'ready', restarted: false });
+      result = crashed(outputs, performance.now() - queuedAt, errorMessage(error));
     }
+    this.active = null;
+    if (handle.isTerminated) {
+      this.replaceIfCurrent(handle);
+    } else {
+      const heap = await this.heapBytes(handle);
+      if (heap === null || heap > RUN_LIMITS.maxHeapBytes) {
+        // The wasm heap never shrinks: only a fresh interpreter gives the memory back.
+        this.replaceIfCurrent(handle);
+        result = { ...result, restarted: true, notice: memoryNotice(heap) };
+      }
+    }
+    if (this.handle === handle && !handle.isTerminated) this.setState({ kind: 'ready', restarted: false });
+    return result;
   }
 
   private async runWithLimits(handle: WorkerHandle, code: string, options: RunOptions, outputs: Output[]) {
@@ -178,11 +189,11 @@ export class Kernel {
     }
   }
 
-  private async checkHeap(handle: WorkerHandle): Promise<void> {
+  private async heapBytes(handle: WorkerHandle): Promise<number | null> {
     try {
-      if ((await handle.heapBytes()) > RUN_LIMITS.maxHeapBytes) this.replaceIfCurrent(handle);
+      return await handle.heapBytes();
     } catch {
-      this.replaceIfCurrent(handle);
+      return null; // an unresponsive worker is replaced like an oversized one
     }
   }
 
@@ -199,6 +210,12 @@ export class Kernel {
 function timeoutNotice(timeoutMs: number, restarted: boolean): string {
   const limit = `The run was stopped after the time limit of ${Math.round(timeoutMs / 100) / 10} s.`;
   return restarted ? `${limit} ${RESTARTED_NOTICE}` : `${limit} Variables were kept.`;
+}
+
+function memoryNotice(heap: number | null): string {
+  const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  const used = heap === null ? 'stopped answering' : `used ${gib(heap)} of memory (limit ${gib(RUN_LIMITS.maxHeapBytes)})`;
+  return `The interpreter ${used}. ${RESTARTED_NOTICE}`;
 }
 
 function crashed(outputs: Output[], durationMs: number, message: string): RunResult {

