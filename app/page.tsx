@@ -5,5 +5,5 @@ export const dynamic = 'force-dynamic';
 
 /** A new conversation; it is stored when its first message is sent. */
 export default function NewConversationPage() {
-  return <Chat key="new" conversationId={crypto.randomUUID()} initialMessages={[]} title={null} config={getClientConfig()} />;
+  return <Chat key="new" conversationId={crypto.randomUUID()} initialMessages={[]} initialFiles={[]} title={null} config={getClientConfig()} />;
 }

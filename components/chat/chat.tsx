@@ -6,6 +6,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { pythonToolInputSchema, type RunResult } from '@/lib/runtime/protocol';
 import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
 import type { ClientConfig } from '@/lib/client-config';
+import type { Attachment } from '@/lib/files/attachment';
+import { DropZone } from '@/components/files/drop-zone';
+import { FileChips } from '@/components/files/file-chips';
+import { storeOutputFiles } from '@/components/files/store-output-files';
+import { useUploads } from '@/components/files/use-uploads';
 import { Composer } from './composer';
 import { ChatHeader } from './chat-header';
 import { MessageList } from './message-list';
@@ -15,14 +20,17 @@ import { currentSettings } from './use-settings';
 import { usePrefetchImports } from './use-prefetch-imports';
 import { useStickToBottom } from './use-stick-to-bottom';
 
+export type ConversationFile = Pick<Attachment, 'name' | 'sha256' | 'size' | 'mediaType'>;
+
 type ChatProps = {
   conversationId: string;
   initialMessages: UIMessage[];
+  initialFiles: ConversationFile[];
   title: string | null;
   config: ClientConfig;
 };
 
-export function Chat({ conversationId, initialMessages, title, config }: ChatProps) {
+export function Chat({ conversationId, initialMessages, initialFiles, title, config }: ChatProps) {
   const kernel = useKernel(config);
   const kernelState = useKernelState(kernel);
   const kernelRef = useRef(kernel);
@@ -30,6 +38,12 @@ export function Chat({ conversationId, initialMessages, title, config }: ChatPro
     kernelRef.current = kernel;
   }, [kernel]);
   const runs = useMemo(() => new RunStore(), []);
+  const [files, setFiles] = useState<ConversationFile[]>(initialFiles);
+  const addStoredFile = useCallback((file: ConversationFile) => setFiles((list) => [...list.filter((f) => f.name !== file.name), file]), []);
+  const uploads = useUploads(conversationId, addStoredFile);
+  useEffect(() => {
+    kernel?.setFiles(files.map((f) => ({ name: f.name, sha256: f.sha256, url: `/api/blobs/${f.sha256}` })));
+  }, [kernel, files]);
   const stoppedRef = useRef(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const scrollRef = useRef<HTMLElement>(null);
@@ -67,6 +81,7 @@ export function Chat({ conversationId, initialMessages, title, config }: ChatPro
           onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),
           onOutput: (output) => runs.update(id, (run) => ({ ...run, outputs: [...run.outputs, output] })),
         });
+        result = await storeOutputFiles(result, current, conversationId);
         runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result }));
       }
       void chat.addToolOutput({ tool: 'python', toolCallId: toolCall.toolCallId, output: result });
@@ -91,9 +106,10 @@ export function Chat({ conversationId, initialMessages, title, config }: ChatPro
       if (window.location.pathname !== `/c/${conversationId}`) {
         window.history.replaceState(null, '', `/c/${conversationId}`);
       }
-      void chat.sendMessage({ text });
+      const attached = uploads.takeAttachments();
+      void chat.sendMessage({ text, metadata: attached.length > 0 ? { files: attached } : undefined });
     },
-    [chat, conversationId],
+    [chat, conversationId, uploads],
   );
 
   const stopAll = useCallback(() => {
@@ -114,7 +130,7 @@ export function Chat({ conversationId, initialMessages, title, config }: ChatPro
   return (
     <div className="flex h-dvh">
       <Sidebar currentId={conversationId} refreshKey={sidebarVersion} open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
-      <div className="flex min-w-0 flex-1 flex-col">
+      <DropZone onFiles={uploads.add}>
       <ChatHeader
         conversationId={conversationId}
         saved={messages.length > 0}
@@ -145,10 +161,18 @@ export function Chat({ conversationId, initialMessages, title, config }: ChatPro
             Jump to latest
           </button>
         )}
-        <Composer ref={composerRef} busy={busy} onSend={send} onStop={stopAll} />
+        <Composer
+          ref={composerRef}
+          busy={busy}
+          canSend={!uploads.busy}
+          onSend={send}
+          onStop={stopAll}
+          onFiles={uploads.add}
+          attachments={<FileChips uploads={uploads.uploads} onRemove={uploads.remove} />}
+        />
         <p className="mt-1 text-center text-xs text-zinc-500">Code runs in your browser, in a sandboxed Python (Pyodide).</p>
       </div>
-      </div>
+      </DropZone>
     </div>
   );
 }

@@ -1,19 +1,25 @@
 'use client';
 
-import { forwardRef, useState, type KeyboardEvent } from 'react';
+import { forwardRef, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { ACCEPT_ATTRIBUTE } from '@/lib/files/accept';
 
 type ComposerProps = {
   busy: boolean;
+  /** Sending waits while files are still uploading. */
+  canSend: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
+  onFiles: (files: File[]) => void;
+  attachments: ReactNode;
 };
 
 /** The message box: Enter sends, Shift+Enter is a newline, Esc stops. */
-export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer({ busy, onSend, onStop }, ref) {
+export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer({ busy, canSend, onSend, onStop, onFiles, attachments }, ref) {
   const [text, setText] = useState('');
+  const picker = useRef<HTMLInputElement>(null);
   const send = () => {
     const value = text.trim();
-    if (!value || busy) return;
+    if (!value || busy || !canSend) return;
     onSend(value);
     setText('');
   };
@@ -28,12 +34,29 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
   };
   return (
     <form
-      className="flex items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm dark:border-zinc-700 dark:bg-zinc-900"
+      className="rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm dark:border-zinc-700 dark:bg-zinc-900"
       onSubmit={(event) => {
         event.preventDefault();
         send();
       }}
     >
+      {attachments}
+      <div className="flex items-end gap-2">
+      <input
+        ref={picker}
+        type="file"
+        multiple
+        accept={ACCEPT_ATTRIBUTE}
+        className="hidden"
+        aria-label="Attach files"
+        onChange={(event) => {
+          onFiles(Array.from(event.target.files ?? []));
+          event.target.value = '';
+        }}
+      />
+      <button type="button" onClick={() => picker.current?.click()} aria-label="Attach files" className="rounded-xl px-2 py-2 text-lg text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800">
+        📎
+      </button>
       <label htmlFor="composer" className="sr-only">
         Message
       </label>
@@ -43,6 +66,13 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={(event) => {
+          const files = Array.from(event.clipboardData.files);
+          if (files.length > 0) {
+            event.preventDefault();
+            onFiles(files);
+          }
+        }}
         rows={Math.min(8, Math.max(1, text.split('\n').length))}
         placeholder="Ask a question; the model can run Python in your browser"
         className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] outline-none placeholder:text-zinc-400"
@@ -52,10 +82,11 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
           Stop
         </button>
       ) : (
-        <button type="submit" disabled={!text.trim()} className="rounded-xl bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-40">
+        <button type="submit" disabled={!text.trim() || !canSend} className="rounded-xl bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-40">
           Send
         </button>
       )}
+      </div>
     </form>
   );
 });

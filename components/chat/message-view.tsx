@@ -1,6 +1,8 @@
 'use client';
 
 import type { UIMessage } from 'ai';
+import { attachmentsOf } from '@/lib/files/attachment';
+import { formatBytes } from '@/lib/format';
 import { CodeCell, type PythonToolPart } from './code-cell';
 import { Markdown } from './markdown';
 import type { RunStore } from './run-store';
@@ -15,8 +17,18 @@ type MessageViewProps = {
 export function MessageView({ message, runs, streaming }: MessageViewProps) {
   if (message.role === 'user') {
     const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    const files = attachmentsOf(message.metadata);
     return (
-      <div data-role="user" className="flex justify-end">
+      <div data-role="user" className="flex flex-col items-end gap-1">
+        {files.length > 0 && (
+          <ul aria-label="Files sent with this message" className="flex flex-wrap justify-end gap-1">
+            {files.map((file) => (
+              <li key={file.sha256 + file.name} className="rounded-full border border-zinc-300 px-2 py-0.5 font-mono text-xs dark:border-zinc-700">
+                {file.name} · {formatBytes(file.size)}
+              </li>
+            ))}
+          </ul>
+        )}
         <div className="max-w-[85%] whitespace-pre-wrap rounded-2xl bg-zinc-100 px-4 py-2 text-[15px] dark:bg-zinc-800">{text}</div>
       </div>
     );

@@ -6,6 +6,7 @@
  */
 import { convertToModelMessages, type ModelMessage, type UIMessage } from 'ai';
 import { BLOB_REF_PATTERN, runResultSchema, type RunResult } from '@/lib/runtime/protocol';
+import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
 import { createTools } from './python-tool';
 import type { ResolveBlob } from './run-to-model';
 
@@ -40,7 +41,7 @@ async function resolveRun(result: RunResult, resolveBlob: ResolveBlob): Promise<
 /** Resolves blob references and gives unanswered tool calls (a stopped turn) an output. */
 async function prepare(messages: UIMessage[], resolveBlob: ResolveBlob): Promise<UIMessage[]> {
   return Promise.all(
-    messages.map(async (message) => ({
+    messages.map(async (message) => withAttachmentText({
       ...message,
       parts: await Promise.all(
         message.parts.map(async (part) => {
@@ -57,6 +58,13 @@ async function prepare(messages: UIMessage[], resolveBlob: ResolveBlob): Promise
       ),
     })),
   );
+}
+
+/** Files that came with a user message are described to the model in words (name, size, preview). */
+function withAttachmentText(message: UIMessage): UIMessage {
+  const files = message.role === 'user' ? attachmentsOf(message.metadata) : [];
+  if (files.length === 0) return message;
+  return { ...message, parts: [...message.parts, { type: 'text', text: attachmentsToText(files) }] };
 }
 
 function moveImagesOutOfToolResults(messages: ModelMessage[]): ModelMessage[] {

@@ -11,6 +11,7 @@ import { getBlobForUser, linkBlob, putBlob } from '@/lib/db/queries/blobs';
 import { tools } from '@/lib/ai/python-tool';
 import type { ChatRequest } from './request-schema';
 import { externalizeImages } from './externalize-images';
+import { messageMetadataSchema } from '@/lib/files/attachment';
 
 type IncomingMessage = NonNullable<ChatRequest['message']>;
 type History = { kind: 'ok'; messages: UIMessage[] } | { kind: 'invalid'; message: string };
@@ -58,6 +59,9 @@ type SaveResult = { ok: true } | { ok: false; message: string };
 
 /** The user's message is stored before the model is called; tool outputs as soon as they arrive. */
 export async function saveIncomingMessage(db: Db, userId: string, conversationId: string, message: IncomingMessage): Promise<SaveResult> {
+  if (message.metadata !== undefined && !messageMetadataSchema.safeParse(message.metadata).success) {
+    return { ok: false, message: 'The message metadata is not valid.' };
+  }
   if (message.role === 'assistant') {
     // The browser may only add tool outputs to an assistant message the server produced.
     const existing = (await listMessages(db, conversationId)).find((m) => m.id === message.id);

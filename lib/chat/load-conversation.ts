@@ -4,15 +4,16 @@ import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { getConversation } from '@/lib/db/queries/conversations';
 import { listMessages } from '@/lib/db/queries/messages';
+import { listFiles, type ConversationFile } from '@/lib/db/queries/files';
 
 const idSchema = z.uuid();
 
 /** A conversation the user owns, with its messages; null for anything else (the page 404s). */
-export async function loadOwnConversation(userId: string, id: string): Promise<{ id: string; title: string | null; messages: UIMessage[] } | null> {
+export async function loadOwnConversation(userId: string, id: string): Promise<{ id: string; title: string | null; messages: UIMessage[]; files: ConversationFile[] } | null> {
   if (!idSchema.safeParse(id).success) return null;
   const db = await getDb();
   const conversation = await getConversation(db, userId, id);
   if (!conversation) return null;
   const messages = (await listMessages(db, id)) as UIMessage[];
-  return { id, title: conversation.title, messages };
+  return { id, title: conversation.title, messages, files: await listFiles(db, id) };
 }

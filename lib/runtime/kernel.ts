@@ -27,6 +27,9 @@ export type RunOptions = {
 };
 
 type StopReason = 'timeout' | 'user';
+
+/** A conversation file the interpreter should see under /data/<name>. */
+export type DataFile = { name: string; sha256: string; url: string };
 type ActiveRun = { handle: WorkerHandle; stop: (reason: StopReason) => void };
 
 const PACKAGE_LOAD_TIMEOUT_MS = 180_000;
@@ -38,6 +41,9 @@ export class Kernel {
   private stateValue: KernelState = { kind: 'starting', phase: 'downloading', restarted: false };
   private readonly listeners = new Set<(state: KernelState) => void>();
   private disposed = false;
+  private files = new Map<string, DataFile>();
+  /** Which files (name@sha) each interpreter already has; a fresh one gets them all again. */
+  private readonly written = new WeakMap<WorkerHandle, Set<string>>();
 
   constructor(private readonly config: WorkerConfig) {
     this.handle = this.spawn(false);
@@ -58,6 +64,11 @@ export class Kernel {
     const result = this.queue.then(() => this.execute(code, options));
     this.queue = result.catch(() => undefined);
     return result;
+  }
+
+  /** The conversation's files; written into /data/ before the next run (and after a restart). */
+  setFiles(files: DataFile[]): void {
+    this.files = new Map(files.map((file) => [file.name, file]));
   }
 
   /** Starts loading the packages that code (possibly still incomplete) imports. */
@@ -127,6 +138,7 @@ export class Kernel {
     this.setState({ kind: 'busy' });
     let result: RunResult;
     try {
+      await this.syncFiles(handle);
       options.onPhase?.({ kind: 'loading-packages' });
       const packages = await handle.loadPackagesFor(code, PACKAGE_LOAD_TIMEOUT_MS);
       result =
@@ -186,6 +198,20 @@ export class Kernel {
       clearTimeout(limitTimer);
       clearTimeout(graceTimer);
       handle.clearInterrupt();
+    }
+  }
+
+  private async syncFiles(handle: WorkerHandle): Promise<void> {
+    const written = this.written.get(handle) ?? new Set<string>();
+    this.written.set(handle, written);
+    for (const file of this.files.values()) {
+      const key = `${file.name}@${file.sha256}`;
+      if (written.has(key)) continue;
+      const response = await fetch(file.url);
+      if (!response.ok) throw new Error(`The file ${file.name} could not be loaded (HTTP ${response.status}).`);
+      // The buffer is transferred to the worker, not copied.
+      await handle.writeFile(`/data/${file.name}`, new Uint8Array(await response.arrayBuffer()));
+      written.add(key);
     }
   }
 

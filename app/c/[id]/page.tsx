@@ -16,6 +16,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       key={conversation.id}
       conversationId={conversation.id}
       initialMessages={conversation.messages}
+      initialFiles={conversation.files}
       title={conversation.title}
       config={getClientConfig()}
     />
