@@ -24,7 +24,7 @@ export async function openChat(page: Page): Promise<void> {
 }
 
 export async function send(page: Page, text: string): Promise<void> {
-  const composer = page.getByLabel('Message');
+  const composer = page.getByLabel('Message', { exact: true });
   await composer.fill(text);
   await composer.press('Enter');
 }
