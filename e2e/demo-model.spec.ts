@@ -20,3 +20,18 @@ test('the demo model fixes its own error from the traceback', async ({ page }) =
   await expect(cells.nth(1)).toContainText('mean = 3.875');
   await waitForTurn(page);
 });
+
+test('the demo model is honest when matplotlib cannot be loaded', async ({ page }) => {
+  await openChat(page);
+  await send(page, 'Plot a sine wave');
+  const cell = page.getByRole('region', { name: 'Python code cell' });
+  await expect(cell).toHaveAttribute('data-cell-status', /error|ok/, { timeout: 60_000 });
+  await waitForTurn(page);
+  const status = await cell.getAttribute('data-cell-status');
+  if (status === 'ok') {
+    await expect(cell.getByRole('img', { name: 'Figure 1' })).toBeVisible(); // the package source is reachable here
+  } else {
+    await expect(cell).toContainText('Could not load matplotlib');
+    await expect(page.locator('[data-role="assistant"]').last()).toContainText('could not be loaded');
+  }
+});

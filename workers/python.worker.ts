@@ -87,6 +87,11 @@ __runpad_kernel.run
     }
   },
 
+  async packagesNeeded(code: string) {
+    requireReady();
+    return packages ? packages.packagesFor(code).map((p) => p.name) : [];
+  },
+
   async loadPackagesFor(code: string) {
     requireReady();
     if (!packages || !network) throw new Error('The interpreter has not started.');

@@ -14,9 +14,10 @@ type ChatHeaderProps = {
   kernelState: KernelState;
   onRestart: () => void;
   onOpenSidebar: () => void;
+  onOpenSettings: () => void;
 };
 
-export function ChatHeader({ conversationId, saved, title, config, kernelState, onRestart, onOpenSidebar }: ChatHeaderProps) {
+export function ChatHeader({ conversationId, saved, title, config, kernelState, onRestart, onOpenSidebar, onOpenSettings }: ChatHeaderProps) {
   return (
     <header className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
       <button type="button" onClick={onOpenSidebar} className="rounded px-1.5 py-0.5 text-sm md:hidden" aria-label="Open conversations">
@@ -32,6 +33,9 @@ export function ChatHeader({ conversationId, saved, title, config, kernelState, 
       </span>
       <KernelStatus state={kernelState} onRestart={onRestart} />
       <ShareButton conversationId={conversationId} disabled={!saved} />
+      <button type="button" onClick={onOpenSettings} className="rounded px-1.5 py-0.5 text-xs underline hover:bg-zinc-100 dark:hover:bg-zinc-800">
+        Settings
+      </button>
       <ThemeToggle />
     </header>
   );

@@ -15,6 +15,7 @@ import { Composer } from './composer';
 import { ChatHeader } from './chat-header';
 import { MessageList } from './message-list';
 import { Sidebar } from './sidebar';
+import { SettingsDialog } from './settings-dialog';
 import { RunStore } from './run-store';
 import { currentSettings } from './use-settings';
 import { usePrefetchImports } from './use-prefetch-imports';
@@ -89,6 +90,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   });
   const { messages, status, error } = chat;
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   // The sidebar reloads after each answer (a new conversation or a generated title appears).
   const [sidebarVersion, setSidebarVersion] = useState(0);
   const previousStatus = useRef(status);
@@ -139,7 +141,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         kernelState={kernelState}
         onRestart={() => kernel?.restart()}
         onOpenSidebar={() => setSidebarOpen(true)}
+        onOpenSettings={() => setSettingsOpen(true)}
       />
+      <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} maxTimeoutMs={config.maxRunTimeoutMs} />
       <main ref={scrollRef} className="relative min-h-0 flex-1 overflow-y-auto" id="conversation">
         <MessageList
           messages={messages}

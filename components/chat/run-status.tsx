@@ -8,7 +8,7 @@ import type { LiveRun } from './run-store';
 export type CellStatus =
   | { kind: 'writing' }
   | { kind: 'queued' }
-  | { kind: 'loading-packages' }
+  | { kind: 'loading-packages'; names: string[] }
   | { kind: 'running'; startedAt: number }
   | { kind: 'finished'; result: RunResult }
   | { kind: 'not-run' };
@@ -47,7 +47,7 @@ export function RunStatusLabel({ status }: { status: CellStatus }) {
     case 'queued':
       return <span className="text-zinc-500">queued</span>;
     case 'loading-packages':
-      return <span className="text-zinc-500">loading packages…</span>;
+      return <span className="text-zinc-500">Loading {status.names.join(', ')}…</span>;
     case 'running':
       return (
         <span className="text-blue-700 dark:text-blue-400">

@@ -17,7 +17,7 @@ export type KernelState =
 
 export type RunPhase =
   | { kind: 'queued' }
-  | { kind: 'loading-packages' }
+  | { kind: 'loading-packages'; names: string[] }
   | { kind: 'running'; startedAt: number };
 
 export type RunOptions = {
@@ -139,7 +139,8 @@ export class Kernel {
     let result: RunResult;
     try {
       await this.syncFiles(handle);
-      options.onPhase?.({ kind: 'loading-packages' });
+      const needed = await handle.packagesNeeded(code);
+      if (needed.length > 0) options.onPhase?.({ kind: 'loading-packages', names: needed });
       const packages = await handle.loadPackagesFor(code, PACKAGE_LOAD_TIMEOUT_MS);
       result =
         packages.failed.length > 0

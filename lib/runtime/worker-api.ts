@@ -23,6 +23,8 @@ export type OutputCallback = (json: string) => void;
 export interface PythonWorkerApi {
   init(options: WorkerInitOptions, onProgress: ProgressCallback): Promise<unknown>;
   run(code: string, onOutput: OutputCallback): Promise<unknown>;
+  /** Names of the packages the code imports that are not loaded yet (fast, no network). */
+  packagesNeeded(code: string): Promise<unknown>;
   /** Loads the packages the code imports; safe to call while the model is still writing it. */
   loadPackagesFor(code: string): Promise<unknown>;
   heapBytes(): Promise<unknown>;
@@ -42,5 +44,6 @@ export const loadPackagesResultSchema = z.object({
   failed: z.array(packageFailureSchema),
 });
 export type LoadPackagesResult = z.infer<typeof loadPackagesResultSchema>;
+export const packageNamesSchema = z.array(z.string());
 export const heapBytesSchema = z.number().nonnegative();
 export const fileBytesSchema = z.instanceof(Uint8Array);

@@ -11,6 +11,7 @@ import {
   heapBytesSchema,
   initResultSchema,
   loadPackagesResultSchema,
+  packageNamesSchema,
   workerRunResultSchema,
   type LoadPackagesResult,
   type PythonWorkerApi,
@@ -80,6 +81,10 @@ export class WorkerHandle {
     };
     const result = await this.guard(this.remote.run(code, Comlink.proxy(receive)), null, 'The run');
     return workerRunResultSchema.parse(result).status;
+  }
+
+  async packagesNeeded(code: string): Promise<string[]> {
+    return packageNamesSchema.parse(await this.guard(this.remote.packagesNeeded(code), 10_000, 'Finding imports'));
   }
 
   async loadPackagesFor(code: string, timeoutMs: number): Promise<LoadPackagesResult> {

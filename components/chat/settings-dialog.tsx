@@ -1,0 +1,67 @@
+'use client';
+
+import { useEffect, useRef } from 'react';
+import { TURN_LIMITS } from '@/lib/runtime/limits';
+import { useSettings } from './use-settings';
+
+/** Per-browser settings: run time limit, images to the model, code runs per turn. */
+export function SettingsDialog({ open, onClose, maxTimeoutMs }: { open: boolean; onClose: () => void; maxTimeoutMs: number }) {
+  const [settings, update] = useSettings();
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={dialog}
+      onClose={onClose}
+      aria-labelledby="settings-title"
+      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+    >
+      <h2 id="settings-title" className="text-lg font-semibold">
+        Settings
+      </h2>
+      <div className="mt-4 space-y-4 text-sm">
+        <label className="block">
+          <span className="font-medium">Time limit per run (seconds)</span>
+          <input
+            type="number"
+            min={1}
+            max={Math.floor(maxTimeoutMs / 1000)}
+            value={Math.round(settings.timeoutMs / 1000)}
+            onChange={(event) => {
+              const seconds = Number(event.target.value);
+              if (seconds >= 1) update({ timeoutMs: Math.min(seconds * 1000, maxTimeoutMs) });
+            }}
+            className="mt-1 block w-28 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
+          />
+          <span className="mt-1 block text-xs text-zinc-500">A run that takes longer is stopped; at most {Math.floor(maxTimeoutMs / 1000)} s on this server.</span>
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="checkbox" checked={settings.includeImages} onChange={(event) => update({ includeImages: event.target.checked })} />
+          <span>Send figures to the model as images (turn off for models without vision)</span>
+        </label>
+        <label className="block">
+          <span className="font-medium">Code runs per message</span>
+          <input
+            type="number"
+            min={1}
+            max={TURN_LIMITS.maxStepBudget}
+            value={settings.stepBudget}
+            onChange={(event) => {
+              const value = Number(event.target.value);
+              if (value >= 1 && value <= TURN_LIMITS.maxStepBudget) update({ stepBudget: value });
+            }}
+            className="mt-1 block w-28 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
+          />
+        </label>
+      </div>
+      <form method="dialog" className="mt-5 text-right">
+        <button className="rounded-lg bg-blue-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-blue-700">Done</button>
+      </form>
+    </dialog>
+  );
+}
