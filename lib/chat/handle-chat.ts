@@ -65,7 +65,8 @@ export async function handleChat({ userId, request, abortSignal }: HandleChatInp
     onEnd: async ({ responseMessage, isAborted }) => {
       if (responseMessage.parts.length === 0 && isAborted) return;
       await saveAssistantMessage(db, userId, request.id, responseMessage);
-      await maybeGenerateTitle(db, userId, request.id, messages, config.model);
+      // The title is a nicety: generated after the answer, never delaying the end of the stream.
+      void maybeGenerateTitle(db, userId, request.id, messages, config.model).catch(() => undefined);
     },
   });
   return createUIMessageStreamResponse({ stream });

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// `npm run bench`: measures the app against its baselines in the same run, and writes
+// bench/out/<date>.json and bench/RESULTS.md. Benchmarks report; they never fail on a timing.
+import fs from 'node:fs';
+import os from 'node:os';
+import { chromium } from 'playwright-core';
+import { startFakeOpenAI } from '../e2e/fixtures/fake-openai/server.mjs';
+import { pyodideVersion } from '../scripts/pyodide-assets.mjs';
+import { rssMb, startApp, startBareServer } from './servers.mjs';
+import { concurrency, routeOverhead } from './route.mjs';
+import { writeResults } from './report.mjs';
+
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
+const BARE = 'http://127.0.0.1:3300';
+const APP_PORT = 3301;
+const APP = `http://127.0.0.1:${APP_PORT}`;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
+const stats = (xs) => ({ median: Math.round(median(xs) * 10) / 10, p95: Math.round(p95(xs) * 10) / 10, n: xs.length });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+});
+const bare = await startBareServer(3300);
+const fake = await startFakeOpenAI({ port: 4011 });
+const app = await startApp(APP_PORT, { PORT: String(APP_PORT), OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'bench', RUNPAD_MODEL: 'bench', RUNPAD_DATA_DIR: `${os.tmpdir()}/runpad-bench-${Date.now()}` });
+
+async function bareStart(context) {
+  const page = await context.newPage();
+  await page.goto(BARE);
+  await page.waitForFunction(() => window.bareReady !== undefined, null, { timeout: 60_000 });
+  return { page, ms: await page.evaluate(() => window.bareReady) };
+}
+
+async function appStart(context) {
+  const page = await context.newPage();
+  const t0 = Date.now();
+  await page.goto(APP);
+  await page.locator('[data-kernel-state="ready"]').waitFor({ timeout: 60_000 });
+  return { page, ms: Date.now() - t0 };
+}
+
+async function coldStarts(start) {
+  const first = [];
+  const cached = [];
+  for (let i = 0; i < REPEAT; i += 1) {
+    const context = await browser.newContext();
+    const a = await start(context);
+    first.push(a.ms);
+    await a.page.close();
+    const b = await start(context);
+    cached.push(b.ms);
+    await context.close();
+  }
+  return { first: stats(first), cached: stats(cached) };
+}
+
+/** Code complete in the browser (cell queued) → outputs in the DOM (cell ok), per MutationObserver. */
+const TERMINAL = ['ok', 'error', 'timeout', 'interrupted', 'crashed'];
+
+async function appRunRoundTrip(page, code) {
+  const trigger = `bench-${Math.random().toString(36).slice(2)}`;
+  fake.addScenarios([{ trigger, chunkDelayMs: 0, steps: [{ toolCall: { name: 'python', arguments: { code } } }, { text: 'ok' }] }]);
+  await page.evaluate(() => {
+    window.cellTimes = [];
+    new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.type === 'attributes' && r.attributeName === 'data-cell-status') window.cellTimes.push([r.target.getAttribute('data-cell-status'), performance.now()]);
+      }
+    }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-cell-status'] });
+  });
+  const composer = page.getByLabel('Message', { exact: true });
+  await composer.fill(`run ${trigger}`);
+  await composer.press('Enter');
+  await page.waitForFunction((terminal) => window.cellTimes.some(([s]) => terminal.includes(s)), TERMINAL, { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Send' }).waitFor();
+  const times = await page.evaluate(() => window.cellTimes);
+  const queued = times.find(([s]) => s === 'queued' || s === 'loading-packages' || s === 'running');
+  const running = times.find(([s]) => s === 'running') ?? queued;
+  const done = times.find(([s]) => TERMINAL.includes(s));
+  return { total: done[1] - queued[1], running: done[1] - running[1] };
+}
+
+const results = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, ${os.type()} ${os.release()}`, versions: { node: process.version, pyodide: pyodideVersion, chromium: browser.version() }, repeat: REPEAT };
+try {
+  console.log('1. cold start');
+  results.coldStart = { bare: await coldStarts(bareStart), app: await coldStarts(appStart) };
+
+  console.log('2. run round trip');
+  const bareContext = await browser.newContext();
+  const barePage = (await bareStart(bareContext)).page;
+  const print10k = 'print("x" * 10_000)';
+  const bareTimes = { onePlusOne: [], print10k: [] };
+  for (let i = 0; i < REPEAT * 4; i += 1) {
+    bareTimes.onePlusOne.push((await barePage.evaluate(() => window.bareRun('1+1'))).ms);
+    bareTimes.print10k.push((await barePage.evaluate((c) => window.bareRun(c), print10k)).ms);
+  }
+  const appContext = await browser.newContext();
+  const appPage = (await appStart(appContext)).page;
+  const appTimes = { onePlusOne: [], print10k: [] };
+  for (let i = 0; i < REPEAT; i += 1) {
+    appTimes.onePlusOne.push((await appRunRoundTrip(appPage, '1+1')).total);
+    appTimes.print10k.push((await appRunRoundTrip(appPage, print10k)).total);
+  }
+  results.runRoundTrip = {
+    bare: { onePlusOne: stats(bareTimes.onePlusOne), print10k: stats(bareTimes.print10k) },
+    app: { onePlusOne: stats(appTimes.onePlusOne), print10k: stats(appTimes.print10k) },
+  };
+
+  console.log('3. interrupt and hard restart');
+  await appPage.evaluate(() => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs: 1000 })));
+  const interrupt = [];
+  const restart = [];
+  for (let i = 0; i < REPEAT; i += 1) {
+    interrupt.push((await appRunRoundTrip(appPage, 'while True: pass')).running - 1000);
+  }
+  for (let i = 0; i < Math.min(REPEAT, 3); i += 1) {
+    const t0 = Date.now();
+    await appRunRoundTrip(appPage, 'sum(range(10**12))');
+    await appPage.locator('[data-kernel-state="ready"]').waitFor({ timeout: 60_000 });
+    restart.push(Date.now() - t0 - 1000);
+  }
+  results.interrupt = { toUsableAfterLimitMs: stats(interrupt.filter(Number.isFinite)), hardRestartAfterLimitMs: stats(restart) };
+  await appContext.close();
+  await bareContext.close();
+
+  console.log('5. chat route overhead');
+  results.routeOverhead = await routeOverhead({ app: APP, fake, repeat: REPEAT });
+  console.log('6. concurrency');
+  results.concurrency = [];
+  for (const n of [50, 200, 500]) results.concurrency.push({ ...(await concurrency({ app: APP, fake, streams: n })), serverRssMb: rssMb(APP_PORT) });
+} finally {
+  await browser.close();
+  app.kill();
+  bare.close();
+  await fake.close();
+}
+
+fs.mkdirSync('bench/out', { recursive: true });
+fs.writeFileSync(`bench/out/${results.date.slice(0, 19).replace(/:/g, '-')}.json`, JSON.stringify(results, null, 2));
+writeResults(results);
+console.log(JSON.stringify(results, null, 2));
