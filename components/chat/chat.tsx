@@ -15,6 +15,7 @@ import { Composer } from './composer';
 import { ChatHeader } from './chat-header';
 import { MessageList } from './message-list';
 import { Sidebar } from './sidebar';
+import { KernelContext } from './kernel-context';
 import { SettingsDialog } from './settings-dialog';
 import { RunStore } from './run-store';
 import { currentSettings } from './use-settings';
@@ -100,6 +101,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   }, [status]);
   usePrefetchImports(messages, kernel);
 
+  const kernelContext = useMemo(
+    () => ({ kernel, timeoutMs: () => Math.min(currentSettings().timeoutMs, config.maxRunTimeoutMs) }),
+    [kernel, config.maxRunTimeoutMs],
+  );
   const busy = status === 'submitted' || status === 'streaming' || kernelState.kind === 'busy';
 
   const send = useCallback(
@@ -130,6 +135,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   }, [busy, stopAll]);
 
   return (
+    <KernelContext.Provider value={kernelContext}>
     <div className="flex h-dvh">
       <Sidebar currentId={conversationId} refreshKey={sidebarVersion} open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
       <DropZone onFiles={uploads.add}>
@@ -151,6 +157,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           status={status}
           error={error}
           onRetry={() => void chat.regenerate()}
+          onRegenerate={() => {
+            stoppedRef.current = false;
+            void chat.regenerate();
+          }}
           isDemo={config.isDemo}
           onExample={send}
         />
@@ -178,5 +188,6 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       </div>
       </DropZone>
     </div>
+    </KernelContext.Provider>
   );
 }

@@ -3,6 +3,7 @@
 import type { ChatStatus, UIMessage } from 'ai';
 import { EmptyState } from './empty-state';
 import { MessageView } from './message-view';
+import { MessageActions } from './message-actions';
 import type { RunStore } from './run-store';
 
 type MessageListProps = {
@@ -11,13 +12,14 @@ type MessageListProps = {
   status: ChatStatus;
   error: Error | undefined;
   onRetry: () => void;
+  onRegenerate: () => void;
   isDemo: boolean;
   onExample: (text: string) => void;
 };
 
 type Metadata = { budgetSpent?: number };
 
-export function MessageList({ messages, runs, status, error, onRetry, isDemo, onExample }: MessageListProps) {
+export function MessageList({ messages, runs, status, error, onRetry, onRegenerate, isDemo, onExample }: MessageListProps) {
   if (messages.length === 0) return <EmptyState isDemo={isDemo} onExample={onExample} />;
   const last = messages.at(-1);
   return (
@@ -27,6 +29,11 @@ export function MessageList({ messages, runs, status, error, onRetry, isDemo, on
         return (
           <div key={message.id}>
             <MessageView message={message} runs={runs} streaming={status === 'streaming' && message === last} />
+            <MessageActions
+              message={message}
+              canRegenerate={message === last && message.role === 'assistant' && (status === 'ready' || status === 'error')}
+              onRegenerate={onRegenerate}
+            />
             {budget !== undefined && (
               <p role="note" className="mt-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
                 The model used its budget of {budget} code runs for this turn and was asked to stop. Send a message to let it continue.
