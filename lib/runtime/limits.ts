@@ -39,8 +39,6 @@ export const MODEL_VIEW_CAPS = {
   tableRows: 10,
   tracebackFrames: 4,
   imagesPerRun: 4,
-  /** Longest side of an image sent to the model; larger ones are downscaled in the browser. */
-  imageMaxSide: 1024,
 } as const;
 
 export const TURN_LIMITS = {
