@@ -32,6 +32,13 @@ type ChatProps = {
   config: ClientConfig;
 };
 
+/** Until a title is generated, the first question names the conversation. */
+function firstUserText(messages: UIMessage[]): string | null {
+  const first = messages.find((m) => m.role === 'user');
+  const text = first?.parts.map((p) => (p.type === 'text' ? p.text : '')).join(' ').trim();
+  return text ? text.slice(0, 80) : null;
+}
+
 export function Chat({ conversationId, initialMessages, initialFiles, title, config }: ChatProps) {
   const kernel = useKernel(config);
   const kernelState = useKernelState(kernel);
@@ -142,7 +149,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       <ChatHeader
         conversationId={conversationId}
         saved={messages.length > 0}
-        title={title}
+        title={title ?? firstUserText(messages)}
         config={config}
         kernelState={kernelState}
         onRestart={() => kernel?.restart()}

@@ -54,8 +54,10 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
           event.target.value = '';
         }}
       />
-      <button type="button" onClick={() => picker.current?.click()} aria-label="Attach files" className="rounded-xl px-2 py-2 text-lg text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800">
-        📎
+      <button type="button" onClick={() => picker.current?.click()} aria-label="Attach files" title="Attach files" className="rounded-xl p-2 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800">
+        <svg aria-hidden viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M21.4 11.1l-8.5 8.5a5.5 5.5 0 01-7.8-7.8l8.5-8.5a3.7 3.7 0 015.2 5.2l-8.5 8.5a1.8 1.8 0 01-2.6-2.6l7.8-7.8" />
+        </svg>
       </button>
       <label htmlFor="composer" className="sr-only">
         Message

@@ -83,10 +83,10 @@ export function Sidebar({ currentId, refreshKey, open, onClose }: { currentId: s
             <Link href={`/c/${item.id}`} aria-current={item.id === currentId ? 'page' : undefined} className="min-w-0 flex-1 truncate px-2 py-1.5 text-sm">
               {item.title ?? 'Untitled'}
             </Link>
-            <button type="button" onClick={() => void rename(item)} className="px-1 text-xs text-zinc-500 opacity-70 hover:opacity-100" aria-label={`Rename ${item.title ?? 'Untitled'}`}>
+            <button type="button" onClick={() => void rename(item)} className="px-1 text-xs text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white" aria-label={`Rename ${item.title ?? 'Untitled'}`}>
               Rename
             </button>
-            <button type="button" onClick={() => void remove(item)} className="px-1 text-xs text-zinc-500 opacity-70 hover:opacity-100" aria-label={`Delete ${item.title ?? 'Untitled'}`}>
+            <button type="button" onClick={() => void remove(item)} className="px-1 text-xs text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white" aria-label={`Delete ${item.title ?? 'Untitled'}`}>
               Delete
             </button>
           </li>
