@@ -183,7 +183,7 @@ function fromJsonRecords(records: JsonRecord[], shape: Shape, maxRows: number, w
   const seen = new Set<string>();
   const names: string[] = [];
   for (const record of records) {
-    for (const key of Object.keys(records[0])) {
+    for (const key of Object.keys(record)) {
       if (!seen.has(key)) {
         seen.add(key);
         names.push(key);
