@@ -27,6 +27,13 @@ test.describe('another guest cannot reach a private conversation', () => {
     owner = await guest(baseURL!);
     stranger = await guest(baseURL!);
     id = await createConversation(owner);
+    // The title is generated after the answer; wait for it so later checks compare a settled value.
+    await expect
+      .poll(async () => {
+        const list = await (await owner.get('/api/conversations')).json();
+        return list.items.find((i: { id: string }) => i.id === id)?.title ?? null;
+      })
+      .not.toBeNull();
     const list = await (await owner.get('/api/conversations')).json();
     title = list.items.find((i: { id: string }) => i.id === id).title;
   });

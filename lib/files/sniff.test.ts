@@ -47,9 +47,11 @@ describe('delimited text', () => {
     expect(preview.columns.map((c) => c.name)).toEqual(['name', 'quote']);
   });
 
-  it('strips a UTF-8 BOM from the first column name', () => {
-    const preview = must(sniff('\uFEFFid,name\n1,a\n'));
-    expect(preview.columns[0]).toEqual({ name: 'id', type: 'integer' });
+  it('strips a UTF-8 BOM (before a quoted header, before JSON)', () => {
+    expect(must(sniff('\uFEFFid,name\n1,a\n')).columns[0]).toEqual({ name: 'id', type: 'integer' });
+    // With the BOM left in, the quote would not open the field and the name would be '"id"'.
+    expect(must(sniff('\uFEFF"id","name"\n1,a\n')).columns.map((c) => c.name)).toEqual(['id', 'name']);
+    expect(must(sniff('\uFEFF[{"a":1}]', 'd.json')).columns).toEqual([{ name: 'a', type: 'integer' }]);
   });
 
   it('handles CRLF line endings, also inside quotes', () => {
@@ -60,6 +62,8 @@ describe('delimited text', () => {
     ]);
     expect(preview.columns.map((c) => c.name)).toEqual(['a', 'b']);
     expect(preview.rowCount).toBe(2);
+    // Old Mac line endings (lone CR) are line breaks too.
+    expect(must(sniff('a,b\r1,2\r')).rows).toEqual([['1', '2']]);
   });
 
   it('detects a semicolon delimiter even when values contain decimal commas', () => {
@@ -78,6 +82,13 @@ describe('delimited text', () => {
     expect(byContent.columns.map((c) => c.name)).toEqual(['a', 'b', 'c']);
   });
 
+  it('prefers the delimiter that is consistent over the one giving more fields', () => {
+    // Split on commas the header has 3 fields but the rows 2: semicolons are consistent.
+    const preview = must(sniff('Name;Price, EUR, gross\nfoo;1,5\nbar;2,5\nbaz;3\n'));
+    expect(preview.delimiter).toBe(';');
+    expect(preview.columns.map((c) => c.name)).toEqual(['Name', 'Price, EUR, gross']);
+  });
+
   it('detects a pipe delimiter and ignores delimiters inside quotes when choosing', () => {
     expect(must(sniff('a|b\n1|2\n3|4\n')).delimiter).toBe('|');
     // Commas only appear inside quotes: split naively by line, a comma would look as good as ';'.
@@ -93,6 +104,8 @@ describe('delimited text', () => {
     expect(sniff('')).toBeNull();
     expect(sniff('\uFEFF')).toBeNull();
     expect(sniff('\n\r\n  \n')).toBeNull();
+    expect(sniff('', 'd.json')).toBeNull();
+    expect(sniff(' \n', 'd.jsonl')).toBeNull();
   });
 
   it('header only: columns typed empty and zero rows', () => {
@@ -136,6 +149,8 @@ describe('delimited text', () => {
 
   it('a prefix that ends on a line break keeps its last line', () => {
     expect(must(sniff('a,b\n1,2\n3,4\n', 'big.csv', false)).rows).toHaveLength(2);
+    // Trailing spaces after the last line break are not a record to drop.
+    expect(must(sniff('a,b\n1,2\n3,4\n  ', 'big.csv', false)).rows).toHaveLength(2);
   });
 
   it('shows at most maxRows rows (default 5) but counts them all', () => {
@@ -232,6 +247,7 @@ describe('JSON and JSON Lines', () => {
     const preview = must(sniff('{"a":1}\n{"a":2}\n{"a":', 'd.jsonl', false));
     expect(preview.rows).toEqual([['1'], ['2']]);
     expect(preview.rowCount).toBeNull();
+    expect(preview.warnings).toEqual([]);
     expect(sniff('{"a":1', 'd.jsonl')).toBeNull();
   });
 
@@ -302,6 +318,8 @@ describe('previewToText', () => {
   it('escapes pipes and line breaks so each row stays one table line', () => {
     const text = previewToText('data/q.csv', 10, sniff('a,b\n"x|y","line1\nline2"\n'));
     expect(text.split('\n').slice(-2)).toEqual(['a | b', 'x\\|y | line1\\nline2']);
+    const named = previewToText('data/n.csv', 10, sniff('"first\nname",b\n1,2\n'));
+    expect(named.split('\n')[0]).toBe('/data/n.csv (10 B, CSV, 1 row): columns first\\nname (integer), b (integer)');
   });
 
   it('without a preview gives only path and size', () => {

@@ -314,8 +314,9 @@ export function sniffTable(text: string, options: SniffOptions): TablePreview | 
   return sniffDelimited(body, options, maxRows);
 }
 
-/** A cell or name as one line of a pipe table. */
-const tableCell = (value: string) => value.replace(/\r\n|\r|\n/g, '\\n').replace(/\|/g, '\\|');
+const oneLine = (value: string) => value.replace(/\r\n|\r|\n/g, '\\n');
+/** A cell or name as part of one line of a pipe table. */
+const tableCell = (value: string) => oneLine(value).replace(/\|/g, '\\|');
 
 /**
  * Compact text for the model: the file's path (as /data/…), size, format and row count, the
@@ -327,7 +328,7 @@ export function previewToText(fileName: string, sizeBytes: number, preview: Tabl
   const rows = preview.rowCount === null ? 'row count unknown: only the start of the file was read' : plural(preview.rowCount, 'row', 'rows');
   const delimiter = preview.delimiter === ';' || preview.delimiter === '|' ? `, delimiter ${JSON.stringify(preview.delimiter)}` : '';
   let columns = '';
-  const described = preview.columns.map((c) => `${clip(c.name)} (${c.type})`);
+  const described = preview.columns.map((c) => `${oneLine(clip(c.name))} (${c.type})`);
   for (let i = 0; i < described.length; i += 1) {
     const next = `${columns}${i > 0 ? ', ' : ''}${described[i]}`;
     if (next.length > 3_000) {
