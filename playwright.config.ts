@@ -49,9 +49,15 @@ export default defineConfig({
       command: `node e2e/fixtures/fake-openai/cli.mjs`,
       url: `${FAKE_MODEL_URL}/__requests`,
       reuseExistingServer: false,
-      env: { PORT: String(FAKE_MODEL_PORT) },
+      env: { PORT: String(FAKE_MODEL_PORT), MIRROR_DIR: `${artifacts}/mirror` },
     },
-    appServer(APP_PORT, { OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`, OPENAI_API_KEY: 'test-key', RUNPAD_MODEL: 'fake-model' }),
+    // Packages come from the fake server's offline mirror; the demo app keeps the official CDN.
+    appServer(APP_PORT, {
+      OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
+      OPENAI_API_KEY: 'test-key',
+      RUNPAD_MODEL: 'fake-model',
+      PYODIDE_PACKAGE_BASE_URL: `${FAKE_MODEL_URL}/mirror/`,
+    }),
     appServer(DEMO_APP_PORT, { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', RUNPAD_DEMO_CHUNK_DELAY_MS: '2' }),
   ],
 });

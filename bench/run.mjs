@@ -9,8 +9,16 @@ import { pyodideVersion } from '../scripts/pyodide-assets.mjs';
 import { rssMb, startApp, startBareServer } from './servers.mjs';
 import { concurrency, routeOverhead } from './route.mjs';
 import { writeResults } from './report.mjs';
+import { outputHandling, streamingRender } from './render.mjs';
 
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
+/**
+ * BENCH_ONLY=coldStart,roundTrip,output,streaming,route runs only those sections and writes
+ * bench/out/<date>-partial-<BENCH_LABEL>.json instead of the full results (RESULTS.md untouched):
+ * the record of before/after experiments.
+ */
+const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? null;
+const wanted = (section) => !ONLY || ONLY.includes(section);
 const BARE = 'http://127.0.0.1:3300';
 const APP_PORT = 3301;
 const APP = `http://127.0.0.1:${APP_PORT}`;
@@ -84,52 +92,67 @@ async function appRunRoundTrip(page, code) {
 
 const results = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, ${os.type()} ${os.release()}`, versions: { node: process.version, pyodide: pyodideVersion, chromium: browser.version() }, repeat: REPEAT };
 try {
-  console.log('1. cold start');
-  results.coldStart = { bare: await coldStarts(bareStart), app: await coldStarts(appStart) };
+  if (wanted('coldStart')) {
+    console.log('1. cold start');
+    results.coldStart = { bare: await coldStarts(bareStart), app: await coldStarts(appStart) };
+  }
 
-  console.log('2. run round trip');
-  const bareContext = await browser.newContext();
-  const barePage = (await bareStart(bareContext)).page;
-  const print10k = 'print("x" * 10_000)';
-  const bareTimes = { onePlusOne: [], print10k: [] };
-  for (let i = 0; i < REPEAT * 4; i += 1) {
-    bareTimes.onePlusOne.push((await barePage.evaluate(() => window.bareRun('1+1'))).ms);
-    bareTimes.print10k.push((await barePage.evaluate((c) => window.bareRun(c), print10k)).ms);
-  }
-  const appContext = await browser.newContext();
-  const appPage = (await appStart(appContext)).page;
-  const appTimes = { onePlusOne: [], print10k: [] };
-  for (let i = 0; i < REPEAT; i += 1) {
-    appTimes.onePlusOne.push((await appRunRoundTrip(appPage, '1+1')).total);
-    appTimes.print10k.push((await appRunRoundTrip(appPage, print10k)).total);
-  }
-  results.runRoundTrip = {
-    bare: { onePlusOne: stats(bareTimes.onePlusOne), print10k: stats(bareTimes.print10k) },
-    app: { onePlusOne: stats(appTimes.onePlusOne), print10k: stats(appTimes.print10k) },
-  };
+  if (wanted('roundTrip')) {
+    console.log('2. run round trip');
+    const bareContext = await browser.newContext();
+    const barePage = (await bareStart(bareContext)).page;
+    const print10k = 'print("x" * 10_000)';
+    const bareTimes = { onePlusOne: [], print10k: [] };
+    for (let i = 0; i < REPEAT * 4; i += 1) {
+      bareTimes.onePlusOne.push((await barePage.evaluate(() => window.bareRun('1+1'))).ms);
+      bareTimes.print10k.push((await barePage.evaluate((c) => window.bareRun(c), print10k)).ms);
+    }
+    const appContext = await browser.newContext();
+    const appPage = (await appStart(appContext)).page;
+    const appTimes = { onePlusOne: [], print10k: [] };
+    for (let i = 0; i < REPEAT; i += 1) {
+      appTimes.onePlusOne.push((await appRunRoundTrip(appPage, '1+1')).total);
+      appTimes.print10k.push((await appRunRoundTrip(appPage, print10k)).total);
+    }
+    results.runRoundTrip = {
+      bare: { onePlusOne: stats(bareTimes.onePlusOne), print10k: stats(bareTimes.print10k) },
+      app: { onePlusOne: stats(appTimes.onePlusOne), print10k: stats(appTimes.print10k) },
+    };
 
-  console.log('3. interrupt and hard restart');
-  await appPage.evaluate(() => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs: 1000 })));
-  const interrupt = [];
-  const restart = [];
-  for (let i = 0; i < REPEAT; i += 1) {
-    interrupt.push((await appRunRoundTrip(appPage, 'while True: pass')).running - 1000);
+    console.log('3. interrupt and hard restart');
+    await appPage.evaluate(() => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs: 1000 })));
+    const interrupt = [];
+    const restart = [];
+    for (let i = 0; i < REPEAT; i += 1) {
+      interrupt.push((await appRunRoundTrip(appPage, 'while True: pass')).running - 1000);
+    }
+    for (let i = 0; i < Math.min(REPEAT, 3); i += 1) {
+      const t0 = Date.now();
+      await appRunRoundTrip(appPage, 'sum(range(10**12))');
+      await appPage.locator('[data-kernel-state="ready"]').waitFor({ timeout: 60_000 });
+      restart.push(Date.now() - t0 - 1000);
+    }
+    results.interrupt = { toUsableAfterLimitMs: stats(interrupt.filter(Number.isFinite)), hardRestartAfterLimitMs: stats(restart) };
+    await appContext.close();
+    await bareContext.close();
   }
-  for (let i = 0; i < Math.min(REPEAT, 3); i += 1) {
-    const t0 = Date.now();
-    await appRunRoundTrip(appPage, 'sum(range(10**12))');
-    await appPage.locator('[data-kernel-state="ready"]').waitFor({ timeout: 60_000 });
-    restart.push(Date.now() - t0 - 1000);
-  }
-  results.interrupt = { toUsableAfterLimitMs: stats(interrupt.filter(Number.isFinite)), hardRestartAfterLimitMs: stats(restart) };
-  await appContext.close();
-  await bareContext.close();
 
-  console.log('5. chat route overhead');
-  results.routeOverhead = await routeOverhead({ app: APP, fake, repeat: REPEAT });
-  console.log('6. concurrency');
-  results.concurrency = [];
-  for (const n of [50, 200, 500]) results.concurrency.push({ ...(await concurrency({ app: APP, fake, streams: n })), serverRssMb: rssMb(APP_PORT) });
+  if (wanted('output')) {
+    console.log('4a. output handling: 1 MB of stdout and 20 images');
+    results.outputHandling = await outputHandling({ browser, start: appStart, fake, repeat: REPEAT, stats });
+  }
+  if (wanted('streaming')) {
+    console.log('4b. streaming render: 20,000-token markdown answer');
+    results.streamingRender = await streamingRender({ browser, start: appStart, fake, repeat: REPEAT, stats });
+  }
+
+  if (wanted('route')) {
+    console.log('5. chat route overhead');
+    results.routeOverhead = await routeOverhead({ app: APP, fake, repeat: REPEAT });
+    console.log('6. concurrency');
+    results.concurrency = [];
+    for (const n of [50, 200, 500]) results.concurrency.push({ ...(await concurrency({ app: APP, fake, streams: n })), serverRssMb: rssMb(APP_PORT) });
+  }
 } finally {
   await browser.close();
   app.kill();
@@ -138,6 +161,12 @@ try {
 }
 
 fs.mkdirSync('bench/out', { recursive: true });
-fs.writeFileSync(`bench/out/${results.date.slice(0, 19).replace(/:/g, '-')}.json`, JSON.stringify(results, null, 2));
-writeResults(results);
+const stamp = results.date.slice(0, 19).replace(/:/g, '-');
+if (ONLY) {
+  const label = process.env.BENCH_LABEL ?? 'experiment';
+  fs.writeFileSync(`bench/out/${stamp}-partial-${label}.json`, JSON.stringify({ ...results, only: ONLY, label }, null, 2));
+} else {
+  fs.writeFileSync(`bench/out/${stamp}.json`, JSON.stringify(results, null, 2));
+  writeResults(results);
+}
 console.log(JSON.stringify(results, null, 2));

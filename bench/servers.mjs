@@ -23,18 +23,40 @@ export function startBareServer(port) {
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
+/**
+ * Starts `next start` in its own process group; kill() ends the group, because killing npx alone
+ * leaves next-server running (and a later run would then measure the stale build on that port).
+ */
 export async function startApp(port, env) {
-  const child = spawn('npx', ['next', 'start', '-p', String(port)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  for (let i = 0; i < 120; i += 1) {
+  const stale = await fetch(`http://127.0.0.1:${port}/`).then(
+    () => true,
+    () => false,
+  );
+  if (stale) throw new Error(`port ${port} is already in use: stop that server first`);
+  const child = spawn('npx', ['next', 'start', '-p', String(port)], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'ignore'], detached: true });
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+  });
+  const app = {
+    kill: () => {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    },
+  };
+  for (let i = 0; i < 120 && !exited; i += 1) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/`)).ok) return child;
+      if ((await fetch(`http://127.0.0.1:${port}/`)).ok) return app;
     } catch {
       // not up yet
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  child.kill();
-  throw new Error('the app did not start');
+  app.kill();
+  throw new Error(`the app did not start on port ${port} (is another server using it?)`);
 }
 
 /** The next-server process's resident memory in MB (Linux). */

@@ -1,10 +1,35 @@
 import { expect, test } from '@playwright/test';
-import { addScenarios, chatRequestsFor, openChat, send, waitForTurn } from './helpers';
+import type { MirrorRequest } from './fixtures/fake-openai/server.mjs';
+import { addScenarios, chatRequestsFor, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 
 /**
- * This machine cannot reach the package source (Pyodide's CDN), which is exactly the offline
- * case: the run must fail fast and say which package, from where, and what to do.
+ * The app under test takes its packages from the fake server's offline mirror: the installed lock
+ * file plus one wheel built by the test (e2e/fixtures/test-mirror.mjs). Nothing else is in it.
  */
+test('a package is fetched from the mirror while the code is still streaming, and imports', async ({ page }) => {
+  const trigger = 'e2e-mirror-prefetch';
+  // Long enough that the answer streams for several seconds after the import line is complete.
+  const filler = Array.from({ length: 30 }, (_, i) => `# step ${i + 1}: the package should already be loading\n`).join('');
+  const code = `import runpad_probe\n\n${filler}print("answer:", runpad_probe.answer())\n`;
+  await addScenarios([{ trigger, chunkDelayMs: 25, steps: [{ toolCall: { name: 'python', arguments: { code } } }, { echoToolResult: true }] }]);
+  await openChat(page);
+  await send(page, `Use the probe package. ${trigger}`);
+  const cell = page.getByRole('region', { name: 'Python code cell' });
+  await expect(cell).toHaveAttribute('data-cell-status', 'ok', { timeout: 60_000 });
+  await expect(cell.getByTestId('cell-outputs')).toContainText('answer: 42');
+  await waitForTurn(page);
+
+  const [toolCallAnswer, followUp] = await chatRequestsFor(trigger);
+  const mirror = (await (await fetch(`${FAKE_MODEL}/__mirror-requests`)).json()) as MirrorRequest[];
+  const wheel = mirror.find((r) => r.path === '/mirror/runpad_probe-1.0.0-py3-none-any.whl');
+  expect(wheel, 'the wheel was requested from the mirror').toBeDefined();
+  expect(toolCallAnswer.finishedAtMs).not.toBeNull();
+  // Prefetch: the wheel was asked for before the model had finished writing the code.
+  expect(wheel!.receivedAtMs).toBeLessThan(toolCallAnswer.finishedAtMs!);
+  expect(JSON.stringify(followUp.body.messages.filter((m) => m.role === 'tool'))).toContain('answer: 42');
+});
+
+/** numpy is in the lock file but not in the mirror: the run must fail fast and say what to do. */
 test('a package that cannot be fetched gives a clear message to the user and to the model', async ({ page }) => {
   const trigger = 'e2e-missing-package';
   await addScenarios([
@@ -18,7 +43,7 @@ test('a package that cannot be fetched gives a clear message to the user and to 
   await expect(cell).toContainText('PackageLoadError: Could not load numpy');
   await cell.getByRole('button', { name: 'Show traceback' }).click();
   await expect(cell).toContainText('npm run pyodide:mirror');
-  await expect(cell).toContainText(/numpy: https?:\/\/\S+numpy-[\d.]+-cp314/);
+  await expect(cell).toContainText(/numpy: http:\/\/127\.0\.0\.1:4010\/mirror\/numpy-[\d.]+-cp314/);
   await waitForTurn(page);
   expect(Date.now() - started).toBeLessThan(45_000);
 

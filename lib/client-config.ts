@@ -4,6 +4,7 @@ export type ClientConfig = {
   isDemo: boolean;
   pyodideIndexPath: string;
   packageBaseUrl: string;
+  packageLockUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
 };

@@ -34,6 +34,11 @@ export type AppConfig = {
   pyodideIndexPath: string;
   /** Where package wheels come from: the official CDN for the installed version, or a mirror. */
   packageBaseUrl: string;
+  /**
+   * The lock file that lists the available packages: a configured source's own (a mirror written
+   * by `npm run pyodide:mirror` carries one), else the copy beside the self-hosted core.
+   */
+  packageLockUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
 };
@@ -58,6 +63,7 @@ export function getConfig(): AppConfig {
   }
   const env = parsed.data;
   const pyodideVersion = createRequire(import.meta.url)('pyodide/package.json').version as string;
+  const pyodideIndexPath = `/pyodide/${pyodideVersion}/`;
   const model: ModelConfig = env.OPENAI_BASE_URL
     ? { kind: 'compatible', baseURL: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.RUNPAD_MODEL ?? DEFAULT_MODEL }
     : env.OPENAI_API_KEY
@@ -66,8 +72,9 @@ export function getConfig(): AppConfig {
   cached = {
     model,
     pyodideVersion,
-    pyodideIndexPath: `/pyodide/${pyodideVersion}/`,
+    pyodideIndexPath,
     packageBaseUrl: env.PYODIDE_PACKAGE_BASE_URL ?? `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`,
+    packageLockUrl: `${env.PYODIDE_PACKAGE_BASE_URL ?? pyodideIndexPath}pyodide-lock.json`,
     maxRunTimeoutMs: env.RUNPAD_MAX_RUN_TIMEOUT_MS,
     stepBudget: env.RUNPAD_STEP_BUDGET,
   };
@@ -83,6 +90,7 @@ export function getClientConfig(): ClientConfig {
     isDemo: config.model.kind === 'demo',
     pyodideIndexPath: config.pyodideIndexPath,
     packageBaseUrl: config.packageBaseUrl,
+    packageLockUrl: config.packageLockUrl,
     maxRunTimeoutMs: config.maxRunTimeoutMs,
     stepBudget: config.stepBudget,
   };

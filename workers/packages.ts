@@ -4,10 +4,38 @@
  * and URL, so the user and the model get a message they can act on.
  */
 import type { PyodideAPI } from 'pyodide';
+import { z } from 'zod';
 import type { LoadPackagesResult, PackageFailure } from '@/lib/runtime/worker-api';
 
-type LockPackage = { name: string; file_name: string; imports: string[]; depends: string[] };
-type LockFile = { packages: Record<string, LockPackage> };
+const lockPackageSchema = z.looseObject({
+  name: z.string(),
+  file_name: z.string(),
+  imports: z.array(z.string()),
+  depends: z.array(z.string()),
+});
+const lockFileSchema = z.looseObject({ info: z.looseObject({}), packages: z.record(z.string(), lockPackageSchema) });
+type LockPackage = z.infer<typeof lockPackageSchema>;
+export type LockFile = z.infer<typeof lockFileSchema>;
+
+const LOCK_FETCH_TIMEOUT_MS = 10_000;
+
+/**
+ * The first of the lock files that can be read and is well-formed: the package source's own,
+ * then the self-hosted core's copy, so an unreachable mirror still leaves a working interpreter.
+ */
+export async function readLockFile(urls: string[]): Promise<LockFile> {
+  const problems: string[] = [];
+  for (const url of new Set(urls)) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(LOCK_FETCH_TIMEOUT_MS) });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return lockFileSchema.parse(await response.json());
+    } catch (error) {
+      problems.push(`${url}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  throw new Error(`No package lock file could be read (${problems.join('; ')}).`);
+}
 
 export class PackageLoader {
   private readonly byImport = new Map<string, LockPackage>();

@@ -4,15 +4,15 @@
  */
 import * as Comlink from 'comlink';
 import type { PyodideAPI } from 'pyodide';
-import pythonSources from 'virtual:python-sources';
 import type { OutputCallback, ProgressCallback, PythonWorkerApi, WorkerInitOptions } from '@/lib/runtime/worker-api';
+import { bootLocationOf, InterpreterStarter } from './interpreter';
 import { lockDown, type KernelNetwork } from './lockdown';
+import { capMemoryGrowth } from './memory-cap';
 import { PackageLoader } from './packages';
+import { RUN_LIMITS } from '@/lib/runtime/limits';
 
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
 type PyResult = { toJs(options: { dict_converter: typeof Object.fromEntries }): unknown; destroy(): void };
-
-const PACKAGE_ROOT = '/runpad-lib';
 
 let pyodide: PyodideAPI | null = null;
 let network: KernelNetwork | null = null;
@@ -20,37 +20,25 @@ let packages: PackageLoader | null = null;
 let runKernel: PyCallable | null = null;
 let currentOutput: OutputCallback | null = null;
 
+// The memory cap goes in first, so it holds for the whole life of the interpreter.
+capMemoryGrowth(RUN_LIMITS.maxHeapBytes);
+
+// Start loading Pyodide now if our URL says from where; init() picks up the same load.
+const starter = new InterpreterStarter();
+const bootLocation = bootLocationOf(self.location.href);
+if (bootLocation) starter.start(bootLocation);
+
 function requireReady(): PyodideAPI {
   if (!pyodide) throw new Error('The interpreter has not started.');
   return pyodide;
 }
 
-function installPythonPackage(py: PyodideAPI): void {
-  for (const [relative, source] of Object.entries(pythonSources)) {
-    const full = `${PACKAGE_ROOT}/${relative}`;
-    py.FS.mkdirTree(full.slice(0, full.lastIndexOf('/')));
-    py.FS.writeFile(full, source);
-  }
-}
-
 const api: PythonWorkerApi = {
   async init(options: WorkerInitOptions, onProgress: ProgressCallback) {
     onProgress('downloading');
-    const lockResponse = fetch(new URL('pyodide-lock.json', options.indexURL));
-    const { loadPyodide } = (await import(/* webpackIgnore: true */ `${options.indexURL}pyodide.mjs`)) as {
-      loadPyodide: (config: Record<string, unknown>) => Promise<PyodideAPI>;
-    };
-    const py = await loadPyodide({
-      indexURL: options.indexURL,
-      packageBaseUrl: options.packageBaseUrl,
-      env: { MPLBACKEND: 'module://runpad.mpl_backend', HOME: '/home/pyodide' },
-      stdout: () => undefined,
-      stderr: () => undefined,
-    });
+    const { py, lock } = await starter.start({ indexURL: options.indexURL, packageBaseUrl: options.packageBaseUrl, packageLockUrl: options.packageLockUrl });
     onProgress('starting');
     py.setInterruptBuffer(options.interruptBuffer);
-    installPythonPackage(py);
-    const lock = await (await lockResponse).json();
     packages = new PackageLoader(py, lock, options.packageBaseUrl);
 
     onProgress('installing');
@@ -58,7 +46,6 @@ const api: PythonWorkerApi = {
     py.globals.set('__runpad_caps', JSON.stringify(options.caps));
     runKernel = py.runPython(`
 import sys, json
-sys.path.insert(0, ${JSON.stringify(PACKAGE_ROOT)})
 from runpad.kernel import Kernel
 from runpad import sandbox
 __runpad_kernel = Kernel(emit=lambda out: __runpad_emit(json.dumps(out, allow_nan=False)), caps=json.loads(__runpad_caps))

@@ -19,6 +19,7 @@ import { KernelContext } from './kernel-context';
 import { SettingsDialog } from './settings-dialog';
 import { RunStore } from './run-store';
 import { currentSettings } from './use-settings';
+import { useCellRuns } from './use-cell-runs';
 import { usePrefetchImports } from './use-prefetch-imports';
 import { useStickToBottom } from './use-stick-to-bottom';
 
@@ -58,6 +59,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const scrollRef = useRef<HTMLElement>(null);
   const { atBottom, jumpToLatest } = useStickToBottom(scrollRef);
 
+  const runTimeoutMs = useCallback(() => Math.min(currentSettings().timeoutMs, config.maxRunTimeoutMs), [config.maxRunTimeoutMs]);
+
   const transport = useMemo(
     () =>
       new DefaultChatTransport({
@@ -86,12 +89,15 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       } else {
         const id = toolCall.toolCallId;
         result = await current.run(input.data.code, {
-          timeoutMs: Math.min(currentSettings().timeoutMs, config.maxRunTimeoutMs),
+          timeoutMs: runTimeoutMs(),
           onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),
           onOutput: (output) => runs.update(id, (run) => ({ ...run, outputs: [...run.outputs, output] })),
         });
         result = await storeOutputFiles(result, current, conversationId);
         runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result }));
+        // Rendering a large result and serialising it for the model are separate tasks, so
+        // neither adds to the other's time on the main thread.
+        await new Promise((resolve) => setTimeout(resolve, 0));
       }
       void chat.addToolOutput({ tool: 'python', toolCallId: toolCall.toolCallId, output: result });
     },
@@ -108,10 +114,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   }, [status]);
   usePrefetchImports(messages, kernel);
 
-  const kernelContext = useMemo(
-    () => ({ kernel, timeoutMs: () => Math.min(currentSettings().timeoutMs, config.maxRunTimeoutMs) }),
-    [kernel, config.maxRunTimeoutMs],
-  );
+  const { setMessages } = chat;
+  const runCell = useCellRuns({ kernel, conversationId, timeoutMs: runTimeoutMs, setMessages });
+  const kernelContext = useMemo(() => ({ kernel, runCell }), [kernel, runCell]);
   const busy = status === 'submitted' || status === 'streaming' || kernelState.kind === 'busy';
 
   const send = useCallback(
@@ -167,6 +172,12 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           onRegenerate={() => {
             stoppedRef.current = false;
             void chat.regenerate();
+          }}
+          onEditMessage={(messageId, text) => {
+            stoppedRef.current = false;
+            const original = messages.find((m) => m.id === messageId);
+            void chat.sendMessage({ text, messageId, metadata: original?.metadata });
+            composerRef.current?.focus();
           }}
           isDemo={config.isDemo}
           onExample={send}

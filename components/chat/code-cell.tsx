@@ -1,12 +1,13 @@
 'use client';
 
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { runResultSchema, type RunResult } from '@/lib/runtime/protocol';
 import { OutputList } from '@/components/outputs/output-list';
 import { Markdown } from './markdown';
-import { cellStatus, RunStatusLabel } from './run-status';
+import { cellStatus, RunStatusLabel, statusAnnouncement } from './run-status';
 import { useLiveRun, type RunStore } from './run-store';
-import { useKernelContext } from './kernel-context';
+import { useKernelContext, type UserRun } from './kernel-context';
+import { CellEditor } from './cell-editor';
 import type { Output } from '@/lib/runtime/protocol';
 
 export type PythonToolPart = {
@@ -25,64 +26,75 @@ function codeOf(input: unknown): string {
 /** A `python` tool call: the code (streaming in), its status, and its outputs in order. */
 export function CodeCell({ part, runs }: { part: PythonToolPart; runs: RunStore }) {
   const live = useLiveRun(runs, part.toolCallId);
-  const parsed = part.state === 'output-available' ? runResultSchema.safeParse(part.output) : null;
+  // Parsing a result with megabytes of output and images is costly: once per result, not per render.
+  const parsed = useMemo(() => (part.state === 'output-available' ? runResultSchema.safeParse(part.output) : null), [part.state, part.output]);
   const result: RunResult | undefined = parsed?.success ? parsed.data : live?.result;
   const status = cellStatus(part.state, result, live);
   // Code is shown while it is written and run, then collapsed (outputs stay), unless the user chose.
   const [codeChoice, setCodeChoice] = useState<boolean | null>(null);
-  // "Run again" re-executes the cell in this interpreter without asking the model.
+  // "Run again" and "Edit" run the cell in this interpreter without asking the model; while that
+  // runs its outputs show here, then the message holds the new code and result.
   const kernelContext = useKernelContext();
-  const [rerun, setRerun] = useState<{ outputs: Output[]; result?: RunResult } | null>(null);
-  const runAgain = async () => {
-    const kernel = kernelContext?.kernel;
-    if (!kernel) return;
-    setRerun({ outputs: [] });
-    const again = await kernel.run(code, {
-      timeoutMs: kernelContext.timeoutMs(),
-      onOutput: (output) => setRerun((current) => ({ outputs: [...(current?.outputs ?? []), output] })),
-    });
-    setRerun({ outputs: again.outputs, result: again });
+  const [rerun, setRerun] = useState<{ code: string; outputs: Output[]; failed?: string } | null>(null);
+  const [editing, setEditing] = useState(false);
+  const runByUser = async (source: string, how: UserRun) => {
+    if (!kernelContext) return;
+    setEditing(false);
+    setRerun({ code: source, outputs: [] });
+    try {
+      await kernelContext.runCell(part.toolCallId, source, how, (output) =>
+        setRerun((current) => current && { ...current, outputs: [...current.outputs, output] }),
+      );
+      setRerun(null);
+    } catch (error) {
+      setRerun((current) => current && { ...current, failed: error instanceof Error ? error.message : String(error) });
+    }
   };
-  const code = codeOf(part.input);
-  const shownResult = rerun ? rerun.result : result;
+  const code = rerun?.code ?? codeOf(part.input);
+  const shownResult = rerun ? undefined : result;
   const outputs = rerun ? rerun.outputs : (result?.outputs ?? live?.outputs ?? []);
   const finished = status.kind === 'finished';
-  const showCode = codeChoice ?? !finished;
+  const showCode = editing || (codeChoice ?? !finished);
+  const canRun = finished && Boolean(kernelContext?.kernel) && !rerun;
 
   return (
     <section aria-label="Python code cell" data-cell-status={finished ? result?.status : status.kind} className="my-3 overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800">
       <header className="flex items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 py-1.5 text-xs dark:border-zinc-800 dark:bg-zinc-900">
         <span className="font-semibold">Python</span>
-        <span aria-live="polite" data-testid="run-status">
-          {rerun ? (
-            rerun.result ? (
-              <>
-                run again: <RunStatusLabel status={{ kind: 'finished', result: rerun.result }} />
-              </>
-            ) : (
-              'running again…'
-            )
-          ) : (
-            <RunStatusLabel status={status} />
-          )}
+        <span className="sr-only" aria-live="polite" data-testid="run-announcement">
+          {rerun ? (rerun.failed ? `Could not run: ${rerun.failed}` : 'Running your version.') : statusAnnouncement(status)}
         </span>
+        <span data-testid="run-status">
+          {rerun ? (rerun.failed ? `could not run: ${rerun.failed}` : 'running your version…') : <RunStatusLabel status={status} />}
+        </span>
+        {result?.userRun && !rerun && (
+          <span className="rounded bg-zinc-200 px-1.5 text-[11px] text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+            {result.userRun === 'edited' ? 'edited by you' : 'run again by you'}
+          </span>
+        )}
         <span className="ml-auto flex gap-2">
           {finished && (
             <button type="button" className="underline" aria-expanded={showCode} onClick={() => setCodeChoice(!showCode)}>
               {showCode ? 'Hide code' : 'Show code'}
             </button>
           )}
-          {finished && kernelContext?.kernel && (
-            <button type="button" className="underline" onClick={() => void runAgain()}>
-              Run again
-            </button>
+          {canRun && !editing && (
+            <>
+              <button type="button" className="underline" onClick={() => void runByUser(code, 'rerun')}>
+                Run again
+              </button>
+              <button type="button" className="underline" onClick={() => setEditing(true)}>
+                Edit
+              </button>
+            </>
           )}
           <button type="button" className="underline" onClick={() => void navigator.clipboard.writeText(code)}>
             Copy
           </button>
         </span>
       </header>
-      {showCode && (
+      {editing && <CellEditor initialCode={code} onRun={(edited) => void runByUser(edited, 'edited')} onCancel={() => setEditing(false)} />}
+      {showCode && !editing && (
         <div data-testid="cell-code" className="text-[13px]">
           <Markdown text={'```python\n' + code + '\n```'} streaming={part.state === 'input-streaming'} />
         </div>

@@ -2,9 +2,21 @@
 
 import { createContext, useContext } from 'react';
 import type { Kernel } from '@/lib/runtime/kernel';
+import type { Output, RunResult } from '@/lib/runtime/protocol';
+
+export type UserRun = 'rerun' | 'edited';
+
+export type KernelContextValue = {
+  kernel: Kernel | null;
+  /**
+   * Runs a cell's code (as it was, or as the user edited it) in this interpreter without asking
+   * the model; the cell's message then holds that code and result, and the model sees both.
+   */
+  runCell: (toolCallId: string, code: string, how: UserRun, onOutput: (output: Output) => void) => Promise<RunResult>;
+};
 
 /** The open conversation's interpreter, for cells that can run again (absent on a share page). */
-export const KernelContext = createContext<{ kernel: Kernel | null; timeoutMs: () => number } | null>(null);
+export const KernelContext = createContext<KernelContextValue | null>(null);
 
 export function useKernelContext() {
   return useContext(KernelContext);

@@ -10,8 +10,16 @@ function plainText(message: UIMessage): string {
     .join('\n\n');
 }
 
-/** Copy any message; regenerate the last answer. */
-export function MessageActions({ message, canRegenerate, onRegenerate }: { message: UIMessage; canRegenerate: boolean; onRegenerate: () => void }) {
+type MessageActionsProps = {
+  message: UIMessage;
+  canRegenerate: boolean;
+  onRegenerate: () => void;
+  /** Present when the message is the user's and may be edited now (no answer in progress). */
+  onEdit?: () => void;
+};
+
+/** Copy any message; edit and re-send the user's; regenerate the last answer. */
+export function MessageActions({ message, canRegenerate, onRegenerate, onEdit }: MessageActionsProps) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     await navigator.clipboard.writeText(plainText(message));
@@ -23,6 +31,11 @@ export function MessageActions({ message, canRegenerate, onRegenerate }: { messa
       <button type="button" onClick={() => void copy()} className="underline hover:text-zinc-800 dark:hover:text-zinc-200">
         {copied ? 'Copied' : 'Copy'}
       </button>
+      {onEdit && (
+        <button type="button" onClick={onEdit} className="underline hover:text-zinc-800 dark:hover:text-zinc-200">
+          Edit
+        </button>
+      )}
       {canRegenerate && (
         <button type="button" onClick={onRegenerate} className="underline hover:text-zinc-800 dark:hover:text-zinc-200">
           Regenerate

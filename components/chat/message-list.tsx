@@ -1,6 +1,8 @@
 'use client';
 
 import type { ChatStatus, UIMessage } from 'ai';
+import { useState } from 'react';
+import { EditMessageForm } from './edit-message-form';
 import { EmptyState } from './empty-state';
 import { MessageView } from './message-view';
 import { MessageActions } from './message-actions';
@@ -13,27 +15,45 @@ type MessageListProps = {
   error: Error | undefined;
   onRetry: () => void;
   onRegenerate: () => void;
+  /** Re-sends an edited user message; the answers after it are replaced. */
+  onEditMessage: (messageId: string, text: string) => void;
   isDemo: boolean;
   onExample: (text: string) => void;
 };
 
 type Metadata = { budgetSpent?: number };
 
-export function MessageList({ messages, runs, status, error, onRetry, onRegenerate, isDemo, onExample }: MessageListProps) {
+export function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onEditMessage, isDemo, onExample }: MessageListProps) {
+  const [editingId, setEditingId] = useState<string | null>(null);
   if (messages.length === 0) return <EmptyState isDemo={isDemo} onExample={onExample} />;
   const last = messages.at(-1);
+  const idle = status === 'ready' || status === 'error';
   return (
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-6" aria-live="polite" aria-busy={status === 'streaming'}>
       {messages.map((message) => {
         const budget = (message.metadata as Metadata | undefined)?.budgetSpent;
         return (
           <div key={message.id}>
-            <MessageView message={message} runs={runs} streaming={status === 'streaming' && message === last} />
-            <MessageActions
-              message={message}
-              canRegenerate={message === last && message.role === 'assistant' && (status === 'ready' || status === 'error')}
-              onRegenerate={onRegenerate}
-            />
+            {editingId === message.id ? (
+              <EditMessageForm
+                initialText={textOf(message)}
+                onCancel={() => setEditingId(null)}
+                onSend={(text) => {
+                  setEditingId(null);
+                  onEditMessage(message.id, text);
+                }}
+              />
+            ) : (
+              <>
+                <MessageView message={message} runs={runs} streaming={status === 'streaming' && message === last} />
+                <MessageActions
+                  message={message}
+                  canRegenerate={message === last && message.role === 'assistant' && idle}
+                  onRegenerate={onRegenerate}
+                  onEdit={message.role === 'user' && idle ? () => setEditingId(message.id) : undefined}
+                />
+              </>
+            )}
             {budget !== undefined && (
               <p role="note" className="mt-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
                 The model used its budget of {budget} code runs for this turn and was asked to stop. Send a message to let it continue.
@@ -53,6 +73,10 @@ export function MessageList({ messages, runs, status, error, onRetry, onRegenera
       )}
     </div>
   );
+}
+
+function textOf(message: UIMessage): string {
+  return message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
 function describeError(error: Error): string {

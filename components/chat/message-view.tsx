@@ -1,6 +1,7 @@
 'use client';
 
 import type { UIMessage } from 'ai';
+import { memo } from 'react';
 import { attachmentsOf } from '@/lib/files/attachment';
 import { formatBytes } from '@/lib/format';
 import { CodeCell, type PythonToolPart } from './code-cell';
@@ -13,8 +14,11 @@ type MessageViewProps = {
   streaming: boolean;
 };
 
-/** One message: the user's text, or the assistant's text and code cells in order. */
-export function MessageView({ message, runs, streaming }: MessageViewProps) {
+/**
+ * One message: the user's text, or the assistant's text and code cells in order. Memoised: the
+ * AI SDK replaces only the message that changed, so the others skip rendering while one streams.
+ */
+export const MessageView = memo(function MessageView({ message, runs, streaming }: MessageViewProps) {
   if (message.role === 'user') {
     const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
     const files = attachmentsOf(message.metadata);
@@ -46,4 +50,4 @@ export function MessageView({ message, runs, streaming }: MessageViewProps) {
       })}
     </div>
   );
-}
+});

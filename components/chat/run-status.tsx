@@ -68,3 +68,24 @@ export function RunStatusLabel({ status }: { status: CellStatus }) {
     }
   }
 }
+
+/**
+ * What a screen reader hears when a cell's status changes: one phrase per state, without the
+ * running clock (which would be re-announced ten times a second).
+ */
+export function statusAnnouncement(status: CellStatus): string {
+  switch (status.kind) {
+    case 'writing':
+      return 'The model is writing code.';
+    case 'queued':
+      return 'Code queued.';
+    case 'loading-packages':
+      return `Loading ${status.names.join(', ')}.`;
+    case 'running':
+      return 'Running code.';
+    case 'not-run':
+      return 'Code not run.';
+    case 'finished':
+      return `Code ${FINISHED_LABEL[status.result.status]} ${status.result.status === 'ok' ? 'in' : 'after'} ${formatDuration(status.result.durationMs)}.`;
+  }
+}

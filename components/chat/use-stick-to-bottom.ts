@@ -20,8 +20,14 @@ export function useStickToBottom(container: RefObject<HTMLElement | null>) {
       stick.current = near;
       setAtBottom(near);
     };
+    // Reading scrollHeight forces a layout: at most once per frame, however many mutations arrive.
+    let frame = 0;
     const follow = () => {
-      if (stick.current) element.scrollTop = element.scrollHeight;
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        if (stick.current) element.scrollTop = element.scrollHeight;
+      });
     };
     const observer = new ResizeObserver(follow);
     for (const child of Array.from(element.children)) observer.observe(child);
@@ -32,6 +38,7 @@ export function useStickToBottom(container: RefObject<HTMLElement | null>) {
     mutations.observe(element, { childList: true, subtree: true, characterData: true });
     element.addEventListener('scroll', onScroll, { passive: true });
     return () => {
+      cancelAnimationFrame(frame);
       observer.disconnect();
       mutations.disconnect();
       element.removeEventListener('scroll', onScroll);

@@ -1,5 +1,6 @@
 'use client';
 
+import { useMemo } from 'react';
 import type { Output } from '@/lib/runtime/protocol';
 import { Markdown } from '@/components/chat/markdown';
 import { ErrorOutput } from './error-output';
@@ -47,9 +48,10 @@ function BundleView({ data, imageIndex }: { data: MimeBundle; imageIndex: number
 
 export function OutputList({ outputs }: { outputs: Output[] }) {
   const blobUrl = useBlobUrl();
+  const blocks = useMemo(() => mergeStreams(outputs), [outputs]);
   return (
     <div className="space-y-2">
-      {mergeStreams(outputs).map((block, i) => {
+      {blocks.map((block, i) => {
         if (block.kind === 'stream') return <StreamOutput key={i} name={block.name} text={block.text} />;
         const { output, imageIndex } = block;
         switch (output.output_type) {

@@ -1,15 +1,15 @@
 'use client';
 
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 
 const COLLAPSED_LINES = 40;
 
 /** stdout/stderr text, monospace; long output is collapsed with "Show all". */
 export function StreamOutput({ name, text }: { name: 'stdout' | 'stderr'; text: string }) {
   const [expanded, setExpanded] = useState(false);
-  const lines = text.split('\n');
-  const long = lines.length > COLLAPSED_LINES;
-  const shown = long && !expanded ? lines.slice(0, COLLAPSED_LINES).join('\n') : text;
+  const { lineCount, head } = useMemo(() => collapse(text), [text]);
+  const long = lineCount > COLLAPSED_LINES;
+  const shown = long && !expanded ? head : text;
   return (
     <div data-output="stream" data-stream={name}>
       <pre
@@ -21,9 +21,20 @@ export function StreamOutput({ name, text }: { name: 'stdout' | 'stderr'; text: 
       </pre>
       {long && (
         <button type="button" onClick={() => setExpanded((v) => !v)} className="mt-1 text-xs text-blue-700 underline dark:text-blue-400">
-          {expanded ? 'Show less' : `Show all ${lines.length.toLocaleString()} lines`}
+          {expanded ? 'Show less' : `Show all ${lineCount.toLocaleString()} lines`}
         </button>
       )}
     </div>
   );
+}
+
+/** Line count and the first lines, without splitting megabytes of text into an array. */
+function collapse(text: string): { lineCount: number; head: string } {
+  let lineCount = 1;
+  let headEnd = text.length;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    if (lineCount === COLLAPSED_LINES) headEnd = at;
+    lineCount += 1;
+  }
+  return { lineCount, head: text.slice(0, headEnd) };
 }

@@ -72,6 +72,15 @@ describe('what the model sees of a run', () => {
     expect(view.images).toEqual([{ mediaType: 'image/png', data: 'QUJD' }]);
   });
 
+  it('says when the user, not the model, ran or edited the cell', async () => {
+    const result: RunResult = { status: 'ok', durationMs: 3, outputs: [{ output_type: 'stream', name: 'stdout', text: 'x is 21\n' }] };
+    expect((await runToModel(result, { includeImages: false })).text).not.toContain('The user');
+    const edited = await runToModel({ ...result, userRun: 'edited' }, { includeImages: false });
+    expect(edited.text.split('\n')[0]).toBe('The user edited this code and ran their version; the code above is theirs and this is its result.');
+    expect(edited.text).toContain('x is 21');
+    expect((await runToModel({ ...result, userRun: 'rerun' }, { includeImages: false })).text).toContain('The user ran this code again');
+  });
+
   it('lists files the run wrote', async () => {
     const view = await runToModel(ok([{ output_type: 'file', name: 'result.csv', size: 1234, mediaType: 'text/csv' }]), { includeImages: true });
     expect(view.text).toContain('wrote /output/result.csv (1.2 kB)');

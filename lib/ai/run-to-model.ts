@@ -64,7 +64,10 @@ function streamBlocks(outputs: Output[]): Array<Output | { output_type: 'joined'
 }
 
 export async function runToModel(result: RunResult, options: { includeImages: boolean; resolveBlob?: ResolveBlob }): Promise<ModelView> {
-  const lines: string[] = [`status: ${result.status} (${formatDuration(result.durationMs)})`];
+  const lines: string[] = [];
+  if (result.userRun === 'edited') lines.push('The user edited this code and ran their version; the code above is theirs and this is its result.');
+  if (result.userRun === 'rerun') lines.push('The user ran this code again; this is the result of that run.');
+  lines.push(`status: ${result.status} (${formatDuration(result.durationMs)})`);
   if (result.notice) lines.push(`notice: ${result.notice}`);
   const images: ModelImage[] = [];
   let imageCount = 0;

@@ -62,10 +62,15 @@ export async function saveIncomingMessage(db: Db, userId: string, conversationId
   if (message.metadata !== undefined && !messageMetadataSchema.safeParse(message.metadata).success) {
     return { ok: false, message: 'The message metadata is not valid.' };
   }
-  if (message.role === 'assistant') {
+  const stored = await listMessages(db, conversationId);
+  const existingIndex = stored.findIndex((m) => m.id === message.id);
+  if (message.role === 'assistant' && existingIndex === -1) {
     // The browser may only add tool outputs to an assistant message the server produced.
-    const existing = (await listMessages(db, conversationId)).find((m) => m.id === message.id);
-    if (!existing) return { ok: false, message: 'Unknown assistant message.' };
+    return { ok: false, message: 'Unknown assistant message.' };
+  }
+  if (message.role === 'user' && existingIndex !== -1) {
+    // An edited user message replaces the original and everything that followed it.
+    await saveMessages(db, userId, conversationId, stored.slice(0, existingIndex));
   }
   const parts = await externalizeImages(message.parts, async (bytes, mediaType) => {
     const sha = await putBlob(db, { bytes, mediaType });

@@ -7,6 +7,7 @@ import { createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMe
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { notFound, jsonError } from '@/lib/http/errors';
+import { ServerTiming } from '@/lib/http/server-timing';
 import { buildSystemPrompt, mainAvailablePackages } from '@/lib/ai/system-prompt';
 import { toModelMessages } from '@/lib/ai/model-messages';
 import { tools } from '@/lib/ai/python-tool';
@@ -20,15 +21,19 @@ import { maybeGenerateTitle } from './titles';
 type HandleChatInput = { userId: string; request: ChatRequest; abortSignal: AbortSignal };
 
 export async function handleChat({ userId, request, abortSignal }: HandleChatInput): Promise<Response> {
+  const timing = new ServerTiming();
   const db = await getDb();
   const config = getConfig();
   const loaded = await loadConversationForChat(db, userId, request);
+  timing.mark('conversation');
   if (loaded.kind === 'not-found') return notFound();
   if (request.message) {
     const saved = await saveIncomingMessage(db, userId, request.id, request.message);
     if (!saved.ok) return jsonError(400, saved.message);
   }
+  timing.mark('save');
   const history = await loaded.history();
+  timing.mark('history');
   if (history.kind === 'invalid') return jsonError(400, history.message);
   const messages = history.messages;
 
@@ -46,8 +51,10 @@ export async function handleChat({ userId, request, abortSignal }: HandleChatInp
     budgetSpent,
   });
 
+  const model = await getLanguageModel(config.model);
+  timing.mark('prepare');
   const result = streamText({
-    model: await getLanguageModel(config.model),
+    model,
     instructions,
     messages: modelMessages,
     tools,
@@ -69,5 +76,5 @@ export async function handleChat({ userId, request, abortSignal }: HandleChatInp
       void maybeGenerateTitle(db, userId, request.id, messages, config.model).catch(() => undefined);
     },
   });
-  return createUIMessageStreamResponse({ stream });
+  return createUIMessageStreamResponse({ stream, headers: { 'Server-Timing': timing.header() } });
 }

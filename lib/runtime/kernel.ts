@@ -26,7 +26,7 @@ export type RunOptions = {
   onPhase?: (phase: RunPhase) => void;
 };
 
-type StopReason = 'timeout' | 'user';
+type StopReason = 'timeout' | 'user' | 'memory';
 
 /** A conversation file the interpreter should see under /data/<name>. */
 export type DataFile = { name: string; sha256: string; url: string };
@@ -141,7 +141,8 @@ export class Kernel {
       await this.syncFiles(handle);
       const needed = await handle.packagesNeeded(code);
       if (needed.length > 0) options.onPhase?.({ kind: 'loading-packages', names: needed });
-      const packages = await handle.loadPackagesFor(code, PACKAGE_LOAD_TIMEOUT_MS);
+      // Most runs import nothing new: no second round trip to the worker for them.
+      const packages = needed.length > 0 ? await handle.loadPackagesFor(code, PACKAGE_LOAD_TIMEOUT_MS) : { loaded: [], failed: [] };
       result =
         packages.failed.length > 0
           ? packageFailureResult(packages.failed, performance.now() - queuedAt)
@@ -150,15 +151,19 @@ export class Kernel {
       result = crashed(outputs, performance.now() - queuedAt, errorMessage(error));
     }
     this.active = null;
-    if (handle.isTerminated) {
+    // The heap is measured after the run too: memory grown without going through the capped
+    // grow (a wasm module compiled by the code itself) is caught here.
+    const heap = handle.isTerminated || handle.memoryLimitReached ? 0 : await this.heapBytes(handle);
+    if (handle.memoryLimitReached || (heap !== null && heap > RUN_LIMITS.maxHeapBytes)) {
+      // The wasm heap never shrinks, and C code that failed to allocate may have left the
+      // interpreter inconsistent: only a fresh one is trustworthy.
       this.replaceIfCurrent(handle);
-    } else {
-      const heap = await this.heapBytes(handle);
-      if (heap === null || heap > RUN_LIMITS.maxHeapBytes) {
-        // The wasm heap never shrinks: only a fresh interpreter gives the memory back.
-        this.replaceIfCurrent(handle);
-        result = { ...result, restarted: true, notice: memoryNotice(heap) };
-      }
+      result = { ...result, status: result.status === 'crashed' ? 'crashed' : 'error', restarted: true, notice: memoryNotice() };
+    } else if (handle.isTerminated) {
+      this.replaceIfCurrent(handle);
+    } else if (heap === null) {
+      this.replaceIfCurrent(handle);
+      result = { ...result, restarted: true, notice: `The interpreter stopped answering. ${RESTARTED_NOTICE}` };
     }
     if (this.handle === handle && !handle.isTerminated) this.setState({ kind: 'ready', restarted: false });
     return result;
@@ -173,10 +178,16 @@ export class Kernel {
     const stop = (reason: StopReason) => {
       if (stopReason) return;
       stopReason = reason;
-      if (handle.canInterrupt) handle.interrupt();
-      graceTimer = setTimeout(() => handle.terminate(RESTARTED_NOTICE), handle.canInterrupt ? RUN_LIMITS.interruptGraceMs : 0);
+      // At the memory limit Python is already raising MemoryError; an interrupt on top would
+      // replace that traceback with a KeyboardInterrupt. Code that swallows it is killed.
+      const interrupted = handle.canInterrupt && reason !== 'memory';
+      if (interrupted) handle.interrupt();
+      const graceMs = interrupted || reason === 'memory' ? RUN_LIMITS.interruptGraceMs : 0;
+      graceTimer = setTimeout(() => handle.terminate(RESTARTED_NOTICE), graceMs);
     };
     this.active = { handle, stop };
+    handle.onMemoryLimit(() => stop('memory'));
+    const droppedBefore = handle.droppedMessages;
     const limitTimer = setTimeout(() => stop('timeout'), timeoutMs);
     const collect = (output: Output) => {
       outputs.push(output);
@@ -185,10 +196,11 @@ export class Kernel {
     try {
       const status = await handle.run(code, collect);
       const durationMs = performance.now() - startedAt;
+      const dropped = droppedNotice(handle.droppedMessages - droppedBefore);
       if (status === 'interrupted' && stopReason === 'timeout') {
-        return { status: 'timeout' as const, outputs, durationMs, notice: timeoutNotice(timeoutMs, false) };
+        return { status: 'timeout' as const, outputs, durationMs, notice: [timeoutNotice(timeoutMs, false), dropped].filter(Boolean).join(' ') };
       }
-      return { status: status satisfies RunStatus, outputs, durationMs };
+      return { status: status satisfies RunStatus, outputs, durationMs, ...(dropped ? { notice: dropped } : {}) };
     } catch {
       // The worker was terminated: by the grace timer, a restart, or it died.
       const durationMs = performance.now() - startedAt;
@@ -196,6 +208,7 @@ export class Kernel {
       const notice = stopReason === 'timeout' ? timeoutNotice(timeoutMs, true) : RESTARTED_NOTICE;
       return { status, outputs, durationMs, notice, restarted: true };
     } finally {
+      handle.onMemoryLimit(null);
       clearTimeout(limitTimer);
       clearTimeout(graceTimer);
       handle.clearInterrupt();
@@ -239,10 +252,15 @@ function timeoutNotice(timeoutMs: number, restarted: boolean): string {
   return restarted ? `${limit} ${RESTARTED_NOTICE}` : `${limit} Variables were kept.`;
 }
 
-function memoryNotice(heap: number | null): string {
-  const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
-  const used = heap === null ? 'stopped answering' : `used ${gib(heap)} of memory (limit ${gib(RUN_LIMITS.maxHeapBytes)})`;
-  return `The interpreter ${used}. ${RESTARTED_NOTICE}`;
+function memoryNotice(): string {
+  const limit = `${(RUN_LIMITS.maxHeapBytes / 1024 ** 3).toFixed(1)} GiB`;
+  return `The run needed more memory than the interpreter's limit of ${limit} and was stopped. ${RESTARTED_NOTICE}`;
+}
+
+/** Messages from the worker that did not match the output protocol are dropped, and said so. */
+function droppedNotice(count: number): string {
+  if (count === 0) return '';
+  return `${count} message${count === 1 ? '' : 's'} from the interpreter did not match the output format and ${count === 1 ? 'was' : 'were'} dropped.`;
 }
 
 function crashed(outputs: Output[], durationMs: number, message: string): RunResult {

@@ -6,7 +6,7 @@ export function packageFailureResult(failed: PackageFailure[], durationMs: numbe
   const names = failed.map((f) => f.name).join(', ');
   const lines = failed.map((f) => `  ${f.name}: ${f.url} (${f.message})`);
   const evalue =
-    `Could not load ${names}: the package source is not reachable from this browser.\n` +
+    `Could not load ${names}: it could not be fetched from the package source.\n` +
     `${lines.join('\n')}\n` +
     'Remedy: an administrator can run `npm run pyodide:mirror` to self-host the packages. ' +
     'Do not retry the same import; use the standard library instead.';

@@ -94,6 +94,8 @@ export const runResultSchema = z.object({
   notice: z.string().optional(),
   /** True when the interpreter that ran this was replaced: variables were lost. */
   restarted: z.boolean().optional(),
+  /** Set when the user, not the model, ran this cell last: unchanged (rerun) or with their own code (edited). */
+  userRun: z.enum(['rerun', 'edited']).optional(),
 });
 export type RunResult = z.infer<typeof runResultSchema>;
 

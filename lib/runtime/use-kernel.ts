@@ -3,28 +3,28 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Kernel, type KernelState } from './kernel';
 import { OUTPUT_CAPS } from './limits';
+import { pythonWorkerUrl, type WorkerLocation } from './worker-url';
 
-export type KernelLocation = { pyodideIndexPath: string; packageBaseUrl: string };
-
-const WORKER_URL = '/workers/python.worker.mjs';
+export type KernelLocation = WorkerLocation;
 const STARTING: KernelState = { kind: 'starting', phase: 'downloading', restarted: false };
 
 /** One kernel per mounted conversation, started as soon as the page loads. */
 export function useKernel(location: KernelLocation): Kernel | null {
   const [kernel, setKernel] = useState<Kernel | null>(null);
-  const { pyodideIndexPath, packageBaseUrl } = location;
+  const { pyodideIndexPath, packageBaseUrl, packageLockUrl } = location;
   useEffect(() => {
     const created = new Kernel({
-      workerUrl: WORKER_URL,
+      workerUrl: pythonWorkerUrl({ pyodideIndexPath, packageBaseUrl, packageLockUrl }),
       indexURL: new URL(pyodideIndexPath, window.location.origin).href,
       packageBaseUrl: new URL(packageBaseUrl, window.location.origin).href,
+      packageLockUrl: new URL(packageLockUrl, window.location.origin).href,
       caps: OUTPUT_CAPS,
     });
     // The kernel is an external resource created on mount; publishing it once is intended.
     // eslint-disable-next-line react-hooks/set-state-in-effect
     setKernel(created);
     return () => created.dispose();
-  }, [pyodideIndexPath, packageBaseUrl]);
+  }, [pyodideIndexPath, packageBaseUrl, packageLockUrl]);
   return kernel;
 }
 

@@ -11,6 +11,8 @@ export type WorkerInitOptions = {
   indexURL: string;
   /** Where package wheels are fetched from (the official CDN or a self-hosted mirror). */
   packageBaseUrl: string;
+  /** The lock file listing the packages of that source; the core's copy is the fallback. */
+  packageLockUrl: string;
   /** Shared interrupt flag; the kernel writes 2 (SIGINT) to stop a run. */
   interruptBuffer: Uint8Array;
   caps: OutputCaps;
@@ -45,5 +47,12 @@ export const loadPackagesResultSchema = z.object({
 });
 export type LoadPackagesResult = z.infer<typeof loadPackagesResultSchema>;
 export const packageNamesSchema = z.array(z.string());
+/** Posted by the worker, outside comlink, the moment a run asks for more memory than allowed. */
+export const memoryLimitMessageSchema = z.object({
+  type: z.literal('runpad:memory-limit'),
+  requestedBytes: z.number().nonnegative(),
+  limitBytes: z.number().positive(),
+});
+export type MemoryLimitMessage = z.infer<typeof memoryLimitMessageSchema>;
 export const heapBytesSchema = z.number().nonnegative();
 export const fileBytesSchema = z.instanceof(Uint8Array);

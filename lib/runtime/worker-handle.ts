@@ -11,6 +11,7 @@ import {
   heapBytesSchema,
   initResultSchema,
   loadPackagesResultSchema,
+  memoryLimitMessageSchema,
   packageNamesSchema,
   workerRunResultSchema,
   type LoadPackagesResult,
@@ -18,11 +19,13 @@ import {
   type StartPhase,
 } from './worker-api';
 import { withTimeout } from './with-timeout';
+import { takeBootWorker } from './boot-worker';
 
 export type WorkerConfig = {
   workerUrl: string;
   indexURL: string;
   packageBaseUrl: string;
+  packageLockUrl: string;
   caps: OutputCaps;
 };
 
@@ -33,6 +36,9 @@ export class WorkerHandle {
   droppedMessages = 0;
   /** Uncaught errors the worker reported (an interrupted async run can leave one behind). */
   uncaughtErrors = 0;
+  /** Set once the interpreter asked for more memory than allowed; it is then replaced. */
+  memoryLimitReached = false;
+  private memoryLimitListener: (() => void) | null = null;
   private readonly worker: Worker;
   private readonly remote: Comlink.Remote<PythonWorkerApi>;
   private terminated = false;
@@ -43,10 +49,18 @@ export class WorkerHandle {
     // Without cross-origin isolation there is no SharedArrayBuffer: timeouts then kill the worker.
     const shared = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated;
     this.interruptBuffer = new Uint8Array(shared ? new SharedArrayBuffer(1) : new ArrayBuffer(1));
-    this.worker = new Worker(config.workerUrl, { type: 'module', name: 'python' });
+    // The page's boot script may already have started this worker (and its interpreter).
+    this.worker = takeBootWorker(config.workerUrl) ?? new Worker(config.workerUrl, { type: 'module', name: 'python' });
     this.worker.addEventListener('error', (event) => {
       event.preventDefault();
       this.uncaughtErrors += 1;
+    });
+    this.worker.addEventListener('message', (event: MessageEvent<unknown>) => {
+      // Comlink's own replies carry an id; the memory signal is the only other message expected.
+      if (memoryLimitMessageSchema.safeParse(event.data).success) {
+        this.memoryLimitReached = true;
+        this.memoryLimitListener?.();
+      }
     });
     this.died = new Promise<never>((_, reject) => {
       this.rejectDied = reject;
@@ -57,6 +71,7 @@ export class WorkerHandle {
       {
         indexURL: config.indexURL,
         packageBaseUrl: config.packageBaseUrl,
+        packageLockUrl: config.packageLockUrl,
         interruptBuffer: this.interruptBuffer,
         caps: config.caps,
       },
@@ -65,6 +80,11 @@ export class WorkerHandle {
     this.ready = this.guard(init, RUN_LIMITS.startTimeoutMs, 'Starting the interpreter').then((value) =>
       initResultSchema.parse(value),
     );
+  }
+
+  /** Called when the running code reaches the memory limit (at most one listener: the run). */
+  onMemoryLimit(listener: (() => void) | null): void {
+    this.memoryLimitListener = listener;
   }
 
   get canInterrupt(): boolean {

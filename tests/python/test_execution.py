@@ -102,3 +102,24 @@ def test_system_exit(kernel):
     assert kernel.run("import sys\nsys.exit(0)") == ("ok", [])
     status, outputs = kernel.run("import sys\nsys.exit(3)")
     assert status == "error" and outputs[-1]["ename"] == "SystemExit"
+
+
+def test_text_past_half_the_cap_stays_before_a_later_figure(make_kernel):
+    harness = make_kernel(streamChars=1_000)
+    code = (
+        "class Pic:\n"
+        "    def _repr_png_(self):\n"
+        "        return b'\\x89PNG\\r\\n\\x1a\\n'\n"
+        "print('a' * 700)\n"
+        "display(Pic())\n"
+        "print('after')\n"
+    )
+    status, outputs = harness.run(code)
+    assert status == "ok"
+    kinds = [o["output_type"] for o in outputs]
+    image_at = kinds.index("display_data")
+    before = "".join(o["text"] for o in outputs[:image_at] if o["output_type"] == "stream")
+    after = "".join(o["text"] for o in outputs[image_at + 1:] if o["output_type"] == "stream")
+    assert before.count("a") == 700
+    assert after == "after\n"
+    assert len(before) + len(after) <= 1_000

@@ -1,5 +1,6 @@
 import { notFound } from 'next/navigation';
 import { Chat } from '@/components/chat/chat';
+import { KernelBoot } from '@/components/chat/kernel-boot';
 import { getClientConfig } from '@/lib/config';
 import { currentUserId } from '@/lib/auth/current-user';
 import { loadOwnConversation } from '@/lib/chat/load-conversation';
@@ -11,14 +12,18 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const userId = await currentUserId();
   const conversation = userId ? await loadOwnConversation(userId, id) : null;
   if (!conversation) notFound();
+  const config = getClientConfig();
   return (
-    <Chat
-      key={conversation.id}
-      conversationId={conversation.id}
-      initialMessages={conversation.messages}
-      initialFiles={conversation.files}
-      title={conversation.title}
-      config={getClientConfig()}
-    />
+    <>
+      <KernelBoot location={config} />
+      <Chat
+        key={conversation.id}
+        conversationId={conversation.id}
+        initialMessages={conversation.messages}
+        initialFiles={conversation.files}
+        title={conversation.title}
+        config={config}
+      />
+    </>
   );
 }

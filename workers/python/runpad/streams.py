@@ -1,7 +1,8 @@
 """Captures stdout/stderr during a run as coalesced `stream` outputs, with a per-run cap.
 
 The head of the output streams out as it is written; once the cap's first half is used, only a
-bounded tail is kept, and at the end a marker says how much was elided, followed by the tail.
+bounded tail is kept, and at the end (or before the next figure or table) a marker says how much
+was elided, followed by the tail.
 Memory stays bounded however much the code prints.
 """
 
@@ -62,19 +63,25 @@ class StreamCapture:
                 self._elided += excess
 
     def flush(self):
+        """Emits everything kept so far, in order: buffered head text, then (once the cap's first
+        half is used) the elision marker and the kept tail. Called before any other output so
+        text printed before a figure stays before it; the tail's budget shrinks by what it emitted,
+        so the run's total stays within the cap."""
         if self._pending:
             self._emit({"output_type": "stream", "name": self._pending_name, "text": "".join(self._pending)})
         self._pending, self._pending_len, self._pending_name = [], 0, None
-
-    def finish(self):
-        self.flush()
-        if self._tail:
+        if self._tail or self._elided:
             tail = "".join(self._tail)
             if self._elided:
                 tail = f"\n… [{self._elided:,} characters elided] …\n" + tail
             self._emit({"output_type": "stream", "name": self._tail_name, "text": tail})
+            self._tail_budget -= self._tail_len
             self._tail.clear()
             self._tail_len = 0
+            self._elided = 0
+
+    def finish(self):
+        self.flush()
 
 
 class StreamWriter(io.TextIOBase):

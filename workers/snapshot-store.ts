@@ -1,0 +1,50 @@
+/**
+ * Where the worker keeps Pyodide memory snapshots: Cache Storage, under a key that changes with
+ * everything the snapshot bakes in (the Pyodide files' location, which names their version, and
+ * our Python package's sources). The Cache Storage object is captured when the store is made,
+ * because lockDown() later removes `caches` from the worker's globals; user code cannot reach it.
+ */
+const CACHE_NAME = 'runpad-pyodide-snapshot-v1';
+
+export type SnapshotStore = {
+  load(): Promise<Uint8Array | null>;
+  save(bytes: Uint8Array<ArrayBuffer>): Promise<void>;
+  discard(): Promise<void>;
+};
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const NO_STORE: SnapshotStore = { load: async () => null, save: async () => undefined, discard: async () => undefined };
+
+export async function snapshotStore(indexURL: string, contents: unknown): Promise<SnapshotStore> {
+  const storage = typeof caches === 'undefined' ? null : caches;
+  if (!storage) return NO_STORE;
+  // A synthetic same-origin key: nothing is fetched from it.
+  const key = new URL(`/__runpad-snapshot/${await sha256Hex(JSON.stringify({ indexURL, contents }))}`, self.location.href).href;
+  const open = () => storage.open(CACHE_NAME);
+  return {
+    async load() {
+      try {
+        const response = await (await open()).match(key);
+        return response ? new Uint8Array(await response.arrayBuffer()) : null;
+      } catch {
+        return null; // storage unavailable (private mode, quota): start without
+      }
+    },
+    async save(bytes) {
+      try {
+        // Only one snapshot is useful: older keys belong to other versions.
+        await storage.delete(CACHE_NAME);
+        await (await open()).put(key, new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } }));
+      } catch {
+        // quota or storage errors only cost the next start its shortcut
+      }
+    },
+    async discard() {
+      await storage.delete(CACHE_NAME).catch(() => false);
+    },
+  };
+}
