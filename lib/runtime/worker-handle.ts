@@ -20,6 +20,7 @@ import {
 } from './worker-api';
 import { withTimeout } from './with-timeout';
 import { takeBootWorker } from './boot-worker';
+import { startProgress } from './start-progress';
 
 export type WorkerConfig = {
   workerUrl: string;
@@ -67,6 +68,7 @@ export class WorkerHandle {
     });
     this.died.catch(() => undefined);
     this.remote = Comlink.wrap<PythonWorkerApi>(this.worker);
+    const progress = startProgress(onPhase);
     const init = this.remote.init(
       {
         indexURL: config.indexURL,
@@ -75,8 +77,9 @@ export class WorkerHandle {
         interruptBuffer: this.interruptBuffer,
         caps: config.caps,
       },
-      Comlink.proxy(onPhase),
+      Comlink.proxy(progress.report),
     );
+    void init.finally(progress.settle).catch(() => undefined);
     this.ready = this.guard(init, RUN_LIMITS.startTimeoutMs, 'Starting the interpreter').then((value) =>
       initResultSchema.parse(value),
     );
