@@ -10,10 +10,15 @@ import { defaultRehypePlugins, Streamdown } from 'streamdown';
  */
 const rehypePlugins = [defaultRehypePlugins.sanitize, defaultRehypePlugins.harden];
 
+/**
+ * Always Streamdown's block mode, also once the answer is complete: its static mode renders the
+ * whole text as one tree, so switching to it at the end of a stream remounted every block at once
+ * (a 200–500 ms main-thread task for a long answer). In block mode, finished blocks stay memoized.
+ */
 export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   return (
     <Streamdown
-      mode={streaming ? 'streaming' : 'static'}
+      mode="streaming"
       isAnimating={streaming}
       skipHtml
       rehypePlugins={rehypePlugins}
