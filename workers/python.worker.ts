@@ -28,6 +28,11 @@ const starter = new InterpreterStarter();
 const bootLocation = bootLocationOf(self.location.href);
 if (bootLocation) starter.start(bootLocation);
 
+/** The wasm heap's size: it only grows, so after a run it is the run's high-water mark. */
+function heapBytesOf(py: PyodideAPI): number {
+  return (py as unknown as { _module: { HEAPU8: Uint8Array } })._module.HEAPU8.byteLength;
+}
+
 function requireReady(): PyodideAPI {
   if (!pyodide) throw new Error('The interpreter has not started.');
   return pyodide;
@@ -61,14 +66,14 @@ __runpad_kernel.run
   },
 
   async run(code: string, onOutput: OutputCallback) {
-    requireReady();
+    const py = requireReady();
     if (!runKernel) throw new Error('The interpreter has not started.');
     currentOutput = onOutput;
     try {
       const proxy = (await (runKernel(code) as Promise<PyResult>)) as PyResult;
-      const result = proxy.toJs({ dict_converter: Object.fromEntries });
+      const result = proxy.toJs({ dict_converter: Object.fromEntries }) as Record<string, unknown>;
       proxy.destroy();
-      return result;
+      return { ...result, heapBytes: heapBytesOf(py) };
     } finally {
       currentOutput = null;
     }
@@ -88,8 +93,7 @@ __runpad_kernel.run
   },
 
   async heapBytes() {
-    const py = requireReady() as unknown as { _module: { HEAPU8: Uint8Array } };
-    return py._module.HEAPU8.byteLength;
+    return heapBytesOf(requireReady());
   },
 
   async writeFile(path: string, bytes: Uint8Array) {

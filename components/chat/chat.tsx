@@ -88,6 +88,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         result = { status: 'error', durationMs: 0, outputs: [{ output_type: 'error', ename: 'InvalidToolInput', evalue: 'The python tool needs {"code": "<python source>"}.', traceback: [] }] };
       } else {
         const id = toolCall.toolCallId;
+        // User Timing mark: where bench/ measures the run round trip from (code complete).
+        performance.mark('runpad:code-complete', { detail: id });
         result = await current.run(input.data.code, {
           timeoutMs: runTimeoutMs(),
           onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),

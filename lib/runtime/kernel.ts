@@ -6,6 +6,7 @@
 import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from './protocol';
 import { RUN_LIMITS } from './limits';
 import { packageFailureResult } from './package-errors';
+import { mayImport } from './may-import';
 import type { StartPhase } from './worker-api';
 import { WorkerHandle, type WorkerConfig } from './worker-handle';
 
@@ -37,6 +38,7 @@ const PACKAGE_LOAD_TIMEOUT_MS = 180_000;
 export class Kernel {
   private handle: WorkerHandle;
   private queue: Promise<unknown> = Promise.resolve();
+  private pendingRuns = 0;
   private active: ActiveRun | null = null;
   private stateValue: KernelState = { kind: 'starting', phase: 'downloading', restarted: false };
   private readonly listeners = new Set<(state: KernelState) => void>();
@@ -58,11 +60,19 @@ export class Kernel {
     return () => this.listeners.delete(listener);
   }
 
-  /** Queues a run; the promise always resolves with a result, never rejects. */
+  /**
+   * Queues a run; the promise always resolves with a result, never rejects. When nothing else is
+   * queued the run starts at once: every await before the code reaches the worker would let React
+   * render the cell's new status first (a few milliseconds each) instead of in parallel with it.
+   */
   run(code: string, options: RunOptions = {}): Promise<RunResult> {
     options.onPhase?.({ kind: 'queued' });
-    const result = this.queue.then(() => this.execute(code, options));
-    this.queue = result.catch(() => undefined);
+    const start = () => this.execute(code, options);
+    const result = this.pendingRuns === 0 ? start() : this.queue.then(start);
+    this.pendingRuns += 1;
+    this.queue = result.catch(() => undefined).finally(() => {
+      this.pendingRuns -= 1;
+    });
     return result;
   }
 
@@ -73,6 +83,7 @@ export class Kernel {
 
   /** Starts loading the packages that code (possibly still incomplete) imports. */
   prefetch(code: string): void {
+    if (!mayImport(code)) return;
     const handle = this.handle;
     handle.ready
       .then(() => handle.loadPackagesFor(code, PACKAGE_LOAD_TIMEOUT_MS))
@@ -131,29 +142,31 @@ export class Kernel {
     const outputs: Output[] = [];
     const queuedAt = performance.now();
     try {
-      await handle.ready;
+      if (!handle.isReady) await handle.ready;
     } catch (error) {
       return crashed(outputs, 0, `The interpreter could not start: ${startFailure(error)}`);
     }
     this.setState({ kind: 'busy' });
     let result: RunResult;
+    let heapAfterRun: number | undefined;
     try {
-      await this.syncFiles(handle);
-      const needed = await handle.packagesNeeded(code);
+      if (this.unwrittenFiles(handle).length > 0) await this.syncFiles(handle);
+      const needed = mayImport(code) ? await handle.packagesNeeded(code) : [];
       if (needed.length > 0) options.onPhase?.({ kind: 'loading-packages', names: needed });
       // Most runs import nothing new: no second round trip to the worker for them.
       const packages = needed.length > 0 ? await handle.loadPackagesFor(code, PACKAGE_LOAD_TIMEOUT_MS) : { loaded: [], failed: [] };
-      result =
-        packages.failed.length > 0
-          ? packageFailureResult(packages.failed, performance.now() - queuedAt)
-          : await this.runWithLimits(handle, code, options, outputs);
+      if (packages.failed.length > 0) {
+        result = packageFailureResult(packages.failed, performance.now() - queuedAt);
+      } else {
+        ({ result, heapBytes: heapAfterRun } = await this.runWithLimits(handle, code, options, outputs));
+      }
     } catch (error) {
       result = crashed(outputs, performance.now() - queuedAt, errorMessage(error));
     }
     this.active = null;
     // The heap is measured after the run too: memory grown without going through the capped
-    // grow (a wasm module compiled by the code itself) is caught here.
-    const heap = handle.isTerminated || handle.memoryLimitReached ? 0 : await this.heapBytes(handle);
+    // grow (a wasm module compiled by the code itself) is caught here. A finished run reports it.
+    const heap = handle.isTerminated || handle.memoryLimitReached ? 0 : (heapAfterRun ?? (await this.heapBytes(handle)));
     if (handle.memoryLimitReached || (heap !== null && heap > RUN_LIMITS.maxHeapBytes)) {
       // The wasm heap never shrinks, and C code that failed to allocate may have left the
       // interpreter inconsistent: only a fresh one is trustworthy.
@@ -169,7 +182,7 @@ export class Kernel {
     return result;
   }
 
-  private async runWithLimits(handle: WorkerHandle, code: string, options: RunOptions, outputs: Output[]) {
+  private async runWithLimits(handle: WorkerHandle, code: string, options: RunOptions, outputs: Output[]): Promise<{ result: RunResult; heapBytes?: number }> {
     const timeoutMs = options.timeoutMs ?? RUN_LIMITS.defaultTimeoutMs;
     const startedAt = performance.now();
     options.onPhase?.({ kind: 'running', startedAt: Date.now() });
@@ -194,19 +207,19 @@ export class Kernel {
       options.onOutput?.(output);
     };
     try {
-      const status = await handle.run(code, collect);
+      const { status, heapBytes } = await handle.run(code, collect);
       const durationMs = performance.now() - startedAt;
       const dropped = droppedNotice(handle.droppedMessages - droppedBefore);
       if (status === 'interrupted' && stopReason === 'timeout') {
-        return { status: 'timeout' as const, outputs, durationMs, notice: [timeoutNotice(timeoutMs, false), dropped].filter(Boolean).join(' ') };
+        return { result: { status: 'timeout', outputs, durationMs, notice: [timeoutNotice(timeoutMs, false), dropped].filter(Boolean).join(' ') }, heapBytes };
       }
-      return { status: status satisfies RunStatus, outputs, durationMs, ...(dropped ? { notice: dropped } : {}) };
+      return { result: { status: status satisfies RunStatus, outputs, durationMs, ...(dropped ? { notice: dropped } : {}) }, heapBytes };
     } catch {
       // The worker was terminated: by the grace timer, a restart, or it died.
       const durationMs = performance.now() - startedAt;
       const status: RunStatus = stopReason === 'timeout' ? 'timeout' : stopReason === 'user' ? 'interrupted' : 'crashed';
       const notice = stopReason === 'timeout' ? timeoutNotice(timeoutMs, true) : RESTARTED_NOTICE;
-      return { status, outputs, durationMs, notice, restarted: true };
+      return { result: { status, outputs, durationMs, notice, restarted: true } };
     } finally {
       handle.onMemoryLimit(null);
       clearTimeout(limitTimer);
@@ -215,12 +228,16 @@ export class Kernel {
     }
   }
 
+  private unwrittenFiles(handle: WorkerHandle): DataFile[] {
+    const written = this.written.get(handle);
+    return [...this.files.values()].filter((file) => !written?.has(fileKey(file)));
+  }
+
   private async syncFiles(handle: WorkerHandle): Promise<void> {
     const written = this.written.get(handle) ?? new Set<string>();
     this.written.set(handle, written);
-    for (const file of this.files.values()) {
-      const key = `${file.name}@${file.sha256}`;
-      if (written.has(key)) continue;
+    for (const file of this.unwrittenFiles(handle)) {
+      const key = fileKey(file);
       const response = await fetch(file.url);
       if (!response.ok) throw new Error(`The file ${file.name} could not be loaded (HTTP ${response.status}).`);
       // The buffer is transferred to the worker, not copied.
@@ -245,6 +262,10 @@ export class Kernel {
     this.stateValue = state;
     for (const listener of this.listeners) listener(state);
   }
+}
+
+function fileKey(file: DataFile): string {
+  return `${file.name}@${file.sha256}`;
 }
 
 function timeoutNotice(timeoutMs: number, restarted: boolean): string {

@@ -38,7 +38,9 @@ export const startPhaseSchema = z.enum(['downloading', 'starting', 'installing',
 export type StartPhase = z.infer<typeof startPhaseSchema>;
 
 export const initResultSchema = z.object({ pythonVersion: z.string(), pyodideVersion: z.string() });
-export const workerRunResultSchema = z.object({ status: z.enum(['ok', 'error', 'interrupted']) });
+export const heapBytesSchema = z.number().nonnegative();
+export const workerRunResultSchema = z.object({ status: z.enum(['ok', 'error', 'interrupted']), heapBytes: heapBytesSchema });
+export type WorkerRunResult = z.infer<typeof workerRunResultSchema>;
 export const packageFailureSchema = z.object({ name: z.string(), url: z.string(), message: z.string() });
 export type PackageFailure = z.infer<typeof packageFailureSchema>;
 export const loadPackagesResultSchema = z.object({
@@ -54,5 +56,4 @@ export const memoryLimitMessageSchema = z.object({
   limitBytes: z.number().positive(),
 });
 export type MemoryLimitMessage = z.infer<typeof memoryLimitMessageSchema>;
-export const heapBytesSchema = z.number().nonnegative();
 export const fileBytesSchema = z.instanceof(Uint8Array);

@@ -17,6 +17,7 @@ import {
   type LoadPackagesResult,
   type PythonWorkerApi,
   type StartPhase,
+  type WorkerRunResult,
 } from './worker-api';
 import { withTimeout } from './with-timeout';
 import { takeBootWorker } from './boot-worker';
@@ -33,6 +34,8 @@ export type WorkerConfig = {
 export class WorkerHandle {
   readonly interruptBuffer: Uint8Array;
   readonly ready: Promise<{ pythonVersion: string; pyodideVersion: string }>;
+  /** Set once `ready` has resolved, so a run can start without waiting a microtask for it. */
+  isReady = false;
   /** Messages from the worker that did not match the protocol and were dropped. */
   droppedMessages = 0;
   /** Uncaught errors the worker reported (an interrupted async run can leave one behind). */
@@ -80,9 +83,11 @@ export class WorkerHandle {
       Comlink.proxy(progress.report),
     );
     void init.finally(progress.settle).catch(() => undefined);
-    this.ready = this.guard(init, RUN_LIMITS.startTimeoutMs, 'Starting the interpreter').then((value) =>
-      initResultSchema.parse(value),
-    );
+    this.ready = this.guard(init, RUN_LIMITS.startTimeoutMs, 'Starting the interpreter').then((value) => {
+      const started = initResultSchema.parse(value);
+      this.isReady = true;
+      return started;
+    });
   }
 
   /** Called when the running code reaches the memory limit (at most one listener: the run). */
@@ -94,8 +99,11 @@ export class WorkerHandle {
     return this.interruptBuffer.buffer instanceof SharedArrayBuffer;
   }
 
-  /** Resolves with the worker's own status, or rejects when the worker is terminated. */
-  async run(code: string, onOutput: (output: Output) => void): Promise<'ok' | 'error' | 'interrupted'> {
+  /**
+   * Resolves with the worker's own status and the heap size after the run (read in the same
+   * reply, to save a round trip), or rejects when the worker is terminated.
+   */
+  async run(code: string, onOutput: (output: Output) => void): Promise<WorkerRunResult> {
     const receive = (json: string) => {
       const parsed = safeJson(json);
       const output = outputSchema.safeParse(parsed);
@@ -103,7 +111,7 @@ export class WorkerHandle {
       else this.droppedMessages += 1;
     };
     const result = await this.guard(this.remote.run(code, Comlink.proxy(receive)), null, 'The run');
-    return workerRunResultSchema.parse(result).status;
+    return workerRunResultSchema.parse(result);
   }
 
   async packagesNeeded(code: string): Promise<string[]> {
