@@ -4,7 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import type { PyodideAPI } from 'pyodide';
-import type { OutputCallback, ProgressCallback, PythonWorkerApi, WorkerInitOptions } from '@/lib/runtime/worker-api';
+import type { OutputMessage, ProgressCallback, PythonWorkerApi, WorkerInitOptions } from '@/lib/runtime/worker-api';
 import { bootLocationOf, InterpreterStarter } from './interpreter';
 import { lockDown, type KernelNetwork } from './lockdown';
 import { capMemoryGrowth } from './memory-cap';
@@ -18,7 +18,6 @@ let pyodide: PyodideAPI | null = null;
 let network: KernelNetwork | null = null;
 let packages: PackageLoader | null = null;
 let runKernel: PyCallable | null = null;
-let currentOutput: OutputCallback | null = null;
 
 // The memory cap goes in first, so it holds for the whole life of the interpreter.
 capMemoryGrowth(RUN_LIMITS.maxHeapBytes);
@@ -27,6 +26,15 @@ capMemoryGrowth(RUN_LIMITS.maxHeapBytes);
 const starter = new InterpreterStarter();
 const bootLocation = bootLocationOf(self.location.href);
 if (bootLocation) starter.start(bootLocation);
+
+/**
+ * Outputs go out on the worker's own port, the one comlink replies on: messages on one port
+ * arrive in order, so every output of a run reaches the page before the run's reply does.
+ */
+function emitOutput(json: string): void {
+  const message: OutputMessage = { type: 'runpad:output', json };
+  self.postMessage(message);
+}
 
 /** The wasm heap's size: it only grows, so after a run it is the run's high-water mark. */
 function heapBytesOf(py: PyodideAPI): number {
@@ -47,7 +55,7 @@ const api: PythonWorkerApi = {
     packages = new PackageLoader(py, lock, options.packageBaseUrl);
 
     onProgress('installing');
-    py.globals.set('__runpad_emit', (json: string) => currentOutput?.(json));
+    py.globals.set('__runpad_emit', emitOutput);
     py.globals.set('__runpad_caps', JSON.stringify(options.caps));
     runKernel = py.runPython(`
 import sys, json
@@ -65,18 +73,13 @@ __runpad_kernel.run
     return { pythonVersion: version, pyodideVersion: py.version };
   },
 
-  async run(code: string, onOutput: OutputCallback) {
+  async run(code: string) {
     const py = requireReady();
     if (!runKernel) throw new Error('The interpreter has not started.');
-    currentOutput = onOutput;
-    try {
-      const proxy = (await (runKernel(code) as Promise<PyResult>)) as PyResult;
-      const result = proxy.toJs({ dict_converter: Object.fromEntries }) as Record<string, unknown>;
-      proxy.destroy();
-      return { ...result, heapBytes: heapBytesOf(py) };
-    } finally {
-      currentOutput = null;
-    }
+    const proxy = (await (runKernel(code) as Promise<PyResult>)) as PyResult;
+    const result = proxy.toJs({ dict_converter: Object.fromEntries }) as Record<string, unknown>;
+    proxy.destroy();
+    return { ...result, heapBytes: heapBytesOf(py) };
   },
 
   async packagesNeeded(code: string) {

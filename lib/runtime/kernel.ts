@@ -34,6 +34,8 @@ export type DataFile = { name: string; sha256: string; url: string };
 type ActiveRun = { handle: WorkerHandle; stop: (reason: StopReason) => void };
 
 const PACKAGE_LOAD_TIMEOUT_MS = 180_000;
+/** How long after the interrupt flag a run that has not stopped gets a replacement started. */
+const SPARE_AFTER_MS = 250;
 
 export class Kernel {
   private handle: WorkerHandle;
@@ -46,9 +48,11 @@ export class Kernel {
   private files = new Map<string, DataFile>();
   /** Which files (name@sha) each interpreter already has; a fresh one gets them all again. */
   private readonly written = new WeakMap<WorkerHandle, Set<string>>();
+  /** A replacement started early, while a stopped run may still have to be killed. */
+  private spare: WorkerHandle | null = null;
 
   constructor(private readonly config: WorkerConfig) {
-    this.handle = this.spawn(false);
+    this.handle = this.adopt(this.spawn(false), false);
   }
 
   get state(): KernelState {
@@ -116,15 +120,22 @@ export class Kernel {
 
   dispose(): void {
     this.disposed = true;
+    this.discardSpare();
     this.handle.terminate();
     this.listeners.clear();
   }
 
+  /** A new worker and interpreter; it drives the kernel's state only once adopted. */
   private spawn(restarted: boolean): WorkerHandle {
-    this.setState({ kind: 'starting', phase: 'downloading', restarted });
-    const handle = new WorkerHandle(this.config, (phase) => {
+    const handle: WorkerHandle = new WorkerHandle(this.config, (phase) => {
       if (this.handle === handle && phase !== 'ready') this.setState({ kind: 'starting', phase, restarted });
     });
+    return handle;
+  }
+
+  /** Makes `handle` the current interpreter; the caller assigns the returned handle. */
+  private adopt(handle: WorkerHandle, restarted: boolean): WorkerHandle {
+    this.setState({ kind: 'starting', phase: handle.isReady ? 'starting' : 'downloading', restarted });
     handle.ready.then(
       () => this.handle === handle && !this.active && this.setState({ kind: 'ready', restarted }),
       (error: Error) => this.handle === handle && this.setState({ kind: 'failed', message: startFailure(error) }),
@@ -134,7 +145,23 @@ export class Kernel {
 
   private replaceHandle(): void {
     this.handle.terminate(RESTARTED_NOTICE);
-    if (!this.disposed) this.handle = this.spawn(true);
+    const spare = this.spare;
+    this.spare = null;
+    if (this.disposed) return;
+    this.handle = this.adopt(spare && !spare.isTerminated ? spare : this.spawn(true), true);
+  }
+
+  /**
+   * Starts a fresh interpreter while a stopped run is still inside its grace period, so that if
+   * the run has to be killed, its replacement is already (nearly) ready.
+   */
+  private prepareSpare(): void {
+    if (!this.spare && !this.disposed) this.spare = this.spawn(true);
+  }
+
+  private discardSpare(): void {
+    this.spare?.terminate();
+    this.spare = null;
   }
 
   private async execute(code: string, options: RunOptions): Promise<RunResult> {
@@ -178,7 +205,10 @@ export class Kernel {
       this.replaceIfCurrent(handle);
       result = { ...result, restarted: true, notice: `The interpreter stopped answering. ${RESTARTED_NOTICE}` };
     }
-    if (this.handle === handle && !handle.isTerminated) this.setState({ kind: 'ready', restarted: false });
+    if (this.handle === handle && !handle.isTerminated) {
+      this.discardSpare(); // the interpreter came back: no replacement needed
+      this.setState({ kind: 'ready', restarted: false });
+    }
     return result;
   }
 
@@ -188,6 +218,7 @@ export class Kernel {
     options.onPhase?.({ kind: 'running', startedAt: Date.now() });
     let stopReason: StopReason | null = null;
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    let spareTimer: ReturnType<typeof setTimeout> | undefined;
     const stop = (reason: StopReason) => {
       if (stopReason) return;
       stopReason = reason;
@@ -197,6 +228,9 @@ export class Kernel {
       if (interrupted) handle.interrupt();
       const graceMs = interrupted || reason === 'memory' ? RUN_LIMITS.interruptGraceMs : 0;
       graceTimer = setTimeout(() => handle.terminate(RESTARTED_NOTICE), graceMs);
+      // Python code stops within milliseconds of the flag; still running later means C code that
+      // ignores it, and a kill at the end of the grace period. The memory limit always replaces.
+      if (graceMs > 0) spareTimer = setTimeout(() => this.prepareSpare(), reason === 'memory' ? 0 : SPARE_AFTER_MS);
     };
     this.active = { handle, stop };
     handle.onMemoryLimit(() => stop('memory'));
@@ -224,6 +258,7 @@ export class Kernel {
       handle.onMemoryLimit(null);
       clearTimeout(limitTimer);
       clearTimeout(graceTimer);
+      clearTimeout(spareTimer);
       handle.clearInterrupt();
     }
   }

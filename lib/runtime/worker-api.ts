@@ -19,12 +19,11 @@ export type WorkerInitOptions = {
 };
 
 export type ProgressCallback = (phase: StartPhase) => void;
-/** Receives one JSON-encoded output at a time (validated by the kernel). */
-export type OutputCallback = (json: string) => void;
 
 export interface PythonWorkerApi {
   init(options: WorkerInitOptions, onProgress: ProgressCallback): Promise<unknown>;
-  run(code: string, onOutput: OutputCallback): Promise<unknown>;
+  /** Outputs arrive meanwhile as OutputMessages on the worker's port, before the reply. */
+  run(code: string): Promise<unknown>;
   /** Names of the packages the code imports that are not loaded yet (fast, no network). */
   packagesNeeded(code: string): Promise<unknown>;
   /** Loads the packages the code imports; safe to call while the model is still writing it. */
@@ -56,4 +55,7 @@ export const memoryLimitMessageSchema = z.object({
   limitBytes: z.number().positive(),
 });
 export type MemoryLimitMessage = z.infer<typeof memoryLimitMessageSchema>;
+/** Posted by the worker, outside comlink, for each output of a run: JSON checked by the kernel. */
+export const outputMessageSchema = z.object({ type: z.literal('runpad:output'), json: z.string() });
+export type OutputMessage = z.infer<typeof outputMessageSchema>;
 export const fileBytesSchema = z.instanceof(Uint8Array);

@@ -12,6 +12,7 @@ import {
   initResultSchema,
   loadPackagesResultSchema,
   memoryLimitMessageSchema,
+  outputMessageSchema,
   packageNamesSchema,
   workerRunResultSchema,
   type LoadPackagesResult,
@@ -43,6 +44,7 @@ export class WorkerHandle {
   /** Set once the interpreter asked for more memory than allowed; it is then replaced. */
   memoryLimitReached = false;
   private memoryLimitListener: (() => void) | null = null;
+  private outputListener: ((output: Output) => void) | null = null;
   private readonly worker: Worker;
   private readonly remote: Comlink.Remote<PythonWorkerApi>;
   private terminated = false;
@@ -60,8 +62,11 @@ export class WorkerHandle {
       this.uncaughtErrors += 1;
     });
     this.worker.addEventListener('message', (event: MessageEvent<unknown>) => {
-      // Comlink's own replies carry an id; the memory signal is the only other message expected.
-      if (memoryLimitMessageSchema.safeParse(event.data).success) {
+      // Comlink's own replies carry an id; besides them the worker sends outputs and the memory signal.
+      const output = outputMessageSchema.safeParse(event.data);
+      if (output.success) {
+        this.receiveOutput(output.data.json);
+      } else if (memoryLimitMessageSchema.safeParse(event.data).success) {
         this.memoryLimitReached = true;
         this.memoryLimitListener?.();
       }
@@ -104,14 +109,20 @@ export class WorkerHandle {
    * reply, to save a round trip), or rejects when the worker is terminated.
    */
   async run(code: string, onOutput: (output: Output) => void): Promise<WorkerRunResult> {
-    const receive = (json: string) => {
-      const parsed = safeJson(json);
-      const output = outputSchema.safeParse(parsed);
-      if (output.success) onOutput(output.data);
-      else this.droppedMessages += 1;
-    };
-    const result = await this.guard(this.remote.run(code, Comlink.proxy(receive)), null, 'The run');
-    return workerRunResultSchema.parse(result);
+    this.outputListener = onOutput;
+    try {
+      const result = await this.guard(this.remote.run(code), null, 'The run');
+      return workerRunResultSchema.parse(result);
+    } finally {
+      this.outputListener = null;
+    }
+  }
+
+  /** An output from the worker: for the run in progress, if it matches the protocol. */
+  private receiveOutput(json: string): void {
+    const output = outputSchema.safeParse(safeJson(json));
+    if (output.success && this.outputListener) this.outputListener(output.data);
+    else this.droppedMessages += 1;
   }
 
   async packagesNeeded(code: string): Promise<string[]> {
