@@ -101,7 +101,7 @@ async function appRunRoundTrip(page, code) {
   return { total: done[1] - (complete ?? (queued ?? done)[1]), running: done[1] - running[1] };
 }
 
-const results = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, ${os.type()} ${os.release()}`, versions: { node: process.version, pyodide: pyodideVersion, chromium: browser.version() }, repeat: REPEAT };
+const results = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, ${os.type()} ${os.release()}`, versions: { node: process.version, pyodide: pyodideVersion, chromium: browser.version() }, repeat: REPEAT, loadAverage: { start: os.loadavg()[0] } };
 try {
   if (wanted('coldStart')) {
     console.log('1. cold start');
@@ -165,6 +165,7 @@ try {
     for (const n of [50, 200, 500]) results.concurrency.push({ ...(await concurrency({ app: APP, fake, streams: n })), serverRssMb: rssMb(APP_PORT) });
   }
 } finally {
+  results.loadAverage.end = os.loadavg()[0];
   await browser.close();
   app.kill();
   bare.close();
