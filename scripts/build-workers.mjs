@@ -42,7 +42,8 @@ await esbuild.build({
   format: 'esm',
   platform: 'browser',
   target: 'es2022',
-  minify: process.env.NODE_ENV === 'production',
+  // Always minified: the worker script is on the cold-start path (the source map keeps it debuggable).
+  minify: true,
   sourcemap: true,
   external: ['/pyodide/*'],
   plugins: [pythonSourcesPlugin],

@@ -4,7 +4,8 @@
  * and URL, so the user and the model get a message they can act on.
  */
 import type { PyodideAPI } from 'pyodide';
-import { z } from 'zod';
+// zod/mini: the worker script is on the cold-start path, and full zod was 90% of it.
+import * as z from 'zod/mini';
 import type { LoadPackagesResult, PackageFailure } from '@/lib/runtime/worker-api';
 
 const lockPackageSchema = z.looseObject({
