@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 
 /** What was tried for speed and what came of it: bench/NOTES.md, edited by hand after each experiment. */
-const NOTES = fs.readFileSync(new URL('./NOTES.md', import.meta.url), 'utf8').trim().split('\n');
+const readNotes = () => fs.readFileSync(new URL('./NOTES.md', import.meta.url), 'utf8').trim().split('\n');
 
 const ratio = (a, b) => (b ? Math.round((a / b) * 100) / 100 : NaN);
 
@@ -37,13 +37,18 @@ export function writeResults(r) {
     ),
     '',
     'Notes:',
+    '- Cold starts are measured in each page from its navigation start (`performance.now()` when the interpreter is ready), the app\'s with an init-script MutationObserver on the kernel status; a cached visit is a second page in the same browser context, opened after the first one has stored its memory snapshot.',
+    '- The run round trip starts at the app\'s `runpad:code-complete` User Timing mark (set when the tool call\'s code is complete in the browser) and ends when the cell\'s final status is in the DOM; the baseline is a raw `postMessage` → `runPython` → `postMessage` in the bare worker.',
     '- The interrupt figure is the run\'s duration minus the time limit: how long after the limit the result was back and the interpreter usable.',
-    '- The hard-restart figure includes the 1.5 s grace period the kernel gives an interrupted run before it terminates the worker (RUN_LIMITS.interruptGraceMs).',
+    '- The hard-restart figure includes the grace period the kernel gives an interrupted run before it terminates the worker (RUN_LIMITS.interruptGraceMs: 1 s since this round, 1.5 s before).',
     '- Long tasks are PerformanceObserver \'longtask\' entries (buffered) that started between sending the message and the end of the turn; total blocking time is the sum of each one\'s time beyond 50 ms. A longest task of 0 means none reached 50 ms.',
-    `- Output handling: the PNGs are built in pure Python (matplotlib is not available offline) and shown via \`_repr_png_\`; 10,000 prints of 100 characters. "Code complete" is the cell appearing as queued; "rendered" is the stdout block present and all ${out.images} images decoded.`,
+    `- Output handling: the PNGs are built in pure Python (matplotlib is not available offline) and shown via \`_repr_png_\`; 10,000 prints of 100 characters. "Code complete" is the cell first appearing on screen; "rendered" is the stdout block present and all ${out.images} images decoded.`,
     `- Streaming render: the fake model streams ${st.chunkChars}-character chunks ${st.chunkDelayMs} ms apart (a token taken as 4 characters); the answer has headings, paragraphs, lists, a table and a fenced code block in every section. The shown rate is first text → last text on screen.`,
-    ...NOTES,
+    ...readNotes(),
     '',
   ];
   fs.writeFileSync('bench/RESULTS.md', lines.join('\n'));
 }
+
+// `node bench/report.mjs bench/out/<run>.json` rewrites RESULTS.md from a stored full run (after editing NOTES.md).
+if (import.meta.url === `file://${process.argv[1]}`) writeResults(JSON.parse(fs.readFileSync(process.argv[2], 'utf8')));

@@ -163,10 +163,22 @@ try {
       interrupt.push((await appRunRoundTrip(appPage, 'while True: pass')).running - 1000);
     }
     for (let i = 0; i < Math.min(REPEAT, 3); i += 1) {
-      const t0 = Date.now();
+      // From the limit (code complete + 1 s: the run starts at once) to the status showing a ready
+      // interpreter again, both in the page's clock.
+      await appPage.evaluate(() => {
+        window.readyAt = null;
+        window.readyObserver?.disconnect();
+        window.readyObserver = new MutationObserver(() => {
+          if (document.querySelector('[data-kernel-state="ready"]')) window.readyAt = performance.now();
+          else window.readyAt = null;
+        });
+        window.readyObserver.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-kernel-state'] });
+      });
       await appRunRoundTrip(appPage, 'sum(range(10**12))');
-      await appPage.locator('[data-kernel-state="ready"]').waitFor({ timeout: 60_000 });
-      restart.push(Date.now() - t0 - 1000);
+      await appPage.waitForFunction(() => window.readyAt !== null, null, { timeout: 60_000 });
+      restart.push(
+        await appPage.evaluate(() => window.readyAt - performance.getEntriesByName('runpad:code-complete').at(-1).startTime - 1000),
+      );
     }
     results.interrupt = { toUsableAfterLimitMs: stats(interrupt.filter(Number.isFinite)), hardRestartAfterLimitMs: stats(restart) };
     await appContext.close();

@@ -35,7 +35,7 @@ type ActiveRun = { handle: WorkerHandle; stop: (reason: StopReason) => void };
 
 const PACKAGE_LOAD_TIMEOUT_MS = 180_000;
 /** How long after the interrupt flag a run that has not stopped gets a replacement started. */
-const SPARE_AFTER_MS = 250;
+const SPARE_AFTER_MS = 50;
 
 export class Kernel {
   private handle: WorkerHandle;

@@ -24,8 +24,12 @@ export const RUN_LIMITS = {
   defaultTimeoutMs: 30_000,
   /** Largest limit a user may choose in settings. */
   maxTimeoutMs: 300_000,
-  /** After the interrupt flag is set, how long the worker has to come back before it is killed. */
-  interruptGraceMs: 1_500,
+  /**
+   * After the interrupt flag is set, how long the worker has to come back before it is killed.
+   * Python code stops within milliseconds; what is still running after a second is C code that
+   * ignores the flag, and a spare interpreter is ready by then (lib/runtime/kernel.ts).
+   */
+  interruptGraceMs: 1_000,
   /** wasm heap size past which the run is stopped and the worker replaced. */
   maxHeapBytes: 1.5 * 1024 ** 3,
   /** How long starting an interpreter may take before it is reported as failed. */
