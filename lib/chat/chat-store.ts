@@ -6,7 +6,7 @@ import 'server-only';
 import { safeValidateUIMessages, type UIMessage } from 'ai';
 import type { Db } from '@/lib/db/client';
 import { createConversation, getConversation } from '@/lib/db/queries/conversations';
-import { listMessages, saveMessages, upsertMessage } from '@/lib/db/queries/messages';
+import { listMessages, saveMessages, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages';
 import { getBlobForUser, linkBlob, putBlob } from '@/lib/db/queries/blobs';
 import { tools } from '@/lib/ai/python-tool';
 import type { ChatRequest } from './request-schema';
@@ -17,7 +17,7 @@ type IncomingMessage = NonNullable<ChatRequest['message']>;
 type History = { kind: 'ok'; messages: UIMessage[] } | { kind: 'invalid'; message: string };
 type Loaded =
   | { kind: 'not-found' }
-  | { kind: 'ok'; history: () => Promise<History>; resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null> };
+  | { kind: 'ok'; history: (stored?: StoredMessage[]) => Promise<History>; resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null> };
 
 export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest): Promise<Loaded> {
   let conversation = await getConversation(db, userId, request.id);
@@ -33,8 +33,9 @@ export async function loadConversationForChat(db: Db, userId: string, request: C
   const conversationId = conversation.id;
   return {
     kind: 'ok',
-    history: async () => {
-      let stored = await listMessages(db, conversationId);
+    /** The stored messages, validated; pass them when the caller already has them (after a save). */
+    history: async (known?: StoredMessage[]) => {
+      let stored = known ?? (await listMessages(db, conversationId));
       if (request.trigger === 'regenerate-message') {
         stored = dropAfterLastUserMessage(stored);
         await saveMessages(db, userId, conversationId, stored);
@@ -55,9 +56,12 @@ function dropAfterLastUserMessage<M extends { role: string }>(messages: M[]): M[
   return lastUser === -1 ? messages : messages.slice(0, lastUser + 1);
 }
 
-type SaveResult = { ok: true } | { ok: false; message: string };
+type SaveResult = { ok: true; messages: StoredMessage[] } | { ok: false; message: string };
 
-/** The user's message is stored before the model is called; tool outputs as soon as they arrive. */
+/**
+ * The user's message is stored before the model is called; tool outputs as soon as they arrive.
+ * Returns the conversation's messages as now stored, so the history need not be read again.
+ */
 export async function saveIncomingMessage(db: Db, userId: string, conversationId: string, message: IncomingMessage): Promise<SaveResult> {
   if (message.metadata !== undefined && !messageMetadataSchema.safeParse(message.metadata).success) {
     return { ok: false, message: 'The message metadata is not valid.' };
@@ -68,7 +72,8 @@ export async function saveIncomingMessage(db: Db, userId: string, conversationId
     // The browser may only add tool outputs to an assistant message the server produced.
     return { ok: false, message: 'Unknown assistant message.' };
   }
-  if (message.role === 'user' && existingIndex !== -1) {
+  const edited = message.role === 'user' && existingIndex !== -1;
+  if (edited) {
     // An edited user message replaces the original and everything that followed it.
     await saveMessages(db, userId, conversationId, stored.slice(0, existingIndex));
   }
@@ -77,8 +82,14 @@ export async function saveIncomingMessage(db: Db, userId: string, conversationId
     await linkBlob(db, conversationId, sha);
     return sha;
   });
-  const saved = await upsertMessage(db, userId, conversationId, { id: message.id, role: message.role, parts, metadata: message.metadata ?? null });
-  return saved ? { ok: true } : { ok: false, message: 'The message could not be saved.' };
+  const metadata = message.metadata ?? null;
+  const saved = await upsertMessage(db, userId, conversationId, { id: message.id, role: message.role, parts, metadata });
+  if (!saved) return { ok: false, message: 'The message could not be saved.' };
+  // What the upsert did, in memory: an existing message keeps its place, a new one comes last.
+  const kept = edited ? stored.slice(0, existingIndex) : stored;
+  const written: StoredMessage = { id: message.id, role: message.role, parts, ...(metadata === null ? {} : { metadata }) };
+  const index = kept.findIndex((m) => m.id === message.id);
+  return { ok: true, messages: index === -1 ? [...kept, written] : kept.map((m, i) => (i === index ? written : m)) };
 }
 
 export async function saveAssistantMessage(db: Db, userId: string, conversationId: string, message: UIMessage): Promise<void> {

@@ -7,7 +7,7 @@ import { createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMe
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { notFound, jsonError } from '@/lib/http/errors';
-import { ServerTiming } from '@/lib/http/server-timing';
+import type { ServerTiming } from '@/lib/http/server-timing';
 import { buildSystemPrompt, mainAvailablePackages } from '@/lib/ai/system-prompt';
 import { toModelMessages } from '@/lib/ai/model-messages';
 import { tools } from '@/lib/ai/python-tool';
@@ -18,21 +18,22 @@ import { runsThisTurn } from './step-budget';
 import { loadConversationForChat, saveAssistantMessage, saveIncomingMessage } from './chat-store';
 import { maybeGenerateTitle } from './titles';
 
-type HandleChatInput = { userId: string; request: ChatRequest; abortSignal: AbortSignal };
+type HandleChatInput = { userId: string; request: ChatRequest; abortSignal: AbortSignal; timing: ServerTiming };
 
-export async function handleChat({ userId, request, abortSignal }: HandleChatInput): Promise<Response> {
-  const timing = new ServerTiming();
+export async function handleChat({ userId, request, abortSignal, timing }: HandleChatInput): Promise<Response> {
   const db = await getDb();
   const config = getConfig();
   const loaded = await loadConversationForChat(db, userId, request);
   timing.mark('conversation');
   if (loaded.kind === 'not-found') return notFound();
+  let stored;
   if (request.message) {
     const saved = await saveIncomingMessage(db, userId, request.id, request.message);
     if (!saved.ok) return jsonError(400, saved.message);
+    stored = saved.messages;
   }
   timing.mark('save');
-  const history = await loaded.history();
+  const history = await loaded.history(stored);
   timing.mark('history');
   if (history.kind === 'invalid') return jsonError(400, history.message);
   const messages = history.messages;
