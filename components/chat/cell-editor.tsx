@@ -1,41 +1,24 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEditField } from './use-edit-field';
 
 /** The user's own version of a cell's code: Ctrl/Cmd+Enter runs it, Esc cancels. */
 export function CellEditor({ initialCode, onRun, onCancel }: { initialCode: string; onRun: (code: string) => void; onCancel: () => void }) {
-  const [code, setCode] = useState(initialCode);
-  const field = useRef<HTMLTextAreaElement>(null);
-  const fieldId = useId();
-  useEffect(() => field.current?.focus(), []);
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      onRun(code);
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      onCancel();
-    }
-  };
+  const { text: code, submit, field } = useEditField({ initialText: initialCode, submitKey: 'mod-enter', onSubmit: onRun, onCancel });
   return (
     <form
       className="flex flex-col gap-2 p-2"
       onSubmit={(event) => {
         event.preventDefault();
-        onRun(code);
+        submit();
       }}
     >
-      <label className="sr-only" htmlFor={fieldId}>
+      <label className="sr-only" htmlFor={field.id}>
         Edit code
       </label>
       <textarea
-        id={fieldId}
-        ref={field}
-        value={code}
+        {...field}
         spellCheck={false}
-        onChange={(event) => setCode(event.target.value)}
-        onKeyDown={onKeyDown}
         rows={Math.min(24, Math.max(3, code.split('\n').length + 1))}
         className="w-full resize-y rounded border border-zinc-300 bg-white p-2 font-mono text-[13px] leading-5 dark:border-zinc-700 dark:bg-zinc-950"
       />

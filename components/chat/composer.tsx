@@ -2,6 +2,7 @@
 
 import { forwardRef, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { ACCEPT_ATTRIBUTE } from '@/lib/files/accept';
+import { isSubmitKey } from './use-edit-field';
 
 type ComposerProps = {
   busy: boolean;
@@ -24,7 +25,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
     setText('');
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (isSubmitKey(event, 'enter')) {
       event.preventDefault();
       send();
     } else if (event.key === 'Escape' && busy) {

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEditField } from './use-edit-field';
 
 type EditMessageFormProps = {
   initialText: string;
@@ -10,43 +10,23 @@ type EditMessageFormProps = {
 
 /** Editing a sent message: Enter re-sends (the answers after it are replaced), Esc cancels. */
 export function EditMessageForm({ initialText, onSend, onCancel }: EditMessageFormProps) {
-  const [text, setText] = useState(initialText);
-  const field = useRef<HTMLTextAreaElement>(null);
-  const fieldId = useId();
-  useEffect(() => {
-    field.current?.focus();
-    field.current?.setSelectionRange(initialText.length, initialText.length);
-  }, [initialText]);
-  const send = () => {
+  const send = (text: string) => {
     if (text.trim()) onSend(text.trim());
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      send();
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      onCancel();
-    }
-  };
+  const { text, submit, field } = useEditField({ initialText, submitKey: 'enter', onSubmit: send, onCancel });
   return (
     <form
       className="ml-auto flex w-full max-w-[85%] flex-col gap-2"
       onSubmit={(event) => {
         event.preventDefault();
-        send();
+        submit();
       }}
     >
-      <label className="sr-only" htmlFor={fieldId}>
+      <label className="sr-only" htmlFor={field.id}>
         Edit message
       </label>
       <textarea
-        id={fieldId}
-        ref={field}
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={onKeyDown}
+        {...field}
         rows={Math.min(10, Math.max(2, text.split('\n').length))}
         className="w-full resize-y rounded-2xl border border-zinc-300 bg-white px-4 py-2 text-[15px] dark:border-zinc-700 dark:bg-zinc-900"
       />
