@@ -5,7 +5,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/client';
-import { linkBlob, putBlob } from '@/lib/db/queries/blobs';
+import { putConversationBlob } from '@/lib/db/queries/blobs';
 import { listMessages, upsertMessage } from '@/lib/db/queries/messages';
 import { runResultSchema } from '@/lib/runtime/protocol';
 import { externalizeImages } from './externalize-images';
@@ -27,11 +27,9 @@ export async function saveCellRun(db: Db, userId: string, conversationId: string
       return parsed.success && parsed.data.toolCallId === toolCallId;
     });
     if (index === -1) continue;
-    const [updated] = await externalizeImages([{ type: 'tool-python', output: run.result }], async (bytes, mediaType) => {
-      const sha = await putBlob(db, { bytes, mediaType });
-      await linkBlob(db, conversationId, sha);
-      return sha;
-    });
+    const [updated] = await externalizeImages([{ type: 'tool-python', output: run.result }], (bytes, mediaType) =>
+      putConversationBlob(db, conversationId, { bytes, mediaType }),
+    );
     const parts = message.parts.map((part, i) =>
       i === index ? { ...(part as object), input: { code: run.code }, output: (updated as { output: unknown }).output } : part,
     );

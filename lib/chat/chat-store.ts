@@ -7,7 +7,7 @@ import { safeValidateUIMessages, type UIMessage } from 'ai';
 import type { Db } from '@/lib/db/client';
 import { createConversation, getConversation } from '@/lib/db/queries/conversations';
 import { listMessages, saveMessages, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages';
-import { getBlobForUser, linkBlob, putBlob } from '@/lib/db/queries/blobs';
+import { getBlobForUser, putConversationBlob } from '@/lib/db/queries/blobs';
 import { tools } from '@/lib/ai/python-tool';
 import type { ChatRequest } from './request-schema';
 import { externalizeImages } from './externalize-images';
@@ -77,11 +77,7 @@ export async function saveIncomingMessage(db: Db, userId: string, conversationId
     // An edited user message replaces the original and everything that followed it.
     await saveMessages(db, userId, conversationId, stored.slice(0, existingIndex));
   }
-  const parts = await externalizeImages(message.parts, async (bytes, mediaType) => {
-    const sha = await putBlob(db, { bytes, mediaType });
-    await linkBlob(db, conversationId, sha);
-    return sha;
-  });
+  const parts = await externalizeImages(message.parts, (bytes, mediaType) => putConversationBlob(db, conversationId, { bytes, mediaType }));
   const metadata = message.metadata ?? null;
   const saved = await upsertMessage(db, userId, conversationId, { id: message.id, role: message.role, parts, metadata });
   if (!saved) return { ok: false, message: 'The message could not be saved.' };

@@ -177,7 +177,8 @@ export class Kernel {
     let result: RunResult;
     let heapAfterRun: number | undefined;
     try {
-      if (this.unwrittenFiles(handle).length > 0) await this.syncFiles(handle);
+      const unwritten = this.unwrittenFiles(handle);
+      if (unwritten.length > 0) await this.writeFiles(handle, unwritten);
       const needed = mayImport(code) ? await handle.packagesNeeded(code) : [];
       if (needed.length > 0) options.onPhase?.({ kind: 'loading-packages', names: needed });
       // Most runs import nothing new: no second round trip to the worker for them.
@@ -268,10 +269,10 @@ export class Kernel {
     return [...this.files.values()].filter((file) => !written?.has(fileKey(file)));
   }
 
-  private async syncFiles(handle: WorkerHandle): Promise<void> {
+  private async writeFiles(handle: WorkerHandle, files: DataFile[]): Promise<void> {
     const written = this.written.get(handle) ?? new Set<string>();
     this.written.set(handle, written);
-    for (const file of this.unwrittenFiles(handle)) {
+    for (const file of files) {
       const key = fileKey(file);
       const response = await fetch(file.url);
       if (!response.ok) throw new Error(`The file ${file.name} could not be loaded (HTTP ${response.status}).`);

@@ -20,6 +20,13 @@ export async function linkBlob(db: Db, conversationId: string, sha256: string): 
   await db.insert(conversationBlobs).values({ conversationId, sha256 }).onConflictDoNothing();
 }
 
+/** Stores bytes and links them to the conversation that produced them, in that order. */
+export async function putConversationBlob(db: Db, conversationId: string, input: { bytes: Uint8Array; mediaType: string }): Promise<string> {
+  const sha256 = await putBlob(db, input);
+  await linkBlob(db, conversationId, sha256);
+  return sha256;
+}
+
 const blobColumns = { sha256: blobs.sha256, mediaType: blobs.mediaType, size: blobs.size, bytes: blobs.bytes };
 
 export async function getBlobForUser(db: Db, userId: string, sha256: string): Promise<Blob | null> {

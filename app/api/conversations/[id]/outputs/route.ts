@@ -1,5 +1,5 @@
 import { getDb } from '@/lib/db/client';
-import { linkBlob, putBlob } from '@/lib/db/queries/blobs';
+import { putConversationBlob } from '@/lib/db/queries/blobs';
 import { getConversation } from '@/lib/db/queries/conversations';
 import { UPLOAD_LIMITS } from '@/lib/files/accept';
 import { formatBytes } from '@/lib/format';
@@ -23,7 +23,6 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   const mediaType = MEDIA_TYPE.test(declared) ? declared : 'application/octet-stream';
   const bytes = await readBytes(request, UPLOAD_LIMITS.outputFileBytes);
   if (!bytes) return jsonError(413, `Output files are limited to ${formatBytes(UPLOAD_LIMITS.outputFileBytes)} each.`);
-  const sha256 = await putBlob(db, { bytes, mediaType });
-  await linkBlob(db, id, sha256);
+  const sha256 = await putConversationBlob(db, id, { bytes, mediaType });
   return Response.json({ sha256 }, { status: 201 });
 }
