@@ -60,6 +60,12 @@ describe('offline demo model', () => {
     expect(text).toContain('npm run pyodide:mirror');
   });
 
+  it('takes the upper bound of a range as the size of the problem', () => {
+    expect(recogniseIntent('What is the sum of the squares of 1 to 100?')).toEqual({ kind: 'squares', n: 100 });
+    expect(recogniseIntent('primes between 1 and 50')).toEqual({ kind: 'primes', n: 50 });
+    expect(recogniseIntent('the 30th fibonacci number')).toEqual({ kind: 'fibonacci', n: 30 });
+  });
+
   it('recognises expressions without running them itself', () => {
     expect(recogniseIntent('what is 3^4 + 1?')).toEqual({ kind: 'expression', expression: '3**4 + 1' });
   });

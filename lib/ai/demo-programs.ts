@@ -13,9 +13,10 @@ export type DemoIntent =
   | { kind: 'error-demo' }
   | { kind: 'help' };
 
+/** The request's bound: its last number, so "from 1 to 100" and "1..100" mean 100, not 1. */
 const number = (text: string, fallback: number) => {
-  const match = text.match(/\b(\d{1,6})(?:st|nd|rd|th)?\b/);
-  return match ? Math.min(Number(match[1]), 100_000) : fallback;
+  const last = [...text.matchAll(/\b(\d{1,6})(?:st|nd|rd|th)?\b/g)].at(-1);
+  return last ? Math.min(Number(last[1]), 100_000) : fallback;
 };
 
 export function recogniseIntent(request: string): DemoIntent {
