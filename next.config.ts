@@ -14,7 +14,9 @@ const isolationHeaders = [
 ];
 
 const nextConfig: NextConfig = {
-  serverExternalPackages: ['@electric-sql/pglite'],
+  // Loaded by Node at run time, not bundled: PGlite ships wasm, rate-limiter-flexible imports its
+  // store drivers dynamically, pino and ioredis are plain Node packages.
+  serverExternalPackages: ['@electric-sql/pglite', 'rate-limiter-flexible', 'ioredis', 'pino'],
   poweredByHeader: false,
   async headers() {
     return [

@@ -9,6 +9,8 @@ import path from 'node:path';
 const FAKE_MODEL_PORT = 4010;
 const APP_PORT = 3100;
 const DEMO_APP_PORT = 3101;
+/** Small rate limits and storage quotas, for the tests of those limits (e2e/limits.spec.ts). */
+export const STRICT_APP_PORT = 3102;
 const artifacts = path.resolve('e2e/.artifacts');
 
 export const FAKE_MODEL_URL = `http://127.0.0.1:${FAKE_MODEL_PORT}`;
@@ -19,7 +21,15 @@ function appServer(port: number, env: Record<string, string>) {
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { RUNPAD_DATA_DIR: `${artifacts}/data-${port}`, AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123', ...env },
+    env: {
+      RUNPAD_DATA_DIR: `${artifacts}/data-${port}`,
+      AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123',
+      // The suites send hundreds of model requests as one guest; limits have their own server.
+      RUNPAD_MODEL_REQUESTS_PER_MINUTE: '100000',
+      RUNPAD_MODEL_REQUESTS_PER_DAY: '100000',
+      RUNPAD_LOG_LEVEL: 'error',
+      ...env,
+    },
   };
 }
 
@@ -41,7 +51,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    { name: 'fake-model', testIgnore: '**/demo*.spec.ts', use: { baseURL: `http://127.0.0.1:${APP_PORT}` } },
+    { name: 'fake-model', testIgnore: ['**/demo*.spec.ts', '**/limits.spec.ts'], use: { baseURL: `http://127.0.0.1:${APP_PORT}` } },
+    { name: 'limits', testMatch: '**/limits.spec.ts', use: { baseURL: `http://127.0.0.1:${STRICT_APP_PORT}` } },
     { name: 'demo-model', testMatch: '**/demo*.spec.ts', use: { baseURL: `http://127.0.0.1:${DEMO_APP_PORT}` } },
   ],
   webServer: [
@@ -59,5 +70,16 @@ export default defineConfig({
       PYODIDE_PACKAGE_BASE_URL: `${FAKE_MODEL_URL}/mirror/`,
     }),
     appServer(DEMO_APP_PORT, { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', RUNPAD_DEMO_CHUNK_DELAY_MS: '2' }),
+    appServer(STRICT_APP_PORT, {
+      OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
+      OPENAI_API_KEY: 'test-key',
+      RUNPAD_MODEL: 'fake-model',
+      RUNPAD_MODEL_REQUESTS_PER_MINUTE: '4',
+      RUNPAD_MODEL_REQUESTS_PER_DAY: '1000',
+      RUNPAD_CONVERSATION_STORAGE_BYTES: '3000000',
+      RUNPAD_GUEST_STORAGE_BYTES: '5000000',
+      // The TLS test proxy (e2e/fixtures/tls-proxy.mjs) says when the browser used HTTPS.
+      RUNPAD_TRUST_PROXY: '1',
+    }),
   ],
 });

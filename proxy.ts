@@ -1,8 +1,9 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from '@/lib/config';
 import { pageCsp, workerCsp } from '@/lib/security/csp';
-import { SESSION_COOKIE, sessionCookieHeader, signSession, verifySession } from '@/lib/auth/session';
+import { sessionCookieHeader, sessionCookieName, signSession, verifySession } from '@/lib/auth/session';
 import { getAuthSecret } from '@/lib/auth/secret';
+import { isSecureOrigin, requestOrigin } from '@/lib/http/origin';
 
 /**
  * Per request: the Content-Security-Policies (lib/security/csp.ts), and a guest session cookie
@@ -10,13 +11,13 @@ import { getAuthSecret } from '@/lib/auth/secret';
  */
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
+  const config = getConfig();
+  const origin = requestOrigin(request.headers, config);
   if (pathname.startsWith('/workers/')) {
-    const config = getConfig();
-    // The origin the browser used (Next's own URL may name localhost instead of the host asked for).
-    const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? request.nextUrl.host;
-    const origin = `${request.nextUrl.protocol}//${host}`;
+    // A path-limited connect-src needs the origin; without a valid one the worker gets no network.
     const response = NextResponse.next();
     response.headers.set('Content-Security-Policy', workerCsp(origin, config.pyodideIndexPath, config.packageBaseUrl));
+    response.headers.set('Vary', 'Host');
     return response;
   }
 
@@ -27,16 +28,17 @@ export function proxy(request: NextRequest) {
   requestHeaders.set('Content-Security-Policy', csp);
 
   const secret = getAuthSecret();
-  const current = request.cookies.get(SESSION_COOKIE)?.value;
+  const cookieName = sessionCookieName(isSecureOrigin(origin));
+  const current = request.cookies.get(cookieName)?.value;
   let setCookie: string | null = null;
   if (!current || !verifySession(current, secret)) {
     const value = signSession(crypto.randomUUID(), secret);
-    setCookie = sessionCookieHeader(value, request.nextUrl.protocol === 'https:');
+    setCookie = sessionCookieHeader(value, isSecureOrigin(origin));
     const others = request.cookies
       .getAll()
-      .filter((c) => c.name !== SESSION_COOKIE)
+      .filter((c) => c.name !== cookieName)
       .map((c) => `${c.name}=${c.value}`);
-    requestHeaders.set('cookie', [...others, `${SESSION_COOKIE}=${value}`].join('; '));
+    requestHeaders.set('cookie', [...others, `${cookieName}=${value}`].join('; '));
   }
 
   const response = NextResponse.next({ request: { headers: requestHeaders } });

@@ -143,6 +143,62 @@ test('displaying 1,000 images shows the first 20 and says so', async () => {
   await expect(attackCell).toContainText('980 more images were not shown');
 });
 
+test('8,000 display() calls do not freeze the page: outputs are capped and the page keeps drawing frames', async () => {
+  await setTimeLimit(page, 60_000);
+  // Frames drawn while the run's outputs arrive: a frozen page draws none.
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: number };
+    w.__frames = 0;
+    const tick = () => {
+      w.__frames += 1;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const { attackCell } = await attack(page, 'import time\nfor i in range(8000):\n    display(i)\n    if i % 500 == 0:\n        time.sleep(0.01)');
+  await setTimeLimit(page, 2_000);
+  await expect(attackCell).toHaveAttribute('data-cell-status', 'ok');
+  await expect(attackCell).toContainText('outputs past the first 500');
+  expect(await attackCell.locator('[data-output-type]').count()).toBeLessThanOrEqual(500);
+  expect(await page.evaluate(() => (window as unknown as { __frames: number }).__frames)).toBeGreaterThan(10);
+});
+
+test('outputs Python posts itself, past every cap, are capped by the page', async () => {
+  const code = [
+    'import json, __main__',
+    '# The kernel\'s own output function, reachable from user code.',
+    '__runpad_emit = __main__.__runpad_emit',
+    "PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='",
+    'for _ in range(100):',
+    '    __runpad_emit(json.dumps({"output_type": "display_data", "data": {"image/png": PNG}}))',
+    'rows = [{"n": i} for i in range(20000)]',
+    '__runpad_emit(json.dumps({"output_type": "display_data", "data": {"application/vnd.dataresource+json": {"schema": {"fields": [{"name": "n", "type": "integer"}]}, "data": rows}}}))',
+    '__runpad_emit(json.dumps({"output_type": "stream", "name": "stdout", "text": "y" * 3000000}))',
+    'print("posted")',
+  ].join('\n');
+  const { attackCell } = await attack(page, code);
+  await expect(attackCell.getByRole('img')).toHaveCount(20);
+  await expect(attackCell).toContainText('Some output was not kept');
+  const text = await attackCell.getByTestId('cell-outputs').innerText();
+  expect(text.length).toBeLessThan(1_200_000);
+});
+
+test('Python cannot drive the kernel through the worker’s global scope', async () => {
+  const code = [
+    'import js',
+    'from pyodide.ffi import to_js',
+    'from js import Object',
+    '# comlink-shaped calls on the global scope: init again, lend fetch back, answer runs',
+    'for call in [["init"], ["loadPackagesFor"], ["run"]]:',
+    '    data = to_js({"id": "forged", "type": "APPLY", "path": call, "argumentList": []}, dict_converter=Object.fromEntries)',
+    '    js.self.dispatchEvent(js.MessageEvent.new("message", to_js({"data": data}, dict_converter=Object.fromEntries)))',
+    'print("fetch is", "present" if hasattr(js, "fetch") and js.fetch is not None else "absent")',
+  ].join('\n');
+  const text = await attackCellText(page, code);
+  expect(text).toContain('fetch is absent');
+  expect(await probes()).toEqual([]);
+});
+
 const NETWORK_ATTEMPTS: Array<[string, (url: string) => string]> = [
   ['js.fetch', (url) => `import js\nawait js.fetch("${url}")`],
   ['js.XMLHttpRequest', (url) => `import js\nr = js.XMLHttpRequest.new()\nr.open("GET", "${url}", False)\nr.send()`],

@@ -5,6 +5,7 @@
  */
 import 'server-only';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { z } from 'zod';
 import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
 import type { ClientConfig } from './client-config';
@@ -20,6 +21,21 @@ const envSchema = z.object({
   RUNPAD_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(RUN_LIMITS.maxTimeoutMs),
   RUNPAD_STEP_BUDGET: z.coerce.number().int().min(1).max(TURN_LIMITS.maxStepBudget).default(TURN_LIMITS.defaultStepBudget),
   RUNPAD_DEMO_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(8),
+  RUNPAD_PUBLIC_ORIGIN: optionalUrl,
+  RUNPAD_TRUST_PROXY: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
+  REDIS_URL: optionalUrl,
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
+  S3_PREFIX: optionalString,
+  RUNPAD_DATA_DIR: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('.data')),
+  RUNPAD_MODEL_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  RUNPAD_MODEL_REQUESTS_PER_DAY: z.coerce.number().int().min(1).default(500),
+  RUNPAD_GUEST_STORAGE_BYTES: z.coerce.number().int().min(1).default(1_000_000_000),
+  RUNPAD_CONVERSATION_STORAGE_BYTES: z.coerce.number().int().min(1).default(500_000_000),
 });
 
 export type ModelConfig =
@@ -41,6 +57,16 @@ export type AppConfig = {
   packageLockUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
+  /** The origin browsers use (`https://runpad.example`), when configured; see lib/http/origin.ts. */
+  publicOrigin: string | null;
+  /** Whether X-Forwarded-Proto/-Host come from a proxy the operator trusts. */
+  trustProxy: boolean;
+  redisUrl: string | null;
+  /** Where blob bytes live: files under the data directory, or an S3-compatible bucket. */
+  blobStore:
+    | { kind: 'filesystem'; rootDir: string; spoolDir: string }
+    | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean; prefix?: string; spoolDir: string };
+  limits: { modelRequestsPerMinute: number; modelRequestsPerDay: number; guestStorageBytes: number; conversationStorageBytes: number };
 };
 
 const DEFAULT_MODEL = 'gpt-5-mini';
@@ -77,10 +103,38 @@ export function getConfig(): AppConfig {
     packageLockUrl: `${env.PYODIDE_PACKAGE_BASE_URL ?? pyodideIndexPath}pyodide-lock.json`,
     maxRunTimeoutMs: env.RUNPAD_MAX_RUN_TIMEOUT_MS,
     stepBudget: env.RUNPAD_STEP_BUDGET,
+    publicOrigin: env.RUNPAD_PUBLIC_ORIGIN ? new URL(env.RUNPAD_PUBLIC_ORIGIN).origin : null,
+    trustProxy: env.RUNPAD_TRUST_PROXY === '1' || env.RUNPAD_TRUST_PROXY === 'true',
+    redisUrl: env.REDIS_URL ?? null,
+    blobStore: blobStoreConfig(env),
+    limits: {
+      modelRequestsPerMinute: env.RUNPAD_MODEL_REQUESTS_PER_MINUTE,
+      modelRequestsPerDay: env.RUNPAD_MODEL_REQUESTS_PER_DAY,
+      guestStorageBytes: env.RUNPAD_GUEST_STORAGE_BYTES,
+      conversationStorageBytes: env.RUNPAD_CONVERSATION_STORAGE_BYTES,
+    },
   };
   return cached;
 }
 
+
+function blobStoreConfig(env: z.infer<typeof envSchema>): AppConfig['blobStore'] {
+  const dataDir = path.resolve(env.RUNPAD_DATA_DIR);
+  const spoolDir = path.join(dataDir, 'spool');
+  if (!env.S3_BUCKET) return { kind: 'filesystem', rootDir: path.join(dataDir, 'blobs'), spoolDir };
+  return {
+    kind: 's3',
+    bucket: env.S3_BUCKET,
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION ?? 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    // Most S3-compatible servers (MinIO, Ceph, s3rver) want path-style URLs.
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true' : Boolean(env.S3_ENDPOINT),
+    prefix: env.S3_PREFIX,
+    spoolDir,
+  };
+}
 
 export function getClientConfig(): ClientConfig {
   const config = getConfig();

@@ -41,14 +41,26 @@ export type KernelNetwork = {
   withFetch<T>(task: () => Promise<T>): Promise<T>;
 };
 
-export function lockDown(): KernelNetwork {
+/**
+ * `packageSources` are the URL prefixes the loader may fetch from. While it loads, Python code
+ * of an earlier, still-awaiting run could pick up the global `fetch`: what it gets is a wrapper
+ * that refuses any other URL, and refuses everything once the load is over.
+ */
+export function lockDown(packageSources: string[]): KernelNetwork {
   const kernelFetch = globalThis.fetch.bind(globalThis);
   for (const name of BLOCKED_GLOBALS) removeEverywhere(name);
   let lent = 0;
+  const loaderFetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = new URL(input instanceof Request ? input.url : String(input), self.location.href).href;
+    if (lent === 0 || !packageSources.some((prefix) => url.startsWith(prefix))) {
+      return Promise.reject(new TypeError('network is disabled in this sandbox'));
+    }
+    return kernelFetch(input, init);
+  };
   return {
     async withFetch(task) {
       lent += 1;
-      (globalThis as unknown as Scope).fetch = kernelFetch;
+      (globalThis as unknown as Scope).fetch = loaderFetch;
       try {
         return await task();
       } finally {

@@ -8,7 +8,8 @@ import type { MemoryLimitMessage } from '@/lib/runtime/worker-api';
 
 const PAGE_BYTES = 65_536;
 
-export function capMemoryGrowth(maxBytes: number): void {
+/** `notify` tells the kernel (on its private port, once connected). */
+export function capMemoryGrowth(maxBytes: number, notify: (message: MemoryLimitMessage) => void): void {
   const grow = WebAssembly.Memory.prototype.grow;
   // Not writable, not configurable: code in the interpreter cannot put the original back.
   Object.defineProperty(WebAssembly.Memory.prototype, 'grow', {
@@ -16,7 +17,7 @@ export function capMemoryGrowth(maxBytes: number): void {
       const requestedBytes = this.buffer.byteLength + deltaPages * PAGE_BYTES;
       if (requestedBytes > maxBytes) {
         const message: MemoryLimitMessage = { type: 'runpad:memory-limit', requestedBytes, limitBytes: maxBytes };
-        self.postMessage(message);
+        notify(message);
         throw new RangeError(`The interpreter's memory limit (${maxBytes} bytes) was reached.`);
       }
       return grow.call(this, deltaPages);

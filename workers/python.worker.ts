@@ -18,9 +18,11 @@ let pyodide: PyodideAPI | null = null;
 let network: KernelNetwork | null = null;
 let packages: PackageLoader | null = null;
 let runKernel: PyCallable | null = null;
+/** The kernel's private port (see lib/runtime/worker-handle.ts); the global scope serves no one. */
+let kernelPort: MessagePort | null = null;
 
 // The memory cap goes in first, so it holds for the whole life of the interpreter.
-capMemoryGrowth(RUN_LIMITS.maxHeapBytes);
+capMemoryGrowth(RUN_LIMITS.maxHeapBytes, (message) => kernelPort?.postMessage(message));
 
 // Start loading Pyodide now if our URL says from where; init() picks up the same load.
 const starter = new InterpreterStarter();
@@ -28,12 +30,13 @@ const bootLocation = bootLocationOf(self.location.href);
 if (bootLocation) starter.start(bootLocation);
 
 /**
- * Outputs go out on the worker's own port, the one comlink replies on: messages on one port
- * arrive in order, so every output of a run reaches the page before the run's reply does.
+ * Outputs go out on the kernel's port, the one comlink replies on: messages on one port arrive
+ * in order, so every output of a run reaches the page before the run's reply does. Python holds
+ * this function, so it can post outputs of its own making: the kernel caps and validates them.
  */
 function emitOutput(json: string): void {
-  const message: OutputMessage = { type: 'runpad:output', json };
-  self.postMessage(message);
+  const message: OutputMessage = { type: 'runpad:output', json: String(json) };
+  kernelPort?.postMessage(message);
 }
 
 /** The wasm heap's size: it only grows, so after a run it is the run's high-water mark. */
@@ -66,7 +69,7 @@ sandbox.disable_network()
 del __runpad_caps
 __runpad_kernel.run
 `) as PyCallable;
-    network = lockDown();
+    network = lockDown([options.packageBaseUrl, options.indexURL]);
     pyodide = py;
     onProgress('ready');
     const version = py.runPython('import sys; sys.version.split()[0]') as string;
@@ -112,4 +115,12 @@ __runpad_kernel.run
   },
 };
 
-Comlink.expose(api);
+/** The first `runpad:connect` message hands over the kernel's port; later ones are ignored. */
+function connect(event: MessageEvent<unknown>): void {
+  const data = event.data as { type?: unknown; port?: unknown } | null;
+  if (kernelPort || data?.type !== 'runpad:connect' || !(data.port instanceof MessagePort)) return;
+  kernelPort = data.port;
+  self.removeEventListener('message', connect);
+  Comlink.expose(api, kernelPort);
+}
+self.addEventListener('message', connect);

@@ -93,7 +93,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         result = await current.run(input.data.code, {
           timeoutMs: runTimeoutMs(),
           onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),
-          onOutput: (output) => runs.update(id, (run) => ({ ...run, outputs: [...run.outputs, output] })),
+          onOutputs: (outputs) => runs.setOutputs(id, outputs),
         });
         result = await storeOutputFiles(result, current, conversationId);
         runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result }));

@@ -8,6 +8,7 @@ import { cellStatus, RunStatusLabel, statusAnnouncement } from './run-status';
 import { useLiveRun, type RunStore } from './run-store';
 import { useKernelContext, type UserRun } from './kernel-context';
 import { CellEditor } from './cell-editor';
+import { useFrameBatched } from './use-frame-batched';
 import type { Output } from '@/lib/runtime/protocol';
 
 export type PythonToolPart = {
@@ -35,16 +36,15 @@ export function CodeCell({ part, runs }: { part: PythonToolPart; runs: RunStore 
   // "Run again" and "Edit" run the cell in this interpreter without asking the model; while that
   // runs its outputs show here, then the message holds the new code and result.
   const kernelContext = useKernelContext();
-  const [rerun, setRerun] = useState<{ code: string; outputs: Output[]; failed?: string } | null>(null);
+  const [rerun, setRerun] = useState<{ code: string; outputs: readonly Output[]; failed?: string } | null>(null);
+  const frameOutputs = useFrameBatched((outputs: readonly Output[]) => setRerun((current) => current && { ...current, outputs: [...outputs] }));
   const [editing, setEditing] = useState(false);
   const runByUser = async (source: string, how: UserRun) => {
     if (!kernelContext) return;
     setEditing(false);
     setRerun({ code: source, outputs: [] });
     try {
-      await kernelContext.runCell(part.toolCallId, source, how, (output) =>
-        setRerun((current) => current && { ...current, outputs: [...current.outputs, output] }),
-      );
+      await kernelContext.runCell(part.toolCallId, source, how, frameOutputs);
       setRerun(null);
     } catch (error) {
       setRerun((current) => current && { ...current, failed: error instanceof Error ? error.message : String(error) });

@@ -12,7 +12,7 @@ export type KernelContextValue = {
    * Runs a cell's code (as it was, or as the user edited it) in this interpreter without asking
    * the model; the cell's message then holds that code and result, and the model sees both.
    */
-  runCell: (toolCallId: string, code: string, how: UserRun, onOutput: (output: Output) => void) => Promise<RunResult>;
+  runCell: (toolCallId: string, code: string, how: UserRun, onOutputs: (outputs: readonly Output[]) => void) => Promise<RunResult>;
 };
 
 /** The open conversation's interpreter, for cells that can run again (absent on a share page). */

@@ -79,7 +79,17 @@ function textOf(message: UIMessage): string {
   return message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
+/**
+ * The server refuses in words (`{"error": "..."}`: a rate limit, a quota, a changed
+ * conversation); those words are shown as they are. Anything else is the model's failure.
+ */
 function describeError(error: Error): string {
+  try {
+    const parsed = JSON.parse(error.message) as { error?: unknown };
+    if (typeof parsed.error === 'string') return parsed.error;
+  } catch {
+    // not a refusal from our server
+  }
   const text = error.message || 'The model did not answer.';
-  return `The model could not answer: ${text}`;
+  return text.startsWith('The model') ? text : `The model could not answer: ${text}`;
 }

@@ -4,16 +4,20 @@
  * Live state of the runs in this page, keyed by tool call id: the phase and the outputs as they
  * stream in. The finished result also lands in the message part (addToolOutput); this store is
  * what a cell shows before that, and it is not persisted.
+ *
+ * Listeners hear at most once per animation frame, however many outputs arrive: a run printing
+ * thousands of lines must cost the page one render per frame, not one per line.
  */
 import { useSyncExternalStore } from 'react';
 import type { RunPhase } from '@/lib/runtime/kernel';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 
-export type LiveRun = { phase: RunPhase | { kind: 'done' }; outputs: Output[]; result?: RunResult };
+export type LiveRun = { phase: RunPhase | { kind: 'done' }; outputs: readonly Output[]; result?: RunResult };
 
 export class RunStore {
   private runs = new Map<string, LiveRun>();
   private listeners = new Set<() => void>();
+  private scheduled = false;
 
   get(id: string): LiveRun | undefined {
     return this.runs.get(id);
@@ -22,13 +26,38 @@ export class RunStore {
   update(id: string, change: (run: LiveRun) => LiveRun): void {
     const current = this.runs.get(id) ?? { phase: { kind: 'queued' }, outputs: [] };
     this.runs.set(id, change(current));
-    for (const listener of this.listeners) listener();
+    this.schedule();
   }
+
+  /** The kernel's outputs so far (a list it keeps growing): copied once per frame, when shown. */
+  setOutputs(id: string, outputs: readonly Output[]): void {
+    this.pendingOutputs.set(id, outputs);
+    this.schedule();
+  }
+
+  private readonly pendingOutputs = new Map<string, readonly Output[]>();
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const flush = () => {
+      this.scheduled = false;
+      for (const [id, outputs] of this.pendingOutputs) {
+        const current = this.runs.get(id) ?? { phase: { kind: 'queued' }, outputs: [] };
+        this.runs.set(id, { ...current, outputs: [...outputs] });
+      }
+      this.pendingOutputs.clear();
+      for (const listener of this.listeners) listener();
+    };
+    // A hidden tab gets no animation frames; a timer keeps the state current there.
+    if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(flush);
+    else setTimeout(flush, 50);
+  }
 }
 
 export function useLiveRun(store: RunStore, id: string): LiveRun | undefined {

@@ -32,9 +32,9 @@ export function useCellRuns(options: {
 }): KernelContextValue['runCell'] {
   const { kernel, conversationId, timeoutMs, setMessages } = options;
   return useCallback(
-    async (toolCallId: string, code: string, how: UserRun, onOutput: (output: Output) => void) => {
+    async (toolCallId: string, code: string, how: UserRun, onOutputs: (outputs: readonly Output[]) => void) => {
       if (!kernel) throw new Error('The interpreter is not available.');
-      const ran = await kernel.run(code, { timeoutMs: timeoutMs(), onOutput });
+      const ran = await kernel.run(code, { timeoutMs: timeoutMs(), onOutputs });
       let result: RunResult = { ...(await storeOutputFiles(ran, kernel, conversationId)), userRun: how };
       const response = await fetch(`/api/conversations/${conversationId}/cells/${encodeURIComponent(toolCallId)}`, {
         method: 'PUT',

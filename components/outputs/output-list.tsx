@@ -14,7 +14,7 @@ import type { MimeBundle } from '@/lib/runtime/protocol';
 type Block = { kind: 'stream'; name: 'stdout' | 'stderr'; text: string } | { kind: 'output'; output: Output; imageIndex: number };
 
 /** Adjacent stream outputs of the same name render as one block, as in Jupyter. */
-function mergeStreams(outputs: Output[]): Block[] {
+function mergeStreams(outputs: readonly Output[]): Block[] {
   const blocks: Block[] = [];
   let images = 0;
   for (const output of outputs) {
@@ -46,7 +46,7 @@ function BundleView({ data, imageIndex }: { data: MimeBundle; imageIndex: number
   return <StreamOutput name="stdout" text={data['text/plain'] ?? ''} />;
 }
 
-export function OutputList({ outputs }: { outputs: Output[] }) {
+export function OutputList({ outputs }: { outputs: readonly Output[] }) {
   const blobUrl = useBlobUrl();
   const blocks = useMemo(() => mergeStreams(outputs), [outputs]);
   return (

@@ -40,3 +40,16 @@ describe('guest session cookie', () => {
     resetAuthSecretCache();
   });
 });
+
+describe('the cookie over HTTPS', () => {
+  it('is __Host- prefixed: Secure, Path=/, no Domain', async () => {
+    const { sessionCookieHeader, sessionCookieName } = await import('./session');
+    const header = sessionCookieHeader('v', true);
+    expect(header.startsWith('__Host-runpad_session=v;')).toBe(true);
+    expect(header).toContain('; Secure');
+    expect(header).toContain('Path=/;');
+    expect(header).not.toMatch(/domain=/i);
+    expect(sessionCookieName(false)).toBe('runpad_session');
+    expect(sessionCookieHeader('v', false)).not.toContain('Secure');
+  });
+});

@@ -4,7 +4,17 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+/**
+ * Over HTTPS the cookie is `__Host-` prefixed: browsers then accept it only with Secure, Path=/
+ * and no Domain, so a sibling subdomain cannot set or replace it (session fixation). Plain HTTP
+ * (local development) cannot carry a Secure cookie, so there it has a plain name.
+ */
 export const SESSION_COOKIE = 'runpad_session';
+export const SECURE_SESSION_COOKIE = '__Host-runpad_session';
+
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
 export const SESSION_MAX_AGE_S = 365 * 24 * 60 * 60;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -27,5 +37,5 @@ export function verifySession(value: string, secret: string): string | null {
 }
 
 export function sessionCookieHeader(value: string, secure: boolean): string {
-  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_MAX_AGE_S}${secure ? '; Secure' : ''}`;
+  return `${sessionCookieName(secure)}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_MAX_AGE_S}${secure ? '; Secure' : ''}`;
 }

@@ -7,13 +7,13 @@ import { safeValidateUIMessages, type UIMessage } from 'ai';
 import type { Db } from '@/lib/db/client';
 import { createConversation, getConversation } from '@/lib/db/queries/conversations';
 import { listMessages, saveMessages, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages';
-import { getBlobForUser, putConversationBlob } from '@/lib/db/queries/blobs';
+import { getBlobForUser } from '@/lib/db/queries/blobs';
+import { getBlobStore } from '@/lib/blobs/app-blob-store';
+import { readWhole } from '@/lib/blobs/read-whole';
 import { tools } from '@/lib/ai/python-tool';
 import type { ChatRequest } from './request-schema';
-import { externalizeImages } from './externalize-images';
-import { messageMetadataSchema } from '@/lib/files/attachment';
-
-type IncomingMessage = NonNullable<ChatRequest['message']>;
+import { externalizeMessageImages as externalizeImages } from './externalize-images';
+import { applyIncoming, type IncomingMessage } from './incoming-message';
 type History = { kind: 'ok'; messages: UIMessage[] } | { kind: 'invalid'; message: string };
 type Loaded =
   | { kind: 'not-found' }
@@ -46,7 +46,9 @@ export async function loadConversationForChat(db: Db, userId: string, request: C
     },
     resolveBlob: async (sha) => {
       const blob = await getBlobForUser(db, userId, sha);
-      return blob ? { mediaType: blob.mediaType, base64: Buffer.from(blob.bytes).toString('base64') } : null;
+      if (!blob) return null;
+      const bytes = await readWhole(await getBlobStore(), sha);
+      return bytes ? { mediaType: blob.mediaType, base64: bytes.toString('base64') } : null;
     },
   };
 }
@@ -56,36 +58,24 @@ function dropAfterLastUserMessage<M extends { role: string }>(messages: M[]): M[
   return lastUser === -1 ? messages : messages.slice(0, lastUser + 1);
 }
 
-type SaveResult = { ok: true; messages: StoredMessage[] } | { ok: false; message: string };
+type SaveResult = { ok: true; messages: StoredMessage[] } | { ok: false; status: 400 | 404 | 409; message: string };
 
 /**
  * The user's message is stored before the model is called; tool outputs as soon as they arrive.
+ * Validated whole before anything is written, so an invalid message is refused, never stored.
  * Returns the conversation's messages as now stored, so the history need not be read again.
  */
-export async function saveIncomingMessage(db: Db, userId: string, conversationId: string, message: IncomingMessage): Promise<SaveResult> {
-  if (message.metadata !== undefined && !messageMetadataSchema.safeParse(message.metadata).success) {
-    return { ok: false, message: 'The message metadata is not valid.' };
-  }
+export async function saveIncomingMessage(db: Db, userId: string, conversationId: string, incoming: IncomingMessage): Promise<SaveResult> {
   const stored = await listMessages(db, conversationId);
-  const existingIndex = stored.findIndex((m) => m.id === message.id);
-  if (message.role === 'assistant' && existingIndex === -1) {
-    // The browser may only add tool outputs to an assistant message the server produced.
-    return { ok: false, message: 'Unknown assistant message.' };
-  }
-  const edited = message.role === 'user' && existingIndex !== -1;
-  if (edited) {
-    // An edited user message replaces the original and everything that followed it.
-    await saveMessages(db, userId, conversationId, stored.slice(0, existingIndex));
-  }
-  const parts = await externalizeImages(message.parts, (bytes, mediaType) => putConversationBlob(db, conversationId, { bytes, mediaType }));
-  const metadata = message.metadata ?? null;
-  const saved = await upsertMessage(db, userId, conversationId, { id: message.id, role: message.role, parts, metadata });
-  if (!saved) return { ok: false, message: 'The message could not be saved.' };
-  // What the upsert did, in memory: an existing message keeps its place, a new one comes last.
-  const kept = edited ? stored.slice(0, existingIndex) : stored;
-  const written: StoredMessage = { id: message.id, role: message.role, parts, ...(metadata === null ? {} : { metadata }) };
-  const index = kept.findIndex((m) => m.id === message.id);
-  return { ok: true, messages: index === -1 ? [...kept, written] : kept.map((m, i) => (i === index ? written : m)) };
+  const applied = applyIncoming(stored, incoming);
+  if (!applied.ok) return applied;
+  const [message] = await externalizeImages([applied.message], userId, conversationId, db);
+  const valid = await safeValidateUIMessages({ messages: [message], tools });
+  if (!valid.success) return { ok: false, status: 400, message: `The message is not valid: ${valid.error.message}` };
+  if (applied.kind === 'edited-user') await saveMessages(db, userId, conversationId, applied.messages.slice(0, -1));
+  const saved = await upsertMessage(db, userId, conversationId, message);
+  if (!saved) return { ok: false, status: 404, message: 'Not found.' };
+  return { ok: true, messages: [...applied.messages.slice(0, -1), message] as StoredMessage[] };
 }
 
 export async function saveAssistantMessage(db: Db, userId: string, conversationId: string, message: UIMessage): Promise<void> {

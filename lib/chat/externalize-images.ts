@@ -2,6 +2,11 @@
  * Images in tool outputs arrive as base64; they are stored as content-addressed blobs and the
  * message keeps `blob:<sha256>` references, so message JSON never carries megabytes of base64.
  */
+import 'server-only';
+import type { Db } from '@/lib/db/client';
+import { putConversationBlob } from '@/lib/db/queries/blobs';
+import { getBlobStore } from '@/lib/blobs/app-blob-store';
+import { storageQuota } from '@/lib/files/storage-quota';
 import { runResultSchema, BLOB_REF_PATTERN, type RunResult } from '@/lib/runtime/protocol';
 
 type PartLike = { type: string; output?: unknown; [key: string]: unknown };
@@ -25,14 +30,28 @@ async function externalizeRun(result: RunResult, store: StoreImage): Promise<Run
   return { ...result, outputs };
 }
 
-/** Returns the parts with every python tool output's images replaced by blob references. */
+/** Returns the parts with every tool output's images replaced by blob references. */
 export async function externalizeImages<P extends PartLike>(parts: P[], store: StoreImage): Promise<P[]> {
   return Promise.all(
     parts.map(async (part) => {
-      if (part.type !== 'tool-python' || part.output === undefined) return part;
+      if (!part.type.startsWith('tool-') || part.output === undefined) return part;
       const parsed = runResultSchema.safeParse(part.output);
       if (!parsed.success) return part;
       return { ...part, output: await externalizeRun(parsed.data, store) };
     }),
+  );
+}
+
+type MessageLike = { id: string; role: string; parts: unknown[]; metadata?: unknown };
+
+/** The messages with their images stored as the conversation's blobs (counted against its quota). */
+export async function externalizeMessageImages<M extends MessageLike>(messages: M[], userId: string, conversationId: string, db: Db): Promise<M[]> {
+  const owner = { userId, conversationId, quota: storageQuota() };
+  const store = await getBlobStore();
+  return Promise.all(
+    messages.map(async (message) => ({
+      ...message,
+      parts: await externalizeImages(message.parts as PartLike[], (bytes, mediaType) => putConversationBlob(db, store, owner, { bytes, mediaType })),
+    })),
   );
 }

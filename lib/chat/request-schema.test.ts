@@ -34,3 +34,13 @@ describe('chat request validation', () => {
     expect(!parsed.ok && parsed.response.status).toBe(413);
   });
 });
+
+describe('JSON bodies', () => {
+  it('measure nesting without recursion and refuse past the limit', async () => {
+    const { nestingDepth, MAX_JSON_DEPTH } = await import('@/lib/http/read-json');
+    let deep: unknown = 1;
+    for (let i = 0; i < 50_000; i += 1) deep = [deep];
+    expect(nestingDepth(deep)).toBeGreaterThan(MAX_JSON_DEPTH);
+    expect(nestingDepth({ a: [{ b: 1 }] })).toBe(3);
+  });
+});

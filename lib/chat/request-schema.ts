@@ -1,23 +1,17 @@
 import { z } from 'zod';
 import { TURN_LIMITS } from '@/lib/runtime/limits';
+import { incomingMessageSchema } from './incoming-message';
 
 /**
  * The body the browser posts to /api/chat: the conversation id and only the newest message
  * (a new user message, or the assistant message carrying tool outputs). The server holds the
- * history; the message's parts are validated against the tools by the AI SDK afterwards.
+ * history; what the message may change is decided in incoming-message.ts.
  */
 export const chatRequestSchema = z.object({
   id: z.uuid(),
   trigger: z.enum(['submit-message', 'regenerate-message']).default('submit-message'),
   messageId: z.string().max(200).optional(),
-  message: z
-    .object({
-      id: z.string().min(1).max(200),
-      role: z.enum(['user', 'assistant']),
-      parts: z.array(z.looseObject({ type: z.string() })).max(500),
-      metadata: z.unknown().optional(),
-    })
-    .optional(),
+  message: incomingMessageSchema.optional(),
   settings: z
     .object({
       includeImages: z.boolean().default(true),

@@ -1,14 +1,24 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
 import { createDb, type Db, type DbHandle } from './client';
-import { getBlobForShare, getBlobForUser, linkBlob, putBlob } from './queries/blobs';
+import { getBlobForShare, getBlobForUser, linkBlob, putBlob, putConversationBlob } from './queries/blobs';
 import { createConversation, deleteConversation, getConversation, listConversations, renameConversation, setGeneratedTitle } from './queries/conversations';
-import { addFile, listFiles } from './queries/files';
+import { addFile, listFiles, removeFile } from './queries/files';
 import { listMessages, saveMessages, upsertMessage } from './queries/messages';
+import { QuotaExceededError, type StorageQuota } from './queries/quota';
 import { createOrUpdateShare, forkShare, getShare, revokeShare } from './queries/shares';
 import { ensureUser } from './queries/users';
 import { pgliteBackend, serverBackend, type TestBackend } from './test-databases';
 
 const backends: TestBackend[] = [pgliteBackend(), serverBackend()];
+const store = createFsBlobStore(fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-blobs-')));
+const quota: StorageQuota = { conversationBytes: 1_000_000, guestBytes: 2_000_000 };
+const bytesOf = (text: string) => new TextEncoder().encode(text);
+const put = (db: Db, text: string) => putBlob(db, store, bytesOf(text));
+const ref = (sha256: string, mediaType: string, size: number) => ({ sha256, mediaType, size });
 
 for (const backend of backends) {
   describe(`data layer on ${backend.name}`, () => {
@@ -75,8 +85,8 @@ for (const backend of backends) {
     live('another user gets nothing and changes nothing', async () => {
       const c = await createConversation(db, alice, { title: 'private' });
       await upsertMessage(db, alice, c.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'secret' }] });
-      const sha = await putBlob(db, { bytes: new TextEncoder().encode('secret image'), mediaType: 'image/png' });
-      await linkBlob(db, c.id, sha);
+      const sha = await put(db, 'secret image');
+      await linkBlob(db, alice, c.id, ref(sha, 'image/png', 12), quota);
       expect(await getConversation(db, bob, c.id)).toBeNull();
       expect((await listConversations(db, bob)).items.map((i) => i.id)).not.toContain(c.id);
       expect(await renameConversation(db, bob, c.id, 'pwned')).toBe(false);
@@ -86,55 +96,115 @@ for (const backend of backends) {
       expect(await createOrUpdateShare(db, bob, c.id)).toBeNull();
       expect(await revokeShare(db, bob, c.id)).toBe(false);
       expect(await getBlobForUser(db, bob, sha)).toBeNull();
-      expect(await addFile(db, bob, c.id, { name: 'x.csv', sha256: sha, mediaType: 'text/csv', size: 1 })).toBeNull();
+      expect(await addFile(db, bob, c.id, { name: 'x.csv', sha256: sha, mediaType: 'text/csv', size: 1 }, quota)).toBeNull();
+      expect(await removeFile(db, bob, c.id, 'x.csv')).toBeNull();
       expect((await getConversation(db, alice, c.id))?.title).toBe('private');
       expect((await listMessages(db, c.id)).map((m) => m.id)).toEqual(['u1']);
       expect(await getBlobForUser(db, alice, sha)).not.toBeNull();
     });
 
     live('blobs are content-addressed and deduplicated', async () => {
-      const bytes = new TextEncoder().encode('same bytes');
-      const a = await putBlob(db, { bytes, mediaType: 'text/plain' });
-      const b = await putBlob(db, { bytes, mediaType: 'text/plain' });
+      const a = await put(db, 'same bytes');
+      const b = await put(db, 'same bytes');
       expect(a).toBe(b);
       expect(a).toMatch(/^[0-9a-f]{64}$/);
     });
 
     live('file names that clash get a suffix', async () => {
       const c = await createConversation(db, alice);
-      const sha = await putBlob(db, { bytes: new TextEncoder().encode('a,b'), mediaType: 'text/csv' });
+      const sha = await put(db, 'a,b');
       const file = { name: 'data.csv', sha256: sha, mediaType: 'text/csv', size: 3 };
-      expect(await addFile(db, alice, c.id, file)).toBe('data.csv');
-      expect(await addFile(db, alice, c.id, file)).toBe('data (1).csv');
-      expect(await addFile(db, alice, c.id, file)).toBe('data (2).csv');
+      expect(await addFile(db, alice, c.id, file, quota)).toBe('data.csv');
+      expect(await addFile(db, alice, c.id, file, quota)).toBe('data (1).csv');
+      expect(await addFile(db, alice, c.id, file, quota)).toBe('data (2).csv');
       expect((await listFiles(db, c.id)).map((f) => f.name)).toEqual(['data.csv', 'data (1).csv', 'data (2).csv']);
     });
 
     live('shares snapshot, update, revoke, and fork with messages, files and blobs', async () => {
       const c = await createConversation(db, alice, { title: 'shared' });
       await upsertMessage(db, alice, c.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'one' }] });
-      const sha = await putBlob(db, { bytes: new TextEncoder().encode('png'), mediaType: 'image/png' });
-      await linkBlob(db, c.id, sha);
-      await addFile(db, alice, c.id, { name: 'in.csv', sha256: sha, mediaType: 'text/csv', size: 3 });
+      const sha = await put(db, 'png');
+      await upsertMessage(db, alice, c.id, { id: 'a1', role: 'assistant', parts: [{ type: 'tool-python', output: { image: `blob:${sha}` } }] });
+      await linkBlob(db, alice, c.id, ref(sha, 'image/png', 3), quota);
+      await addFile(db, alice, c.id, { name: 'in.csv', sha256: sha, mediaType: 'text/csv', size: 3 }, quota);
       const id = (await createOrUpdateShare(db, alice, c.id))!;
       expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
       await upsertMessage(db, alice, c.id, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'two' }] });
-      expect((await getShare(db, id))!.messages.map((m) => m.id)).toEqual(['u1']); // a snapshot
+      expect((await getShare(db, id))!.messages.map((m) => m.id)).toEqual(['u1', 'a1']); // a snapshot
       expect(await createOrUpdateShare(db, alice, c.id)).toBe(id);
-      expect((await getShare(db, id))!.messages.map((m) => m.id)).toEqual(['u1', 'u2']);
+      expect((await getShare(db, id))!.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'u2']);
       expect(await getBlobForShare(db, id, sha)).not.toBeNull();
 
-      const fork = (await forkShare(db, bob, id))!;
+      const fork = (await forkShare(db, bob, id, quota))!;
       expect(await getConversation(db, bob, fork)).not.toBeNull();
       expect(await getConversation(db, alice, fork)).toBeNull();
-      expect((await listMessages(db, fork)).map((m) => m.id)).toEqual(['u1', 'u2']);
+      expect((await listMessages(db, fork)).map((m) => m.id)).toEqual(['u1', 'a1', 'u2']);
       expect((await listFiles(db, fork)).map((f) => f.name)).toEqual(['in.csv']);
       expect(await getBlobForUser(db, bob, sha)).not.toBeNull();
 
       expect(await revokeShare(db, alice, c.id)).toBe(true);
       expect(await getShare(db, id)).toBeNull();
       expect(await getBlobForShare(db, id, sha)).toBeNull();
-      expect(await forkShare(db, bob, id)).toBeNull();
+      expect(await forkShare(db, bob, id, quota)).toBeNull();
+    });
+
+    live('a share grants what its snapshot held, not what was added later or deleted since', async () => {
+      const c = await createConversation(db, alice, { title: 'shared early' });
+      const figure = await put(db, `figure ${c.id}`);
+      await upsertMessage(db, alice, c.id, { id: 'a1', role: 'assistant', parts: [{ type: 'tool-python', output: { png: `blob:${figure}` } }] });
+      await linkBlob(db, alice, c.id, ref(figure, 'image/png', 10), quota);
+      const dataset = await put(db, `dataset ${c.id}`);
+      await addFile(db, alice, c.id, { name: 'public.csv', sha256: dataset, mediaType: 'text/csv', size: 10 }, quota);
+      const share = (await createOrUpdateShare(db, alice, c.id))!;
+
+      // Added after sharing: a secret file and a new figure.
+      const secret = await put(db, `secret ${c.id}`);
+      await addFile(db, alice, c.id, { name: 'secret.csv', sha256: secret, mediaType: 'text/csv', size: 10 }, quota);
+      const later = await put(db, `later figure ${c.id}`);
+      await upsertMessage(db, alice, c.id, { id: 'a2', role: 'assistant', parts: [{ type: 'tool-python', output: { png: `blob:${later}` } }] });
+      await linkBlob(db, alice, c.id, ref(later, 'image/png', 10), quota);
+
+      expect(await getBlobForShare(db, share, figure)).not.toBeNull();
+      expect(await getBlobForShare(db, share, dataset)).not.toBeNull();
+      expect(await getBlobForShare(db, share, secret)).toBeNull();
+      expect(await getBlobForShare(db, share, later)).toBeNull();
+      const fork = (await forkShare(db, bob, share, quota))!;
+      expect((await listFiles(db, fork)).map((f) => f.name)).toEqual(['public.csv']);
+      expect(await getBlobForUser(db, bob, secret)).toBeNull();
+      expect(await getBlobForUser(db, bob, later)).toBeNull();
+
+      // Deleting a file takes it out of every link made earlier.
+      expect(await removeFile(db, alice, c.id, 'public.csv')).toBe(dataset);
+      expect(await getBlobForShare(db, share, dataset)).toBeNull();
+      expect(await getBlobForUser(db, alice, dataset)).toBeNull();
+    });
+
+    live('the media type belongs to each reference, not to the bytes', async () => {
+      const html = `<html><script>alert(1)</script></html> ${crypto.randomUUID()}`;
+      const mallory = crypto.randomUUID();
+      await ensureUser(db, mallory);
+      const trap = await createConversation(db, mallory);
+      const sha = await putConversationBlob(db, store, { userId: mallory, conversationId: trap.id, quota }, { bytes: bytesOf(html), mediaType: 'text/html' });
+      const c = await createConversation(db, alice);
+      await addFile(db, alice, c.id, { name: 'data.csv', sha256: sha, mediaType: 'text/csv', size: bytesOf(html).byteLength }, quota);
+      expect((await getBlobForUser(db, alice, sha))?.mediaType).toBe('text/csv');
+      expect((await getBlobForUser(db, mallory, sha))?.mediaType).toBe('text/html');
+    });
+
+    live('storage quotas hold against parallel stores, and deleting gives bytes back', async () => {
+      const small: StorageQuota = { conversationBytes: 100, guestBytes: 125 };
+      const carol = crypto.randomUUID();
+      await ensureUser(db, carol);
+      const c = await createConversation(db, carol);
+      const shas = await Promise.all(Array.from({ length: 6 }, (_, i) => put(db, `${'x'.repeat(30)}${i}${c.id}`)));
+      const results = await Promise.allSettled(shas.map((sha) => linkBlob(db, carol, c.id, ref(sha, 'text/plain', 30), small)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+      expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof QuotaExceededError)).toHaveLength(3);
+      const other = await createConversation(db, carol);
+      await linkBlob(db, carol, other.id, ref(shas[0], 'text/plain', 30), small);
+      await expect(linkBlob(db, carol, other.id, ref(shas[1], 'text/plain', 30), small)).rejects.toMatchObject({ scope: 'guest' });
+      expect(await deleteConversation(db, carol, c.id)).toBe(true);
+      await linkBlob(db, carol, other.id, ref(shas[1], 'text/plain', 30), small);
     });
 
     live('several instances starting at once migrate safely', async () => {

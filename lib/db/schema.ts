@@ -1,5 +1,5 @@
 /** The database schema (Drizzle, Postgres). Migrations in lib/db/migrations are generated from it. */
-import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -7,8 +7,12 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
+/** Bytes a conversation or a guest references (uploads and run outputs): the storage quotas. */
+const storedBytes = () => bigint('stored_bytes', { mode: 'number' }).notNull().default(0);
+
 export const users = pgTable('users', {
   id: uuid('id').primaryKey(),
+  storedBytes: storedBytes(),
   createdAt: createdAt(),
 });
 
@@ -21,6 +25,7 @@ export const conversations = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     title: text('title'),
     titleEdited: boolean('title_edited').notNull().default(false),
+    storedBytes: storedBytes(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -44,11 +49,15 @@ export const messages = pgTable(
   (t) => [primaryKey({ columns: [t.conversationId, t.id] }), index('messages_conversation_seq').on(t.conversationId, t.seq)],
 );
 
+/**
+ * One row per stored content. The bytes live in the blob store (lib/blobs), not here; `bytes` is
+ * only read once, to move blobs stored by earlier versions out of the database. What the bytes
+ * are (media type, name) belongs to each reference, not to the content.
+ */
 export const blobs = pgTable('blobs', {
   sha256: text('sha256').primaryKey(),
-  mediaType: text('media_type').notNull(),
   size: integer('size').notNull(),
-  bytes: bytea('bytes').notNull(),
+  bytes: bytea('bytes'),
   createdAt: createdAt(),
 });
 
@@ -61,6 +70,8 @@ export const conversationBlobs = pgTable(
     sha256: text('sha256')
       .notNull()
       .references(() => blobs.sha256),
+    mediaType: text('media_type').notNull(),
+    size: integer('size').notNull(),
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.sha256] })],
 );
@@ -100,3 +111,39 @@ export const shares = pgTable(
   },
   (t) => [index('shares_conversation').on(t.conversationId)],
 );
+
+/** What a share grants: the blobs its snapshot's messages reference, recorded when it is made or updated. */
+export const shareBlobs = pgTable(
+  'share_blobs',
+  {
+    shareId: text('share_id')
+      .notNull()
+      .references(() => shares.id, { onDelete: 'cascade' }),
+    sha256: text('sha256')
+      .notNull()
+      .references(() => blobs.sha256),
+    mediaType: text('media_type').notNull(),
+    size: integer('size').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shareId, t.sha256] })],
+);
+
+/** The conversation's files as they were when the share was made or updated. */
+export const shareFiles = pgTable(
+  'share_files',
+  {
+    shareId: text('share_id')
+      .notNull()
+      .references(() => shares.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sha256: text('sha256')
+      .notNull()
+      .references(() => blobs.sha256),
+    mediaType: text('media_type').notNull(),
+    size: integer('size').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shareId, t.name] })],
+);
+
+/** Counters of the per-guest rate limits (lib/abuse/rate-limits.ts). */
+export { rateLimits } from '../abuse/rate-limit-table';

@@ -4,7 +4,6 @@
  */
 export const UPLOAD_LIMITS = {
   fileBytes: 100_000_000,
-  conversationBytes: 500_000_000,
   /** Files a run writes under /output/, each. */
   outputFileBytes: 50_000_000,
 } as const;
@@ -22,6 +21,8 @@ const ACCEPTED: Record<string, string> = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
 };
+
+export const ACCEPTED_MEDIA_TYPES: readonly string[] = [...new Set(Object.values(ACCEPTED))];
 
 export const ACCEPTED_DESCRIPTION = 'CSV, TSV, JSON, JSONL, Parquet, Excel (.xlsx), plain text, PNG or JPEG';
 export const ACCEPT_ATTRIBUTE = Object.keys(ACCEPTED)
@@ -41,7 +42,9 @@ export function acceptedMediaType(fileName: string): string | null {
 export function sanitizeFileName(raw: string): string | null {
   const lastSegment = raw.split(/[\\/]/).pop() ?? '';
   const cleaned = lastSegment
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    // Control characters, and format characters that change how a name displays
+    // (U+202E makes "gpj.exe" read "exe.jpg"): bidirectional controls, zero-width characters.
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '')
     .replace(/[<>:"|?*]/g, '_')
     .replace(/^[.\s]+/, '')
     .trim();

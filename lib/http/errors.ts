@@ -1,6 +1,22 @@
-/** JSON error responses with a message a person can act on. */
-export function jsonError(status: number, message: string): Response {
-  return Response.json({ error: message }, { status });
+/**
+ * JSON error responses with a message a person can act on. The reason behind a refusal is kept
+ * beside the response (never in a header) so the route wrapper can log it (lib/http/route.ts).
+ */
+const reasons = new WeakMap<Response, string>();
+
+export function jsonError(status: number, message: string, init: { headers?: HeadersInit; reason?: string } = {}): Response {
+  const response = Response.json({ error: message }, { status, headers: init.headers });
+  reasons.set(response, init.reason ?? message);
+  return response;
 }
 
-export const notFound = () => jsonError(404, 'Not found.');
+export const notFound = (reason = 'not found') => jsonError(404, 'Not found.', { reason });
+
+/** 429 with Retry-After (seconds) and the wait in words. */
+export function tooManyRequests(message: string, retryAfterSeconds: number, reason: string): Response {
+  return jsonError(429, message, { headers: { 'retry-after': String(retryAfterSeconds) }, reason });
+}
+
+export function refusalReason(response: Response): string | undefined {
+  return reasons.get(response);
+}

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { formatBytes } from '@/lib/format';
 import { jsonError } from './errors';
 
 /** Request bodies larger than this are refused with 413 (documented in the README). */
@@ -33,6 +34,9 @@ export async function readJson<T>(request: Request, schema: z.ZodType<T>, maxByt
   } catch {
     return { ok: false, response: jsonError(400, 'The request body is not valid JSON.') };
   }
+  if (nestingDepth(json) > MAX_JSON_DEPTH) {
+    return { ok: false, response: jsonError(400, `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`) };
+  }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -42,6 +46,26 @@ export async function readJson<T>(request: Request, schema: z.ZodType<T>, maxByt
   return { ok: true, value: parsed.data };
 }
 
+/**
+ * No request we accept nests deeper than this; a deeper value (50,000 levels arrived in a forged
+ * table) would later overflow the stack of every recursive walk over it, JSON.stringify included.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Depth of a parsed JSON value, walked without recursion; stops counting past the limit. */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 function tooLarge(maxBytes: number): Response {
-  return jsonError(413, `The request body is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`);
+  return jsonError(413, `The request body is larger than the ${formatBytes(maxBytes)} this request accepts.`);
 }

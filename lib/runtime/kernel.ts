@@ -5,6 +5,7 @@
  */
 import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from './protocol';
 import { RUN_LIMITS } from './limits';
+import { OutputBudget } from './output-budget';
 import { packageFailureResult } from './package-errors';
 import { mayImport } from './may-import';
 import type { StartPhase } from './worker-api';
@@ -23,7 +24,8 @@ export type RunPhase =
 
 export type RunOptions = {
   timeoutMs?: number;
-  onOutput?: (output: Output) => void;
+  /** The run's outputs so far, after every change (the same array, grown or with its last stream extended). */
+  onOutputs?: (outputs: readonly Output[]) => void;
   onPhase?: (phase: RunPhase) => void;
 };
 
@@ -166,12 +168,12 @@ export class Kernel {
 
   private async execute(code: string, options: RunOptions): Promise<RunResult> {
     const handle = this.handle;
-    const outputs: Output[] = [];
+    const budget = new OutputBudget(this.config.caps);
     const queuedAt = performance.now();
     try {
       if (!handle.isReady) await handle.ready;
     } catch (error) {
-      return crashed(outputs, 0, `The interpreter could not start: ${startFailure(error)}`);
+      return crashed([], 0, `The interpreter could not start: ${startFailure(error)}`);
     }
     this.setState({ kind: 'busy' });
     let result: RunResult;
@@ -186,10 +188,10 @@ export class Kernel {
       if (packages.failed.length > 0) {
         result = packageFailureResult(packages.failed, performance.now() - queuedAt);
       } else {
-        ({ result, heapBytes: heapAfterRun } = await this.runWithLimits(handle, code, options, outputs));
+        ({ result, heapBytes: heapAfterRun } = await this.runWithLimits(handle, code, options, budget));
       }
     } catch (error) {
-      result = crashed(outputs, performance.now() - queuedAt, errorMessage(error));
+      result = crashed([...budget.outputs], performance.now() - queuedAt, errorMessage(error));
     }
     this.active = null;
     // The heap is measured after the run too: memory grown without going through the capped
@@ -213,7 +215,7 @@ export class Kernel {
     return result;
   }
 
-  private async runWithLimits(handle: WorkerHandle, code: string, options: RunOptions, outputs: Output[]): Promise<{ result: RunResult; heapBytes?: number }> {
+  private async runWithLimits(handle: WorkerHandle, code: string, options: RunOptions, budget: OutputBudget): Promise<{ result: RunResult; heapBytes?: number }> {
     const timeoutMs = options.timeoutMs ?? RUN_LIMITS.defaultTimeoutMs;
     const startedAt = performance.now();
     options.onPhase?.({ kind: 'running', startedAt: Date.now() });
@@ -237,24 +239,28 @@ export class Kernel {
     handle.onMemoryLimit(() => stop('memory'));
     const droppedBefore = handle.droppedMessages;
     const limitTimer = setTimeout(() => stop('timeout'), timeoutMs);
-    const collect = (output: Output) => {
-      outputs.push(output);
-      options.onOutput?.(output);
+    const collect = (output: Output, sizeBytes: number) => {
+      const changed = budget.admit(output, sizeBytes);
+      if (changed) options.onOutputs?.(changed);
+    };
+    const notices = (...parts: Array<string | null | undefined>) => {
+      const text = [...parts, droppedNotice(handle.droppedMessages - droppedBefore), budget.notice].filter(Boolean).join(' ');
+      return text ? { notice: text } : {};
     };
     try {
       const { status, heapBytes } = await handle.run(code, collect);
       const durationMs = performance.now() - startedAt;
-      const dropped = droppedNotice(handle.droppedMessages - droppedBefore);
+      const outputs = [...budget.outputs];
       if (status === 'interrupted' && stopReason === 'timeout') {
-        return { result: { status: 'timeout', outputs, durationMs, notice: [timeoutNotice(timeoutMs, false), dropped].filter(Boolean).join(' ') }, heapBytes };
+        return { result: { status: 'timeout', outputs, durationMs, ...notices(timeoutNotice(timeoutMs, false)) }, heapBytes };
       }
-      return { result: { status: status satisfies RunStatus, outputs, durationMs, ...(dropped ? { notice: dropped } : {}) }, heapBytes };
+      return { result: { status: status satisfies RunStatus, outputs, durationMs, ...notices() }, heapBytes };
     } catch {
       // The worker was terminated: by the grace timer, a restart, or it died.
       const durationMs = performance.now() - startedAt;
       const status: RunStatus = stopReason === 'timeout' ? 'timeout' : stopReason === 'user' ? 'interrupted' : 'crashed';
       const notice = stopReason === 'timeout' ? timeoutNotice(timeoutMs, true) : RESTARTED_NOTICE;
-      return { result: { status, outputs, durationMs, notice, restarted: true } };
+      return { result: { status, outputs: [...budget.outputs], durationMs, ...notices(notice), restarted: true } };
     } finally {
       handle.onMemoryLimit(null);
       clearTimeout(limitTimer);

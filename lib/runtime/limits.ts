@@ -15,9 +15,16 @@ export const OUTPUT_CAPS = {
   tableColumns: 200,
   /** Characters of one text/plain or text/markdown value. */
   textChars: 200_000,
+  /**
+   * Outputs kept per run (consecutive prints of one stream count as one). Each is a rendered
+   * element; 8,000 `display()` calls froze the page before this cap existed.
+   */
+  outputsPerRun: 500,
+  /** Bytes of all outputs of one run together, as JSON. */
+  runBytes: 48_000_000,
 } as const;
 
-export type OutputCaps = typeof OUTPUT_CAPS;
+export type OutputCaps = { readonly [K in keyof typeof OUTPUT_CAPS]: number };
 
 export const RUN_LIMITS = {
   /** Default wall-clock limit of one run. */

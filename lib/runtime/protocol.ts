@@ -7,18 +7,21 @@
  * anything that does not match is dropped.
  */
 import { z } from 'zod';
+import { OUTPUT_CAPS } from './limits';
 
 /** A table, in the Frictionless "data resource" shape that pandas' `to_json(orient="table")` uses. */
 export const tableFieldSchema = z.object({
   name: z.string(),
   type: z.string(),
 });
+/** A cell is a JSON scalar: our Python side turns anything else into its str(). */
+const tableCellSchema = z.union([z.string().max(OUTPUT_CAPS.textChars), z.number(), z.boolean(), z.null()]);
 export const tableDataSchema = z.object({
   schema: z.object({
-    fields: z.array(tableFieldSchema),
-    primaryKey: z.array(z.string()).optional(),
+    fields: z.array(tableFieldSchema).max(OUTPUT_CAPS.tableColumns + 1),
+    primaryKey: z.array(z.string()).max(OUTPUT_CAPS.tableColumns + 1).optional(),
   }),
-  data: z.array(z.record(z.string(), z.unknown())),
+  data: z.array(z.record(z.string(), tableCellSchema)).max(OUTPUT_CAPS.tableRows),
   /** Full shape before caps: [rows, columns]. */
   shape: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
 });
@@ -31,11 +34,12 @@ export type TableData = z.infer<typeof tableDataSchema>;
 export const BLOB_REF_PATTERN = /^blob:[0-9a-f]{64}$/;
 const base64OrBlobRef = z
   .string()
+  .max(Math.ceil((OUTPUT_CAPS.imageBytes * 4) / 3) + 4)
   .refine((s) => BLOB_REF_PATTERN.test(s) || /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'not base64 or a blob reference');
 
 export const mimeBundleSchema = z.object({
-  'text/plain': z.string().optional(),
-  'text/markdown': z.string().optional(),
+  'text/plain': z.string().max(OUTPUT_CAPS.textChars).optional(),
+  'text/markdown': z.string().max(OUTPUT_CAPS.textChars).optional(),
   'image/png': base64OrBlobRef.optional(),
   'image/jpeg': base64OrBlobRef.optional(),
   'application/vnd.dataresource+json': tableDataSchema.optional(),
@@ -45,7 +49,7 @@ export type MimeBundle = z.infer<typeof mimeBundleSchema>;
 export const streamOutputSchema = z.object({
   output_type: z.literal('stream'),
   name: z.enum(['stdout', 'stderr']),
-  text: z.string(),
+  text: z.string().max(OUTPUT_CAPS.streamChars + 1_000),
 });
 export const displayDataOutputSchema = z.object({
   output_type: z.literal('display_data'),
@@ -57,9 +61,9 @@ export const executeResultOutputSchema = z.object({
 });
 export const errorOutputSchema = z.object({
   output_type: z.literal('error'),
-  ename: z.string(),
-  evalue: z.string(),
-  traceback: z.array(z.string()),
+  ename: z.string().max(1_000),
+  evalue: z.string().max(OUTPUT_CAPS.textChars),
+  traceback: z.array(z.string().max(OUTPUT_CAPS.textChars)).max(1_000),
 });
 /** A file the run wrote under /output/, stored as a blob (see lib/files). */
 export const fileOutputSchema = z.object({
@@ -88,10 +92,10 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
 /** The result of one run: what the UI shows and what goes back to the model (the tool output). */
 export const runResultSchema = z.object({
   status: runStatusSchema,
-  outputs: z.array(outputSchema),
+  outputs: z.array(outputSchema).max(OUTPUT_CAPS.outputsPerRun + 1),
   durationMs: z.number().nonnegative(),
   /** A sentence for the user and the model, e.g. that the interpreter was restarted. */
-  notice: z.string().optional(),
+  notice: z.string().max(4_000).optional(),
   /** True when the interpreter that ran this was replaced: variables were lost. */
   restarted: z.boolean().optional(),
   /** Set when the user, not the model, ran this cell last: unchanged (rerun) or with their own code (edited). */

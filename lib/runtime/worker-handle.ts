@@ -44,14 +44,23 @@ export class WorkerHandle {
   /** Set once the interpreter asked for more memory than allowed; it is then replaced. */
   memoryLimitReached = false;
   private memoryLimitListener: (() => void) | null = null;
-  private outputListener: ((output: Output) => void) | null = null;
+  private outputListener: ((output: Output, sizeBytes: number) => void) | null = null;
   private readonly worker: Worker;
+  /**
+   * The kernel's private line to the worker. The worker's global scope is reachable from Python
+   * (`js.self`), so anything listening there could be driven by the code it runs; this port is
+   * transferred before any user code exists and is held only in the worker's closure.
+   */
+  private readonly port: MessagePort;
   private readonly remote: Comlink.Remote<PythonWorkerApi>;
   private terminated = false;
   private readonly died: Promise<never>;
   private rejectDied: (reason: Error) => void = () => undefined;
 
+  private readonly caps: OutputCaps;
+
   constructor(config: WorkerConfig, onPhase: (phase: StartPhase) => void) {
+    this.caps = config.caps;
     // Without cross-origin isolation there is no SharedArrayBuffer: timeouts then kill the worker.
     const shared = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated;
     this.interruptBuffer = new Uint8Array(shared ? new SharedArrayBuffer(1) : new ArrayBuffer(1));
@@ -61,7 +70,11 @@ export class WorkerHandle {
       event.preventDefault();
       this.uncaughtErrors += 1;
     });
-    this.worker.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    this.worker.postMessage({ type: 'runpad:connect', port: channel.port2 }, [channel.port2]);
+    // Messages on the worker's global scope are ignored: only the private port is the kernel's.
+    this.port.addEventListener('message', (event: MessageEvent<unknown>) => {
       // Comlink's own replies carry an id; besides them the worker sends outputs and the memory signal.
       const output = outputMessageSchema.safeParse(event.data);
       if (output.success) {
@@ -75,7 +88,7 @@ export class WorkerHandle {
       this.rejectDied = reject;
     });
     this.died.catch(() => undefined);
-    this.remote = Comlink.wrap<PythonWorkerApi>(this.worker);
+    this.remote = Comlink.wrap<PythonWorkerApi>(this.port);
     const progress = startProgress(onPhase);
     const init = this.remote.init(
       {
@@ -108,7 +121,7 @@ export class WorkerHandle {
    * Resolves with the worker's own status and the heap size after the run (read in the same
    * reply, to save a round trip), or rejects when the worker is terminated.
    */
-  async run(code: string, onOutput: (output: Output) => void): Promise<WorkerRunResult> {
+  async run(code: string, onOutput: (output: Output, sizeBytes: number) => void): Promise<WorkerRunResult> {
     this.outputListener = onOutput;
     try {
       const result = await this.guard(this.remote.run(code), null, 'The run');
@@ -120,8 +133,9 @@ export class WorkerHandle {
 
   /** An output from the worker: for the run in progress, if it matches the protocol. */
   private receiveOutput(json: string): void {
-    const output = outputSchema.safeParse(safeJson(json));
-    if (output.success && this.outputListener) this.outputListener(output.data);
+    // Not even parsed when larger than a whole run may be.
+    const output = json.length > this.caps.runBytes ? { success: false as const } : outputSchema.safeParse(safeJson(json));
+    if (output.success && this.outputListener) this.outputListener(output.data, json.length);
     else this.droppedMessages += 1;
   }
 
@@ -158,6 +172,7 @@ export class WorkerHandle {
     if (this.terminated) return;
     this.terminated = true;
     this.worker.terminate();
+    this.port.close();
     this.rejectDied(new Error(reason));
   }
 

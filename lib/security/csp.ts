@@ -1,13 +1,15 @@
 /**
  * Content-Security-Policies. The worker policy is the sandbox boundary (DESIGN.md, "Sandbox"):
  * code in the worker may fetch only Pyodide's own files and the package source, by path — never
- * the app's API, which would answer with the user's cookies.
+ * the app's API, which would answer with the user's cookies — and may load scripts only from
+ * Pyodide's directory and the workers' own (so not `import('/api/…')` either).
  */
-export function workerCsp(origin: string, pyodideIndexPath: string, packageBaseUrl: string): string {
+export function workerCsp(origin: string | null, pyodideIndexPath: string, packageBaseUrl: string): string {
+  if (!origin) return ["default-src 'none'", "script-src 'wasm-unsafe-eval'"].join('; ');
   const packageSource = new URL(packageBaseUrl, origin).href;
   return [
     "default-src 'none'",
-    "script-src 'self' 'wasm-unsafe-eval'",
+    `script-src ${origin}${pyodideIndexPath} ${origin}/workers/ 'wasm-unsafe-eval'`,
     `connect-src ${origin}${pyodideIndexPath} ${packageSource}`,
   ].join('; ');
 }

@@ -1,14 +1,32 @@
+import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { listConversations } from '@/lib/db/queries/conversations';
+import { jsonError } from '@/lib/http/errors';
+import { route } from '@/lib/http/route';
 import { requireUser } from '@/lib/http/session';
 
 export const runtime = 'nodejs';
 
+/** `<updatedAt ISO>|<conversation uuid>`, as listConversations hands it out. */
+const cursorSchema = z
+  .string()
+  .max(100)
+  .transform((value, ctx) => {
+    const [at, id, ...rest] = value.split('|');
+    if (rest.length > 0 || !z.iso.datetime({ offset: true }).safeParse(at).success || !z.uuid().safeParse(id).success) {
+      ctx.addIssue({ code: 'custom', message: 'not a cursor this list handed out' });
+      return z.NEVER;
+    }
+    return value;
+  });
+
 /** The guest's conversations, newest first; `?cursor=` for the next page. */
-export async function GET(request: Request) {
+export const GET = route(async ({ request }) => {
   const user = await requireUser();
   if (!user.ok) return user.response;
-  const cursor = new URL(request.url).searchParams.get('cursor');
-  const page = await listConversations(await getDb(), user.userId, { limit: 30, cursor });
+  const raw = new URL(request.url).searchParams.get('cursor');
+  const cursor = raw === null ? null : cursorSchema.safeParse(raw);
+  if (cursor && !cursor.success) return jsonError(400, 'The list cursor is not valid; reload the list.');
+  const page = await listConversations(await getDb(), user.userId, { limit: 30, cursor: cursor?.data ?? null });
   return Response.json(page);
-}
+});

@@ -1,52 +1,130 @@
-import { createHash } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+/**
+ * Content-addressed bytes and the references that grant access to them. A blob is reachable
+ * only through a reference: a conversation's (to its owner) or a share's (to anyone with the
+ * link). The media type lives on the reference, so the same bytes uploaded as CSV by one guest
+ * and as HTML by another are each served as their own owner said.
+ */
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { BlobStore } from '@/lib/blobs/blob-store';
 import type { Db } from '../client';
-import { blobs, conversationBlobs, conversations, shares } from '../schema';
+import { blobs, conversationBlobs, conversations, shareBlobs, shareFiles, shares } from '../schema';
+import { releaseStorage, reserveStorage, type StorageQuota } from './quota';
 
-export type Blob = { sha256: string; mediaType: string; size: number; bytes: Uint8Array };
+/** A reference to stored content: what it is for this reference's owner, and how big. */
+export type BlobRef = { sha256: string; mediaType: string; size: number };
 
-/** Stores bytes once, addressed by their sha256; returns the hash. */
-export async function putBlob(db: Db, input: { bytes: Uint8Array; mediaType: string }): Promise<string> {
-  const sha256 = createHash('sha256').update(input.bytes).digest('hex');
-  await db
-    .insert(blobs)
-    .values({ sha256, mediaType: input.mediaType, size: input.bytes.byteLength, bytes: input.bytes })
-    .onConflictDoNothing();
+/** Records content the blob store now holds (once per content). */
+export async function recordBlob(db: Db, blob: { sha256: string; size: number }): Promise<void> {
+  await db.insert(blobs).values(blob).onConflictDoNothing();
+}
+
+/** Stores bytes held in memory (small ones: images of a run) and records them; returns the hash. */
+export async function putBlob(db: Db, store: BlobStore, bytes: Uint8Array): Promise<string> {
+  const stored = await store.put(
+    (async function* () {
+      yield bytes;
+    })(),
+    { maxBytes: bytes.byteLength },
+  );
+  await recordBlob(db, stored);
+  return stored.sha256;
+}
+
+/**
+ * Records that a conversation references a blob (that is what grants access to it), counting
+ * its size against the quotas the first time. Throws QuotaExceededError, linking nothing.
+ */
+export async function linkBlob(db: Db, ownerId: string, conversationId: string, ref: BlobRef, quota: StorageQuota): Promise<void> {
+  await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(conversationBlobs)
+      .values({ conversationId, sha256: ref.sha256, mediaType: ref.mediaType, size: ref.size })
+      .onConflictDoNothing()
+      .returning({ sha256: conversationBlobs.sha256 });
+    if (inserted.length > 0) await reserveStorage(tx, ownerId, conversationId, ref.size, quota);
+  });
+}
+
+/** Stores bytes and links them to the conversation that produced them; refused bytes are not kept. */
+export async function putConversationBlob(
+  db: Db,
+  store: BlobStore,
+  owner: { userId: string; conversationId: string; quota: StorageQuota },
+  input: { bytes: Uint8Array; mediaType: string },
+): Promise<string> {
+  const sha256 = await putBlob(db, store, input.bytes);
+  try {
+    await linkBlob(db, owner.userId, owner.conversationId, { sha256, mediaType: input.mediaType, size: input.bytes.byteLength }, owner.quota);
+  } catch (error) {
+    await deleteBlobIfUnreferenced(db, store, sha256);
+    throw error;
+  }
   return sha256;
 }
 
-/** Records that a conversation references a blob: that is what grants access to it. */
-export async function linkBlob(db: Db, conversationId: string, sha256: string): Promise<void> {
-  await db.insert(conversationBlobs).values({ conversationId, sha256 }).onConflictDoNothing();
+/** Removes a conversation's reference unless its messages still show the blob; releases its bytes. */
+export async function unlinkBlobIfUnused(db: Db, ownerId: string, conversationId: string, sha256: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const stillShown = await tx.execute(
+      sql`select 1 from messages where conversation_id = ${conversationId} and position(${`blob:${sha256}`} in parts::text) > 0 limit 1`,
+    );
+    if (rowCount(stillShown) > 0) return;
+    const stillFile = await tx.execute(sql`select 1 from conversation_files where conversation_id = ${conversationId} and sha256 = ${sha256} limit 1`);
+    if (rowCount(stillFile) > 0) return;
+    const removed = await tx
+      .delete(conversationBlobs)
+      .where(and(eq(conversationBlobs.conversationId, conversationId), eq(conversationBlobs.sha256, sha256)))
+      .returning({ size: conversationBlobs.size });
+    if (removed[0]) await releaseStorage(tx, ownerId, conversationId, removed[0].size);
+  });
 }
 
-/** Stores bytes and links them to the conversation that produced them, in that order. */
-export async function putConversationBlob(db: Db, conversationId: string, input: { bytes: Uint8Array; mediaType: string }): Promise<string> {
-  const sha256 = await putBlob(db, input);
-  await linkBlob(db, conversationId, sha256);
-  return sha256;
+function rowCount(result: unknown): number {
+  // postgres-js returns an array of rows; PGlite returns { rows }.
+  if (Array.isArray(result)) return result.length;
+  return (result as { rows?: unknown[] }).rows?.length ?? 0;
 }
 
-const blobColumns = { sha256: blobs.sha256, mediaType: blobs.mediaType, size: blobs.size, bytes: blobs.bytes };
-
-export async function getBlobForUser(db: Db, userId: string, sha256: string): Promise<Blob | null> {
+/** The user's reference to a blob (through any conversation they own), or null. */
+export async function getBlobForUser(db: Db, userId: string, sha256: string): Promise<BlobRef | null> {
   const [row] = await db
-    .select(blobColumns)
-    .from(blobs)
-    .innerJoin(conversationBlobs, eq(conversationBlobs.sha256, blobs.sha256))
+    .select({ sha256: conversationBlobs.sha256, mediaType: conversationBlobs.mediaType, size: conversationBlobs.size })
+    .from(conversationBlobs)
     .innerJoin(conversations, eq(conversations.id, conversationBlobs.conversationId))
-    .where(and(eq(blobs.sha256, sha256), eq(conversations.ownerId, userId)))
+    .where(and(eq(conversationBlobs.sha256, sha256), eq(conversations.ownerId, userId)))
     .limit(1);
-  return row ? { ...row, bytes: new Uint8Array(row.bytes) } : null;
+  return row ?? null;
 }
 
-export async function getBlobForShare(db: Db, shareId: string, sha256: string): Promise<Blob | null> {
-  const [row] = await db
-    .select(blobColumns)
-    .from(blobs)
-    .innerJoin(conversationBlobs, eq(conversationBlobs.sha256, blobs.sha256))
-    .innerJoin(shares, eq(shares.conversationId, conversationBlobs.conversationId))
-    .where(and(eq(blobs.sha256, sha256), eq(shares.id, shareId), isNull(shares.revokedAt)))
+/** Through an active share: only what its snapshot recorded (messages' blobs and its files). */
+export async function getBlobForShare(db: Db, shareId: string, sha256: string): Promise<BlobRef | null> {
+  const active = and(eq(shares.id, shareId), isNull(shares.revokedAt));
+  const [granted] = await db
+    .select({ mediaType: shareBlobs.mediaType, size: shareBlobs.size })
+    .from(shareBlobs)
+    .innerJoin(shares, eq(shares.id, shareBlobs.shareId))
+    .where(and(active, eq(shareBlobs.sha256, sha256)))
     .limit(1);
-  return row ? { ...row, bytes: new Uint8Array(row.bytes) } : null;
+  const [file] = granted
+    ? [granted]
+    : await db
+        .select({ mediaType: shareFiles.mediaType, size: shareFiles.size })
+        .from(shareFiles)
+        .innerJoin(shares, eq(shares.id, shareFiles.shareId))
+        .where(and(active, eq(shareFiles.sha256, sha256)))
+        .limit(1);
+  return file ? { sha256, ...file } : null;
+}
+
+/** Drops content no conversation or share references any more (after a refused or undone store). */
+export async function deleteBlobIfUnreferenced(db: Db, store: BlobStore, sha256: string): Promise<void> {
+  const deleted = await db.execute(
+    sql`delete from blobs where sha256 = ${sha256}
+      and not exists (select 1 from conversation_blobs where sha256 = ${sha256})
+      and not exists (select 1 from conversation_files where sha256 = ${sha256})
+      and not exists (select 1 from share_blobs where sha256 = ${sha256})
+      and not exists (select 1 from share_files where sha256 = ${sha256})
+      returning sha256`,
+  );
+  if (rowCount(deleted) > 0) await store.delete(sha256);
 }

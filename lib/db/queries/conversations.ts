@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { conversations } from '../schema';
+import { conversations, users } from '../schema';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'updatedAt'>;
@@ -64,8 +64,13 @@ export async function setGeneratedTitle(db: Db, userId: string, id: string, titl
 
 /** Deletes the conversation; its messages, files, blob links and shares go with it (cascade). */
 export async function deleteConversation(db: Db, userId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(conversations).where(owned(userId, id)).returning({ id: conversations.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const rows = await tx.delete(conversations).where(owned(userId, id)).returning({ storedBytes: conversations.storedBytes });
+    if (rows.length === 0) return false;
+    // The guest's quota gives back what the conversation held.
+    await tx.update(users).set({ storedBytes: sql`greatest(${users.storedBytes} - ${rows[0].storedBytes}, 0)` }).where(eq(users.id, userId));
+    return true;
+  });
 }
 
 export async function touchConversation(db: Db, id: string): Promise<void> {

@@ -1,9 +1,10 @@
-import { and, asc, eq, sum } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../client';
-import { conversationFiles } from '../schema';
+import { conversationFiles, shareFiles, shares } from '../schema';
 import { withSuffix } from '@/lib/files/accept';
 import { getConversation } from './conversations';
-import { linkBlob } from './blobs';
+import { linkBlob, unlinkBlobIfUnused } from './blobs';
+import type { StorageQuota } from './quota';
 
 export type ConversationFile = { name: string; sha256: string; mediaType: string; size: number };
 
@@ -15,27 +16,34 @@ export async function listFiles(db: Db, conversationId: string): Promise<Convers
     .orderBy(asc(conversationFiles.createdAt));
 }
 
-export async function totalFileBytes(db: Db, conversationId: string): Promise<number> {
-  const [row] = await db.select({ total: sum(conversationFiles.size) }).from(conversationFiles).where(eq(conversationFiles.conversationId, conversationId));
-  return Number(row?.total ?? 0);
-}
-
-/** Adds a file by name; a name already taken gets " (1)", " (2)"… Returns the final name. */
-export async function addFile(db: Db, userId: string, conversationId: string, file: ConversationFile): Promise<string | null> {
+/**
+ * Adds a file by name; a name already taken gets " (1)", " (2)"… Returns the final name, or null
+ * when the conversation is not the user's. Throws QuotaExceededError, adding nothing.
+ */
+export async function addFile(db: Db, userId: string, conversationId: string, file: ConversationFile, quota: StorageQuota): Promise<string | null> {
   if (!(await getConversation(db, userId, conversationId))) return null;
+  await linkBlob(db, userId, conversationId, { sha256: file.sha256, mediaType: file.mediaType, size: file.size }, quota);
   const taken = new Set((await listFiles(db, conversationId)).map((f) => f.name));
   let name = file.name;
   for (let n = 1; taken.has(name); n += 1) name = withSuffix(file.name, n);
-  await linkBlob(db, conversationId, file.sha256);
   await db.insert(conversationFiles).values({ conversationId, name, sha256: file.sha256, mediaType: file.mediaType, size: file.size });
   return name;
 }
 
-export async function removeFile(db: Db, userId: string, conversationId: string, name: string): Promise<boolean> {
-  if (!(await getConversation(db, userId, conversationId))) return false;
+/**
+ * Deletes a file: from the conversation, from every share of it (a link made earlier no longer
+ * serves it), and its blob reference unless a message still shows the same bytes. Returns the
+ * file's hash (its bytes may now be unreferenced), or null when there was no such file.
+ */
+export async function removeFile(db: Db, userId: string, conversationId: string, name: string): Promise<string | null> {
+  if (!(await getConversation(db, userId, conversationId))) return null;
   const rows = await db
     .delete(conversationFiles)
     .where(and(eq(conversationFiles.conversationId, conversationId), eq(conversationFiles.name, name)))
-    .returning({ name: conversationFiles.name });
-  return rows.length > 0;
+    .returning({ sha256: conversationFiles.sha256 });
+  if (rows.length === 0) return null;
+  const shareIds = db.select({ id: shares.id }).from(shares).where(eq(shares.conversationId, conversationId));
+  await db.delete(shareFiles).where(and(inArray(shareFiles.shareId, shareIds), eq(shareFiles.name, name)));
+  await unlinkBlobIfUnused(db, userId, conversationId, rows[0].sha256);
+  return rows[0].sha256;
 }

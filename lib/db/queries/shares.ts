@@ -1,15 +1,28 @@
+/**
+ * Share links: an unguessable id for a snapshot of a conversation. A share grants exactly what
+ * its snapshot holds — the blobs its messages reference and the files the conversation had —
+ * recorded when it is made or updated; nothing added to the conversation later.
+ */
 import { randomBytes } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { conversationBlobs, conversationFiles, conversations, messages, shares } from '../schema';
+import { conversationBlobs, conversationFiles, conversations, messages, shareBlobs, shareFiles, shares } from '../schema';
 import { getConversation } from './conversations';
 import { listMessages, type StoredMessage } from './messages';
+import { reserveStorage, type StorageQuota } from './quota';
 
 export type Share = { id: string; conversationId: string; title: string | null; messages: StoredMessage[]; updatedAt: Date };
+
+const BLOB_REF = /blob:([0-9a-f]{64})/g;
 
 /** 128 bits of randomness, URL-safe. */
 export function newShareId(): string {
   return randomBytes(16).toString('base64url');
+}
+
+/** Every blob a list of messages shows (images, files a run wrote). */
+export function referencedBlobs(list: StoredMessage[]): string[] {
+  return [...new Set([...JSON.stringify(list.map((m) => m.parts)).matchAll(BLOB_REF)].map((match) => match[1]))];
 }
 
 export async function getActiveShareByConversation(db: Db, userId: string, conversationId: string): Promise<{ id: string; updatedAt: Date } | null> {
@@ -25,15 +38,32 @@ export async function getActiveShareByConversation(db: Db, userId: string, conve
 export async function createOrUpdateShare(db: Db, userId: string, conversationId: string): Promise<string | null> {
   const conversation = await getConversation(db, userId, conversationId);
   if (!conversation) return null;
-  const snapshot = await listMessages(db, conversationId);
   const existing = await getActiveShareByConversation(db, userId, conversationId);
-  if (existing) {
-    await db.update(shares).set({ snapshot, title: conversation.title, updatedAt: sql`now()` }).where(eq(shares.id, existing.id));
-    return existing.id;
-  }
-  const id = newShareId();
-  await db.insert(shares).values({ id, conversationId, ownerId: userId, title: conversation.title, snapshot });
-  return id;
+  return db.transaction(async (tx) => {
+    const snapshot = await listMessages(tx as unknown as Db, conversationId);
+    const id = existing?.id ?? newShareId();
+    if (existing) {
+      await tx.update(shares).set({ snapshot, title: conversation.title, updatedAt: sql`now()` }).where(eq(shares.id, id));
+      await tx.delete(shareBlobs).where(eq(shareBlobs.shareId, id));
+      await tx.delete(shareFiles).where(eq(shareFiles.shareId, id));
+    } else {
+      await tx.insert(shares).values({ id, conversationId, ownerId: userId, title: conversation.title, snapshot });
+    }
+    const shas = referencedBlobs(snapshot);
+    if (shas.length > 0) {
+      const refs = await tx
+        .select({ sha256: conversationBlobs.sha256, mediaType: conversationBlobs.mediaType, size: conversationBlobs.size })
+        .from(conversationBlobs)
+        .where(and(eq(conversationBlobs.conversationId, conversationId), inArray(conversationBlobs.sha256, shas)));
+      if (refs.length > 0) await tx.insert(shareBlobs).values(refs.map((ref) => ({ shareId: id, ...ref })));
+    }
+    const files = await tx
+      .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size })
+      .from(conversationFiles)
+      .where(eq(conversationFiles.conversationId, conversationId));
+    if (files.length > 0) await tx.insert(shareFiles).values(files.map((file) => ({ shareId: id, ...file })));
+    return id;
+  });
 }
 
 export async function revokeShare(db: Db, userId: string, conversationId: string): Promise<boolean> {
@@ -51,8 +81,20 @@ export async function getShare(db: Db, id: string): Promise<Share | null> {
   return { id: row.id, conversationId: row.conversationId, title: row.title, messages: row.snapshot as StoredMessage[], updatedAt: row.updatedAt };
 }
 
-/** A copy of the shared snapshot owned by userId: messages, files and blob links. */
-export async function forkShare(db: Db, userId: string, shareId: string): Promise<string | null> {
+/** The files a share's snapshot holds (what a fork gets under /data/). */
+export async function listShareFiles(db: Db, shareId: string) {
+  return db
+    .select({ name: shareFiles.name, sha256: shareFiles.sha256, mediaType: shareFiles.mediaType, size: shareFiles.size })
+    .from(shareFiles)
+    .where(eq(shareFiles.shareId, shareId));
+}
+
+/**
+ * A copy of the shared snapshot owned by userId: its messages, its files and the blobs its
+ * messages show — the snapshot's, not the conversation's current ones. Counted against the new
+ * owner's quota (throws QuotaExceededError, creating nothing).
+ */
+export async function forkShare(db: Db, userId: string, shareId: string, quota: StorageQuota): Promise<string | null> {
   const share = await getShare(db, shareId);
   if (!share) return null;
   return db.transaction(async (tx) => {
@@ -61,10 +103,16 @@ export async function forkShare(db: Db, userId: string, shareId: string): Promis
     for (const [seq, message] of share.messages.entries()) {
       await tx.insert(messages).values({ conversationId: id, id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq });
     }
-    const links = await tx.select({ sha256: conversationBlobs.sha256 }).from(conversationBlobs).where(eq(conversationBlobs.conversationId, share.conversationId));
-    if (links.length > 0) await tx.insert(conversationBlobs).values(links.map((l) => ({ conversationId: id, sha256: l.sha256 })));
-    const files = await tx.select().from(conversationFiles).where(eq(conversationFiles.conversationId, share.conversationId));
-    if (files.length > 0) await tx.insert(conversationFiles).values(files.map((f) => ({ ...f, conversationId: id, createdAt: undefined })));
+    const granted = await tx.select({ sha256: shareBlobs.sha256, mediaType: shareBlobs.mediaType, size: shareBlobs.size }).from(shareBlobs).where(eq(shareBlobs.shareId, shareId));
+    const files = await tx
+      .select({ name: shareFiles.name, sha256: shareFiles.sha256, mediaType: shareFiles.mediaType, size: shareFiles.size })
+      .from(shareFiles)
+      .where(eq(shareFiles.shareId, shareId));
+    const links = new Map(granted.map((ref) => [ref.sha256, ref]));
+    for (const file of files) if (!links.has(file.sha256)) links.set(file.sha256, file);
+    if (links.size > 0) await tx.insert(conversationBlobs).values([...links.values()].map((ref) => ({ conversationId: id, sha256: ref.sha256, mediaType: ref.mediaType, size: ref.size })));
+    if (files.length > 0) await tx.insert(conversationFiles).values(files.map((file) => ({ conversationId: id, ...file })));
+    await reserveStorage(tx, userId, id, [...links.values()].reduce((sum, ref) => sum + ref.size, 0), quota);
     return id;
   });
 }

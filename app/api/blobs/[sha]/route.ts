@@ -1,36 +1,51 @@
+import { getBlobStore } from '@/lib/blobs/app-blob-store';
+import { parseRange } from '@/lib/blobs/blob-store';
 import { getDb } from '@/lib/db/client';
 import { getBlobForShare, getBlobForUser } from '@/lib/db/queries/blobs';
-import { notFound } from '@/lib/http/errors';
+import { servingHeaders } from '@/lib/files/media-types';
+import { jsonError, notFound } from '@/lib/http/errors';
+import { route } from '@/lib/http/route';
 import { requireUser, sha256Schema, shareIdSchema } from '@/lib/http/session';
 
 export const runtime = 'nodejs';
 
 /**
  * A stored image or file: to the owner of a conversation that references it, or to anyone
- * holding an active share link of such a conversation (`?share=<id>`).
+ * holding an active share link whose snapshot holds it (`?share=<id>`). Served as the media
+ * type of that reference, inline only when the type is on the allow-list; streamed from the blob
+ * store, with `Range` (206) and an `ETag` that is the content hash itself.
  */
-export async function GET(request: Request, { params }: { params: Promise<{ sha: string }> }) {
-  const { sha } = await params;
-  if (!sha256Schema.safeParse(sha).success) return notFound();
+export const GET = route<{ sha: string }>(async ({ request, params }) => {
+  if (!sha256Schema.safeParse(params.sha).success) return notFound('malformed blob id');
   const shareId = new URL(request.url).searchParams.get('share');
   const db = await getDb();
   let blob = null;
-  if (shareId) {
-    if (!shareIdSchema.safeParse(shareId).success) return notFound();
-    blob = await getBlobForShare(db, shareId, sha);
+  if (shareId !== null) {
+    if (!shareIdSchema.safeParse(shareId).success) return notFound('malformed share id');
+    blob = await getBlobForShare(db, shareId, params.sha);
   } else {
     const user = await requireUser();
     if (!user.ok) return user.response;
-    blob = await getBlobForUser(db, user.userId, sha);
+    blob = await getBlobForUser(db, user.userId, params.sha);
   }
-  if (!blob) return notFound();
-  return new Response(Buffer.from(blob.bytes), {
-    headers: {
-      'content-type': blob.mediaType,
-      'content-length': String(blob.size),
-      // Content-addressed: the bytes behind a hash never change; access is checked per request.
-      'cache-control': 'private, max-age=31536000, immutable',
-      'content-security-policy': "default-src 'none'; sandbox",
-    },
+  if (!blob) return notFound('blob not granted');
+  const etag = `"${blob.sha256}"`;
+  const headers: Record<string, string> = {
+    ...servingHeaders(blob.mediaType),
+    etag,
+    'accept-ranges': 'bytes',
+    // Content-addressed: the bytes behind a hash never change; access is checked per request.
+    'cache-control': 'private, max-age=31536000, immutable',
+  };
+  if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+  const range = parseRange(request.headers.get('range'), blob.size);
+  if (range === 'unsatisfiable') return jsonError(416, 'That byte range is not in this file.', { headers: { 'content-range': `bytes */${blob.size}` } });
+  const store = await getBlobStore();
+  const body = await store.read(blob.sha256, range ?? undefined);
+  if (!body) return jsonError(404, 'The file’s bytes are missing from storage.', { reason: 'blob missing from store' });
+  if (!range) return new Response(body, { headers: { ...headers, 'content-length': String(blob.size) } });
+  return new Response(body, {
+    status: 206,
+    headers: { ...headers, 'content-length': String(range.end - range.start + 1), 'content-range': `bytes ${range.start}-${range.end}/${blob.size}` },
   });
-}
+});

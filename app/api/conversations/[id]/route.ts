@@ -3,29 +3,31 @@ import { getDb } from '@/lib/db/client';
 import { deleteConversation, renameConversation } from '@/lib/db/queries/conversations';
 import { notFound } from '@/lib/http/errors';
 import { readJson } from '@/lib/http/read-json';
+import { route } from '@/lib/http/route';
 import { conversationIdSchema, requireUser } from '@/lib/http/session';
 
 export const runtime = 'nodejs';
 
 const renameSchema = z.object({ title: z.string().trim().min(1).max(200) });
-type Context = { params: Promise<{ id: string }> };
+type Params = { id: string };
 
-export async function PATCH(request: Request, { params }: Context) {
+export const PATCH = route<Params>(
+  async ({ request, params }) => {
+    const user = await requireUser();
+    if (!user.ok) return user.response;
+    if (!conversationIdSchema.safeParse(params.id).success) return notFound('malformed conversation id');
+    const body = await readJson(request, renameSchema, 16_384);
+    if (!body.ok) return body.response;
+    const renamed = await renameConversation(await getDb(), user.userId, params.id, body.value.title);
+    return renamed ? Response.json({ id: params.id, title: body.value.title }) : notFound('conversation not owned');
+  },
+  { body: 'json' },
+);
+
+export const DELETE = route<Params>(async ({ params }) => {
   const user = await requireUser();
   if (!user.ok) return user.response;
-  const { id } = await params;
-  if (!conversationIdSchema.safeParse(id).success) return notFound();
-  const body = await readJson(request, renameSchema, 16_384);
-  if (!body.ok) return body.response;
-  const renamed = await renameConversation(await getDb(), user.userId, id, body.value.title);
-  return renamed ? Response.json({ id, title: body.value.title }) : notFound();
-}
-
-export async function DELETE(_request: Request, { params }: Context) {
-  const user = await requireUser();
-  if (!user.ok) return user.response;
-  const { id } = await params;
-  if (!conversationIdSchema.safeParse(id).success) return notFound();
-  const deleted = await deleteConversation(await getDb(), user.userId, id);
-  return deleted ? new Response(null, { status: 204 }) : notFound();
-}
+  if (!conversationIdSchema.safeParse(params.id).success) return notFound('malformed conversation id');
+  const deleted = await deleteConversation(await getDb(), user.userId, params.id);
+  return deleted ? new Response(null, { status: 204 }) : notFound('conversation not owned');
+});

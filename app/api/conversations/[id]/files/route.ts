@@ -1,53 +1,68 @@
 import { getDb } from '@/lib/db/client';
 import { getConversation } from '@/lib/db/queries/conversations';
+import { deleteBlobIfUnreferenced } from '@/lib/db/queries/blobs';
 import { listFiles, removeFile } from '@/lib/db/queries/files';
 import { UPLOAD_LIMITS } from '@/lib/files/accept';
-import { checkUpload, storeUpload } from '@/lib/files/store-upload';
+import { checkHeadroom, checkUpload, ownOrNewConversation, storeUpload } from '@/lib/files/store-upload';
 import { formatBytes } from '@/lib/format';
 import { jsonError, notFound } from '@/lib/http/errors';
-import { readBytes } from '@/lib/http/read-bytes';
+import { getBlobStore } from '@/lib/blobs/app-blob-store';
+import { route } from '@/lib/http/route';
 import { conversationIdSchema, requireUser } from '@/lib/http/session';
 
 export const runtime = 'nodejs';
 
-type Context = { params: Promise<{ id: string }> };
+type Params = { id: string };
 
-export async function GET(_request: Request, { params }: Context) {
+export const GET = route<Params>(async ({ params }) => {
   const user = await requireUser();
   if (!user.ok) return user.response;
-  const { id } = await params;
-  if (!conversationIdSchema.safeParse(id).success) return notFound();
+  if (!conversationIdSchema.safeParse(params.id).success) return notFound('malformed conversation id');
   const db = await getDb();
-  if (!(await getConversation(db, user.userId, id))) return notFound();
-  return Response.json({ files: await listFiles(db, id) });
-}
+  if (!(await getConversation(db, user.userId, params.id))) return notFound('conversation not owned');
+  return Response.json({ files: await listFiles(db, params.id) });
+});
 
 /** Uploads one file: the raw bytes as the body, its name in the `x-file-name` header (URI-encoded). */
-export async function POST(request: Request, { params }: Context) {
-  const user = await requireUser();
-  if (!user.ok) return user.response;
-  const { id } = await params;
-  if (!conversationIdSchema.safeParse(id).success) return notFound();
-  let rawName = '';
-  try {
-    rawName = decodeURIComponent(request.headers.get('x-file-name') ?? '');
-  } catch {
-    return jsonError(400, 'The file name is not valid.');
-  }
-  const checked = checkUpload(rawName);
-  if (!checked.ok) return jsonError(checked.status, checked.message);
-  const bytes = await readBytes(request, UPLOAD_LIMITS.fileBytes);
-  if (!bytes) return jsonError(413, `“${checked.name}” is larger than the ${formatBytes(UPLOAD_LIMITS.fileBytes)} limit per file.`);
-  const stored = await storeUpload(await getDb(), user.userId, id, rawName, bytes);
-  return stored.ok ? Response.json(stored.file, { status: 201 }) : jsonError(stored.status, stored.message);
-}
+export const POST = route<Params>(
+  async ({ request, params }) => {
+    const user = await requireUser();
+    if (!user.ok) return user.response;
+    if (!conversationIdSchema.safeParse(params.id).success) return notFound('malformed conversation id');
+    let rawName = '';
+    try {
+      rawName = decodeURIComponent(request.headers.get('x-file-name') ?? '');
+    } catch {
+      return jsonError(400, 'The file name is not valid.');
+    }
+    const checked = checkUpload(rawName);
+    if (!checked.ok) return jsonError(checked.status, checked.message);
+    const tooLarge = `“${checked.name}” is larger than the ${formatBytes(UPLOAD_LIMITS.fileBytes)} limit per file.`;
+    const declared = Number(request.headers.get('content-length') ?? '0');
+    if (declared > UPLOAD_LIMITS.fileBytes || !request.body) return jsonError(declared > UPLOAD_LIMITS.fileBytes ? 413 : 400, request.body ? tooLarge : 'The upload has no body.');
+    const db = await getDb();
+    // Authorize before reading or storing anything.
+    if (!(await ownOrNewConversation(db, user.userId, params.id))) return notFound('conversation not owned');
+    const overQuota = await checkHeadroom(db, user.userId, params.id, Number.isFinite(declared) ? declared : 0);
+    if (overQuota) return jsonError(413, overQuota, { reason: 'storage quota' });
+    const stored = await storeUpload(db, await getBlobStore(), { userId: user.userId, conversationId: params.id }, checked, request.body, {
+      maxBytes: UPLOAD_LIMITS.fileBytes,
+      tooLarge,
+      signal: request.signal,
+    });
+    return stored.ok ? Response.json(stored.value, { status: 201 }) : jsonError(stored.status, stored.message, { reason: stored.reason });
+  },
+  { body: 'bytes' },
+);
 
-export async function DELETE(request: Request, { params }: Context) {
+export const DELETE = route<Params>(async ({ request, params }) => {
   const user = await requireUser();
   if (!user.ok) return user.response;
-  const { id } = await params;
   const name = new URL(request.url).searchParams.get('name');
-  if (!conversationIdSchema.safeParse(id).success || !name) return notFound();
-  const removed = await removeFile(await getDb(), user.userId, id, name);
-  return removed ? new Response(null, { status: 204 }) : notFound();
-}
+  if (!conversationIdSchema.safeParse(params.id).success || !name || name.length > 300) return notFound('malformed file reference');
+  const db = await getDb();
+  const removed = await removeFile(db, user.userId, params.id, name);
+  if (!removed) return notFound('file not found or not owned');
+  await deleteBlobIfUnreferenced(db, await getBlobStore(), removed);
+  return new Response(null, { status: 204 });
+});

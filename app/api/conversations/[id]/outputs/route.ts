@@ -1,28 +1,37 @@
+import { getBlobStore } from '@/lib/blobs/app-blob-store';
 import { getDb } from '@/lib/db/client';
-import { putConversationBlob } from '@/lib/db/queries/blobs';
 import { getConversation } from '@/lib/db/queries/conversations';
 import { UPLOAD_LIMITS } from '@/lib/files/accept';
+import { storableMediaType } from '@/lib/files/media-types';
+import { checkHeadroom, storeOutput } from '@/lib/files/store-upload';
 import { formatBytes } from '@/lib/format';
 import { jsonError, notFound } from '@/lib/http/errors';
-import { readBytes } from '@/lib/http/read-bytes';
+import { route } from '@/lib/http/route';
 import { conversationIdSchema, requireUser } from '@/lib/http/session';
 
 export const runtime = 'nodejs';
 
-const MEDIA_TYPE = /^[a-z]+\/[a-z0-9.+-]+$/i;
-
 /** Stores a file a run wrote under /output/, so its download chip survives reload and sharing. */
-export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  const user = await requireUser();
-  if (!user.ok) return user.response;
-  const { id } = await params;
-  if (!conversationIdSchema.safeParse(id).success) return notFound();
-  const db = await getDb();
-  if (!(await getConversation(db, user.userId, id))) return notFound();
-  const declared = request.headers.get('content-type') ?? '';
-  const mediaType = MEDIA_TYPE.test(declared) ? declared : 'application/octet-stream';
-  const bytes = await readBytes(request, UPLOAD_LIMITS.outputFileBytes);
-  if (!bytes) return jsonError(413, `Output files are limited to ${formatBytes(UPLOAD_LIMITS.outputFileBytes)} each.`);
-  const sha256 = await putConversationBlob(db, id, { bytes, mediaType });
-  return Response.json({ sha256 }, { status: 201 });
-}
+export const POST = route<{ id: string }>(
+  async ({ request, params }) => {
+    const user = await requireUser();
+    if (!user.ok) return user.response;
+    const { id } = params;
+    if (!conversationIdSchema.safeParse(id).success) return notFound('malformed conversation id');
+    const db = await getDb();
+    if (!(await getConversation(db, user.userId, id))) return notFound('conversation not owned');
+    const declared = Number(request.headers.get('content-length') ?? '0');
+    const overQuota = await checkHeadroom(db, user.userId, id, Number.isFinite(declared) ? declared : 0);
+    if (overQuota) return jsonError(413, overQuota, { reason: 'storage quota' });
+    const tooLarge = `Output files are limited to ${formatBytes(UPLOAD_LIMITS.outputFileBytes)} each.`;
+    if (declared > UPLOAD_LIMITS.outputFileBytes || !request.body) return jsonError(declared > UPLOAD_LIMITS.outputFileBytes ? 413 : 400, request.body ? tooLarge : 'The output has no body.');
+    const mediaType = storableMediaType(request.headers.get('content-type'));
+    const stored = await storeOutput(db, await getBlobStore(), { userId: user.userId, conversationId: id }, mediaType, request.body, {
+      maxBytes: UPLOAD_LIMITS.outputFileBytes,
+      tooLarge,
+      signal: request.signal,
+    });
+    return stored.ok ? Response.json({ sha256: stored.value.sha256, mediaType }, { status: 201 }) : jsonError(stored.status, stored.message, { reason: stored.reason });
+  },
+  { body: 'bytes' },
+);

@@ -1,0 +1,88 @@
+/**
+ * What the browser may add to a stored conversation through /api/chat, and nothing else
+ * (DESIGN.md, "Data"): a new user message of text only (files come through the upload route,
+ * so no URL the server would fetch), an edit of one of the user's own messages, and the outputs
+ * of tool calls the server stored without one. An assistant message's role, text, code and
+ * existing outputs are the server's: they are taken from storage, never from the request.
+ * Pure functions, so every rule is unit-tested (incoming-message.test.ts).
+ */
+import { z } from 'zod';
+import { runResultSchema } from '@/lib/runtime/protocol';
+import { messageMetadataSchema } from '@/lib/files/attachment';
+
+export const MAX_USER_TEXT_CHARS = 100_000;
+
+const messageIdSchema = z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/);
+
+export const incomingUserMessageSchema = z.object({
+  id: messageIdSchema,
+  role: z.literal('user'),
+  parts: z
+    .array(z.object({ type: z.literal('text'), text: z.string().max(MAX_USER_TEXT_CHARS) }).strip())
+    .min(1)
+    .max(20),
+  metadata: messageMetadataSchema.optional(),
+});
+
+/** Of an assistant message the browser sends, only tool outputs are read; the rest is ignored. */
+const incomingToolOutputSchema = z.looseObject({
+  type: z.string().regex(/^tool-[a-z]+$/),
+  toolCallId: z.string().min(1).max(200),
+  state: z.literal('output-available'),
+  output: runResultSchema,
+});
+export const incomingAssistantMessageSchema = z.object({
+  id: messageIdSchema,
+  role: z.literal('assistant'),
+  parts: z.array(z.looseObject({ type: z.string().max(100) })).max(500),
+  metadata: z.unknown().optional(),
+});
+
+export const incomingMessageSchema = z.discriminatedUnion('role', [incomingUserMessageSchema, incomingAssistantMessageSchema]);
+export type IncomingMessage = z.infer<typeof incomingMessageSchema>;
+
+export type StoredLike = { id: string; role: string; parts: unknown[]; metadata?: unknown };
+type ToolPart = { type: string; toolCallId: string; state: string; output?: unknown; [key: string]: unknown };
+
+/** `messages` is the conversation as it will be once `message` is written. */
+export type Applied =
+  | { ok: true; kind: 'new-user' | 'edited-user' | 'tool-outputs'; message: StoredLike; messages: StoredLike[] }
+  | { ok: false; status: 400 | 404 | 409; message: string };
+
+function isToolPart(part: unknown): part is ToolPart {
+  return typeof part === 'object' && part !== null && typeof (part as ToolPart).type === 'string' && (part as ToolPart).type.startsWith('tool-') && typeof (part as ToolPart).toolCallId === 'string';
+}
+
+/** Applies what the browser sent to the stored list, in memory; nothing is stored here. */
+export function applyIncoming(stored: StoredLike[], incoming: IncomingMessage): Applied {
+  const index = stored.findIndex((m) => m.id === incoming.id);
+  if (incoming.role === 'user') {
+    const message: StoredLike = { id: incoming.id, role: 'user', parts: incoming.parts, ...(incoming.metadata ? { metadata: incoming.metadata } : {}) };
+    if (index === -1) return { ok: true, kind: 'new-user', message, messages: [...stored, message] };
+    if (stored[index].role !== 'user') return { ok: false, status: 409, message: 'Only your own messages can be edited.' };
+    // An edited user message replaces the original and everything that followed it.
+    return { ok: true, kind: 'edited-user', message, messages: [...stored.slice(0, index), message] };
+  }
+  if (index === -1 || stored[index].role !== 'assistant') return { ok: false, status: 404, message: 'Unknown assistant message.' };
+  if (index !== stored.length - 1) return { ok: false, status: 409, message: 'This conversation has changed since (in another tab?); reload it to continue.' };
+  const outputs = new Map<string, z.infer<typeof incomingToolOutputSchema>>();
+  for (const part of incoming.parts) {
+    const parsed = incomingToolOutputSchema.safeParse(part);
+    if (parsed.success) outputs.set(parsed.data.toolCallId, parsed.data);
+    else if (isToolPart(part) && (part as ToolPart).state === 'output-available') {
+      return { ok: false, status: 400, message: `The output of tool call ${(part as ToolPart).toolCallId} is not a valid run result.` };
+    }
+  }
+  const filled: string[] = [];
+  const parts = stored[index].parts.map((part) => {
+    if (!isToolPart(part)) return part;
+    const output = outputs.get(part.toolCallId);
+    // Only a call still waiting for its output takes one, and only of its own tool.
+    if (!output || part.state !== 'input-available' || output.type !== part.type) return part;
+    filled.push(part.toolCallId);
+    return { ...part, state: 'output-available', output: output.output };
+  });
+  if (filled.length === 0) return { ok: false, status: 409, message: 'Nothing new to store: these tool calls already have their outputs.' };
+  const message = { ...stored[index], parts };
+  return { ok: true, kind: 'tool-outputs', message, messages: [...stored.slice(0, index), message] };
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "blobs" ALTER COLUMN "bytes" DROP NOT NULL;

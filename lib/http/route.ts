@@ -1,0 +1,62 @@
+/**
+ * Every API route handler goes through `route()`: one place that
+ * - refuses unsafe methods (POST, PUT, PATCH, DELETE) from any origin but the app's own, so a
+ *   page on another port or subdomain cannot ride the guest's cookie (see lib/http/origin.ts);
+ * - requires `application/json` where the route reads JSON (a cross-site `no-cors` request can
+ *   only send text/plain, form or multipart bodies);
+ * - gives the request an id (answered in `x-request-id`) and logs every refusal — 401, 403, 404,
+ *   413, 429 and the like — with that id, the guest and the reason, never a cookie;
+ * - turns an unexpected exception into a logged 500 with the request id, not a stack trace.
+ */
+import 'server-only';
+import { getConfig } from '@/lib/config';
+import { sessionGuestId } from '@/lib/auth/current-user';
+import { logger, type Logger } from '@/lib/log/logger';
+import { jsonError, refusalReason } from './errors';
+import { isSameOriginRequest, requestOrigin } from './origin';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export type RouteContext<P> = { request: Request; params: P; requestId: string; log: Logger };
+type Handler<P> = (context: RouteContext<P>) => Promise<Response>;
+type RouteOptions = { body?: 'json' | 'bytes' | 'none' };
+
+export function route<P = Record<string, never>>(handler: Handler<P>, options: RouteOptions = {}) {
+  return async (request: Request, nextContext?: { params: Promise<P> }): Promise<Response> => {
+    const requestId = crypto.randomUUID();
+    const log = logger().child({ requestId });
+    let response: Response;
+    try {
+      response = (await guard(request, options)) ?? (await handler({ request, params: (await nextContext?.params) as P, requestId, log }));
+    } catch (error) {
+      log.error({ err: error, method: request.method, path: new URL(request.url).pathname }, 'request failed');
+      response = jsonError(500, `Something went wrong on the server (request ${requestId}).`, { reason: 'exception' });
+    }
+    if (response.status >= 400 && response.status !== 500) {
+      log.warn(
+        { status: response.status, method: request.method, path: new URL(request.url).pathname, guest: await sessionGuestId().catch(() => null), reason: refusalReason(response) ?? 'unspecified' },
+        'request refused',
+      );
+    }
+    // Streaming responses may have immutable headers; the id then travels in the log only.
+    try {
+      response.headers.set('x-request-id', requestId);
+    } catch {
+      /* immutable headers */
+    }
+    return response;
+  };
+}
+
+async function guard(request: Request, options: RouteOptions): Promise<Response | null> {
+  if (!UNSAFE.has(request.method)) return null;
+  const origin = requestOrigin(request.headers, getConfig());
+  if (!isSameOriginRequest(request.headers, origin)) {
+    return jsonError(403, 'This request did not come from Runpad’s own pages.', { reason: `cross-origin ${request.headers.get('origin') ?? request.headers.get('sec-fetch-site')}` });
+  }
+  if (options.body === 'json') {
+    const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json') return jsonError(415, 'The request body must be JSON (Content-Type: application/json).', { reason: `content-type ${type ?? 'none'}` });
+  }
+  return null;
+}

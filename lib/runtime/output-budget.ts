@@ -1,0 +1,114 @@
+/**
+ * The page's own enforcement of every output cap (DESIGN.md: "the page is the boundary").
+ * The Python package caps what it emits too, but code in the worker can post outputs itself,
+ * so the kernel admits each arriving output through this budget: consecutive prints to one
+ * stream merge into one output, and past a cap an output is cut or dropped, with one notice
+ * saying what was dropped. What leaves the budget is what the UI renders and what is stored.
+ */
+import type { OutputCaps } from './limits';
+import type { MimeBundle, Output } from './protocol';
+
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml'] as const;
+/** Room past the printed-text cap for the Python side's own elision marker and notices. */
+const STREAM_SLACK_CHARS = 10_000;
+
+export class OutputBudget {
+  private readonly kept: Output[] = [];
+  private streamChars = 0;
+  private images = 0;
+  private bytes = 0;
+  private readonly dropped = new Set<string>();
+
+  constructor(private readonly caps: OutputCaps) {}
+
+  /**
+   * Admits one output (with its size as received, in bytes of JSON). Returns the list as it now
+   * stands when it changed — a new output appended or the last stream extended — else null.
+   */
+  admit(output: Output, sizeBytes: number): readonly Output[] | null {
+    if (this.bytes + sizeBytes > this.caps.runBytes) return this.drop(`output past ${Math.round(this.caps.runBytes / 1e6)} MB in total`);
+    if (output.output_type === 'stream') return this.admitStream(output.name, output.text, sizeBytes);
+    if (this.kept.length >= this.caps.outputsPerRun) return this.drop(`outputs past the first ${this.caps.outputsPerRun}`);
+    let admitted: Output | null = output;
+    if (output.output_type === 'display_data' || output.output_type === 'execute_result') {
+      const data = this.capBundle(output.data);
+      admitted = data ? { ...output, data } : null;
+    } else if (output.output_type === 'error') {
+      admitted = { ...output, evalue: this.capText(output.evalue), traceback: output.traceback.slice(-200).map((line) => this.capText(line)) };
+    }
+    if (!admitted) return null;
+    this.bytes += sizeBytes;
+    this.kept.push(admitted);
+    return this.kept;
+  }
+
+  /** The outputs kept, and what was dropped in one sentence (or null). */
+  get outputs(): readonly Output[] {
+    return this.kept;
+  }
+
+  get notice(): string | null {
+    return this.dropped.size === 0 ? null : `Some output was not kept (limits of a run): ${[...this.dropped].join('; ')}.`;
+  }
+
+  private admitStream(name: 'stdout' | 'stderr', text: string, sizeBytes: number): readonly Output[] | null {
+    const room = this.caps.streamChars + STREAM_SLACK_CHARS - this.streamChars;
+    if (room <= 0) return this.drop(`printed output past ${this.caps.streamChars.toLocaleString('en-US')} characters`);
+    const kept = text.length > room ? text.slice(0, room) : text;
+    if (kept.length < text.length) this.dropped.add(`printed output past ${this.caps.streamChars.toLocaleString('en-US')} characters`);
+    this.streamChars += kept.length;
+    this.bytes += Math.min(sizeBytes, kept.length * 3 + 64);
+    const last = this.kept.at(-1);
+    if (last?.output_type === 'stream' && last.name === name) {
+      this.kept[this.kept.length - 1] = { ...last, text: last.text + kept };
+      return this.kept;
+    }
+    if (this.kept.length >= this.caps.outputsPerRun) return this.drop(`outputs past the first ${this.caps.outputsPerRun}`);
+    this.kept.push({ output_type: 'stream', name, text: kept });
+    return this.kept;
+  }
+
+  private capBundle(data: MimeBundle): MimeBundle | null {
+    const capped: MimeBundle = { ...data };
+    const hasImage = IMAGE_TYPES.some((type) => (capped as Record<string, unknown>)[type] !== undefined);
+    if (hasImage) {
+      const tooLarge = IMAGE_TYPES.some((type) => {
+        const value = (capped as Record<string, unknown>)[type];
+        return typeof value === 'string' && value.length > (this.caps.imageBytes * 4) / 3 + 4;
+      });
+      if (this.images >= this.caps.imagesPerRun || tooLarge) {
+        for (const type of IMAGE_TYPES) delete (capped as Record<string, unknown>)[type];
+        this.dropped.add(tooLarge ? `images over ${Math.round(this.caps.imageBytes / 1e6)} MB` : `images past the first ${this.caps.imagesPerRun}`);
+      } else {
+        this.images += 1;
+      }
+    }
+    if (capped['text/plain'] !== undefined) capped['text/plain'] = this.capText(capped['text/plain']);
+    if (capped['text/markdown'] !== undefined) capped['text/markdown'] = this.capText(capped['text/markdown']);
+    const table = capped['application/vnd.dataresource+json'];
+    if (table) {
+      const fields = table.schema.fields.slice(0, this.caps.tableColumns + 1);
+      const names = new Set(fields.map((field) => field.name));
+      const rows = table.data.slice(0, this.caps.tableRows);
+      const cut = fields.length < table.schema.fields.length || rows.length < table.data.length;
+      capped['application/vnd.dataresource+json'] = {
+        ...table,
+        schema: { ...table.schema, fields },
+        data: cut ? rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => names.has(key)))) : rows,
+        shape: table.shape ?? [table.data.length, table.schema.fields.length],
+      };
+    }
+    return Object.values(capped).some((value) => value !== undefined) ? capped : null;
+  }
+
+  private capText(text: string): string {
+    if (text.length <= this.caps.textChars) return text;
+    this.dropped.add(`text past ${this.caps.textChars.toLocaleString('en-US')} characters`);
+    return `${text.slice(0, this.caps.textChars)}…`;
+  }
+
+  private drop(what: string): null {
+    this.dropped.add(what);
+    return null;
+  }
+}
