@@ -5,6 +5,7 @@ import type { ClientConfig } from '@/lib/client-config';
 import { KernelStatus } from './kernel-status';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
 import { ShareButton } from './share-button';
+import { ExportMenu } from './export-menu';
 
 type ChatHeaderProps = {
   conversationId: string;
@@ -33,6 +34,7 @@ export function ChatHeader({ conversationId, saved, title, config, kernelState, 
       </span>
       <KernelStatus state={kernelState} onRestart={onRestart} />
       <ShareButton conversationId={conversationId} disabled={!saved} />
+      {saved && <ExportMenu basePath={`/api/conversations/${conversationId}`} />}
       <button type="button" onClick={onOpenSettings} className="rounded px-1.5 py-0.5 text-xs underline hover:bg-zinc-100 dark:hover:bg-zinc-800">
         Settings
       </button>

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { BlobAccessProvider } from '@/components/outputs/blob-url';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
+import { ExportMenu } from './export-menu';
 import { MessageView } from './message-view';
 import { RunStore } from './run-store';
 
@@ -36,6 +37,7 @@ export function SharedConversation({ shareId, title, messages, sharedAt }: Share
           <button type="button" onClick={fork} disabled={forking} className="rounded-lg bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
             {forking ? 'Copying…' : 'Continue in my own chat'}
           </button>
+          <ExportMenu basePath={`/api/shares/${shareId}`} subject="shared conversation" />
           <ThemeToggle />
         </header>
         {error && (

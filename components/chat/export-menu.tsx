@@ -1,0 +1,73 @@
+'use client';
+
+import { useEffect, useId, useRef, useState } from 'react';
+
+type ExportMenuProps = {
+  /** `/api/conversations/<id>` or `/api/shares/<shareId>`: the export routes live under it. */
+  basePath: string;
+  /** What is downloaded, for screen readers ("conversation", "shared conversation"). */
+  subject?: string;
+};
+
+/**
+ * Download: a disclosure (button + two links) to the conversation as a Jupyter notebook or a
+ * Python script. The links are plain downloads served by the export routes; Escape or a click
+ * elsewhere closes the list, and Escape gives focus back to the button.
+ */
+export function ExportMenu({ basePath, subject = 'conversation' }: ExportMenuProps) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const listId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (root.current && !root.current.contains(event.target as Node)) setOpen(false);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [open]);
+
+  const item = 'block whitespace-nowrap px-3 py-1.5 hover:bg-zinc-100 focus-visible:bg-zinc-100 focus-visible:outline-none dark:hover:bg-zinc-800 dark:focus-visible:bg-zinc-800';
+  return (
+    <div ref={root} className="relative text-xs">
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((value) => !value)}
+        className="rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800"
+      >
+        Download<span className="sr-only"> this {subject}</span>
+      </button>
+      <ul
+        id={listId}
+        hidden={!open}
+        aria-label={`Download this ${subject} as`}
+        className="absolute left-0 top-full z-30 mt-1 min-w-max rounded-lg border border-zinc-200 bg-white py-1 shadow-lg sm:left-auto sm:right-0 dark:border-zinc-700 dark:bg-zinc-900"
+      >
+        <li>
+          <a href={`${basePath}/notebook`} download onClick={() => setOpen(false)} className={item}>
+            Notebook (.ipynb)
+          </a>
+        </li>
+        <li>
+          <a href={`${basePath}/script`} download onClick={() => setOpen(false)} className={item}>
+            Python script (.py)
+          </a>
+        </li>
+      </ul>
+    </div>
+  );
+}
