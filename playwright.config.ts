@@ -68,6 +68,8 @@ export default defineConfig({
       OPENAI_API_KEY: 'test-key',
       RUNPAD_MODEL: 'fake-model',
       PYODIDE_PACKAGE_BASE_URL: `${FAKE_MODEL_URL}/mirror/`,
+      // The hang tests wait this long for a silent model (e2e/durable.spec.ts).
+      RUNPAD_MODEL_IDLE_TIMEOUT_MS: '6000',
     }),
     appServer(DEMO_APP_PORT, { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', RUNPAD_DEMO_CHUNK_DELAY_MS: '2' }),
     appServer(STRICT_APP_PORT, {

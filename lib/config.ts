@@ -21,6 +21,7 @@ const envSchema = z.object({
   RUNPAD_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(RUN_LIMITS.maxTimeoutMs),
   RUNPAD_STEP_BUDGET: z.coerce.number().int().min(1).max(TURN_LIMITS.maxStepBudget).default(TURN_LIMITS.defaultStepBudget),
   RUNPAD_DEMO_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(8),
+  RUNPAD_MODEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
   RUNPAD_PUBLIC_ORIGIN: optionalUrl,
   RUNPAD_TRUST_PROXY: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
   REDIS_URL: optionalUrl,
@@ -57,6 +58,8 @@ export type AppConfig = {
   packageLockUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
+  /** How long the model may send nothing (before its first chunk, or between chunks). */
+  modelIdleTimeoutMs: number;
   /** The origin browsers use (`https://runpad.example`), when configured; see lib/http/origin.ts. */
   publicOrigin: string | null;
   /** Whether X-Forwarded-Proto/-Host come from a proxy the operator trusts. */
@@ -103,6 +106,7 @@ export function getConfig(): AppConfig {
     packageLockUrl: `${env.PYODIDE_PACKAGE_BASE_URL ?? pyodideIndexPath}pyodide-lock.json`,
     maxRunTimeoutMs: env.RUNPAD_MAX_RUN_TIMEOUT_MS,
     stepBudget: env.RUNPAD_STEP_BUDGET,
+    modelIdleTimeoutMs: env.RUNPAD_MODEL_IDLE_TIMEOUT_MS,
     publicOrigin: env.RUNPAD_PUBLIC_ORIGIN ? new URL(env.RUNPAD_PUBLIC_ORIGIN).origin : null,
     trustProxy: env.RUNPAD_TRUST_PROXY === '1' || env.RUNPAD_TRUST_PROXY === 'true',
     redisUrl: env.REDIS_URL ?? null,

@@ -22,6 +22,9 @@ import { currentSettings } from './use-settings';
 import { useCellRuns } from './use-cell-runs';
 import { usePrefetchImports } from './use-prefetch-imports';
 import { useStickToBottom } from './use-stick-to-bottom';
+import { useRestore, type RestoreApi } from './use-restore';
+import { RestoreBanner } from './restore-banner';
+import { useConversationSync } from './use-conversation-sync';
 
 export type ConversationFile = Pick<Attachment, 'name' | 'sha256' | 'size' | 'mediaType'>;
 
@@ -60,6 +63,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const { atBottom, jumpToLatest } = useStickToBottom(scrollRef);
 
   const runTimeoutMs = useCallback(() => Math.min(currentSettings().timeoutMs, config.maxRunTimeoutMs), [config.maxRunTimeoutMs]);
+  // The latest messages, for callbacks that outlive a render (tool calls, restore).
+  const messagesRef = useRef<UIMessage[]>(initialMessages);
+  const restoreRef = useRef<RestoreApi | null>(null);
+  const syncRef = useRef<((options?: { afterFailure?: boolean }) => Promise<void>) | null>(null);
 
   const transport = useMemo(
     () =>
@@ -68,7 +75,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         // The server keeps the history; the browser sends only what is new.
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
           const { includeImages, stepBudget } = currentSettings();
-          return { body: { id, trigger, messageId, message: messages.at(-1), settings: { includeImages, stepBudget } } };
+          const message = messages.at(-1);
+          // A new message says which messages this tab has, so a stale tab is refused, not interleaved.
+          const knownMessageIds = trigger === 'submit-message' && !messageId && message?.role === 'user' ? messages.slice(0, -1).map((m) => m.id) : undefined;
+          return { body: { id, trigger, messageId, message, knownMessageIds, settings: { includeImages, stepBudget } } };
         },
       }),
     [],
@@ -79,6 +89,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     messages: initialMessages,
     transport,
     sendAutomaticallyWhen: (options) => !stoppedRef.current && lastAssistantMessageIsCompleteWithToolCalls(options),
+    // A failed turn shows what is stored: its fragment goes, a stale tab gets the latest messages.
+    onError: () => void syncRef.current?.({ afterFailure: true }),
     async onToolCall({ toolCall }) {
       if (toolCall.dynamic || toolCall.toolName !== 'python') return;
       const input = pythonToolInputSchema.safeParse(toolCall.input);
@@ -90,12 +102,16 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         const id = toolCall.toolCallId;
         // User Timing mark: where bench/ measures the run round trip from (code complete).
         performance.mark('runpad:code-complete', { detail: id });
+        const { dependsOn, restored } = (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] };
         result = await current.run(input.data.code, {
+          runId: id,
+          dependsOn,
           timeoutMs: runTimeoutMs(),
           onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),
           onOutputs: (outputs) => runs.setOutputs(id, outputs),
         });
         result = await storeOutputFiles(result, current, conversationId);
+        if (restored) result = { ...result, restored, freshInterpreter: undefined };
         runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result }));
         // Rendering a large result and serialising it for the model are separate tasks, so
         // neither adds to the other's time on the main thread.
@@ -105,6 +121,13 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     },
   });
   const { messages, status, error } = chat;
+  useEffect(() => {
+    messagesRef.current = messages;
+  }, [messages]);
+  const restore = useRestore(kernel, messages, messagesRef, runTimeoutMs);
+  useEffect(() => {
+    restoreRef.current = restore;
+  });
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   // The sidebar reloads after each answer (a new conversation or a generated title appears).
@@ -117,9 +140,13 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   usePrefetchImports(messages, kernel);
 
   const { setMessages } = chat;
-  const runCell = useCellRuns({ kernel, conversationId, timeoutMs: runTimeoutMs, setMessages });
+  const runCell = useCellRuns({ kernel, conversationId, timeoutMs: runTimeoutMs, setMessages, beforeRun: restore.beforeRun });
   const kernelContext = useMemo(() => ({ kernel, runCell }), [kernel, runCell]);
   const busy = status === 'submitted' || status === 'streaming' || kernelState.kind === 'busy';
+  const sync = useConversationSync({ conversationId, status, saved: messages.length > 0, busy, messages, setMessages });
+  useEffect(() => {
+    syncRef.current = sync;
+  }, [sync]);
 
   const send = useCallback(
     (text: string) => {
@@ -195,6 +222,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
             Jump to latest
           </button>
         )}
+        <RestoreBanner restore={restore} busy={busy} />
         <Composer
           ref={composerRef}
           busy={busy}

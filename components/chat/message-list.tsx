@@ -1,5 +1,6 @@
 'use client';
 
+import { ModelErrorNotice } from './model-error';
 import type { ChatStatus, UIMessage } from 'ai';
 import { useState } from 'react';
 import { EditMessageForm } from './edit-message-form';
@@ -63,14 +64,7 @@ export function MessageList({ messages, runs, status, error, onRetry, onRegenera
         );
       })}
       {status === 'submitted' && <p className="text-sm text-zinc-500">Thinking…</p>}
-      {error && (
-        <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950/40 dark:text-red-200">
-          <p>{describeError(error)}</p>
-          <button type="button" onClick={onRetry} className="mt-1 underline">
-            Retry
-          </button>
-        </div>
-      )}
+      {error && <ModelErrorNotice key={error.message} error={error} onRetry={onRetry} />}
     </div>
   );
 }
@@ -79,17 +73,3 @@ function textOf(message: UIMessage): string {
   return message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-/**
- * The server refuses in words (`{"error": "..."}`: a rate limit, a quota, a changed
- * conversation); those words are shown as they are. Anything else is the model's failure.
- */
-function describeError(error: Error): string {
-  try {
-    const parsed = JSON.parse(error.message) as { error?: unknown };
-    if (typeof parsed.error === 'string') return parsed.error;
-  } catch {
-    // not a refusal from our server
-  }
-  const text = error.message || 'The model did not answer.';
-  return text.startsWith('The model') ? text : `The model could not answer: ${text}`;
-}

@@ -19,6 +19,7 @@ const FINISHED_LABEL: Record<RunResult['status'], string> = {
   timeout: 'timed out',
   interrupted: 'interrupted',
   crashed: 'crashed',
+  'page-closed': 'cut off by a reload',
 };
 
 export function cellStatus(partState: string, result: RunResult | undefined, live: LiveRun | undefined): CellStatus {

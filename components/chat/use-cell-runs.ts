@@ -29,13 +29,16 @@ export function useCellRuns(options: {
   conversationId: string;
   timeoutMs: () => number;
   setMessages: SetMessages;
+  /** What the run depends on, after any restore it may do by itself (use-restore.ts). */
+  beforeRun: (toolCallId: string) => Promise<{ dependsOn: string[]; restored?: RunResult['restored'] }>;
 }): KernelContextValue['runCell'] {
-  const { kernel, conversationId, timeoutMs, setMessages } = options;
+  const { kernel, conversationId, timeoutMs, setMessages, beforeRun } = options;
   return useCallback(
     async (toolCallId: string, code: string, how: UserRun, onOutputs: (outputs: readonly Output[]) => void) => {
       if (!kernel) throw new Error('The interpreter is not available.');
-      const ran = await kernel.run(code, { timeoutMs: timeoutMs(), onOutputs });
-      let result: RunResult = { ...(await storeOutputFiles(ran, kernel, conversationId)), userRun: how };
+      const { dependsOn, restored } = await beforeRun(toolCallId);
+      const ran = await kernel.run(code, { timeoutMs: timeoutMs(), onOutputs, runId: toolCallId, dependsOn });
+      let result: RunResult = { ...(await storeOutputFiles(ran, kernel, conversationId)), userRun: how, ...(restored ? { restored, freshInterpreter: undefined } : {}) };
       const response = await fetch(`/api/conversations/${conversationId}/cells/${encodeURIComponent(toolCallId)}`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
@@ -48,6 +51,6 @@ export function useCellRuns(options: {
       setMessages((messages) => withCellRun(messages, toolCallId, code, result));
       return result;
     },
-    [kernel, conversationId, timeoutMs, setMessages],
+    [kernel, conversationId, timeoutMs, setMessages, beforeRun],
   );
 }

@@ -65,6 +65,14 @@ function streamBlocks(outputs: Output[]): Array<Output | { output_type: 'joined'
 
 export async function runToModel(result: RunResult, options: { includeImages: boolean; resolveBlob?: ResolveBlob }): Promise<ModelView> {
   const lines: string[] = [];
+  if (result.restored) {
+    const failed = result.restored.failed.length > 0 ? `; ${result.restored.failed.length} failed: ${result.restored.failed.join('; ')}` : '';
+    lines.push(`The interpreter was restored by re-running ${result.restored.runs} earlier runs${failed}.`);
+  } else if (result.freshInterpreter && result.freshInterpreter.missingRuns > 0) {
+    lines.push(
+      `This ran in a new interpreter without the state of the ${result.freshInterpreter.missingRuns} earlier run(s): files in /data are back; variables, imports and /tmp are gone.`,
+    );
+  }
   if (result.userRun === 'edited') lines.push('The user edited this code and ran their version; the code above is theirs and this is its result.');
   if (result.userRun === 'rerun') lines.push('The user ran this code again; this is the result of that run.');
   lines.push(`status: ${result.status} (${formatDuration(result.durationMs)})`);

@@ -71,6 +71,13 @@ describe('saveIncomingMessage', () => {
     expect(await save({ id: 'made-up', role: 'assistant', parts: [toolCall('c1', 'output-available', okRun)] })).toMatchObject({ ok: false, status: 404 });
   });
 
+  it('refuses a new message from a tab that lacks a stored message (another tab added it)', async () => {
+    const stale = await saveIncomingMessage(handle.db, user, conversationId, { id: 'u-stale', role: 'user', parts: text('from a stale tab') }, new Set(['u1']));
+    expect(stale).toMatchObject({ ok: false, status: 409 });
+    const current = new Set([...(await listMessages(handle.db, conversationId)).map((m) => m.id), 'client-only-failed-answer']);
+    expect((await saveIncomingMessage(handle.db, user, conversationId, { id: 'u-fresh', role: 'user', parts: text('from a current tab') }, current)).ok).toBe(true);
+  });
+
   it('an edited user message replaces itself and everything after it', async () => {
     await saveAndCompare({ id: 'u2', role: 'user', parts: text('second') });
     const messages = await saveAndCompare({ id: 'u1', role: 'user', parts: text('first, edited') });

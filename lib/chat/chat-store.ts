@@ -4,6 +4,7 @@
  */
 import 'server-only';
 import { safeValidateUIMessages, type UIMessage } from 'ai';
+import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { createConversation, getConversation } from '@/lib/db/queries/conversations';
 import { listMessages, saveMessages, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages';
@@ -17,7 +18,7 @@ import { applyIncoming, type IncomingMessage } from './incoming-message';
 type History = { kind: 'ok'; messages: UIMessage[] } | { kind: 'invalid'; message: string };
 type Loaded =
   | { kind: 'not-found' }
-  | { kind: 'ok'; history: (stored?: StoredMessage[]) => Promise<History>; resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null> };
+  | { kind: 'ok'; hasTitle: boolean; history: (stored?: StoredMessage[]) => Promise<History>; resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null> };
 
 export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest): Promise<Loaded> {
   let conversation = await getConversation(db, userId, request.id);
@@ -33,6 +34,7 @@ export async function loadConversationForChat(db: Db, userId: string, request: C
   const conversationId = conversation.id;
   return {
     kind: 'ok',
+    hasTitle: conversation.title !== null,
     /** The stored messages, validated; pass them when the caller already has them (after a save). */
     history: async (known?: StoredMessage[]) => {
       let stored = known ?? (await listMessages(db, conversationId));
@@ -65,17 +67,25 @@ type SaveResult = { ok: true; messages: StoredMessage[] } | { ok: false; status:
  * Validated whole before anything is written, so an invalid message is refused, never stored.
  * Returns the conversation's messages as now stored, so the history need not be read again.
  */
-export async function saveIncomingMessage(db: Db, userId: string, conversationId: string, incoming: IncomingMessage): Promise<SaveResult> {
-  const stored = await listMessages(db, conversationId);
-  const applied = applyIncoming(stored, incoming);
-  if (!applied.ok) return applied;
-  const [message] = await externalizeImages([applied.message], userId, conversationId, db);
-  const valid = await safeValidateUIMessages({ messages: [message], tools });
-  if (!valid.success) return { ok: false, status: 400, message: `The message is not valid: ${valid.error.message}` };
-  if (applied.kind === 'edited-user') await saveMessages(db, userId, conversationId, applied.messages.slice(0, -1));
-  const saved = await upsertMessage(db, userId, conversationId, message);
-  if (!saved) return { ok: false, status: 404, message: 'Not found.' };
-  return { ok: true, messages: [...applied.messages.slice(0, -1), message] as StoredMessage[] };
+export async function saveIncomingMessage(db: Db, userId: string, conversationId: string, incoming: IncomingMessage, knownIds?: ReadonlySet<string>): Promise<SaveResult> {
+  // Images become blobs first: that counts against the quota and must not wait on the lock below.
+  const [prepared] = await externalizeImages([incoming], userId, conversationId, db);
+  return db.transaction(async (tx) => {
+    const txDb = tx as unknown as Db;
+    // One writer at a time per conversation: two tabs sending at once are ordered, and the
+    // second one sees the first one's message (and is refused as stale).
+    await tx.execute(sql`select 1 from conversations where id = ${conversationId} for update`);
+    const stored = await listMessages(txDb, conversationId);
+    const applied = applyIncoming(stored, prepared as IncomingMessage, knownIds);
+    if (!applied.ok) return applied;
+    const message = applied.message;
+    const valid = await safeValidateUIMessages({ messages: [message], tools });
+    if (!valid.success) return { ok: false as const, status: 400 as const, message: `The message is not valid: ${valid.error.message}` };
+    if (applied.kind === 'edited-user') await saveMessages(txDb, userId, conversationId, applied.messages.slice(0, -1));
+    const saved = await upsertMessage(txDb, userId, conversationId, message);
+    if (!saved) return { ok: false as const, status: 404 as const, message: 'Not found.' };
+    return { ok: true as const, messages: applied.messages as StoredMessage[] };
+  });
 }
 
 export async function saveAssistantMessage(db: Db, userId: string, conversationId: string, message: UIMessage): Promise<void> {

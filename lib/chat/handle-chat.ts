@@ -3,7 +3,7 @@
  * conversation, stream the answer, and store it when it ends. See DESIGN.md, "The loop".
  */
 import 'server-only';
-import { createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMessage } from 'ai';
+import { APICallError, createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { notFound, jsonError, tooManyRequests } from '@/lib/http/errors';
@@ -16,7 +16,7 @@ import { buildSystemPrompt, mainAvailablePackages } from '@/lib/ai/system-prompt
 import { toModelMessages } from '@/lib/ai/model-messages';
 import { tools } from '@/lib/ai/python-tool';
 import { getLanguageModel } from '@/lib/ai/provider';
-import { describeModelError } from '@/lib/ai/model-errors';
+import { classifyModelError, modelErrorText } from '@/lib/ai/model-errors';
 import type { ChatRequest } from './request-schema';
 import { runsThisTurn } from './step-budget';
 import { loadConversationForChat, saveAssistantMessage, saveIncomingMessage } from './chat-store';
@@ -37,12 +37,12 @@ export async function handleChat({ userId, request, abortSignal, timing, log }: 
   if (request.message) {
     let saved;
     try {
-      saved = await saveIncomingMessage(db, userId, request.id, request.message);
+      saved = await saveIncomingMessage(db, userId, request.id, request.message, request.knownMessageIds ? new Set(request.knownMessageIds) : undefined);
     } catch (error) {
       if (error instanceof QuotaExceededError) return jsonError(413, quotaMessage(error), { reason: 'storage quota' });
       throw error;
     }
-    if (!saved.ok) return jsonError(saved.status, saved.message);
+    if (!saved.ok) return jsonError(saved.status, saved.message, saved.status === 409 ? { details: { cause: 'conversation-changed' } } : {});
     stored = saved.messages;
   }
   const conversationLog = log.child({ conversationId: request.id, guest: userId });
@@ -68,6 +68,11 @@ export async function handleChat({ userId, request, abortSignal, timing, log }: 
 
   const model = await getLanguageModel(config.model);
   timing.mark('prepare');
+  // The SDK's idle timeouts abort the request like a Stop would: an abort the browser did not ask
+  // for (its request is still open) is the timeout.
+  const timedOut = () => !abortSignal.aborted;
+  // Set by any error the stream reports, even one the SDK then finishes the stream after.
+  let failed = false;
   const result = streamText({
     model,
     instructions,
@@ -75,6 +80,13 @@ export async function handleChat({ userId, request, abortSignal, timing, log }: 
     tools,
     toolChoice: budgetSpent ? 'none' : 'auto',
     abortSignal,
+    // Retries are the page's, visible (a countdown for a rate limit, a Retry button otherwise),
+    // not seconds of silent waiting here.
+    maxRetries: 0,
+    // A model that stops sending is a failure with words, not "Thinking…" forever.
+    timeout: { firstChunkMs: config.modelIdleTimeoutMs, chunkMs: config.modelIdleTimeoutMs },
+    // Logged once, structured, by the UI stream's onError below (the default prints to stderr).
+    onError: () => undefined,
   });
 
   const stream = toUIMessageStream<typeof tools, UIMessage>({
@@ -84,16 +96,43 @@ export async function handleChat({ userId, request, abortSignal, timing, log }: 
     generateMessageId: () => crypto.randomUUID(),
     messageMetadata: ({ part }) => (part.type === 'start' && budgetSpent ? { budgetSpent: stepBudget } : undefined),
     onError: (error) => {
-      const message = describeModelError(error);
-      conversationLog.error({ err: error, cause: message }, 'model request failed');
-      return message;
+      failed = true;
+      const classified = classifyModelError(error);
+      conversationLog.error({ err: error, cause: classified.cause, status: APICallError.isInstance(error) ? error.statusCode : undefined }, 'model request failed');
+      return modelErrorText(classified);
     },
-    onEnd: async ({ responseMessage, isAborted }) => {
-      if (responseMessage.parts.length === 0 && isAborted) return;
+    onEnd: async ({ responseMessage, outcome }) => {
+      // A failed answer stores nothing (its fragment is discarded; what was stored before stays),
+      // and a stopped one only if it has something to show.
+      if (failed || outcome.status === 'failed' || (outcome.status === 'aborted' && timedOut())) return;
+      if (!hasContent(responseMessage)) return;
       await saveAssistantMessage(db, userId, request.id, responseMessage);
       // The title is a nicety: generated after the answer, never delaying the end of the stream.
-      void maybeGenerateTitle(db, userId, request.id, messages, config.model).catch(() => undefined);
+      // Once per conversation: on the answer to its first user message, not at every step of that turn.
+      if (!loaded.hasTitle && request.message?.role === 'user') {
+        void maybeGenerateTitle(db, userId, request.id, messages, config.model).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
+      }
     },
   });
-  return createUIMessageStreamResponse({ stream, headers: { 'Server-Timing': timing.header() } });
+  return createUIMessageStreamResponse({ stream: stream.pipeThrough(timeoutsAsErrors(timedOut, conversationLog)), headers: { 'Server-Timing': timing.header() } });
+}
+
+/** Whether an answer has anything a reader would see: text, reasoning or a tool call. */
+function hasContent(message: UIMessage): boolean {
+  return message.parts.some((part) => (part.type === 'text' ? part.text.trim() !== '' : part.type !== 'step-start'));
+}
+
+/** An abort the browser did not ask for is the idle timeout: the page gets it as an error in words. */
+function timeoutsAsErrors(timedOut: () => boolean, log: Logger): TransformStream<UIMessageChunk, UIMessageChunk> {
+  return new TransformStream<UIMessageChunk, UIMessageChunk>({
+    transform(chunk, controller) {
+      if (chunk.type === 'abort' && timedOut()) {
+        const classified = classifyModelError(new DOMException('The model sent nothing: timeout of idle ms exceeded', 'TimeoutError'));
+        log.error({ cause: classified.cause }, 'model request timed out');
+        controller.enqueue({ type: 'error', errorText: modelErrorText(classified) });
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
 }

@@ -53,18 +53,28 @@ function isToolPart(part: unknown): part is ToolPart {
   return typeof part === 'object' && part !== null && typeof (part as ToolPart).type === 'string' && (part as ToolPart).type.startsWith('tool-') && typeof (part as ToolPart).toolCallId === 'string';
 }
 
-/** Applies what the browser sent to the stored list, in memory; nothing is stored here. */
-export function applyIncoming(stored: StoredLike[], incoming: IncomingMessage): Applied {
+export const CHANGED_ELSEWHERE = 'This conversation changed in another tab, so your message was not sent. It now shows the latest messages; send yours again.';
+
+/**
+ * Applies what the browser sent to the stored list, in memory; nothing is stored here.
+ * `knownIds`: the messages the sending tab has; a stored one it lacks means the tab is stale.
+ * (Ids only the tab has, such as a failed answer's, are no evidence of anything.)
+ */
+export function applyIncoming(stored: StoredLike[], incoming: IncomingMessage, knownIds?: ReadonlySet<string>): Applied {
   const index = stored.findIndex((m) => m.id === incoming.id);
   if (incoming.role === 'user') {
     const message: StoredLike = { id: incoming.id, role: 'user', parts: incoming.parts, ...(incoming.metadata ? { metadata: incoming.metadata } : {}) };
-    if (index === -1) return { ok: true, kind: 'new-user', message, messages: [...stored, message] };
+    if (index === -1) {
+      // Sent from a tab that had not seen the latest messages: refused, never interleaved.
+      if (knownIds && stored.some((m) => !knownIds.has(m.id))) return { ok: false, status: 409, message: CHANGED_ELSEWHERE };
+      return { ok: true, kind: 'new-user', message, messages: [...stored, message] };
+    }
     if (stored[index].role !== 'user') return { ok: false, status: 409, message: 'Only your own messages can be edited.' };
     // An edited user message replaces the original and everything that followed it.
     return { ok: true, kind: 'edited-user', message, messages: [...stored.slice(0, index), message] };
   }
   if (index === -1 || stored[index].role !== 'assistant') return { ok: false, status: 404, message: 'Unknown assistant message.' };
-  if (index !== stored.length - 1) return { ok: false, status: 409, message: 'This conversation has changed since (in another tab?); reload it to continue.' };
+  if (index !== stored.length - 1) return { ok: false, status: 409, message: CHANGED_ELSEWHERE };
   const outputs = new Map<string, z.infer<typeof incomingToolOutputSchema>>();
   for (const part of incoming.parts) {
     const parsed = incomingToolOutputSchema.safeParse(part);

@@ -5,6 +5,7 @@ import { getDb } from '@/lib/db/client';
 import { getConversation } from '@/lib/db/queries/conversations';
 import { listMessages } from '@/lib/db/queries/messages';
 import { listFiles, type ConversationFile } from '@/lib/db/queries/files';
+import { closeAbandonedRuns } from './abandoned-runs';
 
 const idSchema = z.uuid();
 
@@ -14,6 +15,6 @@ export async function loadOwnConversation(userId: string, id: string): Promise<{
   const db = await getDb();
   const conversation = await getConversation(db, userId, id);
   if (!conversation) return null;
-  const messages = (await listMessages(db, id)) as UIMessage[];
+  const messages = (await closeAbandonedRuns(db, userId, id, await listMessages(db, id))) as UIMessage[];
   return { id, title: conversation.title, messages, files: await listFiles(db, id) };
 }

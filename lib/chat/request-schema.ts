@@ -12,6 +12,8 @@ export const chatRequestSchema = z.object({
   trigger: z.enum(['submit-message', 'regenerate-message']).default('submit-message'),
   messageId: z.string().max(200).optional(),
   message: incomingMessageSchema.optional(),
+  /** The ids of the messages the sending tab has, so a stale tab is refused (not interleaved). */
+  knownMessageIds: z.array(z.string().max(200)).max(5_000).optional(),
   settings: z
     .object({
       includeImages: z.boolean().default(true),

@@ -4,8 +4,8 @@
  */
 const reasons = new WeakMap<Response, string>();
 
-export function jsonError(status: number, message: string, init: { headers?: HeadersInit; reason?: string } = {}): Response {
-  const response = Response.json({ error: message }, { status, headers: init.headers });
+export function jsonError(status: number, message: string, init: { headers?: HeadersInit; reason?: string; details?: Record<string, string | number | boolean> } = {}): Response {
+  const response = Response.json({ error: message, ...init.details }, { status, headers: init.headers });
   reasons.set(response, init.reason ?? message);
   return response;
 }
@@ -14,7 +14,7 @@ export const notFound = (reason = 'not found') => jsonError(404, 'Not found.', {
 
 /** 429 with Retry-After (seconds) and the wait in words. */
 export function tooManyRequests(message: string, retryAfterSeconds: number, reason: string): Response {
-  return jsonError(429, message, { headers: { 'retry-after': String(retryAfterSeconds) }, reason });
+  return jsonError(429, message, { headers: { 'retry-after': String(retryAfterSeconds) }, reason, details: { cause: 'rate-limited', retryable: true, retryAfterSeconds } });
 }
 
 export function refusalReason(response: Response): string | undefined {

@@ -24,6 +24,10 @@ export type RunPhase =
 
 export type RunOptions = {
   timeoutMs?: number;
+  /** The stored run this is (its tool call id): recorded in the interpreter's ledger when it succeeds. */
+  runId?: string;
+  /** The conversation's earlier successful runs this run may depend on (their ids, in order). */
+  dependsOn?: string[];
   /** The run's outputs so far, after every change (the same array, grown or with its last stream extended). */
   onOutputs?: (outputs: readonly Output[]) => void;
   onPhase?: (phase: RunPhase) => void;
@@ -52,6 +56,13 @@ export class Kernel {
   private readonly written = new WeakMap<WorkerHandle, Set<string>>();
   /** A replacement started early, while a stopped run may still have to be killed. */
   private spare: WorkerHandle | null = null;
+  /**
+   * Which stored runs each interpreter has executed (successfully), so a run in an interpreter
+   * lacking earlier state says so to the model, and restore knows what to replay.
+   */
+  private readonly ledger = new WeakMap<WorkerHandle, Set<string>>();
+  /** 0 for the interpreter the page started with; +1 for each replacement (restart, limits). */
+  generation = 0;
 
   constructor(private readonly config: WorkerConfig) {
     this.handle = this.adopt(this.spawn(false), false);
@@ -80,6 +91,40 @@ export class Kernel {
       this.pendingRuns -= 1;
     });
     return result;
+  }
+
+  /** Of `runIds`, those the current interpreter has not executed. */
+  missingRuns(runIds: readonly string[]): string[] {
+    const done = this.ledger.get(this.handle);
+    return runIds.filter((id) => !done?.has(id));
+  }
+
+  /**
+   * Replays earlier runs in the current interpreter, in order, one queued run each: restore after
+   * a reload. Stops at the first interpreter replacement (the state is gone again). Each replayed
+   * run's printed output is compared with the recorded one by `compare`.
+   */
+  async replay(
+    steps: ReadonlyArray<{ runId: string; code: string; recordedStdout: string }>,
+    options: { timeoutMs?: number; onProgress?: (done: number, total: number) => void; compare: (recorded: string, replayed: string) => string | null; signal?: AbortSignal },
+  ): Promise<{ runs: number; failed: string[] }> {
+    const failed: string[] = [];
+    let runs = 0;
+    for (const [index, step] of steps.entries()) {
+      if (options.signal?.aborted) break;
+      options.onProgress?.(index, steps.length);
+      const result = await this.run(step.code, { timeoutMs: options.timeoutMs, runId: step.runId });
+      runs += 1;
+      const stdout = result.outputs.flatMap((o) => (o.output_type === 'stream' && o.name === 'stdout' ? [o.text] : [])).join('');
+      if (result.status !== 'ok') failed.push(`run ${index + 1} ended with ${result.status}`);
+      else {
+        const difference = options.compare(step.recordedStdout, stdout);
+        if (difference) failed.push(`run ${index + 1} printed something else (${difference})`);
+      }
+      if (result.restarted) break;
+    }
+    options.onProgress?.(steps.length, steps.length);
+    return { runs, failed };
   }
 
   /** The conversation's files; written into /data/ before the next run (and after a restart). */
@@ -150,6 +195,7 @@ export class Kernel {
     const spare = this.spare;
     this.spare = null;
     if (this.disposed) return;
+    this.generation += 1;
     this.handle = this.adopt(spare && !spare.isTerminated ? spare : this.spawn(true), true);
   }
 
@@ -169,6 +215,9 @@ export class Kernel {
   private async execute(code: string, options: RunOptions): Promise<RunResult> {
     const handle = this.handle;
     const budget = new OutputBudget(this.config.caps);
+    const executed = this.ledger.get(handle) ?? new Set<string>();
+    this.ledger.set(handle, executed);
+    const missing = (options.dependsOn ?? []).filter((id) => !executed.has(id)).length;
     const queuedAt = performance.now();
     try {
       if (!handle.isReady) await handle.ready;
@@ -212,7 +261,8 @@ export class Kernel {
       this.discardSpare(); // the interpreter came back: no replacement needed
       this.setState({ kind: 'ready', restarted: false });
     }
-    return result;
+    if (result.status === 'ok' && !result.restarted && options.runId) executed.add(options.runId);
+    return missing > 0 ? { ...result, freshInterpreter: { missingRuns: missing } } : result;
   }
 
   private async runWithLimits(handle: WorkerHandle, code: string, options: RunOptions, budget: OutputBudget): Promise<{ result: RunResult; heapBytes?: number }> {

@@ -86,7 +86,8 @@ export type Output = z.infer<typeof outputSchema>;
 export type StreamOutput = z.infer<typeof streamOutputSchema>;
 export type ErrorOutput = z.infer<typeof errorOutputSchema>;
 
-export const runStatusSchema = z.enum(['ok', 'error', 'timeout', 'interrupted', 'crashed']);
+/** `page-closed`: the page that ran it was reloaded or closed before the run finished. */
+export const runStatusSchema = z.enum(['ok', 'error', 'timeout', 'interrupted', 'crashed', 'page-closed']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /** The result of one run: what the UI shows and what goes back to the model (the tool output). */
@@ -100,6 +101,13 @@ export const runResultSchema = z.object({
   restarted: z.boolean().optional(),
   /** Set when the user, not the model, ran this cell last: unchanged (rerun) or with their own code (edited). */
   userRun: z.enum(['rerun', 'edited']).optional(),
+  /**
+   * The interpreter this ran in did not hold the state of earlier runs of the conversation
+   * (a new page, another device, a fork, a restart): how many earlier runs it lacked.
+   */
+  freshInterpreter: z.object({ missingRuns: z.number().int().nonnegative() }).optional(),
+  /** Before this ran, earlier runs were replayed to restore the interpreter (not shown to the model). */
+  restored: z.object({ runs: z.number().int().nonnegative(), failed: z.array(z.string().max(500)).max(50) }).optional(),
 });
 export type RunResult = z.infer<typeof runResultSchema>;
 
@@ -110,3 +118,4 @@ export const pythonToolInputSchema = z.object({
 export type PythonToolInput = z.infer<typeof pythonToolInputSchema>;
 
 export const RESTARTED_NOTICE = 'The interpreter was restarted; variables were lost.';
+export const PAGE_CLOSED_NOTICE = 'The page was closed or reloaded while this ran, so it did not finish.';

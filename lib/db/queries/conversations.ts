@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { conversations, users } from '../schema';
 
@@ -52,12 +52,12 @@ export async function renameConversation(db: Db, userId: string, id: string, tit
   return rows.length > 0;
 }
 
-/** Sets a generated title unless the user has edited it. */
+/** Sets a generated title unless the conversation has one (generated or edited). */
 export async function setGeneratedTitle(db: Db, userId: string, id: string, title: string): Promise<boolean> {
   const rows = await db
     .update(conversations)
     .set({ title })
-    .where(and(owned(userId, id), eq(conversations.titleEdited, false)))
+    .where(and(owned(userId, id), eq(conversations.titleEdited, false), isNull(conversations.title)))
     .returning({ id: conversations.id });
   return rows.length > 0;
 }

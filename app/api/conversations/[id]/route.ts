@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
-import { deleteConversation, renameConversation } from '@/lib/db/queries/conversations';
+import { deleteConversation, getConversation, renameConversation } from '@/lib/db/queries/conversations';
+import { listMessages } from '@/lib/db/queries/messages';
 import { notFound } from '@/lib/http/errors';
 import { readJson } from '@/lib/http/read-json';
 import { route } from '@/lib/http/route';
@@ -10,6 +11,17 @@ export const runtime = 'nodejs';
 
 const renameSchema = z.object({ title: z.string().trim().min(1).max(200) });
 type Params = { id: string };
+
+/** The conversation as stored: what a tab refreshes from when another tab (or a failure) changed it. */
+export const GET = route<Params>(async ({ params }) => {
+  const user = await requireUser();
+  if (!user.ok) return user.response;
+  if (!conversationIdSchema.safeParse(params.id).success) return notFound('malformed conversation id');
+  const db = await getDb();
+  const conversation = await getConversation(db, user.userId, params.id);
+  if (!conversation) return notFound('conversation not owned');
+  return Response.json({ id: params.id, title: conversation.title, messages: await listMessages(db, params.id) }, { headers: { 'cache-control': 'no-store' } });
+});
 
 export const PATCH = route<Params>(
   async ({ request, params }) => {

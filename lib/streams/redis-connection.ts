@@ -1,0 +1,44 @@
+/**
+ * The ioredis connections the answer streams use (the resumable-stream context and the stream
+ * registry): opened with short retries, errors logged rather than thrown, and closed so that no
+ * socket or reconnect timer outlives `close()`.
+ */
+import { Redis } from 'ioredis';
+import { logger } from '@/lib/log/logger';
+
+/** Keys and channels of the answer streams live under this prefix unless one is given. */
+export const DEFAULT_STREAMS_KEY_PREFIX = 'runpad:streams';
+
+/**
+ * A command or subscriber connection. Commands issued before the first connect wait in the
+ * offline queue, but fail after a few reconnect attempts (not ioredis's default 20), so a Redis
+ * outage turns into an error for the request instead of a chat that hangs.
+ */
+export function openRedis(url: string, connectionName: string): Redis {
+  const client = new Redis(url, {
+    connectionName,
+    maxRetriesPerRequest: 2,
+    connectTimeout: 2000,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  });
+  // Without a listener ioredis prints every reconnect failure as an "unhandled error event".
+  client.on('error', (error: unknown) => logger().warn({ err: error, connection: connectionName }, 'streams redis connection error'));
+  return client;
+}
+
+/** Quits (or drops) the connection and resolves once its socket is closed. */
+export async function closeRedis(client: Redis): Promise<void> {
+  if (client.status === 'end') return;
+  // Between sockets there is nothing to wait for: disconnect() only cancels the reconnect timer.
+  if (client.status === 'reconnecting' || client.status === 'wait') {
+    client.disconnect();
+    return;
+  }
+  const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+  if (client.status === 'ready') {
+    await client.quit().catch(() => client.disconnect());
+  } else {
+    client.disconnect();
+  }
+  await ended;
+}
