@@ -4,7 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import type { PyodideAPI } from 'pyodide';
-import type { OutputMessage, ProgressCallback, PythonWorkerApi, WorkerInitOptions } from '@/lib/runtime/worker-api';
+import type { OutputMessage, ProgressCallback, PythonWorkerApi, RunLanguage, WorkerInitOptions } from '@/lib/runtime/worker-api';
 import { bootLocationOf, InterpreterStarter } from './interpreter';
 import { lockDown, type KernelNetwork } from './lockdown';
 import { capMemoryGrowth } from './memory-cap';
@@ -18,6 +18,7 @@ let pyodide: PyodideAPI | null = null;
 let network: KernelNetwork | null = null;
 let packages: PackageLoader | null = null;
 let runKernel: PyCallable | null = null;
+let runSql: PyCallable | null = null;
 /** The kernel's private port (see lib/runtime/worker-handle.ts); the global scope serves no one. */
 let kernelPort: MessagePort | null = null;
 
@@ -69,6 +70,7 @@ sandbox.disable_network()
 del __runpad_caps
 __runpad_kernel.run
 `) as PyCallable;
+    runSql = py.runPython('__runpad_kernel.run_sql') as PyCallable;
     network = lockDown([options.packageBaseUrl, options.indexURL]);
     pyodide = py;
     onProgress('ready');
@@ -76,10 +78,11 @@ __runpad_kernel.run
     return { pythonVersion: version, pyodideVersion: py.version };
   },
 
-  async run(code: string) {
+  async run(code: string, language: RunLanguage = 'python') {
     const py = requireReady();
-    if (!runKernel) throw new Error('The interpreter has not started.');
-    const proxy = (await (runKernel(code) as Promise<PyResult>)) as PyResult;
+    const runner = language === 'sql' ? runSql : runKernel;
+    if (!runner) throw new Error('The interpreter has not started.');
+    const proxy = (await (runner(String(code)) as Promise<PyResult>)) as PyResult;
     const result = proxy.toJs({ dict_converter: Object.fromEntries }) as Record<string, unknown>;
     proxy.destroy();
     return { ...result, heapBytes: heapBytesOf(py) };

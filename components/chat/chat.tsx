@@ -3,7 +3,10 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { pythonToolInputSchema, type RunResult } from '@/lib/runtime/protocol';
+import type { RunResult } from '@/lib/runtime/protocol';
+import type { RunOptions } from '@/lib/runtime/kernel';
+import { codeInputSchema, targetOf, type Target } from '@/lib/targets/registry';
+import { GraphvizRunner } from '@/lib/targets/graphviz/graphviz-runner';
 import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
 import type { ClientConfig } from '@/lib/client-config';
 import type { Attachment } from '@/lib/files/attachment';
@@ -66,6 +69,28 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   // The latest messages, for callbacks that outlive a render (tool calls, restore).
   const messagesRef = useRef<UIMessage[]>(initialMessages);
   const restoreRef = useRef<RestoreApi | null>(null);
+  const graphviz = useMemo(() => new GraphvizRunner(), []);
+  useEffect(() => () => graphviz.dispose(), [graphviz]);
+  /**
+   * Runs one cell of any target (lib/targets/registry.ts): Python and SQL in this conversation's
+   * interpreter (restored first when it may be), Graphviz in its own worker.
+   */
+  const runCode = useCallback(
+    async (target: Target, id: string, code: string, options: Pick<RunOptions, 'onPhase' | 'onOutputs'>): Promise<RunResult> => {
+      if (target.runsIn === 'graphviz-worker') return graphviz.run(code, runTimeoutMs());
+      const current = kernelRef.current;
+      if (!current) return { status: 'crashed', durationMs: 0, outputs: [], notice: 'The interpreter is not available in this page.' };
+      const { dependsOn, restored } = (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] };
+      let result = await current.run(code, { ...options, language: target.id === 'sql' ? 'sql' : 'python', runId: id, dependsOn, timeoutMs: runTimeoutMs() });
+      result = await storeOutputFiles(result, current, conversationId);
+      return restored ? { ...result, restored, freshInterpreter: undefined } : result;
+    },
+    [graphviz, runTimeoutMs, conversationId],
+  );
+  const runCodeRef = useRef(runCode);
+  useEffect(() => {
+    runCodeRef.current = runCode;
+  }, [runCode]);
   const syncRef = useRef<((options?: { afterFailure?: boolean }) => Promise<void>) | null>(null);
 
   const transport = useMemo(
@@ -88,36 +113,32 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     id: conversationId,
     messages: initialMessages,
     transport,
+    // A reloaded page attaches to an answer still being written (GET /api/chat/<id>/stream).
+    resume: true,
     sendAutomaticallyWhen: (options) => !stoppedRef.current && lastAssistantMessageIsCompleteWithToolCalls(options),
     // A failed turn shows what is stored: its fragment goes, a stale tab gets the latest messages.
     onError: () => void syncRef.current?.({ afterFailure: true }),
     async onToolCall({ toolCall }) {
-      if (toolCall.dynamic || toolCall.toolName !== 'python') return;
-      const input = pythonToolInputSchema.safeParse(toolCall.input);
-      const current = kernelRef.current;
+      const target = toolCall.dynamic ? null : targetOf(toolCall.toolName);
+      if (!target) return;
+      const input = codeInputSchema.safeParse(toolCall.input);
+      const id = toolCall.toolCallId;
       let result: RunResult;
-      if (!input.success || !current) {
-        result = { status: 'error', durationMs: 0, outputs: [{ output_type: 'error', ename: 'InvalidToolInput', evalue: 'The python tool needs {"code": "<python source>"}.', traceback: [] }] };
+      if (!input.success) {
+        result = { status: 'error', durationMs: 0, outputs: [{ output_type: 'error', ename: 'InvalidToolInput', evalue: `The ${target.toolName} tool needs {"code": "<source>"}.`, traceback: [] }] };
       } else {
-        const id = toolCall.toolCallId;
         // User Timing mark: where bench/ measures the run round trip from (code complete).
         performance.mark('runpad:code-complete', { detail: id });
-        const { dependsOn, restored } = (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] };
-        result = await current.run(input.data.code, {
-          runId: id,
-          dependsOn,
-          timeoutMs: runTimeoutMs(),
+        result = await runCodeRef.current(target, id, input.data.code, {
           onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),
           onOutputs: (outputs) => runs.setOutputs(id, outputs),
         });
-        result = await storeOutputFiles(result, current, conversationId);
-        if (restored) result = { ...result, restored, freshInterpreter: undefined };
         runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result }));
         // Rendering a large result and serialising it for the model are separate tasks, so
         // neither adds to the other's time on the main thread.
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
-      void chat.addToolOutput({ tool: 'python', toolCallId: toolCall.toolCallId, output: result });
+      void chat.addToolOutput({ tool: target.toolName, toolCallId: id, output: result });
     },
   });
   const { messages, status, error } = chat;
@@ -140,7 +161,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   usePrefetchImports(messages, kernel);
 
   const { setMessages } = chat;
-  const runCell = useCellRuns({ kernel, conversationId, timeoutMs: runTimeoutMs, setMessages, beforeRun: restore.beforeRun });
+  const runCell = useCellRuns({ kernel, conversationId, setMessages, runCode });
   const kernelContext = useMemo(() => ({ kernel, runCell }), [kernel, runCell]);
   const busy = status === 'submitted' || status === 'streaming' || kernelState.kind === 'busy';
   const sync = useConversationSync({ conversationId, status, saved: messages.length > 0, busy, messages, setMessages });
@@ -163,9 +184,11 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const stopAll = useCallback(() => {
     stoppedRef.current = true;
     void chat.stop();
+    // Closing the connection no longer stops the answer (a reload must not); Stop does, upstream.
+    void fetch(`/api/chat/${conversationId}/stop`, { method: 'POST' }).catch(() => undefined);
     kernelRef.current?.stop();
     composerRef.current?.focus();
-  }, [chat]);
+  }, [chat, conversationId]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -201,6 +224,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           onRegenerate={() => {
             stoppedRef.current = false;
             void chat.regenerate();
+          }}
+          onContinue={() => {
+            stoppedRef.current = false;
+            void chat.sendMessage();
           }}
           onEditMessage={(messageId, text) => {
             stoppedRef.current = false;

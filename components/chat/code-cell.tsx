@@ -9,6 +9,7 @@ import { useLiveRun, type RunStore } from './run-store';
 import { useKernelContext, type UserRun } from './kernel-context';
 import { CellEditor } from './cell-editor';
 import { useFrameBatched } from './use-frame-batched';
+import type { Target } from '@/lib/targets/registry';
 import type { Output } from '@/lib/runtime/protocol';
 
 export type PythonToolPart = {
@@ -25,7 +26,7 @@ function codeOf(input: unknown): string {
 }
 
 /** A `python` tool call: the code (streaming in), its status, and its outputs in order. */
-export function CodeCell({ part, runs }: { part: PythonToolPart; runs: RunStore }) {
+export function CodeCell({ part, target, runs }: { part: PythonToolPart; target: Target; runs: RunStore }) {
   const live = useLiveRun(runs, part.toolCallId);
   // Parsing a result with megabytes of output and images is costly: once per result, not per render.
   const parsed = useMemo(() => (part.state === 'output-available' ? runResultSchema.safeParse(part.output) : null), [part.state, part.output]);
@@ -44,7 +45,7 @@ export function CodeCell({ part, runs }: { part: PythonToolPart; runs: RunStore 
     setEditing(false);
     setRerun({ code: source, outputs: [] });
     try {
-      await kernelContext.runCell(part.toolCallId, source, how, frameOutputs);
+      await kernelContext.runCell(target, part.toolCallId, source, how, frameOutputs);
       setRerun(null);
     } catch (error) {
       setRerun((current) => current && { ...current, failed: error instanceof Error ? error.message : String(error) });
@@ -58,9 +59,9 @@ export function CodeCell({ part, runs }: { part: PythonToolPart; runs: RunStore 
   const canRun = finished && Boolean(kernelContext?.kernel) && !rerun;
 
   return (
-    <section aria-label="Python code cell" data-cell-status={finished ? result?.status : status.kind} className="my-3 overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800">
+    <section aria-label={`${target.label.split(' ')[0]} code cell`} data-target={target.id} data-cell-status={finished ? result?.status : status.kind} className="my-3 overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800">
       <header className="flex items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 py-1.5 text-xs dark:border-zinc-800 dark:bg-zinc-900">
-        <span className="font-semibold">Python</span>
+        <span className="font-semibold">{target.label}</span>
         <span className="sr-only" aria-live="polite" data-testid="run-announcement">
           {rerun ? (rerun.failed ? `Could not run: ${rerun.failed}` : 'Running your version.') : statusAnnouncement(status)}
         </span>
@@ -96,7 +97,7 @@ export function CodeCell({ part, runs }: { part: PythonToolPart; runs: RunStore 
       {editing && <CellEditor initialCode={code} onRun={(edited) => void runByUser(edited, 'edited')} onCancel={() => setEditing(false)} />}
       {showCode && !editing && (
         <div data-testid="cell-code" className="text-[13px]">
-          <Markdown text={'```python\n' + code + '\n```'} streaming={part.state === 'input-streaming'} />
+          <Markdown text={'```' + target.fence + '\n' + code + '\n```'} streaming={part.state === 'input-streaming'} />
         </div>
       )}
       {(outputs.length > 0 || shownResult?.notice || part.errorText) && (

@@ -3,6 +3,7 @@
 import { createContext, useContext } from 'react';
 import type { Kernel } from '@/lib/runtime/kernel';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
+import type { Target } from '@/lib/targets/registry';
 
 export type UserRun = 'rerun' | 'edited';
 
@@ -12,7 +13,7 @@ export type KernelContextValue = {
    * Runs a cell's code (as it was, or as the user edited it) in this interpreter without asking
    * the model; the cell's message then holds that code and result, and the model sees both.
    */
-  runCell: (toolCallId: string, code: string, how: UserRun, onOutputs: (outputs: readonly Output[]) => void) => Promise<RunResult>;
+  runCell: (target: Target, toolCallId: string, code: string, how: UserRun, onOutputs: (outputs: readonly Output[]) => void) => Promise<RunResult>;
 };
 
 /** The open conversation's interpreter, for cells that can run again (absent on a share page). */

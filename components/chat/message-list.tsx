@@ -16,15 +16,17 @@ type MessageListProps = {
   error: Error | undefined;
   onRetry: () => void;
   onRegenerate: () => void;
+  /** Asks the model to go on with an answer a crash cut off. */
+  onContinue: () => void;
   /** Re-sends an edited user message; the answers after it are replaced. */
   onEditMessage: (messageId: string, text: string) => void;
   isDemo: boolean;
   onExample: (text: string) => void;
 };
 
-type Metadata = { budgetSpent?: number };
+type Metadata = { budgetSpent?: number; cutOff?: boolean };
 
-export function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onEditMessage, isDemo, onExample }: MessageListProps) {
+export function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onContinue, onEditMessage, isDemo, onExample }: MessageListProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
   if (messages.length === 0) return <EmptyState isDemo={isDemo} onExample={onExample} />;
   const last = messages.at(-1);
@@ -33,6 +35,7 @@ export function MessageList({ messages, runs, status, error, onRetry, onRegenera
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-6" aria-live="polite" aria-busy={status === 'streaming'}>
       {messages.map((message) => {
         const budget = (message.metadata as Metadata | undefined)?.budgetSpent;
+        const cutOff = (message.metadata as Metadata | undefined)?.cutOff === true && message === last && idle;
         return (
           <div key={message.id}>
             {editingId === message.id ? (
@@ -54,6 +57,17 @@ export function MessageList({ messages, runs, status, error, onRetry, onRegenera
                   onEdit={message.role === 'user' && idle ? () => setEditingId(message.id) : undefined}
                 />
               </>
+            )}
+            {cutOff && (
+              <div role="note" data-testid="cut-off-answer" className="mt-2 flex flex-wrap items-center gap-3 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
+                <span>This answer was cut off: the server stopped while it was being written.</span>
+                <button type="button" className="font-medium underline" onClick={onContinue}>
+                  Continue
+                </button>
+                <button type="button" className="underline" onClick={onRegenerate}>
+                  Regenerate
+                </button>
+              </div>
             )}
             {budget !== undefined && (
               <p role="note" className="mt-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">

@@ -1,5 +1,6 @@
 'use client';
 
+import { targetOf } from '@/lib/targets/registry';
 import type { UIMessage } from 'ai';
 import { memo } from 'react';
 import { attachmentsOf } from '@/lib/files/attachment';
@@ -43,8 +44,9 @@ export const MessageView = memo(function MessageView({ message, runs, streaming 
         if (part.type === 'text') {
           return <Markdown key={i} text={part.text} streaming={streaming && part.state === 'streaming'} />;
         }
-        if (part.type === 'tool-python') {
-          return <CodeCell key={part.toolCallId} part={part as PythonToolPart} runs={runs} />;
+        const target = targetOf(part.type);
+        if (target && part.type.startsWith('tool-')) {
+          return <CodeCell key={(part as PythonToolPart).toolCallId} part={part as PythonToolPart} target={target} runs={runs} />;
         }
         return null;
       })}

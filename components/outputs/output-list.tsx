@@ -8,6 +8,7 @@ import { FileOutput } from './file-output';
 import { ImageOutput } from './image-output';
 import { StreamOutput } from './stream-output';
 import { TableOutput } from './table-output';
+import { SvgOutput } from './svg-output';
 import { useBlobUrl } from './blob-url';
 import type { MimeBundle } from '@/lib/runtime/protocol';
 
@@ -24,7 +25,7 @@ function mergeStreams(outputs: readonly Output[]): Block[] {
     } else if (output.output_type === 'stream') {
       blocks.push({ kind: 'stream', name: output.name, text: output.text });
     } else {
-      const isImage = 'data' in output && Boolean(output.data['image/png'] || output.data['image/jpeg']);
+      const isImage = 'data' in output && Boolean(output.data['image/png'] || output.data['image/jpeg'] || output.data['image/svg+xml']);
       if (isImage) images += 1;
       blocks.push({ kind: 'output', output, imageIndex: images });
     }
@@ -33,6 +34,7 @@ function mergeStreams(outputs: readonly Output[]): Block[] {
 }
 
 function BundleView({ data, imageIndex }: { data: MimeBundle; imageIndex: number }) {
+  if (data['image/svg+xml']) return <SvgOutput svg={data['image/svg+xml']} index={imageIndex} />;
   if (data['image/png']) return <ImageOutput value={data['image/png']} mediaType="image/png" index={imageIndex} />;
   if (data['image/jpeg']) return <ImageOutput value={data['image/jpeg']} mediaType="image/jpeg" index={imageIndex} />;
   if (data['application/vnd.dataresource+json']) return <TableOutput table={data['application/vnd.dataresource+json']} />;

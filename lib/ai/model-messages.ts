@@ -4,6 +4,7 @@
  * results (the SDK would turn them into JSON text), so they move into a user message placed
  * right after the tool results.
  */
+import { isCodePartType } from '@/lib/targets/registry';
 import { convertToModelMessages, type ModelMessage, type UIMessage } from 'ai';
 import { BLOB_REF_PATTERN, runResultSchema, type RunResult } from '@/lib/runtime/protocol';
 import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
@@ -45,13 +46,14 @@ async function prepare(messages: UIMessage[], resolveBlob: ResolveBlob): Promise
       ...message,
       parts: await Promise.all(
         message.parts.map(async (part) => {
-          if (part.type !== 'tool-python') return part;
-          if (part.state === 'output-available') {
-            const parsed = runResultSchema.safeParse(part.output);
-            return parsed.success ? { ...part, output: await resolveRun(parsed.data, resolveBlob) } : part;
+          if (!isCodePartType(part.type)) return part;
+          const run = part as Extract<UIMessage['parts'][number], { toolCallId: string }> & { state: string; input?: unknown; output?: unknown };
+          if (run.state === 'output-available') {
+            const parsed = runResultSchema.safeParse(run.output);
+            return (parsed.success ? { ...run, output: await resolveRun(parsed.data, resolveBlob) } : part) as typeof part;
           }
-          if (part.state === 'input-available' || part.state === 'input-streaming') {
-            return { ...part, state: 'output-available' as const, input: part.input ?? { code: '' }, output: CANCELLED };
+          if (run.state === 'input-available' || run.state === 'input-streaming') {
+            return { ...run, state: 'output-available' as const, input: run.input ?? { code: '' }, output: CANCELLED } as typeof part;
           }
           return part;
         }),

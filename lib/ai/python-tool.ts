@@ -1,23 +1,19 @@
 /**
- * The `python` tool. It has no `execute`: the browser runs the code and answers with the run's
- * result (see DESIGN.md, "Model loop"). `toModelOutput` decides what the model sees of it.
+ * The code tools, one per target (lib/targets/registry.ts). None has an `execute`: the browser
+ * runs the code and answers with the run's result (DESIGN.md, "Model loop"). `toModelOutput`
+ * decides what the model sees of it.
  */
-import { tool, type InferUITools, type ToolSet, type UIMessage } from 'ai';
-import { pythonToolInputSchema, runResultSchema } from '@/lib/runtime/protocol';
+import { tool, type InferUITools, type UIMessage } from 'ai';
+import { runResultSchema } from '@/lib/runtime/protocol';
+import { codeInputSchema, TARGETS, type Target } from '@/lib/targets/registry';
 import { runToModel } from './run-to-model';
 
-const DESCRIPTION =
-  "Run Python 3 code in the user's browser (Pyodide) and get back what it printed, displayed and raised. " +
-  'State persists between calls. Print or display() what matters; the last expression of the code is shown too. ' +
-  'Matplotlib figures are captured automatically. Files uploaded by the user are in /data; write files for the user to /output/. ' +
-  'No network access and no pip.';
+export type ToolOptions = { includeImages: boolean };
 
-export type PythonToolOptions = { includeImages: boolean };
-
-export function createPythonTool(options: PythonToolOptions = { includeImages: true }) {
+function codeTool(target: Target, options: ToolOptions) {
   return tool({
-    description: DESCRIPTION,
-    inputSchema: pythonToolInputSchema,
+    description: target.description,
+    inputSchema: codeInputSchema,
     outputSchema: runResultSchema,
     toModelOutput: async ({ output }) => {
       const view = await runToModel(output, { includeImages: options.includeImages });
@@ -32,8 +28,12 @@ export function createPythonTool(options: PythonToolOptions = { includeImages: t
   });
 }
 
-export function createTools(options?: PythonToolOptions) {
-  return { python: createPythonTool(options) } satisfies ToolSet;
+export function createTools(options: ToolOptions = { includeImages: true }) {
+  return {
+    python: codeTool(TARGETS.python, options),
+    sql: codeTool(TARGETS.sql, options),
+    graphviz: codeTool(TARGETS.graphviz, options),
+  };
 }
 
 /** The tool set used to validate stored messages and to type the UI's tool parts. */

@@ -60,7 +60,7 @@ function dropAfterLastUserMessage<M extends { role: string }>(messages: M[]): M[
   return lastUser === -1 ? messages : messages.slice(0, lastUser + 1);
 }
 
-type SaveResult = { ok: true; messages: StoredMessage[] } | { ok: false; status: 400 | 404 | 409; message: string };
+type SaveResult = { ok: true; messages: StoredMessage[]; continued?: boolean } | { ok: false; status: 400 | 404 | 409; message: string };
 
 /**
  * The user's message is stored before the model is called; tool outputs as soon as they arrive.
@@ -81,13 +81,10 @@ export async function saveIncomingMessage(db: Db, userId: string, conversationId
     const message = applied.message;
     const valid = await safeValidateUIMessages({ messages: [message], tools });
     if (!valid.success) return { ok: false as const, status: 400 as const, message: `The message is not valid: ${valid.error.message}` };
+    if (applied.kind === 'continue') return { ok: true as const, messages: applied.messages as StoredMessage[], continued: true };
     if (applied.kind === 'edited-user') await saveMessages(txDb, userId, conversationId, applied.messages.slice(0, -1));
     const saved = await upsertMessage(txDb, userId, conversationId, message);
     if (!saved) return { ok: false as const, status: 404 as const, message: 'Not found.' };
     return { ok: true as const, messages: applied.messages as StoredMessage[] };
   });
-}
-
-export async function saveAssistantMessage(db: Db, userId: string, conversationId: string, message: UIMessage): Promise<void> {
-  await upsertMessage(db, userId, conversationId, { id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null });
 }

@@ -19,12 +19,15 @@ import { getLanguageModel } from '@/lib/ai/provider';
 import { classifyModelError, modelErrorText } from '@/lib/ai/model-errors';
 import type { ChatRequest } from './request-schema';
 import { runsThisTurn } from './step-budget';
-import { loadConversationForChat, saveAssistantMessage, saveIncomingMessage } from './chat-store';
+import { loadConversationForChat, saveIncomingMessage } from './chat-store';
+import { AnswerDraft } from './answer-drafts';
+import { getAppStreams } from '@/lib/streams/app-streams';
+import { listMessages } from '@/lib/db/queries/messages';
 import { maybeGenerateTitle } from './titles';
 
-type HandleChatInput = { userId: string; request: ChatRequest; abortSignal: AbortSignal; timing: ServerTiming; requestId: string; log: Logger };
+type HandleChatInput = { userId: string; request: ChatRequest; timing: ServerTiming; requestId: string; log: Logger };
 
-export async function handleChat({ userId, request, abortSignal, timing, log }: HandleChatInput): Promise<Response> {
+export async function handleChat({ userId, request, timing, log }: HandleChatInput): Promise<Response> {
   const db = await getDb();
   const config = getConfig();
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
@@ -34,6 +37,7 @@ export async function handleChat({ userId, request, abortSignal, timing, log }: 
   timing.mark('conversation');
   if (loaded.kind === 'not-found') return notFound('conversation not owned');
   let stored;
+  let continuing = false;
   if (request.message) {
     let saved;
     try {
@@ -44,6 +48,7 @@ export async function handleChat({ userId, request, abortSignal, timing, log }: 
     }
     if (!saved.ok) return jsonError(saved.status, saved.message, saved.status === 409 ? { details: { cause: 'conversation-changed' } } : {});
     stored = saved.messages;
+    continuing = saved.continued === true;
   }
   const conversationLog = log.child({ conversationId: request.id, guest: userId });
   timing.mark('save');
@@ -60,17 +65,23 @@ export async function handleChat({ userId, request, abortSignal, timing, log }: 
     includeImages: request.settings.includeImages,
     resolveBlob: loaded.resolveBlob,
   });
-  const instructions = buildSystemPrompt({
-    packages: mainAvailablePackages(),
-    stepBudget,
-    budgetSpent,
-  });
+  const instructions =
+    buildSystemPrompt({ packages: mainAvailablePackages(), stepBudget, budgetSpent }) +
+    (continuing ? '\n\nYour previous answer was cut off before it ended. Continue it exactly where it stopped, without repeating what you already wrote.' : '');
 
   const model = await getLanguageModel(config.model);
   timing.mark('prepare');
-  // The SDK's idle timeouts abort the request like a Stop would: an abort the browser did not ask
-  // for (its request is still open) is the timeout.
-  const timedOut = () => !abortSignal.aborted;
+  // The answer belongs to the conversation, not to this connection: a reload (the connection
+  // closing) must not stop it. Only Stop does, through its own endpoint, from any instance.
+  const { streams, registry } = await getAppStreams();
+  const streamId = crypto.randomUUID();
+  const stop = new AbortController();
+  await registry.start(request.id, streamId);
+  const unregisterStop = registry.onStop(request.id, streamId, () => stop.abort());
+  // The SDK's idle timeouts abort the request like a Stop would: an abort without a Stop is the timeout.
+  const timedOut = () => !stop.signal.aborted;
+  const continued = messages.at(-1)?.role === 'assistant' ? (stored ?? (await listMessages(db, request.id))).find((m) => m.id === messages.at(-1)?.id) ?? null : null;
+  const draft = new AnswerDraft(db, userId, request.id, continued);
   // Set by any error the stream reports, even one the SDK then finishes the stream after.
   let failed = false;
   const result = streamText({
@@ -79,7 +90,7 @@ export async function handleChat({ userId, request, abortSignal, timing, log }: 
     messages: modelMessages,
     tools,
     toolChoice: budgetSpent ? 'none' : 'auto',
-    abortSignal,
+    abortSignal: stop.signal,
     // Retries are the page's, visible (a countdown for a rate limit, a Retry button otherwise),
     // not seconds of silent waiting here.
     maxRetries: 0,
@@ -94,7 +105,7 @@ export async function handleChat({ userId, request, abortSignal, timing, log }: 
     tools,
     originalMessages: messages,
     generateMessageId: () => crypto.randomUUID(),
-    messageMetadata: ({ part }) => (part.type === 'start' && budgetSpent ? { budgetSpent: stepBudget } : undefined),
+    messageMetadata: ({ part }) => (part.type === 'start' ? { ...(budgetSpent ? { budgetSpent: stepBudget } : {}), streaming: false, cutOff: false } : undefined),
     onError: (error) => {
       failed = true;
       const classified = classifyModelError(error);
@@ -102,11 +113,13 @@ export async function handleChat({ userId, request, abortSignal, timing, log }: 
       return modelErrorText(classified);
     },
     onEnd: async ({ responseMessage, outcome }) => {
+      unregisterStop();
+      await registry.finish(request.id, streamId).catch((error: unknown) => conversationLog.warn({ err: error }, 'could not clear the live stream'));
       // A failed answer stores nothing (its fragment is discarded; what was stored before stays),
       // and a stopped one only if it has something to show.
-      if (failed || outcome.status === 'failed' || (outcome.status === 'aborted' && timedOut())) return;
-      if (!hasContent(responseMessage)) return;
-      await saveAssistantMessage(db, userId, request.id, responseMessage);
+      const keep = !(failed || outcome.status === 'failed' || (outcome.status === 'aborted' && timedOut())) && hasContent(responseMessage);
+      await draft.finish(keep ? responseMessage : null);
+      if (!keep) return;
       // The title is a nicety: generated after the answer, never delaying the end of the stream.
       // Once per conversation: on the answer to its first user message, not at every step of that turn.
       if (!loaded.hasTitle && request.message?.role === 'user') {
@@ -114,7 +127,16 @@ export async function handleChat({ userId, request, abortSignal, timing, log }: 
       }
     },
   });
-  return createUIMessageStreamResponse({ stream: stream.pipeThrough(timeoutsAsErrors(timedOut, conversationLog)), headers: { 'Server-Timing': timing.header() } });
+  const [toPage, toDraft] = stream.pipeThrough(timeoutsAsErrors(timedOut, conversationLog)).tee();
+  draft.watch(toDraft);
+  return createUIMessageStreamResponse({
+    stream: toPage,
+    headers: { 'Server-Timing': timing.header() },
+    // A copy of what the page receives, kept so a reloaded page (or another instance) can attach.
+    consumeSseStream: async ({ stream: sse }) => {
+      await streams.context.createNewResumableStream(streamId, () => sse).catch((error: unknown) => conversationLog.error({ err: error }, 'could not make the answer resumable'));
+    },
+  });
 }
 
 /** Whether an answer has anything a reader would see: text, reasoning or a tool call. */

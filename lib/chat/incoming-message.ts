@@ -46,7 +46,7 @@ type ToolPart = { type: string; toolCallId: string; state: string; output?: unkn
 
 /** `messages` is the conversation as it will be once `message` is written. */
 export type Applied =
-  | { ok: true; kind: 'new-user' | 'edited-user' | 'tool-outputs'; message: StoredLike; messages: StoredLike[] }
+  | { ok: true; kind: 'new-user' | 'edited-user' | 'tool-outputs' | 'continue'; message: StoredLike; messages: StoredLike[] }
   | { ok: false; status: 400 | 404 | 409; message: string };
 
 function isToolPart(part: unknown): part is ToolPart {
@@ -92,7 +92,12 @@ export function applyIncoming(stored: StoredLike[], incoming: IncomingMessage, k
     filled.push(part.toolCallId);
     return { ...part, state: 'output-available', output: output.output };
   });
-  if (filled.length === 0) return { ok: false, status: 409, message: 'Nothing new to store: these tool calls already have their outputs.' };
+  if (filled.length === 0) {
+    // "Continue" on an answer a crash cut off: nothing changes; the model goes on from it.
+    const metadata = stored[index].metadata as { cutOff?: unknown } | undefined;
+    if (metadata?.cutOff === true) return { ok: true, kind: 'continue', message: stored[index], messages: stored };
+    return { ok: false, status: 409, message: 'Nothing new to store: these tool calls already have their outputs.' };
+  }
   const message = { ...stored[index], parts };
   return { ok: true, kind: 'tool-outputs', message, messages: [...stored.slice(0, index), message] };
 }

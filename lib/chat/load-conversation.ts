@@ -6,6 +6,8 @@ import { getConversation } from '@/lib/db/queries/conversations';
 import { listMessages } from '@/lib/db/queries/messages';
 import { listFiles, type ConversationFile } from '@/lib/db/queries/files';
 import { closeAbandonedRuns } from './abandoned-runs';
+import { markCutOffAnswer } from './answer-drafts';
+import { getAppStreams } from '@/lib/streams/app-streams';
 
 const idSchema = z.uuid();
 
@@ -15,6 +17,11 @@ export async function loadOwnConversation(userId: string, id: string): Promise<{
   const db = await getDb();
   const conversation = await getConversation(db, userId, id);
   if (!conversation) return null;
-  const messages = (await closeAbandonedRuns(db, userId, id, await listMessages(db, id))) as UIMessage[];
+  // With no answer being written right now, an answer still marked streaming was cut off by a
+  // crash, and a run still waiting for its output was cut off with its page.
+  const live = (await (await getAppStreams()).registry.current(id)) !== null;
+  let stored = await listMessages(db, id);
+  if (!live) stored = await closeAbandonedRuns(db, userId, id, await markCutOffAnswer(db, userId, id, stored, live));
+  const messages = stored as UIMessage[];
   return { id, title: conversation.title, messages, files: await listFiles(db, id) };
 }

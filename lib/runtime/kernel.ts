@@ -8,7 +8,7 @@ import { RUN_LIMITS } from './limits';
 import { OutputBudget } from './output-budget';
 import { packageFailureResult } from './package-errors';
 import { mayImport } from './may-import';
-import type { StartPhase } from './worker-api';
+import type { RunLanguage, StartPhase } from './worker-api';
 import { WorkerHandle, type WorkerConfig } from './worker-handle';
 
 export type KernelState =
@@ -24,6 +24,8 @@ export type RunPhase =
 
 export type RunOptions = {
   timeoutMs?: number;
+  /** Python (default) or SQL, in the same interpreter. */
+  language?: RunLanguage;
   /** The stored run this is (its tool call id): recorded in the interpreter's ledger when it succeeds. */
   runId?: string;
   /** The conversation's earlier successful runs this run may depend on (their ids, in order). */
@@ -230,7 +232,7 @@ export class Kernel {
     try {
       const unwritten = this.unwrittenFiles(handle);
       if (unwritten.length > 0) await this.writeFiles(handle, unwritten);
-      const needed = mayImport(code) ? await handle.packagesNeeded(code) : [];
+      const needed = options.language !== 'sql' && mayImport(code) ? await handle.packagesNeeded(code) : [];
       if (needed.length > 0) options.onPhase?.({ kind: 'loading-packages', names: needed });
       // Most runs import nothing new: no second round trip to the worker for them.
       const packages = needed.length > 0 ? await handle.loadPackagesFor(code, PACKAGE_LOAD_TIMEOUT_MS) : { loaded: [], failed: [] };
@@ -298,7 +300,7 @@ export class Kernel {
       return text ? { notice: text } : {};
     };
     try {
-      const { status, heapBytes } = await handle.run(code, collect);
+      const { status, heapBytes } = await handle.run(code, collect, options.language);
       const durationMs = performance.now() - startedAt;
       const outputs = [...budget.outputs];
       if (status === 'interrupted' && stopReason === 'timeout') {

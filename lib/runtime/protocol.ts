@@ -42,6 +42,8 @@ export const mimeBundleSchema = z.object({
   'text/markdown': z.string().max(OUTPUT_CAPS.textChars).optional(),
   'image/png': base64OrBlobRef.optional(),
   'image/jpeg': base64OrBlobRef.optional(),
+  /** SVG text (Graphviz diagrams, sanitized); shown as an image, never inlined into the page. */
+  'image/svg+xml': z.string().max(20_000_000).optional(),
   'application/vnd.dataresource+json': tableDataSchema.optional(),
 });
 export type MimeBundle = z.infer<typeof mimeBundleSchema>;

@@ -18,12 +18,15 @@ export type WorkerInitOptions = {
   caps: OutputCaps;
 };
 
+/** What the interpreter runs: Python, or SQL in the same namespace (workers/python/runpad/sql.py). */
+export type RunLanguage = 'python' | 'sql';
+
 export type ProgressCallback = (phase: StartPhase) => void;
 
 export interface PythonWorkerApi {
   init(options: WorkerInitOptions, onProgress: ProgressCallback): Promise<unknown>;
   /** Outputs arrive meanwhile as OutputMessages on the worker's port, before the reply. */
-  run(code: string): Promise<unknown>;
+  run(code: string, language?: RunLanguage): Promise<unknown>;
   /** Names of the packages the code imports that are not loaded yet (fast, no network). */
   packagesNeeded(code: string): Promise<unknown>;
   /** Loads the packages the code imports; safe to call while the model is still writing it. */

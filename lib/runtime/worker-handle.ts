@@ -17,6 +17,7 @@ import {
   workerRunResultSchema,
   type LoadPackagesResult,
   type PythonWorkerApi,
+  type RunLanguage,
   type StartPhase,
   type WorkerRunResult,
 } from './worker-api';
@@ -121,10 +122,10 @@ export class WorkerHandle {
    * Resolves with the worker's own status and the heap size after the run (read in the same
    * reply, to save a round trip), or rejects when the worker is terminated.
    */
-  async run(code: string, onOutput: (output: Output, sizeBytes: number) => void): Promise<WorkerRunResult> {
+  async run(code: string, onOutput: (output: Output, sizeBytes: number) => void, language: RunLanguage = 'python'): Promise<WorkerRunResult> {
     this.outputListener = onOutput;
     try {
-      const result = await this.guard(this.remote.run(code), null, 'The run');
+      const result = await this.guard(this.remote.run(code, language), null, 'The run');
       return workerRunResultSchema.parse(result);
     } finally {
       this.outputListener = null;

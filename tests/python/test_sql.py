@@ -588,3 +588,23 @@ def test_duckdb_interrupt_is_the_interrupted_status(fake_duckdb, cell, monkeypat
     monkeypatch.setattr(fake_duckdb, "execute", interrupted)
     status, outputs = cell.run("SELECT 42")
     assert status == "interrupted" and outputs[-1]["ename"] == "KeyboardInterrupt"
+
+
+def test_kernel_runs_sql_in_the_python_namespace(tmp_path):
+    """A SQL cell through the Kernel: its result is `_sql` for the next Python cell."""
+    import asyncio
+
+    from runpad import sql as sql_module
+    from runpad.kernel import Kernel
+
+    sql_module.reset()
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "sales.csv").write_text("region,units\nnorth,12\nsouth,30\n")
+    outputs = []
+    kernel = Kernel(outputs.append, {"streamChars": 10000, "imagesPerRun": 20, "imageBytes": 5000000, "tableRows": 1000, "tableColumns": 200, "textChars": 200000}, data_dir=str(data), output_dir=str(tmp_path / "out"))
+    result = asyncio.run(kernel.run_sql("select sum(units) as total from sales"))
+    assert result == {"status": "ok"}
+    asyncio.run(kernel.run("print('total is', _sql[0]['total'] if isinstance(_sql, list) else int(_sql['total'][0]))"))
+    assert any(o.get("name") == "stdout" and "total is 42" in o.get("text", "") for o in outputs)
+    sql_module.reset()

@@ -18,7 +18,7 @@ export const POST = route(
     const userId = await currentUserId();
     if (!userId) return jsonError(401, 'Your session cookie is missing or invalid; reload the page.');
     timing.mark('session');
-    return handleChat({ userId, request: body.value, abortSignal: request.signal, timing, requestId, log });
+    return handleChat({ userId, request: body.value, timing, requestId, log });
   },
   { body: 'json' },
 );

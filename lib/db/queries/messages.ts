@@ -65,3 +65,13 @@ export async function saveMessages(db: Db, userId: string, conversationId: strin
     return true;
   });
 }
+
+/** Removes one message (an answer's draft that is being undone). */
+export async function deleteMessage(db: Db, userId: string, conversationId: string, id: string): Promise<boolean> {
+  if (!(await getConversation(db, userId, conversationId))) return false;
+  const rows = await db
+    .delete(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.id, id)))
+    .returning({ id: messages.id });
+  return rows.length > 0;
+}

@@ -23,6 +23,7 @@ class Kernel:
     def __init__(self, emit, caps, data_dir="/data", output_dir="/output"):
         self._emit = emit
         self._caps = Caps.from_dict(caps)
+        self._data_dir = data_dir
         self._output_dir = output_dir
         self._count = 0
         self.namespace = {"__name__": "__main__", "__builtins__": builtins}
@@ -64,6 +65,24 @@ class Kernel:
             self._finish(run, capture)
             for output in self._files_written(files_before):
                 self._emit(output)
+            _session.set_current(None)
+        return {"status": status}
+
+    async def run_sql(self, code):
+        """A SQL cell, in this interpreter: its tables and `_sql` are shared with Python."""
+        from .sql import run_sql
+
+        capture = StreamCapture(self._emit, self._caps.stream_chars)
+        run = _session.RunSession(self._emit, self._caps, capture)
+        _session.set_current(run)
+        saved_streams = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = StreamWriter(capture, "stdout"), StreamWriter(capture, "stderr")
+        try:
+            status = run_sql(code, self.namespace, self._emit, self._caps, data_dir=self._data_dir)
+        finally:
+            sys.stdout, sys.stderr = saved_streams
+            run.finish()
+            capture.finish()
             _session.set_current(None)
         return {"status": status}
 

@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { addScenarios, chatRequestsFor, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
+
+/**
+ * Answers survive the page and the server: a reload mid-answer attaches to it, Stop stops the
+ * model upstream, and an answer cut by a killed server is stored, marked, and can be continued.
+ */
+
+const chatText = (page: Page, text: string | RegExp) => page.locator('#conversation').getByText(text);
+/** ~40 chunks of 6 characters, 150 ms apart: about six seconds of streaming. */
+const SLOW = { chunkDelayMs: 150, chunkChars: 6 };
+const LONG_ANSWER = `${'The answer streams in slowly, word after word. '.repeat(5)}THE END.`;
+
+test('a reload mid-answer shows the text so far and the answer completes, without sending the question again', async ({ page }) => {
+  const trigger = `e2e-resume-reload-${Date.now()}`;
+  await addScenarios([{ trigger, ...SLOW, steps: [{ text: LONG_ANSWER }] }]);
+  await openChat(page);
+  await send(page, `Tell me slowly. ${trigger}`);
+  await expect(chatText(page, /The answer streams in/)).toBeVisible();
+  await page.reload();
+  await expect(chatText(page, /THE END\./)).toBeVisible({ timeout: 60_000 });
+  expect(await chatRequestsFor(trigger)).toHaveLength(1);
+  // Stored whole: another reload shows the same complete answer.
+  await page.reload();
+  await expect(chatText(page, /THE END\./)).toBeVisible();
+  await expect(page.getByTestId('cut-off-answer')).toHaveCount(0);
+});
+
+test('Stop ends the model request upstream, and a stop before any text stores no empty answer', async ({ page }) => {
+  const trigger = `e2e-stop-upstream-${Date.now()}`;
+  await addScenarios([{ trigger, chunkDelayMs: 1_000, chunkChars: 6, steps: [{ text: LONG_ANSWER }] }]);
+  await openChat(page);
+  await send(page, `Go slowly. ${trigger}`);
+  await expect.poll(async () => (await chatRequestsFor(trigger)).length).toBe(1);
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect.poll(async () => (await chatRequestsFor(trigger))[0]?.aborted).toBe(true);
+  await waitForTurn(page);
+  await page.reload();
+  await expect(chatText(page, `Go slowly. ${trigger}`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Regenerate' })).toHaveCount(0);
+});
+
+test.describe('a server killed mid-answer', () => {
+  const port = 3191;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-kill-'));
+  let server: ChildProcess | null = null;
+
+  async function startServer(): Promise<void> {
+    server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], {
+      detached: true,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        RUNPAD_DATA_DIR: dataDir,
+        AUTH_SECRET: 'kill-test-secret-kill-test-secret-0123456',
+        OPENAI_BASE_URL: `${FAKE_MODEL}/v1`,
+        OPENAI_API_KEY: 'test-key',
+        RUNPAD_MODEL: 'fake-model',
+        PYODIDE_PACKAGE_BASE_URL: `${FAKE_MODEL}/mirror/`,
+        RUNPAD_LOG_LEVEL: 'error',
+      },
+    });
+    await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/`).catch(() => null))?.status ?? 0, { timeout: 60_000 }).toBe(200);
+  }
+
+  function killServer(): void {
+    if (server?.pid) process.kill(-server.pid, 'SIGKILL');
+    server = null;
+  }
+
+  test.afterAll(() => {
+    try {
+      killServer();
+    } catch {
+      // already gone
+    }
+  });
+
+  test('keeps the partial answer, marked as cut off; Continue completes it', async ({ page }) => {
+    const trigger = `e2e-killed-mid-answer-${Date.now()}`;
+    await addScenarios([{ trigger, chunkDelayMs: 250, chunkChars: 6, steps: [{ text: LONG_ANSWER }] }]);
+    await startServer();
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
+    await send(page, `Write a lot. ${trigger}`);
+    await expect(page).toHaveURL(/\/c\//);
+    const id = page.url().split('/c/')[1];
+    // Wait until a draft of the answer is stored (every ~2 s while it streams), then kill.
+    await expect
+      .poll(async () => {
+        const stored = await page.request.get(`http://127.0.0.1:${port}/api/conversations/${id}`);
+        const body = stored.ok() ? ((await stored.json()) as { messages: Array<{ role: string; metadata?: { streaming?: boolean } }> }) : null;
+        return body?.messages.some((m) => m.role === 'assistant' && m.metadata?.streaming === true) ?? false;
+      }, { timeout: 30_000 })
+      .toBe(true);
+    killServer();
+    await startServer();
+    await page.goto(`http://127.0.0.1:${port}/c/${id}`);
+    await expect(page.getByTestId('cut-off-answer')).toBeVisible();
+    await expect(chatText(page, /The answer streams in/)).toBeVisible();
+    await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
+    await page.getByTestId('cut-off-answer').getByRole('button', { name: 'Continue' }).click();
+    await expect(chatText(page, /THE END\./)).toBeVisible({ timeout: 60_000 });
+    await waitForTurn(page);
+    await page.reload();
+    await expect(chatText(page, /THE END\./)).toBeVisible();
+    await expect(page.getByTestId('cut-off-answer')).toHaveCount(0);
+  });
+});

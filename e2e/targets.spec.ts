@@ -1,0 +1,105 @@
+import { expect, test, type Page } from '@playwright/test';
+import { addScenarios, chatRequestsFor, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
+
+/** More than Python: SQL in the conversation's interpreter (SQLite offline) and Graphviz diagrams. */
+
+const CSV = 'region,units,price\nnorth,12,2.5\nsouth,30,1.25\nnorth,8,4.0\nwest,50,1.0\n';
+
+async function dropCsv(page: Page, name: string, content: string) {
+  const transfer = await page.evaluateHandle(
+    ([fileName, text]) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text], fileName, { type: 'text/csv' }));
+      return data;
+    },
+    [name, content] as const,
+  );
+  const target = page.locator('#conversation');
+  await target.dispatchEvent('dragenter', { dataTransfer: transfer });
+  await target.dispatchEvent('drop', { dataTransfer: transfer });
+  await expect(page.getByRole('list', { name: 'Attached files' }).getByRole('listitem')).toHaveAttribute('data-upload-status', 'done');
+}
+
+test('a dropped CSV is a SQL table: an error names the tables and columns, the corrected query reaches the page and the model, and Python reads _sql', async ({ page }) => {
+  const stamp = Date.now();
+  const trigger = `e2e-sql-units-${stamp}`;
+  await addScenarios([
+    {
+      trigger,
+      steps: [
+        { toolCall: { name: 'sql', arguments: { code: 'SELECT regoin, SUM(units) FROM sales GROUP BY regoin' } } },
+        { toolCall: { name: 'sql', arguments: { code: 'SELECT region, SUM(units) AS total FROM sales GROUP BY region ORDER BY total DESC' } } },
+        { toolCall: { name: 'python', arguments: { code: 'rows = _sql if isinstance(_sql, list) else _sql.to_dict("records")\nprint("top region:", rows[0]["region"], rows[0]["total"])' } } },
+        { text: 'West sold the most.' },
+      ],
+    },
+  ]);
+  await openChat(page);
+  await dropCsv(page, 'sales.csv', CSV);
+  await send(page, `Units per region? ${trigger}`);
+  await expect(page.locator('#conversation').getByText('West sold the most.')).toBeVisible();
+  await waitForTurn(page);
+  const cells = page.locator('section[data-target]');
+  await expect(cells.nth(0)).toHaveAttribute('data-target', 'sql');
+  await expect(cells.nth(0)).toHaveAttribute('data-cell-status', 'error');
+  await expect(cells.nth(0)).toContainText('no such column: regoin');
+  await cells.nth(0).getByRole('button', { name: 'Show traceback' }).click();
+  await expect(cells.nth(0)).toContainText('sales(region TEXT, units INTEGER, price REAL)');
+  await expect(cells.nth(1)).toHaveAttribute('data-cell-status', 'ok');
+  await expect(cells.nth(1).getByTestId('table-output')).toHaveAttribute('data-row-count', '3');
+  await expect(cells.nth(1)).toContainText('SQL · SQLite');
+  await expect(cells.nth(2)).toContainText('top region: west 50');
+
+  const requests = await chatRequestsFor(trigger);
+  const toolResults = JSON.stringify(requests.at(-1)!.body.messages.filter((m) => m.role === 'tool'));
+  expect(toolResults).toContain('no such column: regoin');
+  expect(toolResults).toContain('west');
+  expect(toolResults).toContain('top region: west 50');
+  // The model was told the dialect before it wrote SQL.
+  expect(JSON.stringify(requests[0].body.tools)).toContain('SQLite');
+});
+
+test('a graphviz call shows a diagram as an image and sends the model a PNG; hostile DOT loads and runs nothing', async ({ page }) => {
+  const stamp = Date.now();
+  const trigger = `e2e-dot-${stamp}`;
+  const hostile = [
+    'digraph G {',
+    `  a [label="start", URL="${FAKE_MODEL}/__probe/dot-url", href="javascript:window.__pwned=true", image="${FAKE_MODEL}/__probe/dot-image.png"];`,
+    '  b [label="<script>window.__pwned=true</script>"];',
+    `  a -> b [URL="${FAKE_MODEL}/__probe/dot-edge"];`,
+    '}',
+  ].join('\n');
+  await addScenarios([
+    {
+      trigger,
+      steps: [
+        { toolCall: { name: 'graphviz', arguments: { code: 'digraph G {\n  a -> b ->\n}' } } },
+        { toolCall: { name: 'graphviz', arguments: { code: hostile } } },
+        { text: 'Here is the diagram.' },
+      ],
+    },
+  ]);
+  await openChat(page);
+  await page.evaluate(() => {
+    (window as unknown as { __pwned?: boolean }).__pwned = false;
+  });
+  await send(page, `Draw it. ${trigger}`);
+  await expect(page.locator('#conversation').getByText('Here is the diagram.')).toBeVisible();
+  await waitForTurn(page);
+  const cells = page.locator('section[data-target="graphviz"]');
+  await expect(cells.nth(0)).toHaveAttribute('data-cell-status', 'error');
+  await expect(cells.nth(0)).toContainText(/syntax error in line \d/);
+  await expect(cells.nth(1)).toHaveAttribute('data-cell-status', 'ok');
+  const image = cells.nth(1).getByRole('img', { name: /Diagram/ });
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(10);
+  await image.click({ force: true });
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBe(false);
+
+  const requests = await chatRequestsFor(trigger);
+  const last = JSON.stringify(requests.at(-1)!.body.messages);
+  expect(last).toContain('syntax error in line');
+  expect(last).toMatch(/data:image\/png;base64,|"image_url"/);
+  const probes = (await (await fetch(`${FAKE_MODEL}/__probes`)).json()) as Array<{ path: string }>;
+  expect(probes.filter((p) => p.path.includes('dot-'))).toEqual([]);
+});

@@ -1,0 +1,84 @@
+/**
+ * An answer is stored while it streams, not only when it ends: every ~2 s its text so far is
+ * written (marked `streaming`), so a server killed mid-answer loses at most that much. When the
+ * answer ends, the final message replaces the draft; when it fails, the draft is undone (the
+ * message as it was before, or none). A draft still marked `streaming` with no live stream is an
+ * answer cut off by a crash (see markCutOffAnswer).
+ */
+import 'server-only';
+import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import type { Db } from '@/lib/db/client';
+import { deleteMessage, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages';
+
+const DRAFT_EVERY_MS = 2_000;
+
+export type AnswerMetadata = { streaming?: boolean; cutOff?: boolean; [key: string]: unknown };
+
+export class AnswerDraft {
+  private writes: Promise<unknown> = Promise.resolve();
+  private ended = false;
+  private wroteDraft = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly userId: string,
+    private readonly conversationId: string,
+    /** The stored assistant message this answer continues (after tool outputs), or null. */
+    private readonly original: StoredMessage | null,
+  ) {}
+
+  /** Reads the answer's chunks as they pass and writes a draft at most every DRAFT_EVERY_MS. */
+  watch(chunks: ReadableStream<UIMessageChunk>): void {
+    void (async () => {
+      let lastWrite = Date.now();
+      const start = this.original ? ({ ...this.original, parts: [...this.original.parts] } as UIMessage) : undefined;
+      for await (const snapshot of readUIMessageStream<UIMessage>({ stream: chunks, message: start, onError: () => undefined })) {
+        if (this.ended) break;
+        this.draftId = snapshot.id;
+        if (Date.now() - lastWrite < DRAFT_EVERY_MS) continue;
+        lastWrite = Date.now();
+        this.write({ ...snapshot, metadata: { ...(snapshot.metadata as object | undefined), streaming: true } });
+      }
+    })().catch(() => undefined);
+  }
+
+  private write(message: UIMessage): void {
+    this.writes = this.writes.then(async () => {
+      if (this.ended) return;
+      this.wroteDraft = true;
+      await upsertMessage(this.db, this.userId, this.conversationId, { id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null });
+    });
+  }
+
+  /** Ends drafting: stores the final answer, or (null) undoes the draft. */
+  async finish(final: UIMessage | null): Promise<void> {
+    this.ended = true;
+    await this.writes.catch(() => undefined);
+    if (final) {
+      const metadata = { ...(final.metadata as AnswerMetadata | undefined) };
+      delete metadata.streaming;
+      delete metadata.cutOff;
+      await upsertMessage(this.db, this.userId, this.conversationId, { id: final.id, role: final.role, parts: final.parts, metadata });
+    } else if (this.wroteDraft) {
+      if (this.original) await upsertMessage(this.db, this.userId, this.conversationId, this.original);
+      else await this.undoNew();
+    }
+  }
+
+  private async undoNew(): Promise<void> {
+    // The draft was a new message: the id is the one readUIMessageStream took from the stream.
+    if (this.draftId) await deleteMessage(this.db, this.userId, this.conversationId, this.draftId);
+  }
+
+  draftId: string | null = null;
+}
+
+/** A stored answer still marked `streaming` while no stream is live was cut off: say so. */
+export async function markCutOffAnswer(db: Db, userId: string, conversationId: string, messages: StoredMessage[], live: boolean): Promise<StoredMessage[]> {
+  const last = messages.at(-1);
+  const metadata = (last?.metadata ?? {}) as AnswerMetadata;
+  if (!last || last.role !== 'assistant' || !metadata.streaming || live) return messages;
+  const updated = { ...last, metadata: { ...metadata, streaming: false, cutOff: true } };
+  await upsertMessage(db, userId, conversationId, updated);
+  return [...messages.slice(0, -1), updated];
+}
