@@ -1,12 +1,33 @@
 // `npm start`: builds first when there is no current build (or the sources changed since),
 // then serves the app on PORT (default 3000).
-import { spawnSync, spawn } from 'node:child_process';
+//
+// Stopping. Next's own CLI runs with this Node binary (no `npx` or shell in between) in a process
+// group of its own, and every signal goes to that whole group:
+// - SIGINT and SIGTERM are forwarded; SIGHUP is forwarded as SIGTERM (Next handles SIGINT and
+//   SIGTERM gracefully: it stops accepting, lets in-flight requests finish, then exits; a SIGHUP
+//   would kill it on the spot).
+// - npm forwards a signal only to the shell it runs this script in, and /bin/sh (dash) does not
+//   pass it on: on SIGTERM the shell dies and this script is re-parented. So the parent is watched,
+//   and its disappearance counts as SIGTERM.
+// - If the server has not exited SHUTDOWN_GRACE_MS after the first signal, its group is killed.
+// - When the server exits, anything left in its group is killed, and this script exits with the
+//   server's code.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE_DIRS = ['app', 'components', 'lib', 'workers', 'public', 'scripts'];
 const SOURCE_FILES = ['package-lock.json', 'next.config.ts', 'proxy.ts', 'postcss.config.mjs', 'tsconfig.json'];
-const buildId = path.resolve('.next/BUILD_ID');
+const buildId = path.join(root, '.next/BUILD_ID');
+
+/** After the first stop signal, how long the server may take before its process group is killed. */
+const SHUTDOWN_GRACE_MS = 8_000;
+/** How often to check that the parent process (npm's shell) is still there. */
+const PARENT_POLL_MS = 250;
 
 function newestMtime(entry) {
   if (!fs.existsSync(entry)) return 0;
@@ -20,22 +41,102 @@ function newestMtime(entry) {
   return newest;
 }
 
-function needsBuild() {
+/** True when there is no production build, or a source is newer than it. */
+export function needsBuild() {
   if (!fs.existsSync(buildId)) return true;
   const built = fs.statSync(buildId).mtimeMs;
-  return [...SOURCE_DIRS, ...SOURCE_FILES].some((entry) => newestMtime(entry) > built);
+  return [...SOURCE_DIRS, ...SOURCE_FILES].some((entry) => newestMtime(path.join(root, entry)) > built);
 }
 
-if (needsBuild()) {
-  console.log('runpad: no current build; building first (npm run build)…');
-  const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-} else {
-  const assets = spawnSync('npm', ['run', 'assets'], { stdio: 'inherit' });
-  if (assets.status !== 0) process.exit(assets.status ?? 1);
+/** The child running now (build, assets or server), each the leader of its own process group. */
+let current = null;
+/** The signal the children are stopped with, once a stop was asked for. */
+let stopSignal = null;
+let killTimer = null;
+
+function signalGroup(child, signal) {
+  if (!child?.pid) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch (error) {
+    if (error.code !== 'ESRCH') throw error; // the group is gone already
+  }
 }
 
-const port = process.env.PORT ?? '3000';
-const child = spawn('npx', ['next', 'start', '-p', port], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+function stop(signal) {
+  const forwarded = signal === 'SIGHUP' ? 'SIGTERM' : signal;
+  stopSignal ??= forwarded;
+  if (!current) return; // between children: main() sees stopSignal and starts nothing more
+  signalGroup(current, forwarded);
+  killTimer ??= setTimeout(() => {
+    console.error(`runpad: still running ${SHUTDOWN_GRACE_MS / 1000} s after ${stopSignal}; killing it`);
+    signalGroup(current, 'SIGKILL');
+  }, SHUTDOWN_GRACE_MS);
+}
+
+function watchParent() {
+  const parent = process.ppid;
+  if (parent <= 1) return; // started by init or as PID 1: no parent to lose
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    console.error('runpad: the parent process went away; stopping');
+    stop('SIGTERM');
+  }, PARENT_POLL_MS);
+  timer.unref();
+}
+
+/** Runs a command as the leader of a new process group; resolves with how it exited. */
+function run(command, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', detached: true });
+    current = child;
+    child.once('error', (error) => {
+      current = null;
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      current = null;
+      signalGroup(child, 'SIGKILL'); // nothing it started outlives it
+      resolve({ code, signal });
+    });
+    if (stopSignal) stop(stopSignal); // asked to stop while it was being spawned
+  });
+}
+
+function exitCode({ code, signal }) {
+  if (code !== null) return code;
+  return 128 + (os.constants.signals[signal] ?? 0);
+}
+
+async function main() {
+  // A closed stdout (the terminal or log pipe went away) must not crash this script and orphan the server.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
+  watchParent();
+
+  let prepared;
+  if (needsBuild()) {
+    console.log('runpad: no current build; building first (npm run build)…');
+    prepared = await run('npm', ['run', 'build']);
+  } else {
+    prepared = await run('npm', ['run', 'assets']);
+  }
+  if (exitCode(prepared) !== 0) process.exit(exitCode(prepared));
+  if (stopSignal) process.exit(128 + os.constants.signals[stopSignal]);
+
+  const nextCli = createRequire(import.meta.url).resolve('next/dist/bin/next');
+  const port = process.env.PORT ?? '3000';
+  const server = await run(process.execPath, [nextCli, 'start', '-p', port]);
+  clearTimeout(killTimer);
+  process.exit(exitCode(server));
+}
+
+const invokedDirectly = process.argv[1] && fs.realpathSync(path.resolve(process.argv[1])) === fs.realpathSync(fileURLToPath(import.meta.url));
+if (invokedDirectly) {
+  main().catch((error) => {
+    console.error('runpad:', error);
+    signalGroup(current, 'SIGKILL');
+    process.exit(1);
+  });
+}
