@@ -70,3 +70,23 @@ describe('offline demo model', () => {
     expect(recogniseIntent('what is 3^4 + 1?')).toEqual({ kind: 'expression', expression: '3**4 + 1' });
   });
 });
+
+describe('the demo model beyond Python', () => {
+  it('answers a SQL request over an attached CSV with a GROUP BY on its columns, as a sql call', async () => {
+    const { recogniseIntent, programFor, toolFor } = await import('./demo-programs');
+    const request = 'Query my data with SQL\n[Files attached to this message, available to Python under /data/:]\n/data/sales.csv: 4 rows; columns: region (text), units (integer), price (number)';
+    const intent = recogniseIntent(request);
+    expect(toolFor(intent)).toBe('sql');
+    const code = programFor(intent)!;
+    expect(code).toContain('FROM sales');
+    expect(code).toContain('GROUP BY region');
+    expect(code).toContain('SUM(units)');
+  });
+
+  it('draws a diagram with a graphviz call', async () => {
+    const { recogniseIntent, programFor, toolFor } = await import('./demo-programs');
+    const intent = recogniseIntent('Draw a diagram of how Runpad works');
+    expect(toolFor(intent)).toBe('graphviz');
+    expect(programFor(intent)).toMatch(/^digraph /);
+  });
+});

@@ -9,7 +9,7 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
-import { fixFor, HELP_TEXT, programFor, recogniseIntent } from './demo-programs';
+import { fixFor, HELP_TEXT, programFor, recogniseIntent, toolFor } from './demo-programs';
 
 type Turn = { request: string; toolResults: string[]; lastCode: string | null };
 
@@ -57,7 +57,7 @@ function safeParse(text: string): unknown {
   }
 }
 
-type Plan = { text: string; code?: string };
+type Plan = { text: string; code?: string; tool?: 'python' | 'sql' | 'graphviz' };
 
 function section(result: string, name: string): string | null {
   const match = result.match(new RegExp(`(?:^|\\n)${name}:\\n([\\s\\S]*?)(?=\\n(?:stdout|stderr|result|display|error|notice|wrote)[: (]|$)`));
@@ -95,7 +95,9 @@ export function plan(turn: Turn): Plan {
   if (lastResult === undefined) {
     const code = programFor(intent);
     if (!code) return { text: HELP_TEXT };
-    return { text: intent.kind === 'error-demo' ? "Let me compute a mean; I'll check what the code does." : "I'll compute that with Python.", code };
+    const tool = toolFor(intent);
+    const opening = intent.kind === 'error-demo' ? "Let me compute a mean; I'll check what the code does." : tool === 'sql' ? "I'll ask SQLite, in your browser." : tool === 'graphviz' ? "I'll draw it with Graphviz." : "I'll compute that with Python.";
+    return { text: opening, code, tool };
   }
   const failedWithTraceback = /^status: error/.test(lastResult) && /error: NameError/.test(lastResult);
   if (failedWithTraceback && turn.lastCode && turn.toolResults.length < 3) {
@@ -123,9 +125,10 @@ function streamPlan(planned: Plan, delayMs: number, signal?: AbortSignal): Reada
   if (planned.code) {
     const id = `call_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
     const input = JSON.stringify({ code: planned.code });
-    parts.push({ type: 'tool-input-start', id, toolName: 'python' });
+    const toolName = planned.tool ?? 'python';
+    parts.push({ type: 'tool-input-start', id, toolName });
     for (const delta of chunks(input)) parts.push({ type: 'tool-input-delta', id, delta });
-    parts.push({ type: 'tool-input-end', id }, { type: 'tool-call', toolCallId: id, toolName: 'python', input });
+    parts.push({ type: 'tool-input-end', id }, { type: 'tool-call', toolCallId: id, toolName, input });
   }
   const tokens = Math.ceil(planned.text.length / 4) + Math.ceil((planned.code?.length ?? 0) / 4);
   parts.push({

@@ -10,6 +10,8 @@ export type DemoIntent =
   | { kind: 'expression'; expression: string }
   | { kind: 'table'; pandas: boolean }
   | { kind: 'plot' }
+  | { kind: 'sql'; file: string | null; groupBy: string | null; measure: string | null }
+  | { kind: 'diagram' }
   | { kind: 'error-demo' }
   | { kind: 'help' };
 
@@ -22,6 +24,8 @@ const number = (text: string, fallback: number) => {
 export function recogniseIntent(request: string): DemoIntent {
   const text = request.toLowerCase();
   if (/\b(error|traceback|exception|fix)\b/.test(text)) return { kind: 'error-demo' };
+  if (/\b(diagram|flowchart|flow chart|graphviz|dot)\b/.test(text)) return { kind: 'diagram' };
+  if (/\b(sql|query|group by)\b/.test(text)) return { kind: 'sql', ...datasetColumns(request) };
   if (/\b(plot|chart|graph|figure|sine)\b/.test(text)) return { kind: 'plot' };
   if (/\b(table|dataframe)\b/.test(text)) return { kind: 'table', pandas: /pandas|dataframe/.test(text) };
   if (/fibonacci/.test(text)) return { kind: 'fibonacci', n: number(text, 30) };
@@ -31,6 +35,31 @@ export function recogniseIntent(request: string): DemoIntent {
   const expression = text.match(/[-+]?[\d.]+(?:\s*(?:\*\*|[-+*/%^])\s*\(?[-+]?[\d.]+\)?)+/);
   if (expression) return { kind: 'expression', expression: expression[0].replace(/\^/g, '**').trim() };
   return { kind: 'help' };
+}
+
+/**
+ * The first attached file and, from the browser's preview of it ("region (text)", "units
+ * (integer)"), a column to group by and one to add up.
+ */
+function datasetColumns(request: string): { file: string | null; groupBy: string | null; measure: string | null } {
+  const file = request.match(/\/data\/([^\s(),]+\.(?:csv|tsv|jsonl?|ndjson))/i)?.[1] ?? null;
+  const columns = [...request.matchAll(/([A-Za-z_][\w]*) \((text|string|integer|number|float|boolean|date)\)/g)].map((m) => ({ name: m[1], type: m[2] }));
+  return {
+    file,
+    groupBy: columns.find((c) => c.type === 'text' || c.type === 'string')?.name ?? null,
+    measure: columns.find((c) => c.type === 'integer' || c.type === 'number' || c.type === 'float')?.name ?? null,
+  };
+}
+
+/** The SQL table of a file: named after it, as runpad.sql names it. */
+export function tableNameOf(file: string): string {
+  const stem = file.replace(/\.[^.]+$/, '').toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  return /^\d/.test(stem) ? `t_${stem}` : stem;
+}
+
+/** Which tool a demo program is for. */
+export function toolFor(intent: DemoIntent): 'python' | 'sql' | 'graphviz' {
+  return intent.kind === 'sql' ? 'sql' : intent.kind === 'diagram' ? 'graphviz' : 'python';
 }
 
 export function programFor(intent: DemoIntent): string | null {
@@ -56,6 +85,29 @@ export function programFor(intent: DemoIntent): string | null {
         : `rows = [(n, n ** 2, n ** 3) for n in range(1, 11)]\n\nclass Table:\n    def _repr_markdown_(self):\n        lines = ["| n | square | cube |", "|---:|---:|---:|"]\n        lines += [f"| {n} | {s} | {c} |" for n, s, c in rows]\n        return "\\n".join(lines)\n\ndisplay(Table())\nprint(f"sum of cubes 1..10 = {sum(c for _, _, c in rows)}")\n`;
     case 'plot':
       return `import math\nimport matplotlib.pyplot as plt\n\nxs = [i / 50 for i in range(0, 315)]\nplt.figure(figsize=(6, 3.5))\nplt.plot(xs, [math.sin(x) for x in xs], label="sin(x)")\nplt.title("A sine wave")\nplt.xlabel("x")\nplt.legend()\nplt.show()\nprint(f"plotted {len(xs)} points")\n`;
+    case 'sql': {
+      if (!intent.file) {
+        return 'WITH numbers(n) AS (VALUES (1), (2), (3), (4), (5), (6), (7), (8), (9), (10))\nSELECT COUNT(*) AS how_many, SUM(n) AS total, SUM(n * n) AS sum_of_squares FROM numbers;';
+      }
+      const table = tableNameOf(intent.file);
+      if (intent.groupBy && intent.measure) {
+        return `SELECT ${intent.groupBy}, COUNT(*) AS rows, SUM(${intent.measure}) AS total_${intent.measure}\nFROM ${table}\nGROUP BY ${intent.groupBy}\nORDER BY total_${intent.measure} DESC;`;
+      }
+      return `SELECT COUNT(*) AS rows FROM ${table};`;
+    }
+    case 'diagram':
+      return [
+        'digraph runpad {',
+        '  rankdir=LR;',
+        '  node [shape=box, style=rounded];',
+        '  you [label="You ask"];',
+        '  model [label="The model writes code"];',
+        '  browser [label="Your browser runs it"];',
+        '  outputs [label="Outputs"];',
+        '  you -> model -> browser -> outputs;',
+        '  outputs -> model [label="seen by the model", style=dashed];',
+        '}',
+      ].join('\n');
     case 'error-demo':
       return `values = [3, 1, 4, 1, 5, 9, 2, 6]\nmean = sum(values) / len(value)\nprint(f"mean = {mean}")\n`;
     case 'help':
@@ -79,6 +131,8 @@ export const HELP_TEXT = [
   'Try:',
   '- *Compute the 30th Fibonacci number* (or a factorial, the primes up to N, an arithmetic expression like `2**100 / 7`)',
   '- *Show me a table of squares and cubes*',
+  '- *Query my data with SQL* (after dropping a CSV on the chat; runs in SQLite, offline)',
+  '- *Draw a diagram of how Runpad works* (Graphviz)',
   '- *Plot a sine wave* (needs matplotlib from the package source)',
   '- *Show me how you fix an error in your code*',
   '',
