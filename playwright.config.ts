@@ -11,6 +11,8 @@ const APP_PORT = 3100;
 const DEMO_APP_PORT = 3101;
 /** Small rate limits and storage quotas, for the tests of those limits (e2e/limits.spec.ts). */
 export const STRICT_APP_PORT = 3102;
+/** RUNPAD_CODE_MODE=blocks: the model gets no tools and writes fenced blocks (e2e/blocks.spec.ts). */
+export const BLOCKS_APP_PORT = 3103;
 const artifacts = path.resolve('e2e/.artifacts');
 
 export const FAKE_MODEL_URL = `http://127.0.0.1:${FAKE_MODEL_PORT}`;
@@ -51,7 +53,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    { name: 'fake-model', testIgnore: ['**/demo*.spec.ts', '**/limits.spec.ts'], use: { baseURL: `http://127.0.0.1:${APP_PORT}` } },
+    { name: 'fake-model', testIgnore: ['**/demo*.spec.ts', '**/limits.spec.ts', '**/blocks.spec.ts'], use: { baseURL: `http://127.0.0.1:${APP_PORT}` } },
+    { name: 'blocks', testMatch: '**/blocks.spec.ts', use: { baseURL: `http://127.0.0.1:${BLOCKS_APP_PORT}` } },
     { name: 'limits', testMatch: '**/limits.spec.ts', use: { baseURL: `http://127.0.0.1:${STRICT_APP_PORT}` } },
     { name: 'demo-model', testMatch: '**/demo*.spec.ts', use: { baseURL: `http://127.0.0.1:${DEMO_APP_PORT}` } },
   ],
@@ -72,6 +75,12 @@ export default defineConfig({
       RUNPAD_MODEL_IDLE_TIMEOUT_MS: '6000',
     }),
     appServer(DEMO_APP_PORT, { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', RUNPAD_DEMO_CHUNK_DELAY_MS: '2' }),
+    appServer(BLOCKS_APP_PORT, {
+      OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
+      OPENAI_API_KEY: 'test-key',
+      RUNPAD_MODEL: 'fake-model',
+      RUNPAD_CODE_MODE: 'blocks',
+    }),
     appServer(STRICT_APP_PORT, {
       OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
       OPENAI_API_KEY: 'test-key',

@@ -21,6 +21,7 @@ const envSchema = z.object({
   RUNPAD_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(RUN_LIMITS.maxTimeoutMs),
   RUNPAD_STEP_BUDGET: z.coerce.number().int().min(1).max(TURN_LIMITS.maxStepBudget).default(TURN_LIMITS.defaultStepBudget),
   RUNPAD_DEMO_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(8),
+  RUNPAD_CODE_MODE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['tools', 'blocks']).default('tools')),
   RUNPAD_MODEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
   RUNPAD_PUBLIC_ORIGIN: optionalUrl,
   RUNPAD_TRUST_PROXY: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
@@ -58,6 +59,8 @@ export type AppConfig = {
   packageLockUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
+  /** How the model asks for code to run: tool calls, or fenced code blocks (lib/ai/blocks-stream.ts). */
+  codeMode: 'tools' | 'blocks';
   /** How long the model may send nothing (before its first chunk, or between chunks). */
   modelIdleTimeoutMs: number;
   /** The origin browsers use (`https://runpad.example`), when configured; see lib/http/origin.ts. */
@@ -107,6 +110,7 @@ export function getConfig(): AppConfig {
     maxRunTimeoutMs: env.RUNPAD_MAX_RUN_TIMEOUT_MS,
     stepBudget: env.RUNPAD_STEP_BUDGET,
     modelIdleTimeoutMs: env.RUNPAD_MODEL_IDLE_TIMEOUT_MS,
+    codeMode: env.RUNPAD_CODE_MODE,
     publicOrigin: env.RUNPAD_PUBLIC_ORIGIN ? new URL(env.RUNPAD_PUBLIC_ORIGIN).origin : null,
     trustProxy: env.RUNPAD_TRUST_PROXY === '1' || env.RUNPAD_TRUST_PROXY === 'true',
     redisUrl: env.REDIS_URL ?? null,

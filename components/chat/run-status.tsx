@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { formatDuration } from '@/lib/format';
+import { formatBytes, formatDuration } from '@/lib/format';
 import type { RunResult } from '@/lib/runtime/protocol';
 import type { LiveRun } from './run-store';
 
@@ -9,6 +9,7 @@ export type CellStatus =
   | { kind: 'writing' }
   | { kind: 'queued' }
   | { kind: 'loading-packages'; names: string[] }
+  | { kind: 'loading-files'; names: string[]; bytes: number }
   | { kind: 'running'; startedAt: number }
   | { kind: 'finished'; result: RunResult }
   | { kind: 'not-run' };
@@ -40,6 +41,11 @@ function Elapsed({ since }: { since: number }) {
   return <>{formatDuration(Math.max(0, now - since))}</>;
 }
 
+/** "Loading sales.csv, 60 MB": the files written into /data/ before the run (size when known). */
+function filesLabel(status: { names: string[]; bytes: number }): string {
+  return `Loading ${status.names.join(', ')}${status.bytes > 0 ? `, ${formatBytes(status.bytes)}` : ''}`;
+}
+
 /** The status line of a code cell: queued · loading packages · running 2.4 s · done in 120 ms. */
 export function RunStatusLabel({ status }: { status: CellStatus }) {
   switch (status.kind) {
@@ -49,6 +55,8 @@ export function RunStatusLabel({ status }: { status: CellStatus }) {
       return <span className="text-zinc-500">queued</span>;
     case 'loading-packages':
       return <span className="text-zinc-500">Loading {status.names.join(', ')}…</span>;
+    case 'loading-files':
+      return <span className="text-zinc-500">{filesLabel(status)}…</span>;
     case 'running':
       return (
         <span className="text-blue-700 dark:text-blue-400">
@@ -82,6 +90,8 @@ export function statusAnnouncement(status: CellStatus): string {
       return 'Code queued.';
     case 'loading-packages':
       return `Loading ${status.names.join(', ')}.`;
+    case 'loading-files':
+      return `${filesLabel(status)}.`;
     case 'running':
       return 'Running code.';
     case 'not-run':

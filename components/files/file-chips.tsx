@@ -3,30 +3,56 @@
 import { formatBytes } from '@/lib/format';
 import type { Upload } from './use-uploads';
 
-/** Files waiting to go with the next message: name, size, progress; removable before sending. */
+/** Where the upload is, in words: the bar alone would sit full while the server stores the file. */
+function phaseWords(upload: Upload): string | null {
+  switch (upload.status) {
+    case 'sending':
+      return `sending ${upload.size > 0 ? Math.floor((100 * upload.sent) / upload.size) : 0}%`;
+    case 'storing':
+      return 'storing…';
+    case 'done':
+      return 'ready';
+    case 'error':
+      return null;
+  }
+}
+
+/**
+ * Files waiting to go with the next message: name, size, where the upload is (`data-upload-status`:
+ * sending · storing · done · error); removable before sending.
+ */
 export function FileChips({ uploads, onRemove }: { uploads: Upload[]; onRemove: (localId: string) => void }) {
   if (uploads.length === 0) return null;
   return (
     <ul aria-label="Attached files" className="mb-2 flex flex-wrap gap-2">
-      {uploads.map((upload) => (
-        <li
-          key={upload.localId}
-          data-upload-status={upload.status}
-          className={`flex max-w-full items-center gap-2 rounded-full border px-3 py-1 text-sm ${
-            upload.status === 'error' ? 'border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950/40 dark:text-red-200' : 'border-zinc-300 dark:border-zinc-700'
-          }`}
-        >
-          <span className="truncate font-mono">{upload.name}</span>
-          <span className="text-zinc-500">{formatBytes(upload.size)}</span>
-          {upload.status === 'uploading' && (
-            <progress aria-label={`Uploading ${upload.name}`} max={1} value={upload.progress} className="h-1.5 w-16" />
-          )}
-          {upload.status === 'error' && <span role="alert">{upload.error}</span>}
-          <button type="button" onClick={() => onRemove(upload.localId)} aria-label={`Remove ${upload.name}`} className="text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100">
-            ✕
-          </button>
-        </li>
-      ))}
+      {uploads.map((upload) => {
+        const words = phaseWords(upload);
+        return (
+          <li
+            key={upload.localId}
+            data-upload-status={upload.status}
+            aria-busy={upload.status === 'sending' || upload.status === 'storing'}
+            className={`flex max-w-full items-center gap-2 rounded-full border px-3 py-1 text-sm ${
+              upload.status === 'error' ? 'border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950/40 dark:text-red-200' : 'border-zinc-300 dark:border-zinc-700'
+            }`}
+          >
+            <span className="truncate font-mono">{upload.name}</span>
+            <span className="text-zinc-500">{formatBytes(upload.size)}</span>
+            {upload.status === 'sending' && (
+              <progress aria-label={`Sending ${upload.name}`} max={Math.max(1, upload.size)} value={upload.sent} className="h-1.5 w-16" />
+            )}
+            {words && (
+              <span data-testid="upload-phase" className={upload.status === 'done' ? 'text-emerald-700 dark:text-emerald-400' : 'text-zinc-500'}>
+                {words}
+              </span>
+            )}
+            {upload.status === 'error' && <span role="alert">{upload.error}</span>}
+            <button type="button" onClick={() => onRemove(upload.localId)} aria-label={`Remove ${upload.name}`} className="text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100">
+              ✕
+            </button>
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -1,48 +1,46 @@
 'use client';
 
-import { useCallback, useState } from 'react';
-import { z } from 'zod';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName, UPLOAD_LIMITS } from '@/lib/files/accept';
 import type { Attachment } from '@/lib/files/attachment';
+import { rememberUpload } from '@/lib/files/dataset-cache';
 import { formatBytes } from '@/lib/format';
 import { previewFile } from './preview-file';
+import { uploadFile, type UploadPhase } from './upload-request';
 
+/**
+ * One chip. `status` is what `data-upload-status` says: `sending` (bytes leaving the browser,
+ * `sent` of `size`), `storing` (all sent, the server is hashing and storing them), `done`
+ * (stored: goes with the next message) or `error` (refused, with the server's words).
+ */
 export type Upload = {
   localId: string;
   name: string;
   size: number;
-  progress: number;
-  status: 'uploading' | 'done' | 'error';
+  status: 'sending' | 'storing' | 'done' | 'error';
+  /** Bytes sent so far (meaningful while `sending`). */
+  sent: number;
   error?: string;
   stored?: Attachment;
 };
 
-const storedSchema = z.object({ name: z.string(), size: z.number(), mediaType: z.string(), sha256: z.string() });
-
-function send(url: string, file: File, onProgress: (fraction: number) => void): Promise<{ status: number; body: unknown }> {
-  // XMLHttpRequest rather than fetch: it reports upload progress.
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open('POST', url);
-    request.setRequestHeader('x-file-name', encodeURIComponent(file.name));
-    request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
-    request.onload = () => {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(request.responseText);
-      } catch {
-        body = null;
-      }
-      resolve({ status: request.status, body });
-    };
-    request.onerror = () => reject(new Error('The upload failed: the server could not be reached.'));
-    request.send(file);
-  });
+/** Not yet stored: the message cannot go while such a file is attached. */
+export function isPending(upload: Upload): boolean {
+  return upload.status === 'sending' || upload.status === 'storing';
 }
 
 /** Files dropped, pasted or picked: uploaded at once, shown as chips until the message is sent. */
 export function useUploads(conversationId: string, onStored: (file: Attachment) => void) {
   const [uploads, setUploads] = useState<Upload[]>([]);
+  /** Uploads in flight, to cancel when their chip is removed or the page leaves the conversation. */
+  const inFlight = useRef(new Map<string, AbortController>());
+  useEffect(() => {
+    const controllers = inFlight.current;
+    return () => {
+      for (const controller of controllers.values()) controller.abort();
+      controllers.clear();
+    };
+  }, []);
   const update = (localId: string, change: Partial<Upload>) =>
     setUploads((list) => list.map((u) => (u.localId === localId ? { ...u, ...change } : u)));
 
@@ -50,7 +48,8 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
     (files: File[]) => {
       for (const file of files) {
         const localId = crypto.randomUUID();
-        const base: Upload = { localId, name: sanitizeFileName(file.name) ?? file.name, size: file.size, progress: 0, status: 'uploading' };
+        const name = sanitizeFileName(file.name) ?? file.name;
+        const base: Upload = { localId, name, size: file.size, status: 'sending', sent: 0 };
         const rejection = !acceptedMediaType(file.name)
           ? `“${file.name}” is not a supported type. Accepted: ${ACCEPTED_DESCRIPTION}.`
           : file.size > UPLOAD_LIMITS.fileBytes
@@ -61,23 +60,33 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
           continue;
         }
         setUploads((list) => [...list, base]);
+        const controller = new AbortController();
+        inFlight.current.set(localId, controller);
+        const onPhase = (phase: UploadPhase) => {
+          if (phase.kind === 'sending') update(localId, { status: 'sending', sent: phase.sent });
+          else if (phase.kind === 'storing') update(localId, { status: 'storing', sent: file.size });
+        };
         void (async () => {
           try {
-            const [response, preview] = await Promise.all([
-              send(`/api/conversations/${conversationId}/files`, file, (progress) => update(localId, { progress })),
-              previewFile(file),
+            const [outcome, preview] = await Promise.all([
+              uploadFile(`/api/conversations/${conversationId}/files`, file, file.name, onPhase, controller.signal),
+              previewFile(file).catch(() => null),
             ]);
-            const stored = storedSchema.safeParse(response.body);
-            if (response.status !== 201 || !stored.success) {
-              const message = (response.body as { error?: string } | null)?.error ?? `The upload failed (HTTP ${response.status}).`;
-              update(localId, { status: 'error', error: message });
+            if (outcome.kind === 'failed') {
+              update(localId, { status: 'error', error: outcome.message });
               return;
             }
-            const attachment: Attachment = { ...stored.data, preview: preview.replace(file.name, stored.data.name) };
-            update(localId, { status: 'done', progress: 1, name: stored.data.name, stored: attachment });
+            const { stored } = outcome;
+            const attachment: Attachment = { ...stored, ...(preview !== null && { preview: preview.replace(file.name, stored.name) }) };
+            update(localId, { status: 'done', sent: file.size, name: stored.name, stored: attachment });
             onStored(attachment);
+            // The page has the bytes: the browser's dataset cache keeps them (checked against the
+            // server's hash), so this file is not downloaded again to run code on it.
+            void rememberUpload(file, stored.sha256);
           } catch (error) {
             update(localId, { status: 'error', error: error instanceof Error ? error.message : 'The upload failed.' });
+          } finally {
+            inFlight.current.delete(localId);
           }
         })();
       }
@@ -87,6 +96,7 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
 
   const remove = useCallback(
     (localId: string) => {
+      inFlight.current.get(localId)?.abort();
       setUploads((list) => {
         const upload = list.find((u) => u.localId === localId);
         if (upload?.stored) {
@@ -100,9 +110,9 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
 
   const takeAttachments = useCallback((): Attachment[] => {
     const done = uploads.flatMap((u) => (u.stored ? [u.stored] : []));
-    setUploads((list) => list.filter((u) => u.status === 'uploading'));
+    setUploads((list) => list.filter(isPending));
     return done;
   }, [uploads]);
 
-  return { uploads, add, remove, takeAttachments, busy: uploads.some((u) => u.status === 'uploading') };
+  return { uploads, add, remove, takeAttachments, busy: uploads.some(isPending) };
 }

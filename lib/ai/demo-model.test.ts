@@ -90,3 +90,24 @@ describe('the demo model beyond Python', () => {
     expect(programFor(intent)).toMatch(/^digraph /);
   });
 });
+
+describe('the demo model in blocks mode', () => {
+  it('writes its code as a fenced block when offered no tools and asked for blocks, and reads block outputs back', async () => {
+    const { buildSystemPrompt } = await import('./system-prompt');
+    const model = createDemoModel();
+    const system = buildSystemPrompt({ packages: [], stepBudget: 8, codeMode: 'blocks' });
+    const first = await streamText({ model, instructions: system, messages: [{ role: 'user', content: 'Compute the 30th Fibonacci number' }] }).text;
+    expect(first).toMatch(/```python\n[\s\S]*fibonacci[\s\S]*\n```/);
+    const after = await streamText({
+      model,
+      instructions: system,
+      messages: [
+        { role: 'user', content: 'Compute the 30th Fibonacci number' },
+        { role: 'assistant', content: first },
+        { role: 'user', content: 'Output of block 1 (python):\nstatus: ok (3 ms)\nstdout:\nfibonacci(30) = 832040' },
+      ],
+    }).text;
+    expect(after).toContain('fibonacci(30) = 832040');
+    expect(after).not.toContain('```python');
+  });
+});

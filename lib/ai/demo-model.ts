@@ -15,14 +15,19 @@ type Turn = { request: string; toolResults: string[]; lastCode: string | null };
 
 /** The user's last message, and the tool results and code that came after it. */
 export function readTurn(prompt: LanguageModelV4Prompt): Turn {
-  const lastUser = prompt.map((m) => m.role).lastIndexOf('user');
+  // In blocks mode the outputs of code blocks come back as user messages: not the user speaking.
+  const isBlockOutput = (m: LanguageModelV4Prompt[number]) => m.role === 'user' && /^Output of block \d+/.test(textOf(m.content));
+  let lastUser = prompt.map((m) => m.role).lastIndexOf('user');
+  while (lastUser > 0 && isBlockOutput(prompt[lastUser])) lastUser = prompt.slice(0, lastUser).map((m) => m.role).lastIndexOf('user');
   const request = lastUser === -1 ? '' : textOf(prompt[lastUser].content);
   const toolResults: string[] = [];
   let lastCode: string | null = null;
   for (const message of prompt.slice(lastUser + 1)) {
+    if (isBlockOutput(message)) toolResults.push(textOf(message.content).replace(/^Output of block \d+ \([^)]*\):\n/, ''));
     if (message.role === 'assistant') {
       for (const part of message.content) {
         if (part.type === 'tool-call' && part.toolName === 'python') lastCode = codeOf(part.input);
+        if (part.type === 'text') lastCode = /```python\n([\s\S]*?)\n```/.exec(part.text)?.[1] ?? lastCode;
       }
     }
     if (message.role === 'tool') {
@@ -59,6 +64,26 @@ function safeParse(text: string): unknown {
 
 type Plan = { text: string; code?: string; tool?: 'python' | 'sql' | 'graphviz' };
 
+/**
+ * Code, program output or an error, quoted in the demo's prose: as markdown inline code, so that
+ * `**`, `*` and `_` in it stay characters ("2**100 / 7 = …" was shown as "2100 / 7 = …", the
+ * `**` taken for bold). The fence is longer than any run of backticks inside.
+ */
+export function inlineCode(text: string): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ').trim();
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** Output quoted as a block: a fence longer than any run of backticks in it, so none can close it early. */
+function fencedBlock(text: string, info = 'text'): string[] {
+  const longest = Math.max(0, ...(text.match(/`{3,}/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [fence + info, text, fence];
+}
+
 function section(result: string, name: string): string | null {
   const match = result.match(new RegExp(`(?:^|\\n)${name}:\\n([\\s\\S]*?)(?=\\n(?:stdout|stderr|result|display|error|notice|wrote)[: (]|$)`));
   return match ? match[1].trim() : null;
@@ -72,19 +97,19 @@ export function summarize(result: string): string {
   const error = result.match(/error: ([^\n]+)/)?.[1];
   const lines = ['*(Offline demo model.)*', ''];
   if (/PackageLoadError/.test(result)) {
-    lines.push(`The code needs a package that could not be loaded here: ${error ?? 'see the error above'}.`, '', 'The package source is not reachable from this browser. An administrator can self-host the packages with `npm run pyodide:mirror`.');
+    lines.push(`The code needs a package that could not be loaded here: ${error ? inlineCode(error) : 'see the error above'}.`, '', 'The package source is not reachable from this browser. An administrator can self-host the packages with `npm run pyodide:mirror`.');
     return lines.join('\n');
   }
   if (status !== 'ok') {
-    lines.push(`The run ended with status **${status}**${error ? `: \`${error}\`` : ''}.`);
+    lines.push(`The run ended with status **${status}**${error ? `: ${inlineCode(error)}` : ''}.`);
     return lines.join('\n');
   }
   const images = (result.match(/\[image \d+/g) ?? []).length;
-  if (stdout) lines.push('The code printed:', '', '```text', stdout, '```');
-  if (value) lines.push('Its result:', '', '```text', value, '```');
+  if (stdout) lines.push('The code printed:', '', ...fencedBlock(stdout));
+  if (value) lines.push('Its result:', '', ...fencedBlock(value));
   if (images) lines.push(`It drew ${images === 1 ? 'a figure' : `${images} figures`}, shown above.`);
   const conclusion = stdout?.split('\n').filter(Boolean).at(-1);
-  if (conclusion) lines.push('', `So: **${conclusion}**.`);
+  if (conclusion) lines.push('', `So: **${inlineCode(conclusion)}**.`);
   if (!stdout && !value && !images) lines.push('The code ran without printing anything.');
   return lines.join('\n');
 }
@@ -103,8 +128,8 @@ export function plan(turn: Turn): Plan {
   if (failedWithTraceback && turn.lastCode && turn.toolResults.length < 3) {
     const fixed = fixFor(turn.lastCode, lastResult);
     if (fixed) {
-      const cause = lastResult.match(/NameError: [^\n]+/)?.[0] ?? 'a NameError';
-      return { text: `The run failed with \`${cause}\`. That is a typo in a variable name; fixing it and running again.`, code: fixed };
+      const cause = lastResult.match(/NameError: [^\n]+/)?.[0];
+      return { text: `The run failed with ${cause ? inlineCode(cause) : 'a NameError'}. That is a typo in a variable name; fixing it and running again.`, code: fixed };
     }
   }
   return { text: summarize(lastResult) };
@@ -162,8 +187,11 @@ export function createDemoModel(options: { chunkDelayMs?: number } = {}): Langua
     supportedUrls: {},
     async doStream(call: LanguageModelV4CallOptions) {
       const toolsOffered = (call.tools?.length ?? 0) > 0 && call.toolChoice?.type !== 'none';
+      const blocksMode = call.prompt.some((m) => m.role === 'system' && /fenced code block tagged/.test(typeof m.content === 'string' ? m.content : ''));
       const planned = plan(readTurn(call.prompt));
-      const final = toolsOffered || !planned.code ? planned : { text: `${planned.text}\n\n(The code-run budget for this message is spent.)` };
+      const fence = planned.tool === 'sql' ? 'sql' : planned.tool === 'graphviz' ? 'dot' : 'python';
+      // Blocks mode: the same code, written as a fenced block in the text instead of a tool call.
+      const final = toolsOffered || !planned.code ? planned : blocksMode ? { text: `${planned.text}\n\n\`\`\`${fence}\n${planned.code.trimEnd()}\n\`\`\`\n` } : { text: `${planned.text}\n\n(The code-run budget for this message is spent.)` };
       return { stream: streamPlan(final, delayMs, call.abortSignal) };
     },
     async doGenerate(call: LanguageModelV4CallOptions) {

@@ -4,15 +4,15 @@
  * results (the SDK would turn them into JSON text), so they move into a user message placed
  * right after the tool results.
  */
-import { isCodePartType } from '@/lib/targets/registry';
+import { isCodePartType, targetOf } from '@/lib/targets/registry';
 import { convertToModelMessages, type ModelMessage, type UIMessage } from 'ai';
 import { BLOB_REF_PATTERN, runResultSchema, type RunResult } from '@/lib/runtime/protocol';
 import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
 import { createTools } from './python-tool';
-import type { ResolveBlob } from './run-to-model';
+import { runToModel, type ResolveBlob } from './run-to-model';
 
 export type ModelApi = 'responses' | 'chat';
-type Options = { api: ModelApi; includeImages: boolean; resolveBlob: ResolveBlob };
+type Options = { api: ModelApi; includeImages: boolean; resolveBlob: ResolveBlob; codeMode?: 'tools' | 'blocks' };
 
 const CANCELLED: RunResult = {
   status: 'interrupted',
@@ -96,8 +96,51 @@ function moveImagesOutOfToolResults(messages: ModelMessage[]): ModelMessage[] {
   return result;
 }
 
+/**
+ * Blocks mode: the model called no tools, it wrote fenced blocks. Its answers go back to it as it
+ * wrote them (each cell as a fenced block in its text), and each step's outputs as the next user
+ * message, in the words of the model view ("Output of block 1 (python): …", images attached).
+ */
+async function asBlocks(messages: UIMessage[], includeImages: boolean): Promise<UIMessage[]> {
+  const out: UIMessage[] = [];
+  for (const message of messages) {
+    if (message.role !== 'assistant') {
+      out.push(message);
+      continue;
+    }
+    let segment: UIMessage['parts'] = [];
+    let outputs: UIMessage['parts'] = [];
+    let block = 0;
+    const flush = () => {
+      if (segment.length > 0) out.push({ ...message, id: `${message.id}-${out.length}`, parts: segment });
+      if (outputs.length > 0) out.push({ id: `${message.id}-out-${out.length}`, role: 'user', parts: outputs });
+      segment = [];
+      outputs = [];
+    };
+    for (const part of message.parts) {
+      const target = targetOf(part.type);
+      if (part.type === 'step-start' && outputs.length > 0) flush();
+      if (!target || !part.type.startsWith('tool-')) {
+        if (part.type === 'text') segment.push(part);
+        continue;
+      }
+      const run = part as { input?: { code?: string }; output?: unknown; state: string };
+      block += 1;
+      segment.push({ type: 'text', text: `\n\`\`\`${target.fence}\n${run.input?.code ?? ''}\n\`\`\`\n` });
+      const parsed = runResultSchema.safeParse(run.output);
+      if (!parsed.success) continue;
+      const view = await runToModel(parsed.data, { includeImages });
+      outputs.push({ type: 'text', text: `Output of block ${block} (${target.fence}):\n${view.text}` });
+      for (const image of view.images) outputs.push({ type: 'file', mediaType: image.mediaType, url: `data:${image.mediaType};base64,${image.data}` });
+    }
+    flush();
+  }
+  return out;
+}
+
 export async function toModelMessages(messages: UIMessage[], options: Options): Promise<ModelMessage[]> {
   const prepared = await prepare(messages, options.resolveBlob);
+  if (options.codeMode === 'blocks') return convertToModelMessages(await asBlocks(prepared, options.includeImages));
   const converted = await convertToModelMessages(prepared, { tools: createTools({ includeImages: options.includeImages }) });
   return options.api === 'chat' ? moveImagesOutOfToolResults(converted) : converted;
 }

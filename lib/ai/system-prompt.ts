@@ -20,9 +20,19 @@ export function mainAvailablePackages(): string[] {
   return cachedPackages;
 }
 
-type PromptOptions = { packages: string[]; stepBudget: number; budgetSpent?: boolean };
+type PromptOptions = { packages: string[]; stepBudget: number; budgetSpent?: boolean; codeMode?: 'tools' | 'blocks' };
 
-export function buildSystemPrompt({ packages, stepBudget, budgetSpent = false }: PromptOptions): string {
+/** Blocks mode: the same computer, asked for with fenced blocks instead of tool calls. */
+const BLOCKS_MODE = [
+  'You have no tools to call. Instead, to run code, write it in a fenced code block tagged `python`, `sql` or `dot`:',
+  '```python',
+  'print(sum(range(10)))',
+  '```',
+  "Each such block runs in the user's browser as soon as you close it, in order. When your message ends, you get the outputs of its blocks in the next message; then continue. Blocks with any other tag (or none) are only shown, never run. Write a message without runnable blocks when you are done.",
+  'The `python`, `sql` and `graphviz` tools described below are the blocks tagged python, sql and dot.',
+];
+
+export function buildSystemPrompt({ packages, stepBudget, budgetSpent = false, codeMode = 'tools' }: PromptOptions): string {
   const lines = [
     'You are Runpad, a careful data analyst and programmer. You answer by writing Python and running it with the `python` tool; never guess a number you can compute.',
     '',
@@ -44,6 +54,7 @@ export function buildSystemPrompt({ packages, stepBudget, budgetSpent = false }:
     '',
     'After running code, answer in markdown, quoting the actual numbers the code produced.',
   ];
+  if (codeMode === 'blocks') lines.splice(1, 0, '', ...BLOCKS_MODE);
   if (budgetSpent) {
     lines.push('', `You have used all ${stepBudget} code runs for this message. Do not call the tool again: summarize what you found and what remains to be done.`);
   }

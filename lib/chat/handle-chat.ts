@@ -21,6 +21,7 @@ import type { ChatRequest } from './request-schema';
 import { runsThisTurn } from './step-budget';
 import { loadConversationForChat, saveIncomingMessage } from './chat-store';
 import { AnswerDraft } from './answer-drafts';
+import { blockCallId, blocksToToolCalls, splitBlocksInParts } from '@/lib/ai/blocks-stream';
 import { getAppStreams } from '@/lib/streams/app-streams';
 import { listMessages } from '@/lib/db/queries/messages';
 import { maybeGenerateTitle } from './titles';
@@ -64,9 +65,10 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
     api,
     includeImages: request.settings.includeImages,
     resolveBlob: loaded.resolveBlob,
+    codeMode: config.codeMode,
   });
   const instructions =
-    buildSystemPrompt({ packages: mainAvailablePackages(), stepBudget, budgetSpent }) +
+    buildSystemPrompt({ packages: mainAvailablePackages(), stepBudget, budgetSpent, codeMode: config.codeMode }) +
     (continuing ? '\n\nYour previous answer was cut off before it ended. Continue it exactly where it stopped, without repeating what you already wrote.' : '');
 
   const model = await getLanguageModel(config.model);
@@ -82,14 +84,17 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
   const timedOut = () => !stop.signal.aborted;
   const continued = messages.at(-1)?.role === 'assistant' ? (stored ?? (await listMessages(db, request.id))).find((m) => m.id === messages.at(-1)?.id) ?? null : null;
   const draft = new AnswerDraft(db, userId, request.id, continued);
+  // Past the step budget, blocks stay text: the model was told to stop running code.
+  const blocksMode = config.codeMode === 'blocks' && !budgetSpent;
+  const blockIds = blockCallId(streamId);
   // Set by any error the stream reports, even one the SDK then finishes the stream after.
   let failed = false;
   const result = streamText({
     model,
     instructions,
     messages: modelMessages,
-    tools,
-    toolChoice: budgetSpent ? 'none' : 'auto',
+    // Blocks mode offers no tools: the model writes fenced blocks, which become calls below.
+    ...(config.codeMode === 'blocks' ? {} : { tools, toolChoice: budgetSpent ? ('none' as const) : ('auto' as const) }),
     abortSignal: stop.signal,
     // Retries are the page's, visible (a countdown for a rate limit, a Retry button otherwise),
     // not seconds of silent waiting here.
@@ -118,7 +123,9 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
       // A failed answer stores nothing (its fragment is discarded; what was stored before stays),
       // and a stopped one only if it has something to show.
       const keep = !(failed || outcome.status === 'failed' || (outcome.status === 'aborted' && timedOut())) && hasContent(responseMessage);
-      await draft.finish(keep ? responseMessage : null);
+      // In blocks mode the page was sent tool calls where the model wrote blocks: store the same.
+      const final = blocksMode ? { ...responseMessage, parts: splitBlocksInParts(responseMessage.parts, continued?.parts.length ?? 0, blockIds) as UIMessage['parts'] } : responseMessage;
+      await draft.finish(keep ? final : null);
       if (!keep) return;
       // The title is a nicety: generated after the answer, never delaying the end of the stream.
       // Once per conversation: on the answer to its first user message, not at every step of that turn.
@@ -127,7 +134,8 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
       }
     },
   });
-  const [toPage, toDraft] = stream.pipeThrough(timeoutsAsErrors(timedOut, conversationLog)).tee();
+  const shaped = blocksMode ? stream.pipeThrough(blocksToToolCalls(blockIds)) : stream;
+  const [toPage, toDraft] = shaped.pipeThrough(timeoutsAsErrors(timedOut, conversationLog)).tee();
   draft.watch(toDraft);
   return createUIMessageStreamResponse({
     stream: toPage,

@@ -8,6 +8,7 @@ import { RUN_LIMITS } from './limits';
 import { OutputBudget } from './output-budget';
 import { packageFailureResult } from './package-errors';
 import { mayImport } from './may-import';
+import { openDataset } from '@/lib/files/dataset-cache';
 import type { RunLanguage, StartPhase } from './worker-api';
 import { WorkerHandle, type WorkerConfig } from './worker-handle';
 
@@ -20,6 +21,8 @@ export type KernelState =
 export type RunPhase =
   | { kind: 'queued' }
   | { kind: 'loading-packages'; names: string[] }
+  /** The conversation's files being written into /data/ first: their names and total size (0 when unknown). */
+  | { kind: 'loading-files'; names: string[]; bytes: number }
   | { kind: 'running'; startedAt: number };
 
 export type RunOptions = {
@@ -231,7 +234,7 @@ export class Kernel {
     let heapAfterRun: number | undefined;
     try {
       const unwritten = this.unwrittenFiles(handle);
-      if (unwritten.length > 0) await this.writeFiles(handle, unwritten);
+      if (unwritten.length > 0) await this.writeFiles(handle, unwritten, options.onPhase);
       const needed = options.language !== 'sql' && mayImport(code) ? await handle.packagesNeeded(code) : [];
       if (needed.length > 0) options.onPhase?.({ kind: 'loading-packages', names: needed });
       // Most runs import nothing new: no second round trip to the worker for them.
@@ -327,16 +330,20 @@ export class Kernel {
     return [...this.files.values()].filter((file) => !written?.has(fileKey(file)));
   }
 
-  private async writeFiles(handle: WorkerHandle, files: DataFile[]): Promise<void> {
+  /**
+   * Writes files into /data/, each from the browser's dataset cache when it has the bytes (a
+   * return visit), from the server otherwise (lib/files/dataset-cache.ts). Every source is opened
+   * first, so the cell says what it waits for, with the size, before the bytes move.
+   */
+  private async writeFiles(handle: WorkerHandle, files: DataFile[], onPhase?: (phase: RunPhase) => void): Promise<void> {
     const written = this.written.get(handle) ?? new Set<string>();
     this.written.set(handle, written);
-    for (const file of files) {
-      const key = fileKey(file);
-      const response = await fetch(file.url);
-      if (!response.ok) throw new Error(`The file ${file.name} could not be loaded (HTTP ${response.status}).`);
-      // The buffer is transferred to the worker, not copied.
-      await handle.writeFile(`/data/${file.name}`, new Uint8Array(await response.arrayBuffer()));
-      written.add(key);
+    const sources = await Promise.all(files.map((file) => openDataset(file)));
+    onPhase?.({ kind: 'loading-files', names: files.map((file) => file.name), bytes: sources.reduce((sum, source) => sum + (source.size ?? 0), 0) });
+    for (const [i, file] of files.entries()) {
+      // A fresh buffer each: transferred to the worker, not copied.
+      await handle.writeFile(`/data/${file.name}`, await sources[i].read());
+      written.add(fileKey(file));
     }
   }
 
