@@ -7,6 +7,7 @@ import type { RunResult } from '@/lib/runtime/protocol';
 import type { RunOptions } from '@/lib/runtime/kernel';
 import { codeInputSchema, targetOf, type Target } from '@/lib/targets/registry';
 import { GraphvizRunner } from '@/lib/targets/graphviz/graphviz-runner';
+import { withChartImages } from '@/lib/charts/chart-images';
 import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
 import type { ClientConfig } from '@/lib/client-config';
 import type { Attachment } from '@/lib/files/attachment';
@@ -83,6 +84,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       const { dependsOn, restored } = (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] };
       let result = await current.run(code, { ...options, language: target.id === 'sql' ? 'sql' : 'python', runId: id, dependsOn, timeoutMs: runTimeoutMs() });
       result = await storeOutputFiles(result, current, conversationId);
+      // The model sees every Vega-Lite chart as a PNG drawn here.
+      result = await withChartImages(result);
       return restored ? { ...result, restored, freshInterpreter: undefined } : result;
     },
     [graphviz, runTimeoutMs, conversationId],

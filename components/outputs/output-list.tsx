@@ -9,6 +9,8 @@ import { ImageOutput } from './image-output';
 import { StreamOutput } from './stream-output';
 import { TableOutput } from './table-output';
 import { SvgOutput } from './svg-output';
+import { VegaOutput } from './vega-output';
+import { vegaLiteSpecOf } from '@/lib/charts/vegalite';
 import { useBlobUrl } from './blob-url';
 import type { MimeBundle } from '@/lib/runtime/protocol';
 
@@ -34,6 +36,9 @@ function mergeStreams(outputs: readonly Output[]): Block[] {
 }
 
 function BundleView({ data, imageIndex }: { data: MimeBundle; imageIndex: number }) {
+  // A chart's bundle may also hold a PNG of it (made for the model): the chart is what is shown.
+  const chart = vegaLiteSpecOf(data);
+  if (chart) return <VegaOutput spec={chart} />;
   if (data['image/svg+xml']) return <SvgOutput svg={data['image/svg+xml']} index={imageIndex} />;
   if (data['image/png']) return <ImageOutput value={data['image/png']} mediaType="image/png" index={imageIndex} />;
   if (data['image/jpeg']) return <ImageOutput value={data['image/jpeg']} mediaType="image/jpeg" index={imageIndex} />;

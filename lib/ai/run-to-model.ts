@@ -6,6 +6,7 @@
 import { BLOB_REF_PATTERN, type MimeBundle, type Output, type RunResult, type TableData } from '@/lib/runtime/protocol';
 import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
 import { formatBytes, formatDuration } from '@/lib/format';
+import { describeChart, vegaLiteSpecOf } from '@/lib/charts/vegalite';
 
 export type ModelImage = { mediaType: string; data: string };
 export type ModelView = { text: string; images: ModelImage[] };
@@ -89,19 +90,23 @@ export async function runToModel(result: RunResult, options: { includeImages: bo
         const label = block.output_type === 'execute_result' ? 'result' : 'display';
         const table = block.data['application/vnd.dataresource+json'];
         const image = imageOf(block.data);
+        // A Vega-Lite chart: the page adds a PNG of it (lib/charts/chart-images.ts), which goes
+        // the images' way; the chart is also described in words, all of it when there is no PNG.
+        const chart = vegaLiteSpecOf(block.data);
         if (table) lines.push(`${label}:\n${tableToText(table)}`);
         else if (image) {
           imageCount += 1;
           const attached = options.includeImages && images.length < MODEL_VIEW_CAPS.imagesPerRun ? await loadImage(image, options.resolveBlob) : null;
           if (attached) images.push(attached);
           lines.push(
-            attached
+            (attached
               ? `[image ${imageCount}: shown to the user, attached]`
               : options.includeImages
                 ? `[image ${imageCount}: shown to the user, not attached]`
-                : `[image ${imageCount} shown to the user; images are not sent to this model]`,
+                : `[image ${imageCount} shown to the user; images are not sent to this model]`) + (chart ? ` (an interactive chart: ${describeChart(chart)})` : ''),
           );
-        } else if (block.data['text/markdown'] !== undefined) lines.push(`${label} (markdown):\n${headTail(block.data['text/markdown'])}`);
+        } else if (chart) lines.push(`${label} (a chart; no image of it was made):\n${describeChart(chart)}`);
+        else if (block.data['text/markdown'] !== undefined) lines.push(`${label} (markdown):\n${headTail(block.data['text/markdown'])}`);
         else if (block.data['text/plain'] !== undefined) lines.push(`${label}:\n${headTail(block.data['text/plain'])}`);
         break;
       }

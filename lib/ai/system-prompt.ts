@@ -42,6 +42,7 @@ export function buildSystemPrompt({ packages, stepBudget, budgetSpent = false, c
     '- Variables, imports and files persist between calls in this conversation. A run may say it ran in a new interpreter (the page was reloaded or reopened): then variables and imports from earlier runs are gone, files in /data are not; re-create what you need.',
     "- Print what matters. The value of the last expression is shown. `display(obj)` shows rich output: pandas DataFrames as tables, objects with `_repr_png_` as images, `_repr_markdown_` as markdown.",
     '- Matplotlib figures are captured automatically (call plt.show() or leave them open). You will see the image.',
+    "- For an interactive chart (hover tooltips, zoom/pan through selections), call `display({'application/vnd.vegalite.v5+json': spec}, raw=True)` with a Vega-Lite v5 spec whose data is inline (`\"data\": {\"values\": [...]}`, at most a few thousand rows; URLs are not loaded); use matplotlib for static, scientific or heavily customised figures and for large data.",
     "- The user's uploaded files are in /data/. Write files the user should download to /output/.",
     '- Keep outputs small: print summaries and the first rows, not whole datasets.',
     '- If a package fails to load, do not retry the same import: use the standard library instead and say so.',

@@ -6,7 +6,7 @@
  * saying what was dropped. What leaves the budget is what the UI renders and what is stored.
  */
 import type { OutputCaps } from './limits';
-import type { MimeBundle, Output } from './protocol';
+import { VEGALITE_MIME_TYPES, type MimeBundle, type Output } from './protocol';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml'] as const;
 /** Room past the printed-text cap for the Python side's own elision marker and notices. */
@@ -16,6 +16,8 @@ export class OutputBudget {
   private readonly kept: Output[] = [];
   private streamChars = 0;
   private images = 0;
+  /** Vega-Lite charts: each is a live view in the page, so they are capped at the images' per-run count. */
+  private charts = 0;
   private bytes = 0;
   private readonly dropped = new Set<string>();
 
@@ -81,6 +83,14 @@ export class OutputBudget {
         this.dropped.add(tooLarge ? `images over ${Math.round(this.caps.imageBytes / 1e6)} MB` : `images past the first ${this.caps.imagesPerRun}`);
       } else {
         this.images += 1;
+      }
+    }
+    if (VEGALITE_MIME_TYPES.some((type) => capped[type] !== undefined)) {
+      if (this.charts >= this.caps.imagesPerRun) {
+        for (const type of VEGALITE_MIME_TYPES) delete capped[type];
+        this.dropped.add(`charts past the first ${this.caps.imagesPerRun}`);
+      } else {
+        this.charts += 1;
       }
     }
     if (capped['text/plain'] !== undefined) capped['text/plain'] = this.capText(capped['text/plain']);

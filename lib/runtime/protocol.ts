@@ -37,6 +37,23 @@ const base64OrBlobRef = z
   .max(Math.ceil((OUTPUT_CAPS.imageBytes * 4) / 3) + 4)
   .refine((s) => BLOB_REF_PATTERN.test(s) || /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'not base64 or a blob reference');
 
+/** Vega-Lite MIME types (a JSON spec with inline data), rendered interactively in the page. */
+export const VEGALITE_MIME_TYPES = ['application/vnd.vegalite.v5+json', 'application/vnd.vegalite.v6+json'] as const;
+export type VegaLiteMimeType = (typeof VEGALITE_MIME_TYPES)[number];
+/** Bytes of one Vega-Lite spec as JSON (its data is inline). workers/python/runpad/formatters.py mirrors it. */
+export const VEGALITE_SPEC_MAX_BYTES = 5_000_000;
+const vegaLiteSpecSchema = z
+  .record(z.string(), z.unknown())
+  .refine((spec) => jsonLength(spec) <= VEGALITE_SPEC_MAX_BYTES, `a Vega-Lite spec is at most ${VEGALITE_SPEC_MAX_BYTES.toLocaleString('en-US')} bytes of JSON`);
+
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? Infinity;
+  } catch {
+    return Infinity;
+  }
+}
+
 export const mimeBundleSchema = z.object({
   'text/plain': z.string().max(OUTPUT_CAPS.textChars).optional(),
   'text/markdown': z.string().max(OUTPUT_CAPS.textChars).optional(),
@@ -45,6 +62,8 @@ export const mimeBundleSchema = z.object({
   /** SVG text (Graphviz diagrams, sanitized); shown as an image, never inlined into the page. */
   'image/svg+xml': z.string().max(20_000_000).optional(),
   'application/vnd.dataresource+json': tableDataSchema.optional(),
+  'application/vnd.vegalite.v5+json': vegaLiteSpecSchema.optional(),
+  'application/vnd.vegalite.v6+json': vegaLiteSpecSchema.optional(),
 });
 export type MimeBundle = z.infer<typeof mimeBundleSchema>;
 

@@ -1,14 +1,23 @@
 """Turns a Python object into a MIME bundle, following IPython's rich-display protocol.
 
 HTML (`_repr_html_`) is deliberately not passed on: the page never renders HTML from Python.
+Vega-Lite specs (`application/vnd.vegalite.v5+json`, `…v6+json`) are: the page renders them
+itself, as data, with no network and no code of the spec's making.
 """
 
 import base64
+import datetime
+import json
+import math
 import sys
 
 from .caps import clip
 
 ALLOWED = ("text/plain", "text/markdown", "image/png", "image/jpeg", "application/vnd.dataresource+json")
+VEGALITE_TYPES = ("application/vnd.vegalite.v5+json", "application/vnd.vegalite.v6+json")
+# Characters of one spec as compact JSON; lib/runtime/protocol.ts (VEGALITE_SPEC_MAX_BYTES) has the same.
+VEGALITE_MAX_CHARS = 5_000_000
+_JSON_DEPTH = 100
 
 
 def _b64(value):
@@ -63,18 +72,10 @@ def to_bundle(obj, caps):
 
         return pandas_bundle(obj, caps)
 
-    bundle = {}
     mimebundle = _call(obj, "_repr_mimebundle_")
     if isinstance(mimebundle, tuple):
         mimebundle = mimebundle[0]
-    if isinstance(mimebundle, dict):
-        for key, value in mimebundle.items():
-            if key in ("image/png", "image/jpeg"):
-                encoded = _b64(value)
-                if encoded:
-                    bundle[key] = encoded
-            elif key in ("text/plain", "text/markdown") and isinstance(value, str):
-                bundle[key] = clip(value, caps.text_chars)
+    bundle = from_mimebundle(mimebundle, caps) if isinstance(mimebundle, dict) else {}
 
     png = _call(obj, "_repr_png_")
     if png is not None and "image/png" not in bundle:
@@ -93,3 +94,94 @@ def to_bundle(obj, caps):
     if "text/plain" not in bundle:
         bundle["text/plain"] = safe_repr(obj, caps)
     return bundle
+
+
+def from_mimebundle(mimebundle, caps):
+    """The allowed part of a MIME bundle a `_repr_mimebundle_` or `display(..., raw=True)` gave."""
+    bundle = {}
+    for key, value in mimebundle.items():
+        if key in ("image/png", "image/jpeg"):
+            encoded = _b64(value)
+            if encoded:
+                bundle[key] = encoded
+        elif key in ("text/plain", "text/markdown") and isinstance(value, str):
+            bundle[key] = clip(value, caps.text_chars)
+    _add_vegalite(bundle, mimebundle)
+    return bundle
+
+
+def raw_bundle(data, caps):
+    """IPython's `display(data, raw=True)`: data is already a MIME bundle (a dict)."""
+    bundle = from_mimebundle(data, caps)
+    if "text/plain" not in bundle:
+        ignored = [str(key) for key in data if key not in ALLOWED and key not in VEGALITE_TYPES]
+        if ignored and not bundle:
+            bundle["text/plain"] = f"<display data of type {', '.join(ignored)}, not shown here>"
+        else:
+            bundle["text/plain"] = "<display data>"
+    return bundle
+
+
+def _add_vegalite(bundle, mimebundle):
+    """Passes the first Vega-Lite spec on (as JSON-safe data), with a text/plain fallback."""
+    for key in VEGALITE_TYPES:
+        if key not in mimebundle:
+            continue
+        spec = mimebundle[key]
+        if isinstance(spec, str):
+            try:
+                spec = json.loads(spec)
+            except ValueError:
+                continue
+        if not isinstance(spec, dict):
+            continue
+        try:
+            spec = _jsonable(spec, 0)
+            size = len(json.dumps(spec, separators=(",", ":"), ensure_ascii=False, allow_nan=False))
+        except (ValueError, TypeError, RecursionError):
+            bundle["text/plain"] = "<Vega-Lite chart not shown: its spec could not be turned into JSON>"
+            return
+        if size > VEGALITE_MAX_CHARS:
+            bundle["text/plain"] = (
+                f"<Vega-Lite chart not shown: its spec is {size:,} characters of JSON, over the "
+                f"{VEGALITE_MAX_CHARS:,} limit; aggregate or sample the data first>"
+            )
+            return
+        bundle[key] = spec
+        bundle.setdefault("text/plain", _chart_text(spec))
+        return
+
+
+def _jsonable(value, depth):
+    """A copy of value that JSON can carry: NaN and infinities become null, numpy scalars numbers,
+    dates ISO strings, anything else its str()."""
+    if depth > _JSON_DEPTH:
+        raise ValueError("nested too deeply")
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(key): _jsonable(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(item, depth + 1) for item in value]
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if type(value).__module__ == "numpy":  # numpy scalars and arrays
+        try:
+            return _jsonable(value.tolist(), depth + 1)
+        except (AttributeError, TypeError):
+            pass
+    return str(value)
+
+
+def _chart_text(spec):
+    mark = spec.get("mark")
+    if isinstance(mark, dict):
+        mark = mark.get("type")
+    if isinstance(mark, str):
+        return f"<Vega-Lite chart: {mark}>"
+    for kind in ("layer", "hconcat", "vconcat", "concat", "facet", "repeat"):
+        if kind in spec:
+            return f"<Vega-Lite chart: {kind}>"
+    return "<Vega-Lite chart>"

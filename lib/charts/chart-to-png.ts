@@ -1,0 +1,57 @@
+/**
+ * Draws a Vega-Lite chart to a PNG in the page, for the model's image input: the model sees what
+ * the user sees. Bounded in size; a chart that asks for a URL, fails, or takes too long gets no
+ * image (the model then gets the chart described in words, lib/ai/run-to-model.ts).
+ */
+import { OUTPUT_CAPS } from '@/lib/runtime/limits';
+import { runChartView } from './chart-view';
+import { loadVega } from './load-vega';
+import { noNetworkLoader } from './no-network-loader';
+import { findUrls, type ChartSpec } from './vegalite';
+
+const MAX_SIDE = 1_600;
+const RENDER_TIMEOUT_MS = 10_000;
+
+/** The chart as base64 PNG bytes (no data: prefix), or null when it cannot be drawn. */
+export async function chartToPng(spec: ChartSpec): Promise<string | null> {
+  if (findUrls(spec).length > 0) return null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), RENDER_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([draw(spec), timeout]);
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function draw(spec: ChartSpec): Promise<string | null> {
+  const modules = await loadVega();
+  const { loader, refused } = noNetworkLoader();
+  const view = await runChartView(modules, spec, loader);
+  try {
+    if (refused.length > 0) return null;
+    const canvas = await view.toCanvas(1);
+    const png = toBoundedPng(canvas);
+    return png.length <= (OUTPUT_CAPS.imageBytes * 4) / 3 ? png : null;
+  } finally {
+    view.finalize();
+  }
+}
+
+/** A copy at most MAX_SIDE pixels on its longer side, on white (a transparent PNG reads as black to some models). */
+function toBoundedPng(source: HTMLCanvasElement): string {
+  const scale = Math.min(1, MAX_SIDE / Math.max(source.width, source.height, 1));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.round(source.width * scale));
+  canvas.height = Math.max(1, Math.round(source.height * scale));
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('no canvas');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(source, 0, 0, canvas.width, canvas.height);
+  return canvas.toDataURL('image/png').slice('data:image/png;base64,'.length);
+}
