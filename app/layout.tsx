@@ -19,7 +19,16 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       <head>
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>
-      <body>{children}</body>
+      <body>
+        {/* The first tab stop: straight to the message box. Hidden where a page has none. */}
+        <a
+          href="#composer"
+          className="sr-only rounded-lg bg-white px-3 py-2 text-sm font-medium text-blue-700 shadow-lg ring-2 ring-blue-600 focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 dark:bg-zinc-900 dark:text-blue-300 [body:not(:has(#composer))_&]:hidden"
+        >
+          Skip to message box
+        </a>
+        {children}
+      </body>
     </html>
   );
 }

@@ -73,7 +73,7 @@ export function CodeCell({ part, target, runs }: { part: PythonToolPart; target:
             {result.userRun === 'edited' ? 'edited by you' : 'run again by you'}
           </span>
         )}
-        <span className="ml-auto flex gap-2">
+        <span className="ml-auto flex shrink-0 gap-2 whitespace-nowrap">
           {finished && (
             <button type="button" className="underline" aria-expanded={showCode} onClick={() => setCodeChoice(!showCode)}>
               {showCode ? 'Hide code' : 'Show code'}

@@ -1,6 +1,6 @@
 'use client';
 
-import { forwardRef, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { ACCEPT_ATTRIBUTE } from '@/lib/files/accept';
 import { isSubmitKey } from './use-edit-field';
 
@@ -14,10 +14,48 @@ type ComposerProps = {
   attachments: ReactNode;
 };
 
-/** The message box: Enter sends, Shift+Enter is a newline, Esc stops. */
+const PLACEHOLDER = 'Ask a question; the model can run Python in your browser';
+/** Where the long one would be cut (a phone, or beside the sidebar on a small tablet). */
+const SHORT_PLACEHOLDER = 'Ask a question';
+
+let measuring: CanvasRenderingContext2D | null = null;
+/** Whether `text` fits on one line of the textarea, in its font. */
+function fits(textarea: HTMLTextAreaElement, text: string): boolean {
+  measuring ??= document.createElement('canvas').getContext('2d');
+  if (!measuring) return true;
+  const style = getComputedStyle(textarea);
+  measuring.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = textarea.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return measuring.measureText(text).width <= room;
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter is a newline, Esc stops. It has focus when the page
+ * loads (unless the user already put it elsewhere, or on a touch screen, where focus would open
+ * the keyboard over the page); its placeholder is shortened where it would be cut.
+ */
 export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer({ busy, canSend, onSend, onStop, onFiles, attachments }, ref) {
   const [text, setText] = useState('');
+  const [placeholder, setPlaceholder] = useState(PLACEHOLDER);
   const picker = useRef<HTMLInputElement>(null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  useImperativeHandle(ref, () => textarea.current!, []);
+
+  useEffect(() => {
+    const active = document.activeElement;
+    const nothingFocused = active === null || active === document.body;
+    if (nothingFocused && !matchMedia('(pointer: coarse)').matches) textarea.current?.focus({ preventScroll: true });
+  }, []);
+
+  useLayoutEffect(() => {
+    const element = textarea.current;
+    if (!element) return;
+    const choose = () => setPlaceholder(fits(element, PLACEHOLDER) ? PLACEHOLDER : SHORT_PLACEHOLDER);
+    choose();
+    const observer = new ResizeObserver(choose);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   const send = () => {
     const value = text.trim();
     if (!value || busy || !canSend) return;
@@ -65,7 +103,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
       </label>
       <textarea
         id="composer"
-        ref={ref}
+        ref={textarea}
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
@@ -77,7 +115,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
           }
         }}
         rows={Math.min(8, Math.max(1, text.split('\n').length))}
-        placeholder="Ask a question; the model can run Python in your browser"
+        placeholder={placeholder}
         className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] outline-none placeholder:text-zinc-400"
       />
       {busy ? (

@@ -29,7 +29,7 @@ export function EmptyState({ isDemo, onExample }: { isDemo: boolean; onExample: 
           </li>
         ))}
       </ul>
-      <p className="mt-6 text-sm text-zinc-500">Or drop a CSV (or TSV, JSON, Excel, Parquet) anywhere here and ask a question about it.</p>
+      <p className="mt-6 text-sm text-zinc-500 dark:text-zinc-400">Or drop a CSV (or TSV, JSON, Excel, Parquet) anywhere here and ask a question about it.</p>
     </div>
   );
 }

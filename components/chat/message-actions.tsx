@@ -27,7 +27,7 @@ export function MessageActions({ message, canRegenerate, onRegenerate, onEdit }:
     setTimeout(() => setCopied(false), 1500);
   };
   return (
-    <div className={`mt-1 flex gap-3 text-xs text-zinc-500 ${message.role === 'user' ? 'justify-end' : ''}`}>
+    <div className={`mt-1 flex gap-3 text-xs text-zinc-500 dark:text-zinc-400 ${message.role === 'user' ? 'justify-end' : ''}`}>
       <button type="button" onClick={() => void copy()} className="underline hover:text-zinc-800 dark:hover:text-zinc-200">
         {copied ? 'Copied' : 'Copy'}
       </button>

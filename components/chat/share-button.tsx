@@ -1,44 +1,161 @@
 'use client';
 
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
-type ShareState = { kind: 'idle' } | { kind: 'busy' } | { kind: 'shared'; url: string } | { kind: 'error'; message: string };
+type ShareState = { kind: 'idle' } | { kind: 'busy'; url: string | null } | { kind: 'shared'; url: string } | { kind: 'error'; message: string };
 
-/** Share: creates (or updates) the link to a snapshot of the conversation; Revoke turns it off. */
+/** How long the button says "Copied" before it says "Share" again. */
+const COPIED_FOR_MS = 2000;
+
+async function copy(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Share: creates (or updates) the link to a snapshot of the conversation and copies it; the
+ * button says "Copied" and a live region says so. The link, and Revoke to turn it off, are in a
+ * panel under the button (over the page, so the header keeps its single row); Esc or a click
+ * elsewhere closes the panel.
+ */
 export function ShareButton({ conversationId, disabled }: { conversationId: string; disabled: boolean }) {
   const [state, setState] = useState<ShareState>({ kind: 'idle' });
+  const [panelOpen, setPanelOpen] = useState(false);
+  /** Whether the current link reached the clipboard (null: not tried yet). */
+  const [inClipboard, setInClipboard] = useState<boolean | null>(null);
+  /** The button says "Copied" for a moment after each copy. */
+  const [copied, setCopied] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  useEffect(() => {
+    if (!panelOpen) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (root.current && !root.current.contains(event.target as Node)) setPanelOpen(false);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || !root.current?.contains(document.activeElement)) return;
+      setPanelOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [panelOpen]);
+
   const share = async () => {
-    setState({ kind: 'busy' });
-    const response = await fetch(`/api/conversations/${conversationId}/share`, { method: 'POST' });
-    if (!response.ok) {
+    setState({ kind: 'busy', url: state.kind === 'shared' ? state.url : null });
+    setCopied(false);
+    setInClipboard(null);
+    setAnnouncement('');
+    const response = await fetch(`/api/conversations/${conversationId}/share`, { method: 'POST' }).catch(() => null);
+    if (!response?.ok) {
       setState({ kind: 'error', message: 'Send a message first: only saved conversations can be shared.' });
       return;
     }
     const { path } = (await response.json()) as { path: string };
     const url = new URL(path, window.location.origin).href;
     setState({ kind: 'shared', url });
-    void navigator.clipboard?.writeText(url).catch(() => undefined);
+    setPanelOpen(true);
+    // The link is shown first: a clipboard that never answers (a pending permission) delays nothing.
+    const wasCopied = await copy(url);
+    setInClipboard(wasCopied);
+    setCopied(wasCopied);
+    setAnnouncement(wasCopied ? 'Link copied to the clipboard.' : 'Link created; copy it from the Share link box.');
   };
+
   const revoke = async () => {
-    setState({ kind: 'busy' });
-    const response = await fetch(`/api/conversations/${conversationId}/share`, { method: 'DELETE' });
-    setState(response.ok ? { kind: 'idle' } : { kind: 'error', message: 'The link could not be revoked.' });
+    setState({ kind: 'busy', url: null });
+    setCopied(false);
+    const response = await fetch(`/api/conversations/${conversationId}/share`, { method: 'DELETE' }).catch(() => null);
+    if (response?.ok) {
+      setState({ kind: 'idle' });
+      setPanelOpen(false);
+      setAnnouncement('Link revoked: it no longer opens this conversation.');
+      button.current?.focus();
+    } else {
+      setState({ kind: 'error', message: 'The link could not be revoked.' });
+    }
   };
+
+  const url = state.kind === 'shared' ? state.url : null;
   return (
-    <div className="relative flex items-center gap-2 text-xs">
-      <button type="button" onClick={share} disabled={disabled || state.kind === 'busy'} className="rounded px-1.5 py-0.5 underline hover:bg-zinc-100 disabled:opacity-40 dark:hover:bg-zinc-800">
-        {state.kind === 'shared' ? 'Update link' : 'Share'}
+    // Narrow screens: the panel is placed against the header (relative there), across its width.
+    <div ref={root} className="flex items-center text-xs max-sm:static sm:relative">
+      <button
+        ref={button}
+        type="button"
+        // Not disabled while busy (a disabled button loses focus): a click then does nothing.
+        onClick={() => {
+          if (state.kind !== 'busy') void share();
+        }}
+        disabled={disabled}
+        aria-disabled={state.kind === 'busy' || undefined}
+        className="flex items-center gap-1 whitespace-nowrap rounded px-1.5 py-0.5 underline hover:bg-zinc-100 disabled:opacity-40 dark:hover:bg-zinc-800"
+      >
+        {copied ? (
+          <svg aria-hidden viewBox="0 0 24 24" className="size-4 lg:hidden" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M20 6 9 17l-5-5" />
+          </svg>
+        ) : (
+          <svg aria-hidden viewBox="0 0 24 24" className="size-4 lg:hidden" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M4 12v7a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-7M16 6l-4-4-4 4M12 2v13" />
+          </svg>
+        )}
+        <span className="max-lg:sr-only">{copied ? 'Copied' : 'Share'}</span>
       </button>
-      {state.kind === 'shared' && (
-        <>
-          <input aria-label="Share link" readOnly value={state.url} onFocus={(e) => e.currentTarget.select()} className="w-56 rounded border border-zinc-300 bg-transparent px-1 py-0.5 dark:border-zinc-700" />
-          <button type="button" onClick={revoke} className="rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800">
-            Revoke
-          </button>
-        </>
+      <span role="status" className="sr-only">
+        {announcement}
+      </span>
+      {url && panelOpen && (
+        <div
+          role="group"
+          aria-label="Share"
+          className="absolute top-full z-30 mt-1 rounded-lg border border-zinc-200 bg-white p-3 text-zinc-900 shadow-lg max-sm:inset-x-2 sm:right-0 sm:w-80 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+        >
+          <p className="text-zinc-700 dark:text-zinc-300">
+            {inClipboard ? 'Link copied. ' : inClipboard === false ? 'Copy this link: ' : ''}Anyone with the link sees this conversation as it is now; Share again updates it.
+          </p>
+          <input
+            aria-label="Share link"
+            readOnly
+            value={url}
+            onFocus={(event) => event.currentTarget.select()}
+            className="mt-2 block w-full rounded border border-zinc-300 bg-transparent px-1.5 py-1 font-mono dark:border-zinc-600"
+          />
+          <div className="mt-2 flex justify-end gap-2">
+            <button type="button" onClick={revoke} className="rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800">
+              Revoke
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                setPanelOpen(false);
+                button.current?.focus();
+              }}
+              className="rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800"
+            >
+              Close
+            </button>
+          </div>
+        </div>
       )}
       {state.kind === 'error' && (
-        <span role="alert" className="text-red-700 dark:text-red-400">
+        <span role="alert" className="ml-2 text-red-700 max-sm:absolute max-sm:inset-x-2 max-sm:top-full max-sm:z-30 max-sm:mt-1 max-sm:rounded max-sm:bg-white max-sm:p-2 max-sm:shadow dark:text-red-400 max-sm:dark:bg-zinc-900">
           {state.message}
         </span>
       )}
