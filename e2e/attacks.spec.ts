@@ -96,13 +96,13 @@ const MEMORY_NOTICE = "needed more memory than the interpreter's limit of 1.5 Gi
 test('a 3 GiB allocation is stopped at the memory limit during the run, with a MemoryError and a fresh interpreter', async () => {
   // 3 GiB in 512 MiB pieces (one 3 GiB object does not even fit a wasm32 index).
   await setTimeLimit(page, 30_000);
-  const started = Date.now();
   const { attackCell } = await attack(page, 'kept = 1\nchunks = [bytearray(512 * 1024**2) for _ in range(6)]');
   await setTimeLimit(page, 2_000);
   await expect(attackCell).toHaveAttribute('data-cell-status', 'error');
   await expect(attackCell).toContainText('MemoryError');
   await expect(attackCell).toContainText(MEMORY_NOTICE);
-  expect(Date.now() - started, 'stopped at the limit, not by the 30 s time limit').toBeLessThan(25_000);
+  // Stopped by the memory limit, not by the 30 s time limit (which would say so in its notice).
+  await expect(attackCell).not.toContainText('time limit');
   const { attackCell: stateCell } = await attack(page, 'print("kept" in globals())');
   await expect(stateCell).toContainText('False'); // a fresh interpreter
 });

@@ -79,6 +79,7 @@ test.afterAll(async () => {
 const at = (port: number, route: string) => `http://127.0.0.1:${port}${route}`;
 
 test('a conversation and its file started on one instance continue on the other', async () => {
+  // Needs the Postgres server (127.0.0.1:5432 here and on CI); without one there is nothing to share.
   test.skip(skip !== null, skip ?? '');
   const [a, b] = ports;
   const guest = await playwrightRequest.newContext();

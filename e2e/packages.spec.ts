@@ -24,7 +24,8 @@ test('a package is fetched from the mirror while the code is still streaming, an
   const wheel = mirror.find((r) => r.path === '/mirror/runpad_probe-1.0.0-py3-none-any.whl');
   expect(wheel, 'the wheel was requested from the mirror').toBeDefined();
   expect(toolCallAnswer.finishedAtMs).not.toBeNull();
-  // Prefetch: the wheel was asked for before the model had finished writing the code.
+  // Prefetch: the wheel was asked for before the model had finished writing the code. An order of
+  // two events recorded by the same server clock, not a duration.
   expect(wheel!.receivedAtMs).toBeLessThan(toolCallAnswer.finishedAtMs!);
   expect(JSON.stringify(followUp.body.messages.filter((m) => m.role === 'tool'))).toContain('answer: 42');
 });
