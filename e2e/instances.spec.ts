@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,6 +79,14 @@ test.afterAll(async () => {
 
 const at = (port: number, route: string) => `http://127.0.0.1:${port}${route}`;
 
+/** A guest with its cookie (valid on every instance: same secret, same host), also as a header for fetch. */
+async function newGuest(port: number) {
+  const guest = await playwrightRequest.newContext();
+  expect((await guest.get(at(port, '/'))).status()).toBe(200);
+  const cookie = (await guest.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  return { guest, cookie };
+}
+
 test('a conversation and its file started on one instance continue on the other', async () => {
   // Needs the Postgres server (127.0.0.1:5432 here and on CI); without one there is nothing to share.
   test.skip(skip !== null, skip ?? '');
@@ -113,5 +122,85 @@ test('a conversation and its file started on one instance continue on the other'
   await expect
     .poll(async () => ((await (await guest.get(at(a, `/api/conversations/${id}`))).json()) as { messages: Array<{ role: string; parts: Array<{ text?: string }> }> }).messages.map((m) => m.parts.find((p) => p.text)?.text ?? ''))
     .toEqual([`On A. e2e-instance-a-${stamp}`, 'Answered by A.', `On B. e2e-instance-b-${stamp}`, 'Answered by B.']);
+  await guest.dispose();
+});
+
+test('an answer being written on one instance is resumed from the other, from its first chunk (Redis)', async () => {
+  test.skip(skip !== null, skip ?? '');
+  const [a, b] = ports;
+  const { guest, cookie } = await newGuest(a);
+  const trigger = `e2e-instance-resume-${Date.now()}`;
+  const answer = 'Written on A, read on B: alpha beta gamma delta epsilon zeta eta theta.';
+  await addScenarios([{ trigger, chunkDelayMs: 150, chunkChars: 3, steps: [{ text: answer }] }]);
+  const id = crypto.randomUUID();
+  const headers = { cookie, 'content-type': 'application/json', origin: at(a, '') };
+  const onA = await fetch(at(a, '/api/chat'), { method: 'POST', headers, body: JSON.stringify({ id, message: { id: 'u1', role: 'user', parts: [{ type: 'text', text: `Slowly. ${trigger}` }] } }) });
+  expect(onA.status).toBe(200);
+  const reader = onA.body!.getReader();
+  // The first chunk from A: the answer is being written (and registered in Redis) now.
+  await reader.read();
+
+  const fromB = await fetch(at(b, `/api/chat/${id}/stream`), { headers: { cookie } });
+  expect(fromB.status).toBe(200);
+  const resumed = await fromB.text();
+  const deltas = [...resumed.matchAll(/"delta":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string).join('');
+  expect(deltas).toBe(answer);
+  while (!(await reader.read()).done) {
+    // drain A's copy
+  }
+  // Once the answer is done nothing is live: B answers 204.
+  await expect.poll(async () => (await fetch(at(b, `/api/chat/${id}/stream`), { headers: { cookie } })).status).toBe(204);
+  await guest.dispose();
+});
+
+test('a 100 MB dataset streams into the shared S3 store through one instance and back out of the other, byte for byte', async () => {
+  test.skip(skip !== null, skip ?? '');
+  const [a, b] = ports;
+  const { guest, cookie } = await newGuest(a);
+  const trigger = `e2e-instance-large-${Date.now()}`;
+  await addScenarios([{ trigger, steps: [{ text: 'Ready for the data.' }] }]);
+  const id = crypto.randomUUID();
+  const started = await guest.post(at(a, '/api/chat'), { data: { id, message: { id: 'u1', role: 'user', parts: [{ type: 'text', text: `Big file next. ${trigger}` }] } } });
+  expect(started.status()).toBe(200);
+  await started.body();
+
+  // 100 MB generated as it is sent (never whole in this process either), hashed on the way.
+  const size = 100_000_000;
+  const rows = Array.from({ length: 40_000 }, (_, i) => `${i},${(i * 7919) % 10007},region-${i % 13}`).join('\n');
+  const block = Buffer.from(`${rows}\n`);
+  const sent = createHash('sha256');
+  let offset = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= size) return controller.close();
+      const chunk = block.subarray(0, Math.min(block.length, size - offset));
+      offset += chunk.length;
+      sent.update(chunk);
+      controller.enqueue(new Uint8Array(chunk));
+    },
+  });
+  const upload = await fetch(at(a, `/api/conversations/${id}/files`), {
+    method: 'POST',
+    headers: { cookie, origin: at(a, ''), 'x-file-name': 'big.csv', 'content-type': 'application/octet-stream', 'content-length': String(size) },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  expect(upload.status).toBe(201);
+  const { sha256 } = (await upload.json()) as { sha256: string };
+  expect(sha256).toBe(sent.digest('hex'));
+
+  // Served as stored, even to a client that accepts gzip: its length is known and Range stays exact.
+  const download = await fetch(at(b, `/api/blobs/${sha256}`), { headers: { cookie, 'accept-encoding': 'gzip, br' } });
+  expect(download.status).toBe(200);
+  expect(download.headers.get('content-length')).toBe(String(size));
+  expect(download.headers.get('content-encoding')).toBeNull();
+  const received = createHash('sha256');
+  let length = 0;
+  for await (const chunk of download.body as unknown as AsyncIterable<Uint8Array>) {
+    received.update(chunk);
+    length += chunk.length;
+  }
+  expect(length).toBe(size);
+  expect(received.digest('hex')).toBe(sha256);
   await guest.dispose();
 });

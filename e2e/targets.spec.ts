@@ -103,3 +103,36 @@ test('a graphviz call shows a diagram as an image and sends the model a PNG; hos
   const probes = (await (await fetch(`${FAKE_MODEL}/__probes`)).json()) as Array<{ path: string }>;
   expect(probes.filter((p) => p.path.includes('dot-'))).toEqual([]);
 });
+
+test('DOT that Python displays is drawn by the Graphviz target: an image on the page, a PNG for the model, and a broken one says why', async ({ page }) => {
+  const trigger = `e2e-pydot-${Date.now()}`;
+  const code = [
+    'edges = [("load", "clean"), ("clean", "model"), ("model", "report")]',
+    'dot = "digraph pipeline {\\n" + "".join(f"  {a} -> {b};\\n" for a, b in edges) + "}"',
+    "display({'text/vnd.graphviz': dot}, raw=True)",
+    "display({'text/vnd.graphviz': 'digraph broken { a -> }'}, raw=True)",
+    'print(len(edges), "edges")',
+  ].join('\n');
+  await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code } } }, { text: 'The pipeline diagram is above.' }] }]);
+  await openChat(page);
+  await send(page, `Draw the pipeline. ${trigger}`);
+  await expect(page.locator('#conversation').getByText('The pipeline diagram is above.')).toBeVisible();
+  await waitForTurn(page);
+  const cell = page.locator('section[data-target="python"]').last();
+  await expect(cell).toHaveAttribute('data-cell-status', 'ok');
+  const image = cell.getByRole('img', { name: /Diagram/ });
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(10);
+  await expect(cell).toContainText('Graphviz could not draw this diagram');
+  await expect(cell).toContainText('3 edges');
+
+  const requests = await chatRequestsFor(trigger);
+  const last = JSON.stringify(requests.at(-1)!.body.messages);
+  expect(last).toMatch(/data:image\/png;base64,|"image_url"/);
+  expect(last).toContain('Graphviz could not draw this diagram');
+  expect(last).toContain('line 1');
+
+  // Stored as drawn: a reload shows the same image without drawing again.
+  await page.reload();
+  await expect(page.locator('section[data-target="python"]').last().getByRole('img', { name: /Diagram/ })).toBeVisible();
+});

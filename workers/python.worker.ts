@@ -19,6 +19,9 @@ let network: KernelNetwork | null = null;
 let packages: PackageLoader | null = null;
 let runKernel: PyCallable | null = null;
 let runSql: PyCallable | null = null;
+let packageSourceUrl = '';
+/** A package source that has not answered in this long counts as unreachable. */
+const PROBE_TIMEOUT_MS = 8_000;
 /** The kernel's private port (see lib/runtime/worker-handle.ts); the global scope serves no one. */
 let kernelPort: MessagePort | null = null;
 
@@ -72,6 +75,7 @@ __runpad_kernel.run
 `) as PyCallable;
     runSql = py.runPython('__runpad_kernel.run_sql') as PyCallable;
     network = lockDown([options.packageBaseUrl, options.indexURL]);
+    packageSourceUrl = options.packageBaseUrl;
     pyodide = py;
     onProgress('ready');
     const version = py.runPython('import sys; sys.version.split()[0]') as string;
@@ -103,6 +107,20 @@ __runpad_kernel.run
 
   async heapBytes() {
     return heapBytesOf(requireReady());
+  },
+
+  async probePackageSource() {
+    requireReady();
+    if (!network) throw new Error('The interpreter has not started.');
+    const url = new URL('pyodide-lock.json', packageSourceUrl).href;
+    return network.withFetch(async () => {
+      try {
+        const response = await fetch(url, { method: 'HEAD', cache: 'no-store', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+        return response.ok;
+      } catch {
+        return false;
+      }
+    });
   },
 
   async writeFile(path: string, bytes: Uint8Array) {

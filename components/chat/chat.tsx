@@ -7,8 +7,11 @@ import type { RunResult } from '@/lib/runtime/protocol';
 import type { RunOptions } from '@/lib/runtime/kernel';
 import { codeInputSchema, targetOf, type Target } from '@/lib/targets/registry';
 import { GraphvizRunner } from '@/lib/targets/graphviz/graphviz-runner';
+import { withDrawnDiagrams } from '@/lib/targets/graphviz/dot-outputs';
 import { withChartImages } from '@/lib/charts/chart-images';
 import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
+import { lastPackageSource, rememberPackageSource, usePackageSource } from './use-package-source';
+import { PackageSourceNotice } from './package-source-notice';
 import type { ClientConfig } from '@/lib/client-config';
 import type { Attachment } from '@/lib/files/attachment';
 import { DropZone } from '@/components/files/drop-zone';
@@ -50,6 +53,8 @@ function firstUserText(messages: UIMessage[]): string | null {
 export function Chat({ conversationId, initialMessages, initialFiles, title, config }: ChatProps) {
   const kernel = useKernel(config);
   const kernelState = useKernelState(kernel);
+  const packageSource = usePackageSource(kernel);
+  useEffect(() => rememberPackageSource(packageSource), [packageSource]);
   const kernelRef = useRef(kernel);
   useEffect(() => {
     kernelRef.current = kernel;
@@ -84,7 +89,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       const { dependsOn, restored } = (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] };
       let result = await current.run(code, { ...options, language: target.id === 'sql' ? 'sql' : 'python', runId: id, dependsOn, timeoutMs: runTimeoutMs() });
       result = await storeOutputFiles(result, current, conversationId);
-      // The model sees every Vega-Lite chart as a PNG drawn here.
+      // DOT that Python displayed is drawn by the Graphviz target; the model sees every diagram
+      // and every Vega-Lite chart as a PNG drawn here.
+      result = await withDrawnDiagrams(result, (dot) => graphviz.render(dot, runTimeoutMs()));
       result = await withChartImages(result);
       return restored ? { ...result, restored, freshInterpreter: undefined } : result;
     },
@@ -106,7 +113,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           const message = messages.at(-1);
           // A new message says which messages this tab has, so a stale tab is refused, not interleaved.
           const knownMessageIds = trigger === 'submit-message' && !messageId && message?.role === 'user' ? messages.slice(0, -1).map((m) => m.id) : undefined;
-          return { body: { id, trigger, messageId, message, knownMessageIds, settings: { includeImages, stepBudget } } };
+          return { body: { id, trigger, messageId, message, knownMessageIds, packageSource: lastPackageSource(), settings: { includeImages, stepBudget } } };
         },
       }),
     [],
@@ -239,6 +246,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
             composerRef.current?.focus();
           }}
           isDemo={config.isDemo}
+          packagesUnavailable={packageSource === 'unreachable'}
           onExample={send}
         />
       </main>
@@ -252,6 +260,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
             Jump to latest
           </button>
         )}
+        {packageSource === 'unreachable' && <PackageSourceNotice packageBaseUrl={config.packageBaseUrl} />}
         <RestoreBanner restore={restore} busy={busy} />
         <Composer
           ref={composerRef}

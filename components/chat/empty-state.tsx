@@ -1,14 +1,16 @@
 'use client';
 
+/** Prompts that work; one that needs a downloaded package gives way when packages cannot be had. */
 const EXAMPLES = [
-  'Compute the 30th Fibonacci number',
-  'Show me a table of the first 10 squares and cubes',
-  'Plot a sine wave',
-  'Show me how you fix an error in your code',
+  { text: 'Compute the 30th Fibonacci number' },
+  { text: 'Show me a table of the first 10 squares and cubes' },
+  { text: 'Plot a sine wave', needsPackages: true, otherwise: 'Draw a flowchart of a pull request review' },
+  { text: 'Show me how you fix an error in your code' },
 ];
 
 /** First screen of a conversation: what Runpad does and a few prompts that work. */
-export function EmptyState({ isDemo, onExample }: { isDemo: boolean; onExample: (text: string) => void }) {
+export function EmptyState({ isDemo, packagesUnavailable, onExample }: { isDemo: boolean; packagesUnavailable: boolean; onExample: (text: string) => void }) {
+  const examples = EXAMPLES.map((example) => (example.needsPackages && packagesUnavailable ? example.otherwise : example.text));
   return (
     <div className="mx-auto flex max-w-2xl flex-col items-center px-4 py-16 text-center">
       <h2 className="text-2xl font-semibold">What should we compute?</h2>
@@ -17,7 +19,7 @@ export function EmptyState({ isDemo, onExample }: { isDemo: boolean; onExample: 
         {isDemo && ' No model is configured, so the offline demo model answers.'}
       </p>
       <ul className="mt-6 grid w-full gap-2 sm:grid-cols-2">
-        {EXAMPLES.map((example) => (
+        {examples.map((example) => (
           <li key={example}>
             <button
               type="button"

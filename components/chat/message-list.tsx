@@ -21,14 +21,16 @@ type MessageListProps = {
   /** Re-sends an edited user message; the answers after it are replaced. */
   onEditMessage: (messageId: string, text: string) => void;
   isDemo: boolean;
+  /** The package source does not answer: the empty state suggests nothing that needs it. */
+  packagesUnavailable: boolean;
   onExample: (text: string) => void;
 };
 
 type Metadata = { budgetSpent?: number; cutOff?: boolean };
 
-export function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onContinue, onEditMessage, isDemo, onExample }: MessageListProps) {
+export function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onContinue, onEditMessage, isDemo, packagesUnavailable, onExample }: MessageListProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
-  if (messages.length === 0) return <EmptyState isDemo={isDemo} onExample={onExample} />;
+  if (messages.length === 0) return <EmptyState isDemo={isDemo} packagesUnavailable={packagesUnavailable} onExample={onExample} />;
   const last = messages.at(-1);
   const idle = status === 'ready' || status === 'error';
   return (

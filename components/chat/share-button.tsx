@@ -1,6 +1,7 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useDismiss } from '@/components/ui/use-dismiss';
 
 type ShareState = { kind: 'idle' } | { kind: 'busy'; url: string | null } | { kind: 'shared'; url: string } | { kind: 'error'; message: string };
 
@@ -39,23 +40,8 @@ export function ShareButton({ conversationId, disabled }: { conversationId: stri
     return () => clearTimeout(timer);
   }, [copied]);
 
-  useEffect(() => {
-    if (!panelOpen) return;
-    const onPointerDown = (event: PointerEvent) => {
-      if (root.current && !root.current.contains(event.target as Node)) setPanelOpen(false);
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || !root.current?.contains(document.activeElement)) return;
-      setPanelOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-    };
-  }, [panelOpen]);
+  const closePanel = useCallback(() => setPanelOpen(false), []);
+  useDismiss(panelOpen, closePanel, root, button, { escapeOnlyFromInside: true });
 
   const share = async () => {
     setState({ kind: 'busy', url: state.kind === 'shared' ? state.url : null });

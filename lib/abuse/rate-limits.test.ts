@@ -4,7 +4,7 @@
  * process memory. A store that is not reachable is skipped with a printed notice.
  */
 import { eq } from 'drizzle-orm';
-import { Redis } from 'ioredis';
+import { deleteKeys, redisUnavailable, TEST_REDIS_URL, withRedis } from '@/lib/testing/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '@/lib/db/client';
 import { createDb } from '@/lib/db/client';
@@ -12,7 +12,7 @@ import { pgliteBackend, serverBackend, type TestBackend } from '@/lib/db/test-da
 import { RATE_LIMITS_TABLE_SQL, rateLimits } from './rate-limit-table';
 import { createRateLimits, DEFAULT_LIMIT_RULES, RateLimitStoreError, type LimitRules, type RateLimits, type RateLimitsOptions } from './rate-limits';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 
 type StoreBackend = {
   name: string;
@@ -53,41 +53,15 @@ function redisStore(): StoreBackend {
   return {
     name: 'Redis',
     shared: true,
-    setUp: async () => {
-      const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1500, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      probe.on('error', () => undefined);
-      try {
-        await probe.connect();
-        await probe.ping();
-        return null;
-      } catch (error) {
-        return `no Redis at ${REDIS_URL} (${(error as Error).message})`;
-      } finally {
-        probe.disconnect();
-      }
-    },
+    setUp: redisUnavailable,
     options: () => ({ store: 'redis', redisUrl: REDIS_URL }),
-    peek: async (key) => {
-      const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, retryStrategy: () => null });
-      client.on('error', () => undefined);
-      try {
+    peek: (key) =>
+      withRedis(async (client) => {
         const value = await client.get(key);
         return value === null ? null : Number(value);
-      } finally {
-        client.disconnect();
-      }
-    },
+      }),
     tearDown: async (keyPrefix) => {
-      const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, retryStrategy: () => null });
-      client.on('error', () => undefined);
-      try {
-        const keys: string[] = [];
-        for await (const batch of client.scanStream({ match: `${keyPrefix}:*`, count: 500 })) keys.push(...(batch as string[]));
-        if (keys.length > 0) await client.del(...keys);
-        expect(await client.keys(`${keyPrefix}:*`)).toEqual([]);
-      } finally {
-        client.disconnect();
-      }
+      expect(await deleteKeys(keyPrefix)).toBe(0);
     },
   };
 }

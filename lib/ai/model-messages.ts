@@ -7,6 +7,7 @@
 import { isCodePartType, targetOf } from '@/lib/targets/registry';
 import { convertToModelMessages, type ModelMessage, type UIMessage } from 'ai';
 import { BLOB_REF_PATTERN, runResultSchema, type RunResult } from '@/lib/runtime/protocol';
+import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
 import { createTools } from './python-tool';
 import { runToModel, type ResolveBlob } from './run-to-model';
@@ -26,7 +27,7 @@ async function resolveRun(result: RunResult, resolveBlob: ResolveBlob): Promise<
     result.outputs.map(async (output) => {
       if (output.output_type !== 'display_data' && output.output_type !== 'execute_result') return output;
       const data = { ...output.data };
-      for (const key of ['image/png', 'image/jpeg'] as const) {
+      for (const key of IMAGE_MIME_TYPES) {
         const value = data[key];
         if (!value || !BLOB_REF_PATTERN.test(value)) continue;
         const blob = await resolveBlob(value.slice('blob:'.length));

@@ -20,7 +20,7 @@ export function mainAvailablePackages(): string[] {
   return cachedPackages;
 }
 
-type PromptOptions = { packages: string[]; stepBudget: number; budgetSpent?: boolean; codeMode?: 'tools' | 'blocks' };
+type PromptOptions = { packages: string[]; packagesUnreachable?: boolean; stepBudget: number; budgetSpent?: boolean; codeMode?: 'tools' | 'blocks' };
 
 /** Blocks mode: the same computer, asked for with fenced blocks instead of tool calls. */
 const BLOCKS_MODE = [
@@ -32,12 +32,14 @@ const BLOCKS_MODE = [
   'The `python`, `sql` and `graphviz` tools described below are the blocks tagged python, sql and dot.',
 ];
 
-export function buildSystemPrompt({ packages, stepBudget, budgetSpent = false, codeMode = 'tools' }: PromptOptions): string {
+export function buildSystemPrompt({ packages, packagesUnreachable = false, stepBudget, budgetSpent = false, codeMode = 'tools' }: PromptOptions): string {
   const lines = [
     'You are Runpad, a careful data analyst and programmer. You answer by writing Python and running it with the `python` tool; never guess a number you can compute.',
     '',
     "The `python` tool runs Python 3.14 in the user's own browser (Pyodide, WebAssembly):",
-    '- The standard library is available. Packages that can be imported (loaded automatically on import): ' + (packages.length ? packages.join(', ') : 'none listed') + '. pip is not available: do not try to install anything.',
+    packagesUnreachable
+      ? "- Only the standard library is available: the user's browser cannot download packages right now (the package source does not answer), so do not import numpy, pandas, matplotlib or any other package. For charts use Vega-Lite (below); for diagrams the `graphviz` tool; for tables the `sql` tool or `display` of a list of dicts. pip is not available."
+      : '- The standard library is available. Packages that can be imported (loaded automatically on import): ' + (packages.length ? packages.join(', ') : 'none listed') + '. pip is not available: do not try to install anything.',
     '- There is no network access from Python (no HTTP requests, no sockets).',
     '- Variables, imports and files persist between calls in this conversation. A run may say it ran in a new interpreter (the page was reloaded or reopened): then variables and imports from earlier runs are gone, files in /data are not; re-create what you need.',
     "- Print what matters. The value of the last expression is shown. `display(obj)` shows rich output: pandas DataFrames as tables, objects with `_repr_png_` as images, `_repr_markdown_` as markdown.",
@@ -51,7 +53,7 @@ export function buildSystemPrompt({ packages, stepBudget, budgetSpent = false, c
     '',
     'Two more tools run in the same browser:',
     '- `sql` runs SQL (SQLite dialect) in the same interpreter: every file in /data is a table named after its file; its result is `_sql` in Python afterwards. Prefer it for filtering, grouping and joining tabular files.',
-    '- `graphviz` renders a DOT diagram (flowcharts, trees, dependency graphs); you see the picture.',
+    "- `graphviz` renders a DOT diagram (flowcharts, trees, dependency graphs); you see the picture. From Python (e.g. a graph built with networkx), `display({'text/vnd.graphviz': dot_source}, raw=True)` draws DOT the same way.",
     '',
     'After running code, answer in markdown, quoting the actual numbers the code produced.',
   ];

@@ -8,11 +8,12 @@ import { putConversationBlob } from '@/lib/db/queries/blobs';
 import { getBlobStore } from '@/lib/blobs/app-blob-store';
 import { storageQuota } from '@/lib/files/storage-quota';
 import { runResultSchema, BLOB_REF_PATTERN, type RunResult } from '@/lib/runtime/protocol';
+import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 
 type PartLike = { type: string; output?: unknown; [key: string]: unknown };
 export type StoreImage = (bytes: Uint8Array, mediaType: string) => Promise<string>;
 
-const IMAGE_TYPES = ['image/png', 'image/jpeg'] as const;
+const IMAGE_TYPES = IMAGE_MIME_TYPES;
 
 async function externalizeRun(result: RunResult, store: StoreImage): Promise<RunResult> {
   const outputs = await Promise.all(

@@ -68,7 +68,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
     codeMode: config.codeMode,
   });
   const instructions =
-    buildSystemPrompt({ packages: mainAvailablePackages(), stepBudget, budgetSpent, codeMode: config.codeMode }) +
+    buildSystemPrompt({ packages: mainAvailablePackages(), packagesUnreachable: request.packageSource === 'unreachable', stepBudget, budgetSpent, codeMode: config.codeMode }) +
     (continuing ? '\n\nYour previous answer was cut off before it ended. Continue it exactly where it stopped, without repeating what you already wrote.' : '');
 
   const model = await getLanguageModel(config.model);

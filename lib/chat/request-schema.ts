@@ -14,6 +14,8 @@ export const chatRequestSchema = z.object({
   message: incomingMessageSchema.optional(),
   /** The ids of the messages the sending tab has, so a stale tab is refused (not interleaved). */
   knownMessageIds: z.array(z.string().max(200)).max(5_000).optional(),
+  /** Whether the browser could reach the package source; the model is told to do without when not. */
+  packageSource: z.enum(['reachable', 'unreachable', 'unknown']).default('unknown'),
   settings: z
     .object({
       includeImages: z.boolean().default(true),

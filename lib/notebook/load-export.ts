@@ -21,6 +21,7 @@ import { getShare } from '@/lib/db/queries/shares';
 import { conversationIdSchema, shareIdSchema } from '@/lib/http/session';
 import { notebookFileName, toNotebook } from './to-ipynb';
 import { scriptFileName, toScript } from './to-script';
+import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 
 export type ExportSource = {
   title: string | null;
@@ -29,7 +30,7 @@ export type ExportSource = {
   resolveImage: (sha256: string) => Promise<string | null>;
 };
 
-const EMBEDDED_MEDIA_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg']);
+const EMBEDDED_MEDIA_TYPES: ReadonlySet<string> = new Set(IMAGE_MIME_TYPES);
 export const MAX_EMBEDDED_IMAGE_BYTES = 5 * 1024 * 1024;
 /** All embedded images of one export together. */
 export const MAX_EMBEDDED_TOTAL_BYTES = 50 * 1024 * 1024;

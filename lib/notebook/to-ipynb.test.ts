@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages';
 import { pythonStringLiteral, SQL_SETUP_SOURCE, sqlTableNames } from './sql-setup';
-import { dotCellSource, notebookFileName, toLines, toNotebook, type CodeCell, type Notebook } from './to-ipynb';
+import { dotCellSource, notebookFileName, toLines, toNotebook, type CodeCell, type MimeData, type Notebook } from './to-ipynb';
 
 /** A valid 1×1 PNG (grey and alpha). */
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -17,6 +17,7 @@ const PNG_SHA = 'a'.repeat(64);
 const MISSING_SHA = 'b'.repeat(64);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="62pt" height="116pt">\n<g id="graph0" class="graph"><text>a</text></g>\n</svg>\n';
 
+const CHART = { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', mark: 'bar', data: { values: [{ region: 'north', amount: 10 }] }, encoding: { x: { field: 'region' }, y: { field: 'amount', type: 'quantitative' } } };
 const tmp = mkdtempSync(path.join(tmpdir(), 'runpad-notebook-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -81,7 +82,10 @@ const conversation: StoredMessage[] = [
         output: {
           status: 'ok',
           durationMs: 300,
-          outputs: [{ output_type: 'display_data', data: { 'image/png': `blob:${PNG_SHA}`, 'text/plain': '<Figure size 640x480 with 1 Axes>' } }],
+          outputs: [
+            { output_type: 'display_data', data: { 'image/png': `blob:${PNG_SHA}`, 'text/plain': '<Figure size 640x480 with 1 Axes>' } },
+            { output_type: 'display_data', data: { 'application/vnd.vegalite.v5+json': CHART, 'image/png': PNG_1X1, 'text/plain': '<Vega-Lite chart: bar>' } },
+          ],
         },
       },
       {
@@ -207,7 +211,7 @@ const resolveImage = async (sha256: string) => {
   return sha256 === PNG_SHA ? PNG_1X1 : null;
 };
 
-const joined = (lines: string[] | string) => (Array.isArray(lines) ? lines.join('') : lines);
+const joined = (lines: MimeData[string]) => (typeof lines === 'string' ? lines : Array.isArray(lines) ? lines.join('') : JSON.stringify(lines));
 const codeCell = (nb: Notebook, toolCallId: string) => {
   const cell = nb.cells.find((c) => c.id === toolCallId);
   if (!cell || cell.cell_type !== 'code') throw new Error(`no code cell ${toolCallId}`);
@@ -267,6 +271,8 @@ describe('toNotebook', () => {
 
     expect(codeCell(nb, 'call_plot').outputs).toEqual([
       { output_type: 'display_data', data: { 'image/png': PNG_1X1, 'text/plain': ['<Figure size 640x480 with 1 Axes>'] }, metadata: {} },
+      // The chart stays a spec (JSON), so Jupyter draws it; the PNG made for the model comes along.
+      { output_type: 'display_data', data: { 'application/vnd.vegalite.v5+json': CHART, 'image/png': PNG_1X1, 'text/plain': ['<Vega-Lite chart: bar>'] }, metadata: {} },
     ]);
 
     const tableOutput = codeCell(nb, 'call_table').outputs[0];

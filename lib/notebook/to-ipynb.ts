@@ -27,7 +27,10 @@ import { pythonStringLiteral, SQL_SETUP_SOURCE, sqlCellSource, sqlTableNames } f
 // ---------------------------------------------------------------------------------------------
 // nbformat 4.5 types (the parts we write)
 
-export type MimeData = Record<string, string | string[]>;
+/** nbformat: a JSON media type (`application/…+json`) holds any JSON value; the others text. */
+export type MimeData = Record<string, string | string[] | JsonObject>;
+type JsonObject = { [key: string]: unknown };
+const JSON_MEDIA_TYPE = /^application\/(.+\+)?json$/;
 export type NotebookOutput =
   | { output_type: 'stream'; name: 'stdout' | 'stderr'; text: string[] }
   | { output_type: 'display_data'; data: MimeData; metadata: Record<string, unknown> }
@@ -357,6 +360,11 @@ async function notebookData(data: Record<string, unknown>, resolve: ResolveImage
         // The worker's own text (pandas' repr) is better than ours when it is there.
         if (typeof data['text/plain'] !== 'string') out['text/plain'] = toLines(tableToFixedWidth(table.data));
       }
+      continue;
+    }
+    // A Vega-Lite spec stays JSON, so Jupyter draws the chart; its PNG (for the model) comes along.
+    if (JSON_MEDIA_TYPE.test(mediaType) && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      out[mediaType] = value as JsonObject;
       continue;
     }
     if (typeof value !== 'string') continue; // nbformat allows JSON values only for JSON media types

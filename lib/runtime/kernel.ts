@@ -48,7 +48,10 @@ const PACKAGE_LOAD_TIMEOUT_MS = 180_000;
 /** How long after the interrupt flag a run that has not stopped gets a replacement started. */
 const SPARE_AFTER_MS = 50;
 
+export type PackageSourceState = 'reachable' | 'unreachable' | 'unknown';
+
 export class Kernel {
+  private packageSourceAnswer: Promise<PackageSourceState> | null = null;
   private handle: WorkerHandle;
   private queue: Promise<unknown> = Promise.resolve();
   private pendingRuns = 0;
@@ -158,6 +161,18 @@ export class Kernel {
       return; // execute() replaces the handle when it sees the termination
     }
     this.replaceHandle();
+  }
+
+  /**
+   * Whether packages can be downloaded in this browser, asked once per page (the answer does not
+   * change by restarting the interpreter): a page that cannot should say so, not fail on import.
+   */
+  packageSource(): Promise<PackageSourceState> {
+    this.packageSourceAnswer ??= this.handle.ready.then(
+      () => this.handle.probePackageSource().then((ok): PackageSourceState => (ok ? 'reachable' : 'unreachable')),
+      () => 'unknown' as const,
+    );
+    return this.packageSourceAnswer;
   }
 
   async writeFile(path: string, bytes: Uint8Array): Promise<void> {

@@ -7,8 +7,10 @@
  */
 import type { OutputCaps } from './limits';
 import { VEGALITE_MIME_TYPES, type MimeBundle, type Output } from './protocol';
+import { IMAGE_MIME_TYPES } from './mime-types';
 
-const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml'] as const;
+/** Everything shown as a picture counts against the image cap, a drawn diagram too. */
+const IMAGE_TYPES = [...IMAGE_MIME_TYPES, 'image/svg+xml'] as const;
 /** Room past the printed-text cap for the Python side's own elision marker and notices. */
 const STREAM_SLACK_CHARS = 10_000;
 

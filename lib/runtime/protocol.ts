@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { OUTPUT_CAPS } from './limits';
+import type { DisplayMimeType } from './mime-types';
 
 /** A table, in the Frictionless "data resource" shape that pandas' `to_json(orient="table")` uses. */
 export const tableFieldSchema = z.object({
@@ -54,17 +55,21 @@ function jsonLength(value: unknown): number {
   }
 }
 
-export const mimeBundleSchema = z.object({
+/** One validator per type of lib/runtime/mime-types.ts (`satisfies` keeps the two in step). */
+const mimeBundleShape = {
   'text/plain': z.string().max(OUTPUT_CAPS.textChars).optional(),
   'text/markdown': z.string().max(OUTPUT_CAPS.textChars).optional(),
   'image/png': base64OrBlobRef.optional(),
   'image/jpeg': base64OrBlobRef.optional(),
   /** SVG text (Graphviz diagrams, sanitized); shown as an image, never inlined into the page. */
   'image/svg+xml': z.string().max(20_000_000).optional(),
+  /** DOT source from Python; the page draws it with the Graphviz target (lib/targets/graphviz/dot-outputs.ts). */
+  'text/vnd.graphviz': z.string().max(OUTPUT_CAPS.textChars).optional(),
   'application/vnd.dataresource+json': tableDataSchema.optional(),
   'application/vnd.vegalite.v5+json': vegaLiteSpecSchema.optional(),
   'application/vnd.vegalite.v6+json': vegaLiteSpecSchema.optional(),
-});
+} satisfies Record<DisplayMimeType, z.ZodType>;
+export const mimeBundleSchema = z.object(mimeBundleShape);
 export type MimeBundle = z.infer<typeof mimeBundleSchema>;
 
 export const streamOutputSchema = z.object({

@@ -32,6 +32,8 @@ export interface PythonWorkerApi {
   /** Loads the packages the code imports; safe to call while the model is still writing it. */
   loadPackagesFor(code: string): Promise<unknown>;
   heapBytes(): Promise<unknown>;
+  /** Whether the package source answers (its lock file, fetched through the loader's own path). */
+  probePackageSource(): Promise<unknown>;
   writeFile(path: string, bytes: Uint8Array): Promise<unknown>;
   readFile(path: string): Promise<unknown>;
 }
@@ -41,6 +43,7 @@ export type StartPhase = z.infer<typeof startPhaseSchema>;
 
 export const initResultSchema = z.object({ pythonVersion: z.string(), pyodideVersion: z.string() });
 export const heapBytesSchema = z.number().nonnegative();
+export const packageSourceAnswerSchema = z.boolean();
 export const workerRunResultSchema = z.object({ status: z.enum(['ok', 'error', 'interrupted']), heapBytes: heapBytesSchema });
 export type WorkerRunResult = z.infer<typeof workerRunResultSchema>;
 export const packageFailureSchema = z.object({ name: z.string(), url: z.string(), message: z.string() });

@@ -9,6 +9,7 @@ import { RUN_LIMITS, type OutputCaps } from './limits';
 import {
   fileBytesSchema,
   heapBytesSchema,
+  packageSourceAnswerSchema,
   initResultSchema,
   loadPackagesResultSchema,
   memoryLimitMessageSchema,
@@ -151,6 +152,12 @@ export class WorkerHandle {
 
   async heapBytes(): Promise<number> {
     return heapBytesSchema.parse(await this.guard(this.remote.heapBytes(), 2_000, 'Reading the heap size'));
+  }
+
+  /** False when the package source did not answer (or the worker could not ask). */
+  async probePackageSource(): Promise<boolean> {
+    const answer = await this.guard(this.remote.probePackageSource(), 15_000, 'Checking the package source').catch(() => false);
+    return packageSourceAnswerSchema.safeParse(answer).data ?? false;
   }
 
   async writeFile(path: string, bytes: Uint8Array): Promise<void> {

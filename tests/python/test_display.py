@@ -93,3 +93,27 @@ def test_files_written_under_output(kernel):
     assert outputs == [{"output_type": "file", "name": "result.csv", "size": 8, "mediaType": "text/csv"}]
     # unchanged files are not reported again
     assert kernel.run("1;")[1] == []
+
+
+def test_dot_source_passes_through_raw_display(kernel):
+    code = "display({'text/vnd.graphviz': 'digraph { a -> b }', 'text/html': '<b>x</b>'}, raw=True)"
+    data = kernel.run(code)[1][0]["data"]
+    assert data == {"text/vnd.graphviz": "digraph { a -> b }", "text/plain": "<Graphviz diagram>"}
+
+
+def test_dot_source_from_repr_mimebundle_keeps_its_text(kernel):
+    code = (
+        "class Graph:\n"
+        "    def _repr_mimebundle_(self, include=None, exclude=None):\n"
+        "        return {'text/vnd.graphviz': 'graph { x -- y }', 'text/plain': 'Graph(2 nodes)'}\n"
+        "Graph()"
+    )
+    data = kernel.run(code)[1][0]["data"]
+    assert data == {"text/vnd.graphviz": "graph { x -- y }", "text/plain": "Graph(2 nodes)"}
+
+
+def test_dot_source_over_the_text_cap_is_not_passed_on_whole_or_cut(kernel):
+    code = "display({'text/vnd.graphviz': 'digraph { ' + 'a -> b; ' * 40000 + '}'}, raw=True)"
+    data = kernel.run(code)[1][0]["data"]
+    assert "text/vnd.graphviz" not in data
+    assert "over the" in data["text/plain"] and "limit" in data["text/plain"]

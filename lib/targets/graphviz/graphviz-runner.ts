@@ -5,7 +5,7 @@
  * any other: an SVG (shown as an image) plus a PNG drawn from it in the page, for the model.
  */
 import { GRAPHVIZ_LIMITS, workerReplySchema, type Rendered } from './protocol';
-import type { RunResult } from '@/lib/runtime/protocol';
+import type { MimeBundle, RunResult } from '@/lib/runtime/protocol';
 import { svgToPngBase64 } from './svg-to-png';
 
 const WORKER_URL = '/workers/graphviz.worker.mjs';
@@ -48,9 +48,12 @@ export class GraphvizRunner {
     this.connection = null;
   }
 
-  async run(dot: string, timeoutMs: number): Promise<RunResult> {
-    const started = performance.now();
-    if (dot.length > GRAPHVIZ_LIMITS.maxDotChars) return failure(`The DOT source is longer than ${GRAPHVIZ_LIMITS.maxDotChars.toLocaleString('en-US')} characters.`, started);
+  /**
+   * Draws one DOT source: the sanitized SVG and a PNG of it (null when the page could not draw
+   * one), or why not. Used by `graphviz` cells and by DOT that Python displays (dot-outputs.ts).
+   */
+  async render(dot: string, timeoutMs: number): Promise<DotRender> {
+    if (dot.length > GRAPHVIZ_LIMITS.maxDotChars) return { ok: false, status: 'error', message: `The DOT source is longer than ${GRAPHVIZ_LIMITS.maxDotChars.toLocaleString('en-US')} characters.` };
     const connection = this.connect();
     const id = this.nextId++;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -69,25 +72,29 @@ export class GraphvizRunner {
       ]);
       if (reply === 'timeout') {
         this.kill();
-        return { status: 'timeout', outputs: [], durationMs: performance.now() - started, notice: `Graphviz did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.` };
+        return { ok: false, status: 'timeout', message: `Graphviz did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.` };
       }
-      if (!reply.ok) {
-        const where = reply.line ? ` (line ${reply.line})` : '';
-        return { status: 'error', durationMs: performance.now() - started, outputs: [{ output_type: 'error', ename: 'DotSyntaxError', evalue: `${reply.message}${where}`, traceback: [reply.message] }] };
-      }
+      if (!reply.ok) return { ok: false, status: 'error', syntax: true, message: `${reply.message}${reply.line ? ` (line ${reply.line})` : ''}`, detail: reply.message };
       const png = await svgToPngBase64(reply.svg, reply.width, reply.height).catch(() => null);
-      return {
-        status: 'ok',
-        durationMs: performance.now() - started,
-        outputs: [{ output_type: 'display_data', data: { 'image/svg+xml': reply.svg, ...(png ? { 'image/png': png } : {}), 'text/plain': `<Graphviz diagram, ${Math.round(reply.width)}×${Math.round(reply.height)}>` } }],
-      };
+      return { ok: true, svg: reply.svg, png, width: reply.width, height: reply.height };
     } catch (error) {
       this.kill();
-      return failure(`Graphviz could not run: ${error instanceof Error ? error.message : String(error)}`, started);
+      return { ok: false, status: 'error', message: `Graphviz could not run: ${error instanceof Error ? error.message : String(error)}` };
     } finally {
       clearTimeout(timer);
       connection.pending.delete(id);
     }
+  }
+
+  /** A `graphviz` cell: the drawing as a run like any other. */
+  async run(dot: string, timeoutMs: number): Promise<RunResult> {
+    const started = performance.now();
+    const drawn = await this.render(dot, timeoutMs);
+    const durationMs = performance.now() - started;
+    if (drawn.ok) return { status: 'ok', durationMs, outputs: [{ output_type: 'display_data', data: diagramBundle(drawn) }] };
+    if (drawn.status === 'timeout') return { status: 'timeout', outputs: [], durationMs, notice: drawn.message };
+    const ename = drawn.syntax ? 'DotSyntaxError' : 'GraphvizError';
+    return { status: 'error', durationMs, outputs: [{ output_type: 'error', ename, evalue: drawn.message, traceback: [drawn.detail ?? drawn.message] }] };
   }
 
   dispose(): void {
@@ -95,6 +102,11 @@ export class GraphvizRunner {
   }
 }
 
-function failure(message: string, started: number): RunResult {
-  return { status: 'error', durationMs: performance.now() - started, outputs: [{ output_type: 'error', ename: 'GraphvizError', evalue: message, traceback: [message] }] };
+export type DotRender =
+  | { ok: true; svg: string; png: string | null; width: number; height: number }
+  | { ok: false; status: 'error' | 'timeout'; message: string; syntax?: boolean; detail?: string };
+
+/** The bundle of a drawn diagram: shown as the SVG, sent to the model as the PNG. */
+export function diagramBundle(drawn: Extract<DotRender, { ok: true }>): MimeBundle {
+  return { 'image/svg+xml': drawn.svg, ...(drawn.png ? { 'image/png': drawn.png } : {}), 'text/plain': `<Graphviz diagram, ${Math.round(drawn.width)}×${Math.round(drawn.height)}>` };
 }

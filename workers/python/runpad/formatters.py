@@ -2,7 +2,9 @@
 
 HTML (`_repr_html_`) is deliberately not passed on: the page never renders HTML from Python.
 Vega-Lite specs (`application/vnd.vegalite.v5+json`, `…v6+json`) are: the page renders them
-itself, as data, with no network and no code of the spec's making.
+itself, as data, with no network and no code of the spec's making. So is Graphviz DOT source
+(`text/vnd.graphviz`, e.g. from networkx): the page draws it with the same renderer as the
+`graphviz` tool. The allowed types are in mime_types.py (a checked copy of the page's list).
 """
 
 import base64
@@ -12,9 +14,8 @@ import math
 import sys
 
 from .caps import clip
+from .mime_types import DOT_TYPE, FROM_PYTHON, IMAGE_TYPES, TEXT_TYPES, VEGALITE_TYPES
 
-ALLOWED = ("text/plain", "text/markdown", "image/png", "image/jpeg", "application/vnd.dataresource+json")
-VEGALITE_TYPES = ("application/vnd.vegalite.v5+json", "application/vnd.vegalite.v6+json")
 # Characters of one spec as compact JSON; lib/runtime/protocol.ts (VEGALITE_SPEC_MAX_BYTES) has the same.
 VEGALITE_MAX_CHARS = 5_000_000
 _JSON_DEPTH = 100
@@ -100,21 +101,34 @@ def from_mimebundle(mimebundle, caps):
     """The allowed part of a MIME bundle a `_repr_mimebundle_` or `display(..., raw=True)` gave."""
     bundle = {}
     for key, value in mimebundle.items():
-        if key in ("image/png", "image/jpeg"):
+        if key in IMAGE_TYPES:
             encoded = _b64(value)
             if encoded:
                 bundle[key] = encoded
-        elif key in ("text/plain", "text/markdown") and isinstance(value, str):
+        elif key in TEXT_TYPES and isinstance(value, str):
             bundle[key] = clip(value, caps.text_chars)
+    _add_dot(bundle, mimebundle, caps)
     _add_vegalite(bundle, mimebundle)
     return bundle
+
+
+def _add_dot(bundle, mimebundle, caps):
+    """Passes DOT source on whole (a clipped graph would not parse), or says why it was not."""
+    dot = mimebundle.get(DOT_TYPE)
+    if not isinstance(dot, str):
+        return
+    if len(dot) > caps.text_chars:
+        bundle["text/plain"] = f"<Graphviz diagram not drawn: its DOT source is {len(dot):,} characters, over the {caps.text_chars:,} limit>"
+        return
+    bundle[DOT_TYPE] = dot
+    bundle.setdefault("text/plain", "<Graphviz diagram>")
 
 
 def raw_bundle(data, caps):
     """IPython's `display(data, raw=True)`: data is already a MIME bundle (a dict)."""
     bundle = from_mimebundle(data, caps)
     if "text/plain" not in bundle:
-        ignored = [str(key) for key in data if key not in ALLOWED and key not in VEGALITE_TYPES]
+        ignored = [str(key) for key in data if key not in FROM_PYTHON]
         if ignored and not bundle:
             bundle["text/plain"] = f"<display data of type {', '.join(ignored)}, not shown here>"
         else:

@@ -2,6 +2,8 @@
 
 import base64
 
+from .mime_types import IMAGE_TYPES
+
 
 class RunSession:
     def __init__(self, emit, caps, capture):
@@ -20,7 +22,7 @@ class RunSession:
         self.emit({"output_type": output_type, "data": bundle})
 
     def _apply_image_caps(self, bundle):
-        image_keys = [k for k in ("image/png", "image/jpeg") if k in bundle]
+        image_keys = [k for k in IMAGE_TYPES if k in bundle]
         if not image_keys:
             return bundle
         if self.images >= self.caps.images_per_run:
@@ -31,7 +33,7 @@ class RunSession:
             if size > self.caps.image_bytes:
                 self.notice(f"[runpad] an image of {size:,} bytes was not shown (limit: {self.caps.image_bytes:,} bytes)\n")
                 bundle = {k: v for k, v in bundle.items() if k != key}
-        if any(k in bundle for k in ("image/png", "image/jpeg")):
+        if any(k in bundle for k in IMAGE_TYPES):
             self.images += 1
         return bundle
 

@@ -35,7 +35,9 @@ export const GET = route<{ sha: string }>(async ({ request, params }) => {
     etag,
     'accept-ranges': 'bytes',
     // Content-addressed: the bytes behind a hash never change; access is checked per request.
-    'cache-control': 'private, max-age=31536000, immutable',
+    // no-transform: served as stored, never gzipped on the fly (a 100 MB CSV would cost the server
+    // its CPU and lose its Content-Length); compressing is the proxy's or CDN's job.
+    'cache-control': 'private, max-age=31536000, immutable, no-transform',
   };
   if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
   const range = parseRange(request.headers.get('range'), blob.size);

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { buildSystemPrompt } from './system-prompt';
+
+describe('buildSystemPrompt', () => {
+  it('lists the packages that can be imported when the browser can download them', () => {
+    const prompt = buildSystemPrompt({ packages: ['numpy', 'pandas'], stepBudget: 8 });
+    expect(prompt).toContain('loaded automatically on import): numpy, pandas.');
+    expect(prompt).not.toContain('Only the standard library');
+  });
+
+  it('tells the model to do without packages when the browser cannot download them, and offers what works', () => {
+    const prompt = buildSystemPrompt({ packages: ['numpy', 'pandas'], packagesUnreachable: true, stepBudget: 8 });
+    expect(prompt).toContain('Only the standard library is available');
+    expect(prompt).not.toContain('numpy, pandas.');
+    expect(prompt).toMatch(/Vega-Lite/);
+    expect(prompt).toMatch(/`graphviz` tool/);
+  });
+
+  it('tells the model how Python draws DOT', () => {
+    expect(buildSystemPrompt({ packages: [], stepBudget: 8 })).toContain("display({'text/vnd.graphviz': dot_source}, raw=True)");
+  });
+});
