@@ -1,21 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { addScenarios, openChat, send, waitForTurn } from './helpers';
+import AxeBuilder from '@axe-core/playwright';
+import { seriousViolations, WCAG } from './axe';
 
 /**
  * The rough edges a new user found: scrolling that lost the answer, the first tab stops, the
  * conversation list, the phone layout, share feedback and its 404 page, and accessibility.
  */
-
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  // label-content-name-mismatch (WCAG 2.5.3) is experimental in axe, so off unless asked for.
-  const results = await new AxeBuilder({ page }).withTags(WCAG).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help}: ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`).join('; ')}`);
-}
 
 const composerOf = (page: Page) => page.getByLabel('Message', { exact: true });
 

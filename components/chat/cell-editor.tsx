@@ -23,7 +23,7 @@ export function CellEditor({ initialCode, onRun, onCancel }: { initialCode: stri
         className="w-full resize-y rounded border border-zinc-300 bg-white p-2 font-mono text-[13px] leading-5 dark:border-zinc-700 dark:bg-zinc-950"
       />
       <div className="flex items-center justify-end gap-2 text-sm">
-        <span className="mr-auto text-xs text-zinc-500">Ctrl+Enter runs · Esc cancels · the model sees your version next turn</span>
+        <span className="mr-auto text-xs text-zinc-500 dark:text-zinc-400">Ctrl+Enter runs · Esc cancels · the model sees your version next turn</span>
         <button type="button" onClick={onCancel} className="rounded px-3 py-1 hover:bg-zinc-100 dark:hover:bg-zinc-800">
           Cancel
         </button>

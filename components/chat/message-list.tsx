@@ -79,7 +79,7 @@ export function MessageList({ messages, runs, status, error, onRetry, onRegenera
           </div>
         );
       })}
-      {status === 'submitted' && <p className="text-sm text-zinc-500">Thinking…</p>}
+      {status === 'submitted' && <p className="text-sm text-zinc-500 dark:text-zinc-400">Thinking…</p>}
       {error && <ModelErrorNotice key={error.message} error={error} onRetry={onRetry} />}
     </div>
   );

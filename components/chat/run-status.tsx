@@ -50,13 +50,13 @@ function filesLabel(status: { names: string[]; bytes: number }): string {
 export function RunStatusLabel({ status }: { status: CellStatus }) {
   switch (status.kind) {
     case 'writing':
-      return <span className="text-zinc-500">writing…</span>;
+      return <span className="text-zinc-500 dark:text-zinc-400">writing…</span>;
     case 'queued':
-      return <span className="text-zinc-500">queued</span>;
+      return <span className="text-zinc-500 dark:text-zinc-400">queued</span>;
     case 'loading-packages':
-      return <span className="text-zinc-500">Loading {status.names.join(', ')}…</span>;
+      return <span className="text-zinc-500 dark:text-zinc-400">Loading {status.names.join(', ')}…</span>;
     case 'loading-files':
-      return <span className="text-zinc-500">{filesLabel(status)}…</span>;
+      return <span className="text-zinc-500 dark:text-zinc-400">{filesLabel(status)}…</span>;
     case 'running':
       return (
         <span className="text-blue-700 dark:text-blue-400">
@@ -64,7 +64,7 @@ export function RunStatusLabel({ status }: { status: CellStatus }) {
         </span>
       );
     case 'not-run':
-      return <span className="text-zinc-500">not run</span>;
+      return <span className="text-zinc-500 dark:text-zinc-400">not run</span>;
     case 'finished': {
       const { status: s, durationMs } = status.result;
       const tone = s === 'ok' ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400';

@@ -7,7 +7,7 @@ export function FileOutput({ file, href }: { file: FileInfo; href?: string }) {
   const label = (
     <>
       <span className="font-mono">{file.name}</span>
-      <span className="text-zinc-500">{formatBytes(file.size)}</span>
+      <span className="text-zinc-500 dark:text-zinc-400">{formatBytes(file.size)}</span>
     </>
   );
   return href ? (

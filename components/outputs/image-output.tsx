@@ -22,7 +22,7 @@ export function ImageOutput({ value, mediaType, index }: { value: string; mediaT
         </button>
       )}
       <figcaption className="sr-only">Figure {index}</figcaption>
-      <a href={src} download={`figure-${index}.png`} className="mt-1 inline-block text-xs text-zinc-500 underline hover:text-zinc-800 dark:hover:text-zinc-200">
+      <a href={src} download={`figure-${index}.png`} className="mt-1 inline-block text-xs text-zinc-500 underline hover:text-zinc-800 dark:text-zinc-400 dark:hover:text-zinc-200">
         Download PNG
       </a>
     </figure>

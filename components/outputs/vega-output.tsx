@@ -8,6 +8,17 @@ import { findUrls, safeSpec, urlRefusal, type ChartSpec } from '@/lib/charts/veg
 type Drawn = { spec: ChartSpec; state: 'rendered' } | { spec: ChartSpec; state: 'failed'; message: string };
 
 /**
+ * vega-embed opens its actions menu (Save as PNG/SVG) from a <summary> that holds only an icon,
+ * which screen readers announce without a name (axe: summary-name). Name it, hide the icon.
+ */
+function nameActionsMenu(element: HTMLElement) {
+  const summary = element.querySelector('details > summary');
+  if (!summary) return;
+  summary.setAttribute('aria-label', 'Chart actions');
+  summary.querySelector('svg')?.setAttribute('aria-hidden', 'true');
+}
+
+/**
  * An interactive Vega-Lite chart (`application/vnd.vegalite.v5+json` / `v6+json`), drawn with
  * vega-embed, which is loaded only when a chart is shown. It runs under the page's CSP (no
  * 'unsafe-eval': expressions are interpreted, lib/charts/load-vega.ts) and loads nothing: data
@@ -35,6 +46,7 @@ export function VegaOutput({ spec }: { spec: ChartSpec }) {
           return;
         }
         finalize = result.finalize;
+        nameActionsMenu(element);
         setDrawn(refused.length > 0 ? { spec, state: 'failed', message: urlRefusal(refused) } : { spec, state: 'rendered' });
       } catch (error) {
         if (!cancelled) setDrawn({ spec, state: 'failed', message: `This chart could not be drawn: ${error instanceof Error ? error.message : String(error)}` });
@@ -53,7 +65,7 @@ export function VegaOutput({ spec }: { spec: ChartSpec }) {
     <figure className="my-2 max-w-full overflow-x-auto" data-output="vegalite" data-chart-state={state} aria-busy={state === 'rendering'}>
       {/* vega-embed owns this element's children; React leaves it empty. */}
       <div ref={ref} className={state === 'failed' ? 'hidden' : 'rounded border border-zinc-200 bg-white p-2 dark:border-zinc-700'} />
-      {state === 'rendering' && <p className="text-xs text-zinc-500">Drawing the chart…</p>}
+      {state === 'rendering' && <p className="text-xs text-zinc-500 dark:text-zinc-400">Drawing the chart…</p>}
       {message && (
         <p role="alert" className="rounded border border-red-200 bg-red-50 p-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
           {message}
