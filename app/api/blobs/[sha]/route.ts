@@ -35,8 +35,8 @@ export const GET = route<{ sha: string }>(async ({ request, params }) => {
     etag,
     'accept-ranges': 'bytes',
     // Content-addressed: the bytes behind a hash never change; access is checked per request.
-    // no-transform: served as stored, never gzipped on the fly (a 100 MB CSV would cost the server
-    // its CPU and lose its Content-Length); compressing is the proxy's or CDN's job.
+    // no-transform: served as stored, never gzipped on the fly by Next or a proxy (a 100 MB CSV
+    // would cost CPU per download, and Range offsets are offsets into the stored bytes).
     'cache-control': 'private, max-age=31536000, immutable, no-transform',
   };
   if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
@@ -45,7 +45,9 @@ export const GET = route<{ sha: string }>(async ({ request, params }) => {
   const store = await getBlobStore();
   const body = await store.read(blob.sha256, range ?? undefined);
   if (!body) return jsonError(404, 'The file’s bytes are missing from storage.', { reason: 'blob missing from store' });
-  if (!range) return new Response(body, { headers: { ...headers, 'content-length': String(blob.size) } });
+  // Next drops Content-Length from a route's response (send-response.js); Content-Range and the
+  // file list carry the size.
+  if (!range) return new Response(body, { headers });
   return new Response(body, {
     status: 206,
     headers: { ...headers, 'content-length': String(range.end - range.start + 1), 'content-range': `bytes ${range.start}-${range.end}/${blob.size}` },
