@@ -61,3 +61,19 @@ class Chart:
 display(Chart())
 print("drew a 360x200 sine chart")
 `;
+
+/** Drops a CSV onto the conversation, as a user drags a file in, and waits until it is uploaded. */
+export async function dropCsv(page: Page, name: string, content: string) {
+  const transfer = await page.evaluateHandle(
+    ([fileName, text]) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text], fileName, { type: 'text/csv' }));
+      return data;
+    },
+    [name, content] as const,
+  );
+  const target = page.locator('#conversation');
+  await target.dispatchEvent('dragenter', { dataTransfer: transfer });
+  await target.dispatchEvent('drop', { dataTransfer: transfer });
+  await expect(page.getByRole('list', { name: 'Attached files' }).getByRole('listitem')).toHaveAttribute('data-upload-status', 'done');
+}

@@ -1,24 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
-import { addScenarios, chatRequestsFor, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
+import { expect, test } from '@playwright/test';
+import { addScenarios, chatRequestsFor, dropCsv, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 
 /** More than Python: SQL in the conversation's interpreter (SQLite offline) and Graphviz diagrams. */
 
 const CSV = 'region,units,price\nnorth,12,2.5\nsouth,30,1.25\nnorth,8,4.0\nwest,50,1.0\n';
-
-async function dropCsv(page: Page, name: string, content: string) {
-  const transfer = await page.evaluateHandle(
-    ([fileName, text]) => {
-      const data = new DataTransfer();
-      data.items.add(new File([text], fileName, { type: 'text/csv' }));
-      return data;
-    },
-    [name, content] as const,
-  );
-  const target = page.locator('#conversation');
-  await target.dispatchEvent('dragenter', { dataTransfer: transfer });
-  await target.dispatchEvent('drop', { dataTransfer: transfer });
-  await expect(page.getByRole('list', { name: 'Attached files' }).getByRole('listitem')).toHaveAttribute('data-upload-status', 'done');
-}
 
 test('a dropped CSV is a SQL table: an error names the tables and columns, the corrected query reaches the page and the model, and Python reads _sql', async ({ page }) => {
   const stamp = Date.now();

@@ -8,6 +8,7 @@ import { cellStatus, RunStatusLabel, statusAnnouncement } from './run-status';
 import { useLiveRun, type RunStore } from './run-store';
 import { useKernelContext, type UserRun } from './kernel-context';
 import { CellEditor } from './cell-editor';
+import { RerunMark } from './rerun-mark';
 import { useFrameBatched } from './use-frame-batched';
 import type { Target } from '@/lib/targets/registry';
 import type { Output } from '@/lib/runtime/protocol';
@@ -107,6 +108,7 @@ export function CodeCell({ part, target, runs }: { part: PythonToolPart; target:
           {part.errorText && <p className="mt-2 text-sm text-red-700">{part.errorText}</p>}
         </div>
       )}
+      <RerunMark toolCallId={part.toolCallId} />
     </section>
   );
 }

@@ -2,7 +2,7 @@
 
 import type { KernelState } from '@/lib/runtime/kernel';
 
-const PHASE_LABEL = { downloading: 'downloading Python…', starting: 'starting Python…', installing: 'preparing…', ready: 'ready' } as const;
+const PHASE_LABEL = { downloading: 'downloading…', starting: 'starting…', installing: 'preparing…', ready: 'ready' } as const;
 
 /** A compact indicator of the interpreter's state, with Restart. */
 export function KernelStatus({ state, onRestart }: { state: KernelState; onRestart: () => void }) {

@@ -3,16 +3,45 @@
 import type { UIMessage } from 'ai';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
-import { BlobAccessProvider } from '@/components/outputs/blob-url';
+import { BlobAccessProvider, useBlobUrl } from '@/components/outputs/blob-url';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
+import type { KernelLocation } from '@/lib/runtime/use-kernel';
+import { isCodePartType } from '@/lib/targets/registry';
 import { ExportMenu } from './export-menu';
 import { MessageView } from './message-view';
+import { RerunMarksProvider } from './rerun-mark';
+import { RerunPanel } from './rerun-panel';
 import { RunStore } from './run-store';
+import { useShareRerun } from './use-share-rerun';
 
-type SharedConversationProps = { shareId: string; title: string | null; messages: UIMessage[]; sharedAt: string };
+/** A file the share grants: written into /data/ for a re-run. */
+export type SharedFile = { name: string; sha256: string };
 
-export function SharedConversation({ shareId, title, messages, sharedAt }: SharedConversationProps) {
+type SharedConversationProps = {
+  shareId: string;
+  title: string | null;
+  messages: UIMessage[];
+  sharedAt: string;
+  files: SharedFile[];
+  location: KernelLocation;
+  maxRunTimeoutMs: number;
+};
+
+export function SharedConversation(props: SharedConversationProps) {
+  // Blobs (figures, datasets) are read through the share, for the page and for a re-run alike.
+  return (
+    <BlobAccessProvider value={props.shareId}>
+      <SharedConversationView {...props} />
+    </BlobAccessProvider>
+  );
+}
+
+function SharedConversationView({ shareId, title, messages, sharedAt, files, location, maxRunTimeoutMs }: SharedConversationProps) {
   const runs = useMemo(() => new RunStore(), []);
+  const blobUrl = useBlobUrl();
+  const dataFiles = files.map((file) => ({ name: file.name, sha256: file.sha256, url: blobUrl(file.sha256) }));
+  const rerun = useShareRerun({ messages, files: dataFiles, location, maxRunTimeoutMs, blobUrl });
+  const hasCells = useMemo(() => messages.some((message) => message.role === 'assistant' && message.parts.some((part) => isCodePartType(part.type))), [messages]);
   const [forking, setForking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const router = useRouter();
@@ -29,17 +58,18 @@ export function SharedConversation({ shareId, title, messages, sharedAt }: Share
     router.push(path);
   };
   return (
-    <BlobAccessProvider value={shareId}>
+    <RerunMarksProvider value={rerun.state.phase === 'idle' ? null : rerun.state.cells}>
       <div className="flex min-h-dvh flex-col">
         <header className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title ?? 'Shared conversation'}</h1>
-          <span className="text-xs text-zinc-500">Shared snapshot · {new Date(sharedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC</span>
+          <span className="text-xs text-zinc-600 dark:text-zinc-400">Shared snapshot · {new Date(sharedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC</span>
           <button type="button" onClick={fork} disabled={forking} className="rounded-lg bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
             {forking ? 'Copying…' : 'Continue in my own chat'}
           </button>
           <ExportMenu basePath={`/api/shares/${shareId}`} subject="shared conversation" />
           <ThemeToggle />
         </header>
+        {hasCells && <RerunPanel state={rerun.state} kernelState={rerun.kernelState} onStart={() => void rerun.start()} onStop={rerun.stop} />}
         {error && (
           <p role="alert" className="mx-auto mt-3 max-w-3xl px-4 text-sm text-red-700">
             {error}
@@ -51,6 +81,6 @@ export function SharedConversation({ shareId, title, messages, sharedAt }: Share
           ))}
         </main>
       </div>
-    </BlobAccessProvider>
+    </RerunMarksProvider>
   );
 }

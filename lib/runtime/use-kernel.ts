@@ -8,18 +8,23 @@ import { pythonWorkerUrl, type WorkerLocation } from './worker-url';
 export type KernelLocation = WorkerLocation;
 const STARTING: KernelState = { kind: 'starting', phase: 'downloading', restarted: false };
 
+/** A kernel for the page's interpreter at this location (URLs made absolute for the worker). */
+export function createKernel({ pyodideIndexPath, packageBaseUrl, packageLockUrl }: KernelLocation): Kernel {
+  return new Kernel({
+    workerUrl: pythonWorkerUrl({ pyodideIndexPath, packageBaseUrl, packageLockUrl }),
+    indexURL: new URL(pyodideIndexPath, window.location.origin).href,
+    packageBaseUrl: new URL(packageBaseUrl, window.location.origin).href,
+    packageLockUrl: new URL(packageLockUrl, window.location.origin).href,
+    caps: OUTPUT_CAPS,
+  });
+}
+
 /** One kernel per mounted conversation, started as soon as the page loads. */
 export function useKernel(location: KernelLocation): Kernel | null {
   const [kernel, setKernel] = useState<Kernel | null>(null);
   const { pyodideIndexPath, packageBaseUrl, packageLockUrl } = location;
   useEffect(() => {
-    const created = new Kernel({
-      workerUrl: pythonWorkerUrl({ pyodideIndexPath, packageBaseUrl, packageLockUrl }),
-      indexURL: new URL(pyodideIndexPath, window.location.origin).href,
-      packageBaseUrl: new URL(packageBaseUrl, window.location.origin).href,
-      packageLockUrl: new URL(packageLockUrl, window.location.origin).href,
-      caps: OUTPUT_CAPS,
-    });
+    const created = createKernel({ pyodideIndexPath, packageBaseUrl, packageLockUrl });
     // The kernel is an external resource created on mount; publishing it once is intended.
     // eslint-disable-next-line react-hooks/set-state-in-effect
     setKernel(created);

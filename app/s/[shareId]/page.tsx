@@ -2,16 +2,30 @@ import type { UIMessage } from 'ai';
 import { notFound } from 'next/navigation';
 import { SharedConversation } from '@/components/chat/shared-conversation';
 import { getDb } from '@/lib/db/client';
-import { getShare } from '@/lib/db/queries/shares';
+import { getShare, listShareFiles } from '@/lib/db/queries/shares';
+import { getClientConfig } from '@/lib/config';
 import { shareIdSchema } from '@/lib/http/session';
 
 export const dynamic = 'force-dynamic';
 
-/** A read-only snapshot of a shared conversation; needs no interpreter to display. */
+/** A read-only snapshot of a shared conversation; needs no interpreter to display (one starts only for a re-run). */
 export default async function SharePage({ params }: { params: Promise<{ shareId: string }> }) {
   const { shareId } = await params;
   if (!shareIdSchema.safeParse(shareId).success) notFound();
   const share = await getShare(await getDb(), shareId);
   if (!share) notFound();
-  return <SharedConversation shareId={share.id} title={share.title} messages={share.messages as UIMessage[]} sharedAt={share.updatedAt.toISOString()} />;
+  // The files the share grants, for "Re-run in my browser" (the interpreter reads them from /data).
+  const files = await listShareFiles(await getDb(), share.id);
+  const { pyodideIndexPath, packageBaseUrl, packageLockUrl, maxRunTimeoutMs } = getClientConfig();
+  return (
+    <SharedConversation
+      shareId={share.id}
+      title={share.title}
+      messages={share.messages as UIMessage[]}
+      sharedAt={share.updatedAt.toISOString()}
+      files={files.map((file) => ({ name: file.name, sha256: file.sha256 }))}
+      location={{ pyodideIndexPath, packageBaseUrl, packageLockUrl }}
+      maxRunTimeoutMs={maxRunTimeoutMs}
+    />
+  );
 }

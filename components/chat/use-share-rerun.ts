@@ -1,0 +1,135 @@
+'use client';
+
+/**
+ * "Re-run in my browser" on a share page: the snapshot's runs, in order, in the visitor's own
+ * interpreter (Python and SQL) and Graphviz worker, each compared with the recorded outputs
+ * (lib/share/compare-outputs.ts). Nothing is sent to the server and nothing recorded changes:
+ * the new results live in this page only.
+ *
+ * No interpreter starts until asked — most visitors only read — so the Kernel is created here on
+ * demand, by the same createKernel as the chat page's, and a fresh one for every
+ * re-run (a re-run starts from an empty state, as the recorded conversation did). Each cell runs
+ * through Kernel.run, as restore's Kernel.replay does; replay itself is not used because it
+ * returns only a verdict on stdout, and a re-run compares and shows every output.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { DataFile, Kernel, RunPhase } from '@/lib/runtime/kernel';
+import type { RunResult } from '@/lib/runtime/protocol';
+import { createKernel, useKernelState, type KernelLocation } from '@/lib/runtime/use-kernel';
+import { GraphvizRunner } from '@/lib/targets/graphviz/graphviz-runner';
+import { compareOutputs } from '@/lib/share/compare-outputs';
+import { pixelLoader } from '@/lib/share/decode-image';
+import { planRerun, type RerunStep } from '@/lib/share/rerun-plan';
+import type { CellRerun, RerunPhase, ShareRerunState } from '@/lib/share/rerun-state';
+import { currentSettings } from './use-settings';
+
+type Session = { kernel: Kernel; abort: AbortController; graphviz: GraphvizRunner | null };
+
+type Options = {
+  messages: ReadonlyArray<{ role: string; parts: ReadonlyArray<unknown> }>;
+  /** The files the share grants, as the interpreter should see them under /data/. */
+  files: readonly DataFile[];
+  location: KernelLocation;
+  maxRunTimeoutMs: number;
+  /** How this page reaches a stored blob (through the share). */
+  blobUrl: (sha256: string) => string;
+};
+
+function phaseDetail(phase: RunPhase): string | undefined {
+  if (phase.kind === 'loading-files') return `Loading ${phase.names.join(', ')}…`;
+  if (phase.kind === 'loading-packages') return `Loading ${phase.names.join(', ')}…`;
+  return undefined;
+}
+
+function whenAborted(signal: AbortSignal): Promise<'stopped'> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve('stopped');
+    else signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+  });
+}
+
+function endSession(session: Session | null): void {
+  if (!session) return;
+  session.abort.abort();
+  session.kernel.dispose();
+  session.graphviz?.dispose();
+}
+
+export function useShareRerun({ messages, files, location, maxRunTimeoutMs, blobUrl }: Options) {
+  const [kernel, setKernel] = useState<Kernel | null>(null);
+  const kernelState = useKernelState(kernel);
+  const [state, setState] = useState<ShareRerunState>({ phase: 'idle' });
+  const session = useRef<Session | null>(null);
+  useEffect(() => () => endSession(session.current), []);
+
+  const runStep = useCallback(
+    async (step: Extract<RerunStep, { kind: 'run' }>, current: Session, onPhase: (phase: RunPhase) => void): Promise<RunResult | 'stopped'> => {
+      const timeoutMs = Math.min(currentSettings().timeoutMs, maxRunTimeoutMs);
+      if (step.target.runsIn === 'graphviz-worker') {
+        current.graphviz ??= new GraphvizRunner();
+        // A layout cannot be interrupted: Stop abandons it (the runner is disposed by stop()).
+        return Promise.race([current.graphviz.run(step.code, timeoutMs), whenAborted(current.abort.signal)]);
+      }
+      const language = step.target.id === 'sql' ? 'sql' : 'python';
+      // Stop interrupts a running cell; one still waiting for Python to start is abandoned.
+      const result = await Promise.race([current.kernel.run(step.code, { language, runId: step.toolCallId, timeoutMs, onPhase }), whenAborted(current.abort.signal)]);
+      return current.abort.signal.aborted ? 'stopped' : result;
+    },
+    [maxRunTimeoutMs],
+  );
+
+  const start = useCallback(async () => {
+    endSession(session.current);
+    const current: Session = { kernel: createKernel(location), abort: new AbortController(), graphviz: null };
+    current.kernel.setFiles([...files]);
+    session.current = current;
+    setKernel(current.kernel);
+
+    const steps = planRerun(messages);
+    const cells = new Map<string, CellRerun>(steps.map((step) => [step.toolCallId, step.kind === 'run' ? { kind: 'pending' } : { kind: 'not-run', reason: step.reason }]));
+    const total = steps.filter((step) => step.kind === 'run').length;
+    let started = 0;
+    const publish = (phase: RerunPhase) => {
+      // A newer re-run (or the page going away) owns the state now.
+      if (session.current === current) setState({ phase, current: started, total, cells: new Map(cells) });
+    };
+    publish('running');
+    const compareDeps = { loadPixels: pixelLoader(blobUrl) };
+    for (const step of steps) {
+      if (current.abort.signal.aborted) break;
+      if (step.kind === 'skip') {
+        if (step.restartAfter) current.kernel.restart();
+        continue;
+      }
+      started += 1;
+      cells.set(step.toolCallId, { kind: 'running' });
+      publish('running');
+      const result = await runStep(step, current, (phase) => {
+        const detail = phaseDetail(phase);
+        cells.set(step.toolCallId, detail ? { kind: 'running', detail } : { kind: 'running' });
+        publish('running');
+      });
+      if (result === 'stopped') break;
+      const comparison = await compareOutputs(step.recorded, result, compareDeps);
+      cells.set(step.toolCallId, comparison.same ? { kind: 'same', result } : { kind: 'different', differences: comparison.differences, result });
+      publish('running');
+      // Python could not start here at all: every later cell would only say so again.
+      if (current.kernel.state.kind === 'failed') break;
+    }
+    const stopped = current.abort.signal.aborted;
+    const why = stopped ? 'you stopped the re-run' : 'Python could not start in this browser';
+    for (const [id, cell] of cells) if (cell.kind === 'pending' || cell.kind === 'running') cells.set(id, { kind: 'not-run', reason: why });
+    publish(stopped ? 'stopped' : 'finished');
+  }, [blobUrl, files, location, messages, runStep]);
+
+  const stop = useCallback(() => {
+    const current = session.current;
+    if (!current) return;
+    current.abort.abort();
+    current.kernel.stop();
+    current.graphviz?.dispose();
+    current.graphviz = null;
+  }, []);
+
+  return { state, kernelState: kernel ? kernelState : null, start, stop };
+}

@@ -1,0 +1,63 @@
+/**
+ * Which cells of a shared snapshot "Re-run in my browser" runs again, in order. Unlike restore
+ * (lib/runtime/restore-plan.ts), which rebuilds state and so replays only successful Python runs,
+ * a re-run checks what the snapshot shows: cells that ended with an error run too (their error is
+ * compared), and Graphviz cells, which have no state, are re-rendered. Pure; parts that do not
+ * validate are left out, as the snapshot is data from the server.
+ */
+import { z } from 'zod';
+import { runResultSchema, type RunResult } from '@/lib/runtime/protocol';
+import { codeInputSchema, targetOf, type Target } from '@/lib/targets/registry';
+
+export type RerunStep =
+  | { toolCallId: string; target: Target; kind: 'run'; code: string; recorded: RunResult }
+  /** Not re-run; `restartAfter` when the recorded run replaced its interpreter (later runs started empty). */
+  | { toolCallId: string; target: Target; kind: 'skip'; reason: string; restartAfter: boolean };
+
+const toolPartSchema = z.looseObject({
+  type: z.string().startsWith('tool-'),
+  toolCallId: z.string().min(1),
+  state: z.string(),
+  input: z.unknown().optional(),
+  output: z.unknown().optional(),
+  preliminary: z.boolean().optional(),
+});
+
+/** Why a run that did not finish is not run again: it would only be stopped the same way. */
+const NOT_RERUN: Record<Exclude<RunResult['status'], 'ok' | 'error'>, string> = {
+  timeout: 'it ran out of time when recorded',
+  interrupted: 'it was stopped when recorded',
+  crashed: 'the interpreter crashed when it was recorded',
+  'page-closed': 'it was cut off when recorded',
+};
+
+export function planRerun(messages: ReadonlyArray<{ role: string; parts: ReadonlyArray<unknown> }>): RerunStep[] {
+  const steps: RerunStep[] = [];
+  for (const message of messages) {
+    if (message.role !== 'assistant' || !Array.isArray(message.parts)) continue;
+    for (const part of message.parts) {
+      const tool = toolPartSchema.safeParse(part);
+      if (!tool.success) continue;
+      const target = targetOf(tool.data.type);
+      if (!target) continue;
+      const { toolCallId } = tool.data;
+      const recorded = tool.data.state === 'output-available' && tool.data.preliminary !== true ? runResultSchema.safeParse(tool.data.output) : null;
+      const input = codeInputSchema.safeParse(tool.data.input);
+      if (!recorded?.success || !input.success) {
+        steps.push({ toolCallId, target, kind: 'skip', reason: 'it has no recorded result', restartAfter: false });
+        continue;
+      }
+      const result = recorded.data;
+      if (result.restarted === true) {
+        // Its interpreter was replaced: what follows ran in an empty one, and will here too.
+        const reason = result.status === 'ok' || result.status === 'error' ? 'its interpreter was replaced when recorded' : NOT_RERUN[result.status];
+        steps.push({ toolCallId, target, kind: 'skip', reason, restartAfter: target.runsIn === 'interpreter' });
+      } else if (result.status === 'ok' || result.status === 'error') {
+        steps.push({ toolCallId, target, kind: 'run', code: input.data.code, recorded: result });
+      } else {
+        steps.push({ toolCallId, target, kind: 'skip', reason: NOT_RERUN[result.status], restartAfter: false });
+      }
+    }
+  }
+  return steps;
+}
