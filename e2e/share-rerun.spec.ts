@@ -49,7 +49,9 @@ test('a visitor re-runs a shared conversation — print, figure, SQL over its CS
   await waitForTurn(page);
   const shareUrl = await share(page);
 
-  for (const scheme of ['light', 'dark'] as const) {
+  {
+    // One colour scheme per test (each visitor starts an interpreter): light here, dark in the next.
+    const scheme = 'light';
     const { context, visitor } = await openAsVisitor(browser, baseURL, shareUrl, scheme);
     const cells = visitor.locator('section[data-target]');
     await expect(cells).toHaveCount(5);
@@ -89,7 +91,9 @@ test('a re-run of output that depends on the time says different and shows the n
   expect(recorded).toMatch(/^clock \d+$/);
   const shareUrl = await share(page);
 
-  for (const scheme of ['light', 'dark'] as const) {
+  {
+    // Dark here; the test before this one is light.
+    const scheme = 'dark';
     const { context, visitor } = await openAsVisitor(browser, baseURL, shareUrl, scheme);
     await visitor.getByRole('button', { name: 'Re-run in my browser' }).click();
     const summary = visitor.getByTestId('rerun-summary');
