@@ -120,7 +120,7 @@ test('the message box has focus on load; the first tab stop skips to it', async 
 test.describe('conversation list', () => {
   test('search filters the rows; long titles use the width, with an ellipsis and the full title on hover', async ({ page }) => {
     const long = 'A rather long conversation title about the distribution of prime gaps below one million';
-    await page.goto('/');
+    await page.request.get('/'); // the guest's cookie, without starting an interpreter
     await newConversations(page.request, ['Alpha primes', 'Beta sine chart', 'Gamma primes table', long]);
     await openChat(page);
     const nav = page.getByRole('navigation', { name: 'Conversations' });
@@ -153,7 +153,7 @@ test.describe('conversation list', () => {
   });
 
   test('rows are grouped into Today, Previous 7 days and Older', async ({ page }) => {
-    await page.goto('/');
+    await page.request.get('/'); // the guest's cookie, without starting an interpreter
     const [oldId, weekId] = await newConversations(page.request, ['Ancient question', 'Last week question', 'Today question']);
     const day = 24 * 60 * 60 * 1000;
     // The server stores when each conversation was last updated; here, some of them long ago.
@@ -181,7 +181,7 @@ test.describe('conversation list', () => {
     page.on('dialog', (prompt) => {
       throw new Error(`unexpected window.${prompt.type()}`);
     });
-    await page.goto('/');
+    await page.request.get('/'); // the guest's cookie, without starting an interpreter
     await newConversations(page.request, ['First topic', 'Second topic']);
     await openChat(page);
     const nav = page.getByRole('navigation', { name: 'Conversations' });
@@ -239,7 +239,7 @@ test.describe('conversation list', () => {
     page.on('dialog', (prompt) => {
       throw new Error(`unexpected window.${prompt.type()}`);
     });
-    await page.goto('/');
+    await page.request.get('/'); // the guest's cookie, without starting an interpreter
     await newConversations(page.request, ['Keep me', 'Delete me']);
     await openChat(page);
     const nav = page.getByRole('navigation', { name: 'Conversations' });
@@ -271,7 +271,7 @@ test.describe('conversation list', () => {
 
   test('thirty conversations cost one tab stop each on the way to the message box', async ({ page }) => {
     test.setTimeout(180_000);
-    await page.goto('/');
+    await page.request.get('/'); // the guest's cookie, without starting an interpreter
     const titles = Array.from({ length: 30 }, (_, i) => `Conversation number ${i + 1}`);
     await newConversations(page.request, titles);
     await openChat(page);
@@ -450,7 +450,7 @@ test.describe('accessibility', () => {
   for (const scheme of ['light', 'dark'] as const) {
     test(`the empty state passes axe (WCAG 2.1 A/AA) in ${scheme} mode`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.goto('/');
+      await page.request.get('/'); // the guest's cookie, without starting an interpreter
       await newConversation(page.request, 'A conversation in the list');
       await openChat(page);
       expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
