@@ -77,6 +77,12 @@ test.afterAll(async () => {
   await admin.end();
 });
 
+// Every test here needs the Postgres server (127.0.0.1:5432 here and on CI); without one there is
+// nothing two instances could share, and each test is skipped saying so.
+test.beforeEach(() => {
+  test.skip(skip !== null, skip ?? '');
+});
+
 const at = (port: number, route: string) => `http://127.0.0.1:${port}${route}`;
 
 /** A guest with its cookie (valid on every instance: same secret, same host), also as a header for fetch. */
@@ -88,11 +94,8 @@ async function newGuest(port: number) {
 }
 
 test('a conversation and its file started on one instance continue on the other', async () => {
-  // Needs the Postgres server (127.0.0.1:5432 here and on CI); without one there is nothing to share.
-  test.skip(skip !== null, skip ?? '');
   const [a, b] = ports;
-  const guest = await playwrightRequest.newContext();
-  expect((await guest.get(at(a, '/'))).status()).toBe(200); // the cookie; valid on both (same secret, same host)
+  const { guest } = await newGuest(a);
   const stamp = Date.now();
   await addScenarios([
     { trigger: `e2e-instance-a-${stamp}`, steps: [{ text: 'Answered by A.' }] },
@@ -126,7 +129,6 @@ test('a conversation and its file started on one instance continue on the other'
 });
 
 test('an answer being written on one instance is resumed from the other, from its first chunk (Redis)', async () => {
-  test.skip(skip !== null, skip ?? '');
   const [a, b] = ports;
   const { guest, cookie } = await newGuest(a);
   const trigger = `e2e-instance-resume-${Date.now()}`;
@@ -154,7 +156,6 @@ test('an answer being written on one instance is resumed from the other, from it
 });
 
 test('a 100 MB dataset streams into the shared S3 store through one instance and back out of the other, byte for byte', async () => {
-  test.skip(skip !== null, skip ?? '');
   const [a, b] = ports;
   const { guest, cookie } = await newGuest(a);
   const trigger = `e2e-instance-large-${Date.now()}`;
