@@ -1,21 +1,21 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
+import { e2ePort, FAKE_MODEL_PORT, FAKE_MODEL_URL } from './e2e/ports';
 
 /**
  * End-to-end tests against the production build (`npm run build` first), in Debian's Chromium.
  * Two app servers share the build: one talks to the fake OpenAI-compatible server (which records
  * what it is sent), one has no model configured and uses the offline demo model.
  */
-const FAKE_MODEL_PORT = 4010;
-const APP_PORT = 3100;
-const DEMO_APP_PORT = 3101;
+const APP_PORT = e2ePort(3100);
+const DEMO_APP_PORT = e2ePort(3101);
 /** Small rate limits and storage quotas, for the tests of those limits (e2e/limits.spec.ts). */
-export const STRICT_APP_PORT = 3102;
+export const STRICT_APP_PORT = e2ePort(3102);
 /** RUNPAD_CODE_MODE=blocks: the model gets no tools and writes fenced blocks (e2e/blocks.spec.ts). */
-export const BLOCKS_APP_PORT = 3103;
+export const BLOCKS_APP_PORT = e2ePort(3103);
 const artifacts = path.resolve('e2e/.artifacts');
 
-export const FAKE_MODEL_URL = `http://127.0.0.1:${FAKE_MODEL_PORT}`;
+export { FAKE_MODEL_URL };
 
 function appServer(port: number, env: Record<string, string>) {
   return {

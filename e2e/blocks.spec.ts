@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { addScenarios, openChat, send, waitForTurn } from './helpers';
+import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 
 /**
  * Blocks mode (RUNPAD_CODE_MODE=blocks, this project's server): a model that never calls tools
@@ -38,7 +38,7 @@ test('a blocks-only model fixes its own error in a two-step turn, then runs SQL 
   await expect(page.locator('#conversation').getByText('print("total", totl)')).toHaveCount(0);
 
   // What the model was sent: no tools; its own blocks in its messages; the outputs as a user message.
-  const all = (await (await fetch('http://127.0.0.1:4010/__requests')).json()) as Array<{ body: { tools?: unknown; messages: Array<{ role: string; content: unknown }> } }>;
+  const all = (await (await fetch(`${FAKE_MODEL}/__requests`)).json()) as Array<{ body: { tools?: unknown; messages: Array<{ role: string; content: unknown }> } }>;
   const turn = all.filter((r) => JSON.stringify(r.body.messages).includes(first) && JSON.stringify(r.body.messages).includes('fenced code block tagged'));
   expect(turn.length).toBeGreaterThanOrEqual(3);
   expect(turn.every((r) => !r.body.tools)).toBe(true);

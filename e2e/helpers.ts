@@ -1,7 +1,9 @@
 import { expect, type Page } from '@playwright/test';
 import type { FakeScenario, RecordedRequest } from './fixtures/fake-openai/server.mjs';
 
-export const FAKE_MODEL = 'http://127.0.0.1:4010';
+import { FAKE_MODEL_URL } from './ports';
+
+export const FAKE_MODEL = FAKE_MODEL_URL;
 
 export async function addScenarios(scenarios: FakeScenario[]): Promise<void> {
   const response = await fetch(`${FAKE_MODEL}/__scenarios`, {

@@ -7,6 +7,7 @@ import postgres from 'postgres';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
 import { startS3TestServer } from '../lib/blobs/s3-test-server';
 import { addScenarios, FAKE_MODEL } from './helpers';
+import { e2ePort } from './ports';
 
 /**
  * Two app instances on one Postgres, one Redis and one S3-compatible store (the deployment the
@@ -16,7 +17,7 @@ import { addScenarios, FAKE_MODEL } from './helpers';
 test.describe.configure({ mode: 'serial' });
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const ports = [3192, 3193];
+const ports = [e2ePort(3192), e2ePort(3193)];
 const database = `runpad_e2e_${Math.random().toString(36).slice(2, 10)}`;
 const servers: ChildProcess[] = [];
 let s3: Awaited<ReturnType<typeof startS3TestServer>> | null = null;

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { e2ePort } from './ports';
 
 /**
  * The server's life cycle: `/api/health` as readiness, and `npm start` stopping cleanly — after a
@@ -213,19 +214,19 @@ test('/api/health says the running app is ready, without caching or cookies', as
 
 test('npm start stops cleanly on SIGTERM to npm: port free, no process left, within 10 s', async () => {
   test.setTimeout(READY_DEADLINE_MS + 60_000);
-  const app = await npmStart(3190, (status) => status === 200);
+  const app = await npmStart(e2ePort(3190), (status) => status === 200);
   await expectStopsCleanly(app, 'SIGTERM', () => process.kill(app.npm.pid!, 'SIGTERM'));
 });
 
 test('npm start stops cleanly on SIGINT to its process group (Ctrl-C): port free, no process left, within 10 s', async () => {
   test.setTimeout(READY_DEADLINE_MS + 60_000);
-  const app = await npmStart(3191, (status) => status === 200);
+  const app = await npmStart(e2ePort(3191), (status) => status === 200);
   await expectStopsCleanly(app, 'SIGINT', () => process.kill(-app.npm.pid!, 'SIGINT'));
 });
 
 test('npm start kills a server that does not stop: port free, no process left, within 10 s', async () => {
   test.setTimeout(READY_DEADLINE_MS + 60_000);
-  const app = await npmStart(3193, (status) => status === 200);
+  const app = await npmStart(e2ePort(3193), (status) => status === 200);
   const server = serverProcess(app)!;
   // A stopped process keeps its listening socket (the kernel still accepts connections) and
   // ignores SIGTERM until continued; only the SIGKILL after the grace period ends it.
@@ -238,8 +239,8 @@ test('/api/health answers 503 naming the failed checks, without the connection s
   test.setTimeout(READY_DEADLINE_MS + 60_000);
   const password = 'lifecycle-db-password';
   // Nothing listens on port 9 (discard): the connection is refused.
-  const app = await npmStart(3192, (status) => status === 503, { DATABASE_URL: `postgres://runpad:${password}@127.0.0.1:9/runpad` });
-  const response = await fetch('http://127.0.0.1:3192/api/health');
+  const app = await npmStart(e2ePort(3192), (status) => status === 503, { DATABASE_URL: `postgres://runpad:${password}@127.0.0.1:9/runpad` });
+  const response = await fetch(`http://127.0.0.1:${e2ePort(3192)}/api/health`);
   const text = await response.text();
   expect(response.status).toBe(503);
   expect(response.headers.get('cache-control')).toBe('no-store');

@@ -1,5 +1,6 @@
 import { chromium, expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
 import { startTlsProxy } from './fixtures/tls-proxy.mjs';
+import { e2ePort } from './ports';
 
 /**
  * Limits a public deployment lives by, against the app server started with small ones
@@ -105,7 +106,7 @@ test('over HTTPS the session cookie is __Host-, and a sibling subdomain cannot p
     document.cookie = "runpad_session=v1.00000000-0000-4000-8000-000000000000.forged; Path=/; Domain=runpad.test";
     document.title = "planted";
   </script>`;
-  const proxy = await startTlsProxy({ appPort: 3102, attackerPage });
+  const proxy = await startTlsProxy({ appPort: e2ePort(3102), attackerPage });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu', '--host-resolver-rules=MAP *.runpad.test 127.0.0.1'],

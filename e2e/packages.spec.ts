@@ -46,11 +46,11 @@ test('a package that cannot be fetched gives a clear message to the user and to 
   await expect(cell).not.toContainText('Do not retry');
   await cell.getByRole('button', { name: 'Show traceback' }).click();
   await expect(cell).toContainText('npm run pyodide:mirror');
-  await expect(cell).toContainText(/numpy: http:\/\/127\.0\.0\.1:4010\/mirror\/numpy-[\d.]+-cp314/);
+  await expect(cell).toContainText(new RegExp(`numpy: ${FAKE_MODEL.replaceAll(".", "\\.")}/mirror/numpy-[\\d.]+-cp314`));
   await waitForTurn(page);
 
   const [, followUp] = await chatRequestsFor(trigger);
   const toolResult = JSON.stringify(followUp.body.messages.filter((m) => m.role === 'tool'));
   expect(toolResult).toContain('Could not load numpy');
-  expect(toolResult).toMatch(/numpy: http:\/\/127\.0\.0\.1:4010\/mirror\/numpy-/);
+  expect(toolResult).toMatch(new RegExp(`numpy: ${FAKE_MODEL.replaceAll(".", "\\.")}/mirror/numpy-`));
 });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { addScenarios, chatRequestsFor, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
+import { e2ePort } from './ports';
 
 /**
  * Answers survive the page and the server: a reload mid-answer attaches to it, Stop stops the
@@ -45,7 +46,7 @@ test('Stop ends the model request upstream, and a stop before any text stores no
 });
 
 test.describe('a server killed mid-answer', () => {
-  const port = 3191;
+  const port = e2ePort(3191);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-kill-'));
   let server: ChildProcess | null = null;
 

@@ -145,7 +145,7 @@ test.describe('requests from another origin', () => {
     const visitor = await guest(baseURL!);
     const body = JSON.stringify({ id: crypto.randomUUID(), message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } });
     expect((await visitor.post('/api/chat', { headers: { 'content-type': 'text/plain' }, data: body })).status()).toBe(415);
-    const cross = await visitor.post('/api/chat', { headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:4010' }, data: body });
+    const cross = await visitor.post('/api/chat', { headers: { 'content-type': 'application/json', origin: FAKE_MODEL }, data: body });
     expect(cross.status()).toBe(403);
     expect(cross.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const same = await visitor.post('/api/chat', { headers: { 'content-type': 'application/json', origin: baseURL! }, data: body });
