@@ -1,4 +1,4 @@
-// Bundles workers/*.worker.ts into public/workers/*.mjs as module workers (see DESIGN.md,
+// Bundles workers/*.worker.ts into public/workers/*.mjs as module workers (see ARCHITECTURE.md,
 // "Worker build"). The Python package under workers/python/ is embedded as a map of
 // path → source, written into Pyodide's filesystem when the worker starts.
 import * as esbuild from 'esbuild';

@@ -1,5 +1,5 @@
 /**
- * Defence in depth (the boundary is the worker script's CSP, see DESIGN.md "Sandbox"): removes
+ * Defence in depth (the boundary is the worker script's CSP, see ARCHITECTURE.md "Sandbox"): removes
  * network and storage APIs from the worker's global scope and its prototype chain before user
  * code runs. The kernel keeps its own fetch for package loading, lent back only while it loads.
  */

@@ -3,7 +3,7 @@
 /**
  * Restore: the interpreter dies with the page, the conversation does not. Before a run, the
  * conversation's earlier successful runs that this interpreter has not executed are replayed —
- * by themselves when the page was just opened and they took little time in all (DESIGN.md,
+ * by themselves when the page was just opened and they took little time in all (ARCHITECTURE.md,
  * "The computer is not durable"), else when the user asks (the banner). The model is told in
  * one line either way (RunResult.restored / freshInterpreter).
  */

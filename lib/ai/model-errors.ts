@@ -1,5 +1,5 @@
 /**
- * Model failures, each with its own words and way out (DESIGN.md, "Model loop"): the cause, a
+ * Model failures, each with its own words and way out (ARCHITECTURE.md, "Model loop"): the cause, a
  * sentence a user can act on, whether Retry makes sense, and how long a rate limit asks to wait.
  * It travels to the page as the stream's error text, JSON-encoded (`modelErrorText`), so the page
  * can count down and retry by itself; never the API key or the provider's raw body.

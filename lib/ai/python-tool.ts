@@ -1,6 +1,6 @@
 /**
  * The code tools, one per target (lib/targets/registry.ts). None has an `execute`: the browser
- * runs the code and answers with the run's result (DESIGN.md, "Model loop"). `toModelOutput`
+ * runs the code and answers with the run's result (ARCHITECTURE.md, "Model loop"). `toModelOutput`
  * decides what the model sees of it.
  */
 import { tool, type InferUITools, type UIMessage } from 'ai';

@@ -12,7 +12,7 @@ const text = (t: string) => [{ type: 'text' as const, text: t }];
 const okRun = { status: 'ok', durationMs: 3, outputs: [{ output_type: 'stream', name: 'stdout', text: '42\n' }] };
 const toolCall = (id: string, state: string, output?: unknown) => ({ type: 'tool-python', toolCallId: id, state, input: { code: 'print(42)' }, ...(output ? { output } : {}) });
 
-/** What the browser may change of a stored conversation through /api/chat (DESIGN.md, "Data"). */
+/** What the browser may change of a stored conversation through /api/chat (ARCHITECTURE.md, "Data"). */
 describe('saveIncomingMessage', () => {
   let handle: DbHandle;
   const user = crypto.randomUUID();

@@ -1,6 +1,6 @@
 /**
  * One POST /api/chat: store what the browser sent, build the model's context from the stored
- * conversation, stream the answer, and store it when it ends. See DESIGN.md, "The loop".
+ * conversation, stream the answer, and store it when it ends. See ARCHITECTURE.md, "The loop".
  */
 import 'server-only';
 import { APICallError, createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';

@@ -1,6 +1,6 @@
 /**
  * What the browser may add to a stored conversation through /api/chat, and nothing else
- * (DESIGN.md, "Data"): a new user message of text only (files come through the upload route,
+ * (ARCHITECTURE.md, "Data"): a new user message of text only (files come through the upload route,
  * so no URL the server would fetch), an edit of one of the user's own messages, and the outputs
  * of tool calls the server stored without one. An assistant message's role, text, code and
  * existing outputs are the server's: they are taken from storage, never from the request.

@@ -1,7 +1,7 @@
 /**
  * The kernel: one Python interpreter per open conversation. Runs are queued one at a time;
  * each has a wall-clock limit, enforced in two stages (interrupt flag, then terminate and start
- * a fresh worker). See DESIGN.md, "Kernel".
+ * a fresh worker). See ARCHITECTURE.md, "Kernel".
  */
 import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from './protocol';
 import { RUN_LIMITS } from './limits';

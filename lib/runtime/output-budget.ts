@@ -1,5 +1,5 @@
 /**
- * The page's own enforcement of every output cap (DESIGN.md: "the page is the boundary").
+ * The page's own enforcement of every output cap (ARCHITECTURE.md: "the page is the boundary").
  * The Python package caps what it emits too, but code in the worker can post outputs itself,
  * so the kernel admits each arriving output through this budget: consecutive prints to one
  * stream merge into one output, and past a cap an output is cut or dropped, with one notice

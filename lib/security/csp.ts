@@ -1,5 +1,5 @@
 /**
- * Content-Security-Policies. The worker policy is the sandbox boundary (DESIGN.md, "Sandbox"):
+ * Content-Security-Policies. The worker policy is the sandbox boundary (ARCHITECTURE.md, "Sandbox"):
  * code in the worker may fetch only Pyodide's own files and the package source, by path — never
  * the app's API, which would answer with the user's cookies — and may load scripts only from
  * Pyodide's directory and the workers' own (so not `import('/api/…')` either).

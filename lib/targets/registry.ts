@@ -1,5 +1,5 @@
 /**
- * The targets code can be written for, in one place (DESIGN.md, "Targets"): per target its tool
+ * The targets code can be written for, in one place (ARCHITECTURE.md, "Targets"): per target its tool
  * name, input, where it runs, how its cell is labelled and highlighted, and how the model is told
  * about it. Adding a target is a folder (its runner) plus an entry here.
  */

@@ -1,4 +1,4 @@
-"""Runpad's Python side: Jupyter-style outputs for code run in the browser (see DESIGN.md)."""
+"""Runpad's Python side: Jupyter-style outputs for code run in the browser (see ARCHITECTURE.md)."""
 
 from .display import display
 

@@ -1,5 +1,5 @@
 """Makes Pyodide's own HTTP helpers fail with a clear message (defence in depth: the worker's
-Content-Security-Policy is the boundary; see DESIGN.md, "Sandbox")."""
+Content-Security-Policy is the boundary; see ARCHITECTURE.md, "Sandbox")."""
 
 import sys
 
