@@ -1,0 +1,50 @@
+/**
+ * The browser side of a target (ARCHITECTURE.md, "Targets"): one interface every runner implements,
+ * modelled on jupyterlite/pyodide-kernel's IKernel. The run pipeline (lib/targets/pipeline) calls
+ * only this; it never knows which language it is running.
+ */
+import type { Output, RunResult } from '@/lib/runtime/protocol';
+import type { DataFile, RunPhase } from '@/lib/runtime/kernel';
+
+export type RunnerState =
+  | { kind: 'idle' }
+  | { kind: 'starting'; detail?: string }
+  | { kind: 'ready' }
+  | { kind: 'busy' }
+  | { kind: 'failed'; message: string };
+
+/** What one run gets besides its code. */
+export type RunContext = {
+  /** The stored run this is (its tool call id). */
+  runId?: string;
+  /** The conversation's earlier successful runs this run may depend on (ids, in order). */
+  dependsOn?: string[];
+  /** The conversation's files, to be readable under /data/<name> before the code runs. */
+  files: readonly DataFile[];
+  timeoutMs: number;
+  /** Stop asked by the user (Stop) or the page; the runner ends the run as `interrupted`. */
+  signal?: AbortSignal;
+  onOutputs?: (outputs: readonly Output[]) => void;
+  onPhase?: (phase: RunPhase) => void;
+};
+
+/** How restore treats a target's earlier runs after a reload. */
+export type ReplayPolicy =
+  /** State lives in an interpreter: earlier successful runs are replayed in order. */
+  | 'replay'
+  /** Each run stands alone (e.g. a diagram): nothing to replay. */
+  | 'none';
+
+export interface TargetRunner {
+  /** Whether state (variables, tables) persists between runs. */
+  readonly stateful: boolean;
+  readonly replay: ReplayPolicy;
+  /** Starts (or prefetches) the engine; safe to call repeatedly. */
+  start(): Promise<void>;
+  run(code: string, context: RunContext): Promise<RunResult>;
+  /** A fresh engine: state is lost. */
+  restart(): Promise<void>;
+  dispose(): void;
+  state(): RunnerState;
+  subscribe(listener: (state: RunnerState) => void): () => void;
+}
