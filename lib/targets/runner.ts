@@ -42,6 +42,14 @@ export interface TargetRunner {
   /** Starts (or prefetches) the engine; safe to call repeatedly. */
   start(): Promise<void>;
   run(code: string, context: RunContext): Promise<RunResult>;
+  /**
+   * Of these stored runs (tool call ids), those the runner's current engine has not executed
+   * successfully: what restore would replay, and what a run that depends on them lacks. A runner
+   * without state returns [].
+   */
+  missingRuns(runIds: readonly string[]): string[];
+  /** The bytes of a file the code wrote (e.g. `/output/report.csv`), when the engine has files. */
+  readFile?(path: string): Promise<Uint8Array>;
   /** A fresh engine: state is lost. */
   restart(): Promise<void>;
   dispose(): void;
