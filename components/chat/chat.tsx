@@ -3,12 +3,10 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { RunResult } from '@/lib/runtime/protocol';
-import type { RunOptions } from '@/lib/runtime/kernel';
-import { codeInputSchema, targetOf, type Target } from '@/lib/targets/registry';
-import { GraphvizRunner } from '@/lib/targets/graphviz/graphviz-runner';
-import { withDrawnDiagrams } from '@/lib/targets/graphviz/dot-outputs';
-import { withChartImages } from '@/lib/charts/chart-images';
+import type { DataFile } from '@/lib/runtime/kernel';
+import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/lib/targets/pipeline';
+import { RunnerSet } from '@/lib/targets/runners';
+import type { Target } from '@/lib/targets/registry';
 import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
 import { lastPackageSource, rememberPackageSource, usePackageSource } from './use-package-source';
 import { PackageSourceNotice } from './package-source-notice';
@@ -16,7 +14,7 @@ import type { ClientConfig } from '@/lib/client-config';
 import type { Attachment } from '@/lib/files/attachment';
 import { DropZone } from '@/components/files/drop-zone';
 import { FileChips } from '@/components/files/file-chips';
-import { storeOutputFiles } from '@/components/files/store-output-files';
+import { conversationFileStore } from '@/components/files/store-output-files';
 import { useUploads } from '@/components/files/use-uploads';
 import { Composer } from './composer';
 import { ChatHeader } from './chat-header';
@@ -63,9 +61,11 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const [files, setFiles] = useState<ConversationFile[]>(initialFiles);
   const addStoredFile = useCallback((file: ConversationFile) => setFiles((list) => [...list.filter((f) => f.name !== file.name), file]), []);
   const uploads = useUploads(conversationId, addStoredFile);
+  // The conversation's files as every engine should see them under /data/.
+  const dataFilesRef = useRef<DataFile[]>([]);
   useEffect(() => {
-    kernel?.setFiles(files.map((f) => ({ name: f.name, sha256: f.sha256, url: `/api/blobs/${f.sha256}` })));
-  }, [kernel, files]);
+    dataFilesRef.current = files.map((f) => ({ name: f.name, sha256: f.sha256, url: `/api/blobs/${f.sha256}` }));
+  }, [files]);
   const stoppedRef = useRef(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const scrollRef = useRef<HTMLElement>(null);
@@ -75,32 +75,40 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   // The latest messages, for callbacks that outlive a render (tool calls, restore).
   const messagesRef = useRef<UIMessage[]>(initialMessages);
   const restoreRef = useRef<RestoreApi | null>(null);
-  const graphviz = useMemo(() => new GraphvizRunner(), []);
-  useEffect(() => () => graphviz.dispose(), [graphviz]);
-  /**
-   * Runs one cell of any target (lib/targets/registry.ts): Python and SQL in this conversation's
-   * interpreter (restored first when it may be), Graphviz in its own worker.
-   */
-  const runCode = useCallback(
-    async (target: Target, id: string, code: string, options: Pick<RunOptions, 'onPhase' | 'onOutputs'>): Promise<RunResult> => {
-      if (target.runsIn === 'graphviz-worker') return graphviz.run(code, runTimeoutMs());
-      const current = kernelRef.current;
-      if (!current) return { status: 'crashed', durationMs: 0, outputs: [], notice: 'The interpreter is not available in this page.' };
-      const { dependsOn, restored } = (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] };
-      let result = await current.run(code, { ...options, language: target.id === 'sql' ? 'sql' : 'python', runId: id, dependsOn, timeoutMs: runTimeoutMs() });
-      result = await storeOutputFiles(result, current, conversationId);
-      // DOT that Python displayed is drawn by the Graphviz target; the model sees every diagram
-      // and every Vega-Lite chart as a PNG drawn here.
-      result = await withDrawnDiagrams(result, (dot) => graphviz.render(dot, runTimeoutMs()));
-      result = await withChartImages(result);
-      return restored ? { ...result, restored, freshInterpreter: undefined } : result;
-    },
-    [graphviz, runTimeoutMs, conversationId],
+  // Every target's runner in this page (lib/targets/runners.ts); Python and SQL share the kernel.
+  const runners = useMemo(
+    () =>
+      new RunnerSet({
+        interpreter: () => {
+          if (!kernel) throw new Error('the interpreter has not started');
+          return kernel;
+        },
+      }),
+    [kernel],
   );
-  const runCodeRef = useRef(runCode);
+  useEffect(() => () => runners.dispose(), [runners]);
+  // Stop ends every run of the turn: the signal each run gets is aborted, and a new one made.
+  const stopSignalRef = useRef(new AbortController());
+  /** The run pipeline (lib/targets/pipeline.ts) with this conversation's files, limits and restore. */
+  const pipeline = useMemo<PipelineOptions>(
+    () => ({
+      runners,
+      files: () => dataFilesRef.current,
+      timeoutMs: runTimeoutMs,
+      storeFile: conversationFileStore(conversationId),
+      beforeStatefulRun: async (id) => (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] },
+    }),
+    [runners, runTimeoutMs, conversationId],
+  );
+  /** Runs one cell of any target through the pipeline: chat tool calls, Run again and Edit. */
+  const runCode = useCallback(
+    (target: Target, id: string, code: string, run: Omit<CellRun, 'runId' | 'signal'>) => runOnTarget(target, code, { ...run, runId: id, signal: stopSignalRef.current.signal }, pipeline),
+    [pipeline],
+  );
+  const pipelineRef = useRef(pipeline);
   useEffect(() => {
-    runCodeRef.current = runCode;
-  }, [runCode]);
+    pipelineRef.current = pipeline;
+  }, [pipeline]);
   const syncRef = useRef<((options?: { afterFailure?: boolean }) => Promise<void>) | null>(null);
 
   const transport = useMemo(
@@ -129,33 +137,38 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     // A failed turn shows what is stored: its fragment goes, a stale tab gets the latest messages.
     onError: () => void syncRef.current?.({ afterFailure: true }),
     async onToolCall({ toolCall }) {
-      const target = toolCall.dynamic ? null : targetOf(toolCall.toolName);
-      if (!target) return;
-      const input = codeInputSchema.safeParse(toolCall.input);
+      if (toolCall.dynamic) return;
       const id = toolCall.toolCallId;
-      let result: RunResult;
-      if (!input.success) {
-        result = { status: 'error', durationMs: 0, outputs: [{ output_type: 'error', ename: 'InvalidToolInput', evalue: `The ${target.toolName} tool needs {"code": "<source>"}.`, traceback: [] }] };
-      } else {
-        // User Timing mark: where bench/ measures the run round trip from (code complete).
-        performance.mark('runpad:code-complete', { detail: id });
-        result = await runCodeRef.current(target, id, input.data.code, {
+      // User Timing mark: where bench/ measures the run round trip from (code complete).
+      performance.mark('runpad:code-complete', { detail: id });
+      const ran = await runToolCall(
+        toolCall.toolName,
+        toolCall.input,
+        {
+          runId: id,
+          signal: stopSignalRef.current.signal,
           onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),
           onOutputs: (outputs) => runs.setOutputs(id, outputs),
-        });
-        runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result }));
-        // Rendering a large result and serialising it for the model are separate tasks, so
-        // neither adds to the other's time on the main thread.
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-      void chat.addToolOutput({ tool: target.toolName, toolCallId: id, output: result });
+        },
+        pipelineRef.current,
+      );
+      if (!ran) return;
+      runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result: ran.result }));
+      // Rendering a large result and serialising it for the model are separate tasks, so
+      // neither adds to the other's time on the main thread.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      void chat.addToolOutput({ tool: ran.target.toolName, toolCallId: id, output: ran.result });
     },
   });
   const { messages, status, error } = chat;
   useEffect(() => {
     messagesRef.current = messages;
   }, [messages]);
-  const restore = useRestore(kernel, messages, messagesRef, runTimeoutMs);
+  const restore = useRestore(kernel ? runners : null, messages, messagesRef, {
+    files: () => dataFilesRef.current,
+    timeoutMs: runTimeoutMs,
+    mayAutoRestore: () => kernel?.generation === 0,
+  });
   useEffect(() => {
     restoreRef.current = restore;
   });
@@ -171,7 +184,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   usePrefetchImports(messages, kernel);
 
   const { setMessages } = chat;
-  const runCell = useCellRuns({ kernel, conversationId, setMessages, runCode });
+  const runCell = useCellRuns({ conversationId, setMessages, runCode });
   const kernelContext = useMemo(() => ({ kernel, runCell }), [kernel, runCell]);
   const busy = status === 'submitted' || status === 'streaming' || kernelState.kind === 'busy';
   const sync = useConversationSync({ conversationId, status, saved: messages.length > 0, busy, messages, setMessages });
@@ -196,6 +209,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     void chat.stop();
     // Closing the connection no longer stops the answer (a reload must not); Stop does, upstream.
     void fetch(`/api/chat/${conversationId}/stop`, { method: 'POST' }).catch(() => undefined);
+    stopSignalRef.current.abort();
+    stopSignalRef.current = new AbortController();
     kernelRef.current?.stop();
     composerRef.current?.focus();
   }, [chat, conversationId]);

@@ -1,11 +1,11 @@
 'use client';
 
-import { targetOf } from '@/lib/targets/registry';
+import { readRunPart } from '@/lib/targets/run-part';
 import type { UIMessage } from 'ai';
 import { memo } from 'react';
 import { attachmentsOf } from '@/lib/files/attachment';
 import { formatBytes } from '@/lib/format';
-import { CodeCell, type PythonToolPart } from './code-cell';
+import { CodeCell } from './code-cell';
 import { Markdown } from './markdown';
 import type { RunStore } from './run-store';
 
@@ -44,10 +44,8 @@ export const MessageView = memo(function MessageView({ message, runs, streaming 
         if (part.type === 'text') {
           return <Markdown key={i} text={part.text} streaming={streaming && part.state === 'streaming'} />;
         }
-        const target = targetOf(part.type);
-        if (target && part.type.startsWith('tool-')) {
-          return <CodeCell key={(part as PythonToolPart).toolCallId} part={part as PythonToolPart} target={target} runs={runs} />;
-        }
+        const run = readRunPart(part);
+        if (run) return <CodeCell key={run.part.toolCallId} part={run.part} target={run.target} runs={runs} />;
         return null;
       })}
     </div>

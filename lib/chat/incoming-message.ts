@@ -7,8 +7,8 @@
  * Pure functions, so every rule is unit-tested (incoming-message.test.ts).
  */
 import { z } from 'zod';
-import { runResultSchema } from '@/lib/runtime/protocol';
 import { messageMetadataSchema } from '@/lib/files/attachment';
+import { incomingRunOutputSchema, readRunPart, withRunResult } from '@/lib/targets/run-part';
 
 export const MAX_USER_TEXT_CHARS = 100_000;
 
@@ -24,13 +24,8 @@ export const incomingUserMessageSchema = z.object({
   metadata: messageMetadataSchema.optional(),
 });
 
-/** Of an assistant message the browser sends, only tool outputs are read; the rest is ignored. */
-const incomingToolOutputSchema = z.looseObject({
-  type: z.string().regex(/^tool-[a-z]+$/),
-  toolCallId: z.string().min(1).max(200),
-  state: z.literal('output-available'),
-  output: runResultSchema,
-});
+/** Of an assistant message the browser sends, only run outputs are read (lib/targets/run-part.ts); the rest is ignored. */
+const incomingToolOutputSchema = incomingRunOutputSchema;
 export const incomingAssistantMessageSchema = z.object({
   id: messageIdSchema,
   role: z.literal('assistant'),
@@ -49,6 +44,7 @@ export type Applied =
   | { ok: true; kind: 'new-user' | 'edited-user' | 'tool-outputs' | 'continue'; message: StoredLike; messages: StoredLike[] }
   | { ok: false; status: 400 | 404 | 409; message: string };
 
+/** A sent part that looks like a tool part, to refuse one whose output the run-part schema refused. */
 function isToolPart(part: unknown): part is ToolPart {
   return typeof part === 'object' && part !== null && typeof (part as ToolPart).type === 'string' && (part as ToolPart).type.startsWith('tool-') && typeof (part as ToolPart).toolCallId === 'string';
 }
@@ -85,12 +81,13 @@ export function applyIncoming(stored: StoredLike[], incoming: IncomingMessage, k
   }
   const filled: string[] = [];
   const parts = stored[index].parts.map((part) => {
-    if (!isToolPart(part)) return part;
-    const output = outputs.get(part.toolCallId);
+    const run = readRunPart(part)?.part;
+    if (!run) return part;
+    const output = outputs.get(run.toolCallId);
     // Only a call still waiting for its output takes one, and only of its own tool.
-    if (!output || part.state !== 'input-available' || output.type !== part.type) return part;
-    filled.push(part.toolCallId);
-    return { ...part, state: 'output-available', output: output.output };
+    if (!output || run.state !== 'input-available' || output.type !== run.type) return part;
+    filled.push(run.toolCallId);
+    return withRunResult(part as object, output.output);
   });
   if (filled.length === 0) {
     // "Continue" on an answer a crash cut off: nothing changes; the model goes on from it.

@@ -7,6 +7,7 @@
  * shows nothing of a bare expression; stored outputs are not part of a script.
  */
 import type { StoredMessage } from '@/lib/db/queries/messages';
+import { TARGETS } from '@/lib/targets/registry';
 import { conversationCells, exportFileName } from './to-ipynb';
 
 /**
@@ -34,19 +35,17 @@ export const DISPLAY_FALLBACK = [
   '        display = print',
 ].join('\n');
 
-const RUN_LABELS: Record<string, string> = { python: 'Python', sql: 'SQL', dot: 'Graphviz' };
-
 export function toScript(input: { title: string | null; messages: StoredMessage[] }): string {
   // The title is in the first markdown cell; the header says what the file is.
   const blocks: string[] = [
     '# Exported from Runpad: the conversation in the percent cell format of Jupytext and VS Code.\n# Stored outputs are not included.',
   ];
   const cells = conversationCells(input);
-  if (cells.some((cell) => cell.kind === 'code' && cell.language === 'python' && /\bawait\b/.test(cell.code))) {
+  if (cells.some((cell) => cell.kind === 'code' && cell.target === 'python' && /\bawait\b/.test(cell.code))) {
     // Runpad (like IPython) allows top-level await; plain Python does not, and it cannot be rewritten faithfully.
     blocks[0] += '\n# Some cells use top-level `await`: run them in Jupyter/IPython or an interactive window, not with plain python3.';
   }
-  let needsDisplay = cells.some((cell) => cell.kind === 'code' && cell.language === 'python' && /\bdisplay\s*\(/.test(cell.code));
+  let needsDisplay = cells.some((cell) => cell.kind === 'code' && cell.target === 'python' && /\bdisplay\s*\(/.test(cell.code));
   for (const cell of cells) {
     if (needsDisplay && cell.kind !== 'markdown') {
       // Before the first code, after the introduction.
@@ -55,16 +54,16 @@ export function toScript(input: { title: string | null; messages: StoredMessage[
     }
     if (cell.kind === 'markdown') {
       blocks.push(`# %% [markdown]\n${toComment(cell.markdown)}`);
-    } else if (cell.kind === 'sql-setup') {
+    } else if (cell.kind === 'setup') {
       blocks.push(`# %%\n${cell.source.trimEnd()}`);
     } else {
       const notes: string[] = [];
-      if (cell.language !== 'python') notes.push(`# ${RUN_LABELS[cell.language]} run`);
+      if (cell.target !== 'python') notes.push(`# ${TARGETS[cell.target].name} run`);
       if (cell.run?.userRun === 'edited') notes.push('# (edited by the user)');
       else if (cell.run?.userRun === 'rerun') notes.push('# (run again by the user)');
       if (cell.toolError) notes.push(toComment(`The tool call failed: ${cell.toolError}`));
       else if (!cell.run) notes.push('# (did not run in Runpad)');
-      const source = cell.language === 'sql' ? `print(${cell.source})` : cell.source.trimEnd();
+      const source = cell.scriptSource.trimEnd();
       blocks.push(['# %%', ...notes, source].join('\n'));
     }
   }
