@@ -71,7 +71,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
     buildSystemPrompt({ packages: mainAvailablePackages(), packagesUnreachable: request.packageSource === 'unreachable', stepBudget, budgetSpent, codeMode: config.codeMode }) +
     (continuing ? '\n\nYour previous answer was cut off before it ended. Continue it exactly where it stopped, without repeating what you already wrote.' : '');
 
-  const model = await getLanguageModel(config.model);
+  const model = await getLanguageModel(config.model, config.modelIdleTimeoutMs);
   timing.mark('prepare');
   // The answer belongs to the conversation, not to this connection: a reload (the connection
   // closing) must not stop it. Only Stop does, through its own endpoint, from any instance.
