@@ -1,5 +1,7 @@
 'use client';
 
+import { z } from 'zod';
+import { readJsonAs } from '@/lib/http/error-body';
 import type { Kernel } from '@/lib/runtime/kernel';
 import type { RunResult } from '@/lib/runtime/protocol';
 
@@ -20,10 +22,13 @@ export async function storeOutputFiles(result: RunResult, kernel: Kernel, conver
           headers: { 'content-type': output.mediaType },
           body: new Blob([bytes.slice()], { type: output.mediaType }),
         });
-        if (!response.ok) return output;
-        const { sha256 } = (await response.json()) as { sha256: string };
-        return { ...output, ref: `blob:${sha256}` };
-      } catch {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const body = await readJsonAs(response, z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }));
+        if (!body) throw new Error('the server’s answer was not understood');
+        return { ...output, ref: `blob:${body.sha256}` };
+      } catch (error) {
+        // The file stays downloadable from this page; it is not stored with the conversation.
+        console.warn(`Output file ${output.name} was not stored:`, error);
         return output;
       }
     }),
