@@ -110,11 +110,24 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     pipelineRef.current = pipeline;
   }, [pipeline]);
   const syncRef = useRef<((options?: { afterFailure?: boolean }) => Promise<void>) | null>(null);
+  // Whether the server has this conversation: a new chat is stored by its first accepted message.
+  // Until then nothing asks for it (no resume, no re-read): it would only be "not found".
+  const [stored, setStored] = useState(initialMessages.length > 0);
+  const storedRef = useRef(stored);
+  useEffect(() => {
+    storedRef.current = stored;
+  }, [stored]);
 
   const transport = useMemo(
     () =>
       new DefaultChatTransport({
         api: '/api/chat',
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          // An accepted message has been stored, with its conversation.
+          if (response.ok) setStored(true);
+          return response;
+        },
         // The server keeps the history; the browser sends only what is new.
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
           const { includeImages, stepBudget } = currentSettings();
@@ -132,10 +145,12 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     messages: initialMessages,
     transport,
     // A reloaded page attaches to an answer still being written (GET /api/chat/<id>/stream).
-    resume: true,
+    resume: initialMessages.length > 0,
     sendAutomaticallyWhen: (options) => !stoppedRef.current && lastAssistantMessageIsCompleteWithToolCalls(options),
     // A failed turn shows what is stored: its fragment goes, a stale tab gets the latest messages.
-    onError: () => void syncRef.current?.({ afterFailure: true }),
+    onError: () => {
+      if (storedRef.current) void syncRef.current?.({ afterFailure: true });
+    },
     async onToolCall({ toolCall }) {
       if (toolCall.dynamic) return;
       const id = toolCall.toolCallId;
@@ -174,7 +189,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   });
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  // The sidebar reloads after each answer (a new conversation or a generated title appears).
+  // The sidebar reloads after each answer (a generated title appears), and once a new
+  // conversation is stored (it is listed while its first answer is still coming).
   const [sidebarVersion, setSidebarVersion] = useState(0);
   const previousStatus = useRef(status);
   useEffect(() => {
@@ -187,7 +203,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const runCell = useCellRuns({ conversationId, setMessages, runCode });
   const kernelContext = useMemo(() => ({ kernel, runCell }), [kernel, runCell]);
   const busy = status === 'submitted' || status === 'streaming' || kernelState.kind === 'busy';
-  const sync = useConversationSync({ conversationId, status, saved: messages.length > 0, busy, messages, setMessages });
+  const sync = useConversationSync({ conversationId, status, saved: stored, busy, messages, setMessages });
   useEffect(() => {
     syncRef.current = sync;
   }, [sync]);
@@ -226,11 +242,11 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   return (
     <KernelContext.Provider value={kernelContext}>
     <div className="flex h-dvh">
-      <Sidebar currentId={conversationId} refreshKey={sidebarVersion} open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
+      <Sidebar currentId={conversationId} refreshKey={sidebarVersion + (stored ? 1 : 0)} open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
       <DropZone onFiles={uploads.add}>
       <ChatHeader
         conversationId={conversationId}
-        saved={messages.length > 0}
+        saved={stored}
         title={title ?? firstUserText(messages)}
         config={config}
         kernelState={kernelState}

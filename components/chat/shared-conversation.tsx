@@ -1,5 +1,7 @@
 'use client';
 
+import { z } from 'zod';
+import { readJsonAs } from '@/lib/http/error-body';
 import type { UIMessage } from 'ai';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
@@ -54,8 +56,13 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
       setError('This conversation could not be copied; the link may have been revoked.');
       return;
     }
-    const { path } = (await response.json()) as { path: string };
-    router.push(path);
+    const body = await readJsonAs(response, z.object({ path: z.string().startsWith('/') }));
+    if (!body) {
+      setForking(false);
+      setError('The copy was made, but the server’s answer was not understood; find it in your conversations.');
+      return;
+    }
+    router.push(body.path);
   };
   return (
     <RerunMarksProvider value={rerun.state.phase === 'idle' ? null : rerun.state.cells}>

@@ -6,10 +6,8 @@ import 'server-only';
 import { APICallError, createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
-import { notFound, jsonError, tooManyRequests } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { getRateLimits, limitMessage } from '@/lib/abuse/app-rate-limits';
-import { QuotaExceededError } from '@/lib/db/queries/quota';
-import { quotaMessage } from '@/lib/files/storage-quota';
 import type { Logger } from '@/lib/log/logger';
 import type { ServerTiming } from '@/lib/http/server-timing';
 import { buildSystemPrompt, mainAvailablePackages } from '@/lib/ai/system-prompt';
@@ -33,21 +31,17 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
   const config = getConfig();
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
   const limited = await (await getRateLimits()).consumeAll(['model-per-minute', 'model-per-day'], userId);
-  if (!limited.ok) return tooManyRequests(limitMessage(limited), limited.retryAfterSeconds, `rate limit ${limited.kind}`);
+  if (!limited.ok) {
+    const wait = limited.retryAfterSeconds;
+    throw new AppError('rate_limit:exceeded', { message: limitMessage(limited), reason: `rate limit ${limited.kind}`, headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
+  }
+  // Refusals below are AppErrors (lib/errors.ts), answered and logged once by route().
   const loaded = await loadConversationForChat(db, userId, request);
   timing.mark('conversation');
-  if (loaded.kind === 'not-found') return notFound('conversation not owned');
   let stored;
   let continuing = false;
   if (request.message) {
-    let saved;
-    try {
-      saved = await saveIncomingMessage(db, userId, request.id, request.message, request.knownMessageIds ? new Set(request.knownMessageIds) : undefined);
-    } catch (error) {
-      if (error instanceof QuotaExceededError) return jsonError(413, quotaMessage(error), { reason: 'storage quota' });
-      throw error;
-    }
-    if (!saved.ok) return jsonError(saved.status, saved.message, saved.status === 409 ? { details: { cause: 'conversation-changed' } } : {});
+    const saved = await saveIncomingMessage(db, userId, request.id, request.message, request.knownMessageIds ? new Set(request.knownMessageIds) : undefined);
     stored = saved.messages;
     continuing = saved.continued === true;
   }
@@ -55,7 +49,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
   timing.mark('save');
   const history = await loaded.history(stored);
   timing.mark('history');
-  if (history.kind === 'invalid') return jsonError(400, history.message);
+  if (history.kind === 'invalid') throw new AppError('message:invalid', { message: history.message });
   const messages = history.messages;
 
   const stepBudget = Math.min(request.settings.stepBudget, config.stepBudget);
@@ -71,7 +65,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
     buildSystemPrompt({ packages: mainAvailablePackages(), packagesUnreachable: request.packageSource === 'unreachable', stepBudget, budgetSpent, codeMode: config.codeMode }) +
     (continuing ? '\n\nYour previous answer was cut off before it ended. Continue it exactly where it stopped, without repeating what you already wrote.' : '');
 
-  const model = await getLanguageModel(config.model);
+  const model = await getLanguageModel(config.model, config.modelIdleTimeoutMs);
   timing.mark('prepare');
   // The answer belongs to the conversation, not to this connection: a reload (the connection
   // closing) must not stop it. Only Stop does, through its own endpoint, from any instance.
