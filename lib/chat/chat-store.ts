@@ -18,15 +18,16 @@ import { applyIncoming, type IncomingMessage } from './incoming-message';
 type History = { kind: 'ok'; messages: UIMessage[] } | { kind: 'invalid'; message: string };
 type Loaded =
   | { kind: 'not-found' }
-  | { kind: 'ok'; hasTitle: boolean; history: (stored?: StoredMessage[]) => Promise<History>; resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null> };
+  | { kind: 'ok'; hasTitle: boolean; modelId: string | null; history: (stored?: StoredMessage[]) => Promise<History>; resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null> };
 
-export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest): Promise<Loaded> {
+/** `modelId`: the model a conversation created here starts with (the request checked it). */
+export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest, modelId: string): Promise<Loaded> {
   let conversation = await getConversation(db, userId, request.id);
   if (!conversation) {
     // Only a new user message may create a conversation; an id someone else owns stays a 404.
     if (request.message?.role !== 'user' || request.trigger !== 'submit-message') return { kind: 'not-found' };
     try {
-      conversation = await createConversation(db, userId, { id: request.id });
+      conversation = await createConversation(db, userId, { id: request.id, modelId });
     } catch {
       return { kind: 'not-found' };
     }
@@ -35,6 +36,7 @@ export async function loadConversationForChat(db: Db, userId: string, request: C
   return {
     kind: 'ok',
     hasTitle: conversation.title !== null,
+    modelId: conversation.modelId,
     /** The stored messages, validated; pass them when the caller already has them (after a save). */
     history: async (known?: StoredMessage[]) => {
       let stored = known ?? (await listMessages(db, conversationId));
