@@ -18,6 +18,7 @@ import { conversationFileStore } from '@/components/files/store-output-files';
 import { useUploads } from '@/components/files/use-uploads';
 import { Composer } from './composer';
 import { ChatHeader } from './chat-header';
+import { pickedModel, pickModel } from './picked-models';
 import { MessageList } from './message-list';
 import { Sidebar } from './sidebar';
 import { KernelContext } from './kernel-context';
@@ -39,6 +40,8 @@ type ChatProps = {
   initialFiles: ConversationFile[];
   title: string | null;
   config: ClientConfig;
+  /** The model this conversation answers with (its own, or the one used last for a new one). */
+  initialModelId: string;
 };
 
 /** Until a title is generated, the first question names the conversation. */
@@ -48,7 +51,10 @@ function firstUserText(messages: UIMessage[]): string | null {
   return text ? text.slice(0, 80) : null;
 }
 
-export function Chat({ conversationId, initialMessages, initialFiles, title, config }: ChatProps) {
+export function Chat({ conversationId, initialMessages, initialFiles, title, config, initialModelId }: ChatProps) {
+  // The picked model goes with every request; the server checks it and stores it with the conversation.
+  const [modelId, setModelId] = useState(initialModelId);
+  useEffect(() => pickModel(conversationId, modelId), [conversationId, modelId]);
   const kernel = useKernel(config);
   const kernelState = useKernelState(kernel);
   const packageSource = usePackageSource(kernel);
@@ -134,7 +140,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           const message = messages.at(-1);
           // A new message says which messages this tab has, so a stale tab is refused, not interleaved.
           const knownMessageIds = trigger === 'submit-message' && !messageId && message?.role === 'user' ? messages.slice(0, -1).map((m) => m.id) : undefined;
-          return { body: { id, trigger, messageId, message, knownMessageIds, packageSource: lastPackageSource(), settings: { includeImages, stepBudget } } };
+          return { body: { id, trigger, messageId, message, knownMessageIds, packageSource: lastPackageSource(), modelId: pickedModel(id), settings: { includeImages, stepBudget } } };
         },
       }),
     [],
@@ -249,6 +255,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         saved={stored}
         title={title ?? firstUserText(messages)}
         config={config}
+        modelId={modelId}
+        onPickModel={setModelId}
+        modelPickDisabled={status === 'submitted' || status === 'streaming'}
         kernelState={kernelState}
         onRestart={() => kernel?.restart()}
         onOpenSidebar={() => setSidebarOpen(true)}

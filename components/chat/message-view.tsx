@@ -4,6 +4,7 @@ import { readRunPart } from '@/lib/targets/run-part';
 import type { UIMessage } from 'ai';
 import { memo } from 'react';
 import { attachmentsOf } from '@/lib/files/attachment';
+import { answerModelSchema } from '@/lib/ai/model-catalog';
 import { formatBytes } from '@/lib/format';
 import { CodeCell } from './code-cell';
 import { Markdown } from './markdown';
@@ -38,8 +39,9 @@ export const MessageView = memo(function MessageView({ message, runs, streaming 
       </div>
     );
   }
+  const model = answerModelSchema.safeParse((message.metadata as { model?: unknown } | undefined)?.model);
   return (
-    <div data-role="assistant" className="text-[15px] leading-7">
+    <div data-role="assistant" data-model={model.success ? model.data.id : undefined} className="text-[15px] leading-7">
       {message.parts.map((part, i) => {
         if (part.type === 'text') {
           return <Markdown key={i} text={part.text} streaming={streaming && part.state === 'streaming'} />;
@@ -48,6 +50,11 @@ export const MessageView = memo(function MessageView({ message, runs, streaming 
         if (run) return <CodeCell key={run.part.toolCallId} part={run.part} target={run.target} runs={runs} />;
         return null;
       })}
+      {model.success && (
+        <p data-testid="answer-model" className="text-xs leading-5 text-zinc-500 dark:text-zinc-400">
+          Answered by {model.data.label}
+        </p>
+      )}
     </div>
   );
 });

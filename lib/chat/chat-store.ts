@@ -19,15 +19,19 @@ import { AppError } from '@/lib/errors';
 import { isUniqueViolation } from '@/lib/db/pg-errors';
 type History = { kind: 'ok'; messages: UIMessage[] } | { kind: 'invalid'; message: string };
 type Loaded = {
-  hasTitle: boolean; history: (stored?: StoredMessage[]) => Promise<History>;   resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null>;
+  hasTitle: boolean;
+  modelId: string | null;
+  history: (stored?: StoredMessage[]) => Promise<History>;
+  resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null>;
 };
 
-export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest): Promise<Loaded> {
+/** `modelId`: the model a conversation created here starts with (the request checked it). */
+export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest, modelId: string): Promise<Loaded> {
   let conversation = await getConversation(db, userId, request.id);
   if (!conversation) {
     // Only a new user message may create a conversation; an id someone else owns stays a 404.
     if (request.message?.role !== 'user' || request.trigger !== 'submit-message') throw new AppError('conversation:not_found', { reason: 'conversation not owned, and the request cannot create it' });
-    conversation = await createConversation(db, userId, { id: request.id }).catch((error: unknown) => {
+    conversation = await createConversation(db, userId, { id: request.id, modelId }).catch((error: unknown) => {
       // Taken (by another guest: ours was looked up first). Any other failure is its own, not a refusal.
       if (isUniqueViolation(error)) throw new AppError('conversation:not_found', { reason: 'conversation id owned by another guest', cause: error });
       throw error;
@@ -36,6 +40,7 @@ export async function loadConversationForChat(db: Db, userId: string, request: C
   const conversationId = conversation.id;
   return {
     hasTitle: conversation.title !== null,
+    modelId: conversation.modelId,
     /** The stored messages, validated; pass them when the caller already has them (after a save). */
     history: async (known?: StoredMessage[]) => {
       let stored = known ?? (await listMessages(db, conversationId));
