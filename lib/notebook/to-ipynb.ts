@@ -15,13 +15,15 @@
  *   so nothing is lost without Graphviz installed.
  *
  * The conversation is first turned into a list of cells (`conversationCells`), which the script
- * exporter (`to-script.ts`) shares.
+ * exporter (`to-script.ts`) shares. Its last cell lists the answers' figures that no output shows
+ * (lib/trace), when there are any.
  */
 import { z } from 'zod';
 import type { StoredMessage } from '@/lib/db/queries/messages';
 import { attachmentsOf, type Attachment } from '@/lib/files/attachment';
 import { formatBytes } from '@/lib/format';
 import { BLOB_REF_PATTERN } from '@/lib/runtime/protocol';
+import { traceConversation, untracedMarkdown } from '@/lib/trace';
 import { pythonStringLiteral, SQL_SETUP_SOURCE, sqlCellSource, sqlTableNames } from './sql-setup';
 
 // ---------------------------------------------------------------------------------------------
@@ -242,6 +244,10 @@ export function conversationCells(input: { title: string | null; messages: Store
     });
     flush();
   }
+
+  // The figures of the answers that no output shows (lib/trace), as the chat marks them.
+  const untraced = untracedMarkdown(traceConversation(input.messages).values());
+  if (untraced) body.push({ kind: 'markdown', id: ids.next('runpad-untraced-figures'), markdown: untraced });
 
   const usesSql = body.some((cell) => cell.kind === 'code' && cell.language === 'sql');
   const intro = introMarkdown(input.title, files, usesSql);
