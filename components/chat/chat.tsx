@@ -288,6 +288,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           isDemo={config.isDemo}
           packagesUnavailable={packageSource === 'unreachable'}
           onExample={send}
+          onCheck={(text) => {
+            stoppedRef.current = false;
+            void chat.sendMessage({ text });
+          }}
         />
       </main>
       <div className="relative mx-auto w-full max-w-3xl px-3 pb-3 sm:px-4">

@@ -53,7 +53,7 @@ export function CodeCell({ part, target, runs }: { part: RunPart; target: Target
   const canRun = finished && Boolean(kernelContext?.kernel) && !rerun;
 
   return (
-    <section aria-label={`${target.name} code cell`} data-target={target.id} data-cell-status={finished ? result?.status : status.kind} className="my-3 overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800">
+    <section aria-label={`${target.name} code cell`} data-tool-call-id={part.toolCallId} data-target={target.id} data-cell-status={finished ? result?.status : status.kind} className="my-3 overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800">
       <header className="flex items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 py-1.5 text-xs dark:border-zinc-800 dark:bg-zinc-900">
         <span className="font-semibold">{target.label}</span>
         <span className="sr-only" aria-live="polite" data-testid="run-announcement">
@@ -96,7 +96,7 @@ export function CodeCell({ part, target, runs }: { part: RunPart; target: Target
       )}
       {(outputs.length > 0 || shownResult?.notice || part.errorText) && (
         <div data-testid="cell-outputs" className="border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
-          <OutputList outputs={outputs} />
+          <OutputList outputs={outputs} toolCallId={rerun ? undefined : part.toolCallId} />
           {shownResult?.notice && <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">{shownResult.notice}</p>}
           {part.errorText && <p className="mt-2 text-sm text-red-700">{part.errorText}</p>}
         </div>

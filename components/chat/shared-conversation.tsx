@@ -9,6 +9,7 @@ import { BlobAccessProvider, useBlobUrl } from '@/components/outputs/blob-url';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
 import type { KernelLocation } from '@/lib/runtime/use-kernel';
 import { isCodePartType } from '@/lib/targets/registry';
+import { traceConversation } from '@/lib/trace';
 import { ExportMenu } from './export-menu';
 import { MessageView } from './message-view';
 import { RerunMarksProvider } from './rerun-mark';
@@ -44,6 +45,8 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
   const dataFiles = files.map((file) => ({ name: file.name, sha256: file.sha256, url: blobUrl(file.sha256) }));
   const rerun = useShareRerun({ messages, files: dataFiles, location, maxRunTimeoutMs, blobUrl });
   const hasCells = useMemo(() => messages.some((message) => message.role === 'assistant' && message.parts.some((part) => isCodePartType(part.type))), [messages]);
+  // The same traces as the owner's page: computed from the same stored messages.
+  const traces = useMemo(() => traceConversation(messages), [messages]);
   const [forking, setForking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const router = useRouter();
@@ -84,7 +87,7 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
         )}
         <main className="mx-auto w-full max-w-3xl flex-1 space-y-6 px-4 py-6">
           {messages.map((message) => (
-            <MessageView key={message.id} message={message} runs={runs} streaming={false} />
+            <MessageView key={message.id} message={message} runs={runs} streaming={false} trace={traces.get(message.id)} />
           ))}
         </main>
       </div>

@@ -12,7 +12,8 @@
  *   stored outputs keep Runpad's drawings (SVG text, PNG if any), so nothing is lost.
  *
  * The conversation is first turned into a list of cells (`conversationCells`), which the script
- * exporter (`to-script.ts`) shares.
+ * exporter (`to-script.ts`) shares. Its last cell lists the answers' figures that no output shows
+ * (lib/trace), when there are any.
  */
 import { z } from 'zod';
 import type { StoredMessage } from '@/lib/db/queries/messages';
@@ -22,6 +23,7 @@ import { BLOB_REF_PATTERN } from '@/lib/runtime/protocol';
 import { TARGET_LIST, type TargetId } from '@/lib/targets/registry';
 import { readRunPart, type RecordedRun } from '@/lib/targets/run-part';
 import type { NotebookSetup } from '@/lib/targets/target';
+import { traceConversation, untracedMarkdown } from '@/lib/trace';
 
 // ---------------------------------------------------------------------------------------------
 // nbformat 4.5 types (the parts we write)
@@ -213,6 +215,10 @@ export function conversationCells(input: { title: string | null; messages: Store
     });
     flush();
   }
+
+  // The figures of the answers that no output shows (lib/trace), as the chat marks them.
+  const untraced = untracedMarkdown(traceConversation(input.messages).values());
+  if (untraced) body.push({ kind: 'markdown', id: ids.next('runpad-untraced-figures'), markdown: untraced });
 
   const used = TARGET_LIST.filter((target) => target.notebook.setup && body.some((cell) => cell.kind === 'code' && cell.target === target.id));
   const setups = used.flatMap((target) => (target.notebook.setup ? [{ target: target.id, setup: target.notebook.setup }] : []));
