@@ -7,7 +7,9 @@ import { APICallError, createUIMessageStreamResponse, streamText, toUIMessageStr
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { notFound, jsonError, tooManyRequests } from '@/lib/http/errors';
-import { getRateLimits, limitMessage } from '@/lib/abuse/app-rate-limits';
+import { admitModelRequest, limitMessage } from '@/lib/abuse/app-rate-limits';
+import type { Identity } from '@/lib/auth/current-user';
+import { countModelRequest } from '@/lib/db/queries/users';
 import { QuotaExceededError } from '@/lib/db/queries/quota';
 import { quotaMessage } from '@/lib/files/storage-quota';
 import type { Logger } from '@/lib/log/logger';
@@ -26,14 +28,16 @@ import { getAppStreams } from '@/lib/streams/app-streams';
 import { listMessages } from '@/lib/db/queries/messages';
 import { maybeGenerateTitle } from './titles';
 
-type HandleChatInput = { userId: string; request: ChatRequest; timing: ServerTiming; requestId: string; log: Logger };
+type HandleChatInput = { identity: Identity; request: ChatRequest; timing: ServerTiming; requestId: string; log: Logger };
 
-export async function handleChat({ userId, request, timing, log }: HandleChatInput): Promise<Response> {
+export async function handleChat({ identity, request, timing, log }: HandleChatInput): Promise<Response> {
   const db = await getDb();
   const config = getConfig();
+  const userId = identity.userId;
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
-  const limited = await (await getRateLimits()).consumeAll(['model-per-minute', 'model-per-day'], userId);
+  const limited = await admitModelRequest(userId, identity.address, identity.person);
   if (!limited.ok) return tooManyRequests(limitMessage(limited), limited.retryAfterSeconds, `rate limit ${limited.kind}`);
+  await countModelRequest(db, userId);
   const loaded = await loadConversationForChat(db, userId, request);
   timing.mark('conversation');
   if (loaded.kind === 'not-found') return notFound('conversation not owned');
