@@ -45,10 +45,31 @@ const envSchema = z.object({
   RUNPAD_MODEL_REQUESTS_PER_DAY: z.coerce.number().int().min(1).default(500),
   RUNPAD_GUEST_STORAGE_BYTES: z.coerce.number().int().min(1).default(1_000_000_000),
   RUNPAD_CONVERSATION_STORAGE_BYTES: z.coerce.number().int().min(1).default(500_000_000),
+  RUNPAD_ACCESS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['open', 'accounts', 'invite']).default('open')),
+  RUNPAD_ALLOWED_EMAILS: optionalString,
+  RUNPAD_ADMIN_EMAILS: optionalString,
+  RUNPAD_OIDC_ISSUER: optionalUrl,
+  RUNPAD_OIDC_CLIENT_ID: optionalString,
+  RUNPAD_OIDC_CLIENT_SECRET: optionalString,
+  RUNPAD_OIDC_NAME: optionalString,
+  RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(2_000),
+  RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
 });
 
 /** One model of the catalog, ready to call (the demo model's streaming pace included). */
 export type ModelConfig = ModelEntry & { chunkDelayMs: number };
+
+/** Who may use the instance: guests and accounts, accounts only, or invited accounts only. */
+export type AccessMode = 'open' | 'accounts' | 'invite';
+
+/** A comma- or space-separated list of emails and domains (`@team.example` or `team.example`), lower-cased. */
+function emailList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+}
 
 export type AppConfig = {
   /** The models people may pick; the first is the default (lib/ai/model-catalog.ts). */
@@ -78,7 +99,25 @@ export type AppConfig = {
   blobStore:
     | { kind: 'filesystem'; rootDir: string; spoolDir: string }
     | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean; prefix?: string; spoolDir: string };
-  limits: { modelRequestsPerMinute: number; modelRequestsPerDay: number; guestStorageBytes: number; conversationStorageBytes: number };
+  limits: {
+    modelRequestsPerMinute: number;
+    modelRequestsPerDay: number;
+    guestStorageBytes: number;
+    conversationStorageBytes: number;
+    /** New guests one client address may start per hour (the address: see lib/http/client-address.ts). */
+    guestsPerAddressPerHour: number;
+    modelRequestsPerAddressPerDay: number;
+    /** The whole instance's model requests per day; null: no ceiling. */
+    instanceModelRequestsPerDay: number | null;
+  };
+  access: {
+    mode: AccessMode;
+    /** For 'invite': emails and domains (entries without `@` or starting with it) that may sign in. */
+    allowedEmails: string[];
+    adminEmails: string[];
+    /** The OpenID Connect provider people sign in with; null when none is configured. */
+    oidc: { issuer: string; clientId: string; clientSecret: string | undefined; name: string } | null;
+  };
 };
 
 let cached: AppConfig | null = null;
@@ -123,11 +162,36 @@ export function getConfig(): AppConfig {
       modelRequestsPerDay: env.RUNPAD_MODEL_REQUESTS_PER_DAY,
       guestStorageBytes: env.RUNPAD_GUEST_STORAGE_BYTES,
       conversationStorageBytes: env.RUNPAD_CONVERSATION_STORAGE_BYTES,
+      guestsPerAddressPerHour: env.RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR,
+      modelRequestsPerAddressPerDay: env.RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY,
+      instanceModelRequestsPerDay: env.RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY ?? null,
     },
+    access: accessConfig(env),
   };
   return cached;
 }
 
+function accessConfig(env: z.infer<typeof envSchema>): AppConfig['access'] {
+  if (env.RUNPAD_OIDC_ISSUER && !env.RUNPAD_OIDC_CLIENT_ID) throw new Error('Invalid environment: RUNPAD_OIDC_CLIENT_ID is required with RUNPAD_OIDC_ISSUER');
+  const allowedEmails = emailList(env.RUNPAD_ALLOWED_EMAILS);
+  if (env.RUNPAD_ACCESS === 'invite' && allowedEmails.length === 0) throw new Error('Invalid environment: RUNPAD_ACCESS=invite needs RUNPAD_ALLOWED_EMAILS');
+  return {
+    mode: env.RUNPAD_ACCESS,
+    allowedEmails,
+    adminEmails: emailList(env.RUNPAD_ADMIN_EMAILS),
+    oidc:
+      env.RUNPAD_OIDC_ISSUER && env.RUNPAD_OIDC_CLIENT_ID
+        ? { issuer: env.RUNPAD_OIDC_ISSUER.replace(/\/$/, ''), clientId: env.RUNPAD_OIDC_CLIENT_ID, clientSecret: env.RUNPAD_OIDC_CLIENT_SECRET, name: env.RUNPAD_OIDC_NAME ?? 'single sign-on' }
+        : null,
+  };
+}
+
+/** Whether `email` is on a list of emails and domains (see emailList). */
+export function emailOnList(email: string, list: readonly string[]): boolean {
+  const address = email.trim().toLowerCase();
+  const domain = address.slice(address.lastIndexOf('@') + 1);
+  return list.some((entry) => entry === address || (!entry.includes('@') && entry === domain) || (entry.startsWith('@') && entry.slice(1) === domain));
+}
 
 function blobStoreConfig(env: z.infer<typeof envSchema>): AppConfig['blobStore'] {
   const dataDir = path.resolve(env.RUNPAD_DATA_DIR);
