@@ -203,7 +203,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     if (previousStatus.current !== 'ready' && status === 'ready') setSidebarVersion((v) => v + 1);
     previousStatus.current = status;
   }, [status]);
-  usePrefetchImports(messages, kernel);
+  usePrefetchImports(messages, kernel, kernel ? runners : null);
 
   const { setMessages } = chat;
   const runCell = useCellRuns({ conversationId, setMessages, runCode });
