@@ -77,7 +77,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
   // The SDK's idle timeouts abort the request like a Stop would: an abort without a Stop is the timeout.
   const timedOut = () => !stop.signal.aborted;
   const continued = messages.at(-1)?.role === 'assistant' ? (stored ?? (await listMessages(db, request.id))).find((m) => m.id === messages.at(-1)?.id) ?? null : null;
-  const draft = new AnswerDraft(db, userId, request.id, continued);
+  const draft = new AnswerDraft(db, userId, request.id, continued, conversationLog);
   // Past the step budget, blocks stay text: the model was told to stop running code.
   const blocksMode = config.codeMode === 'blocks' && !budgetSpent;
   const blockIds = blockCallId(streamId);
@@ -124,7 +124,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
       // The title is a nicety: generated after the answer, never delaying the end of the stream.
       // Once per conversation: on the answer to its first user message, not at every step of that turn.
       if (!loaded.hasTitle && request.message?.role === 'user') {
-        void maybeGenerateTitle(db, userId, request.id, messages, config.model).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
+        void maybeGenerateTitle(db, userId, request.id, messages, config.model, conversationLog).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
       }
     },
   });
