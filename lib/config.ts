@@ -41,6 +41,8 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
   S3_PREFIX: optionalString,
   RUNPAD_DATA_DIR: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('.data')),
+  DATABASE_URL: optionalUrl,
+  AUTH_SECRET: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().min(32, 'AUTH_SECRET must be at least 32 characters long.').optional()),
   RUNPAD_MODEL_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   RUNPAD_MODEL_REQUESTS_PER_DAY: z.coerce.number().int().min(1).default(500),
   RUNPAD_GUEST_STORAGE_BYTES: z.coerce.number().int().min(1).default(1_000_000_000),
@@ -71,6 +73,17 @@ function emailList(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
+const logLevelSchema = z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
+
+/**
+ * The log level (RUNPAD_LOG_LEVEL, default info), read on its own: the logger must work even when
+ * the rest of the environment is invalid, to say so.
+ */
+export function logLevel(): z.infer<typeof logLevelSchema> {
+  const parsed = logLevelSchema.safeParse(process.env.RUNPAD_LOG_LEVEL || undefined);
+  return parsed.success ? parsed.data : 'info';
+}
+
 export type AppConfig = {
   /** The models people may pick; the first is the default (lib/ai/model-catalog.ts). */
   models: { models: ModelConfig[]; defaultId: string };
@@ -95,6 +108,12 @@ export type AppConfig = {
   /** Whether X-Forwarded-Proto/-Host come from a proxy the operator trusts. */
   trustProxy: boolean;
   redisUrl: string | null;
+  /** RUNPAD_DATA_DIR, resolved: embedded database, filesystem blobs, spool, generated auth secret. */
+  dataDir: string;
+  /** A Postgres server (DATABASE_URL), or null for the embedded PGlite under dataDir. */
+  databaseUrl: string | null;
+  /** AUTH_SECRET when set (at least 32 characters); else one is generated under dataDir. */
+  authSecret: string | null;
   /** Where blob bytes live: files under the data directory, or an S3-compatible bucket. */
   blobStore:
     | { kind: 'filesystem'; rootDir: string; spoolDir: string }
@@ -156,6 +175,9 @@ export function getConfig(): AppConfig {
     publicOrigin: env.RUNPAD_PUBLIC_ORIGIN ? new URL(env.RUNPAD_PUBLIC_ORIGIN).origin : null,
     trustProxy: env.RUNPAD_TRUST_PROXY === '1' || env.RUNPAD_TRUST_PROXY === 'true',
     redisUrl: env.REDIS_URL ?? null,
+    dataDir: path.resolve(env.RUNPAD_DATA_DIR),
+    databaseUrl: env.DATABASE_URL ?? null,
+    authSecret: env.AUTH_SECRET ?? null,
     blobStore: blobStoreConfig(env),
     limits: {
       modelRequestsPerMinute: env.RUNPAD_MODEL_REQUESTS_PER_MINUTE,
@@ -194,7 +216,7 @@ export function emailOnList(email: string, list: readonly string[]): boolean {
 }
 
 function blobStoreConfig(env: z.infer<typeof envSchema>): AppConfig['blobStore'] {
-  const dataDir = path.resolve(env.RUNPAD_DATA_DIR);
+  const dataDir = path.resolve(env.RUNPAD_DATA_DIR); // the one reading of RUNPAD_DATA_DIR
   const spoolDir = path.join(dataDir, 'spool');
   if (!env.S3_BUCKET) return { kind: 'filesystem', rootDir: path.join(dataDir, 'blobs'), spoolDir };
   return {

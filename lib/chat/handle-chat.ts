@@ -92,7 +92,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   // The SDK's idle timeouts abort the request like a Stop would: an abort without a Stop is the timeout.
   const timedOut = () => !stop.signal.aborted;
   const continued = messages.at(-1)?.role === 'assistant' ? (stored ?? (await listMessages(db, request.id))).find((m) => m.id === messages.at(-1)?.id) ?? null : null;
-  const draft = new AnswerDraft(db, userId, request.id, continued);
+  const draft = new AnswerDraft(db, userId, request.id, continued, conversationLog);
   // Past the step budget, blocks stay text: the model was told to stop running code.
   const blocksMode = codeMode === 'blocks' && !budgetSpent;
   const blockIds = blockCallId(streamId);
@@ -141,7 +141,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
       // The title is a nicety: generated after the answer, never delaying the end of the stream.
       // Once per conversation: on the answer to its first user message, not at every step of that turn.
       if (!loaded.hasTitle && request.message?.role === 'user') {
-        void maybeGenerateTitle(db, userId, request.id, messages, entry).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
+        void maybeGenerateTitle(db, userId, request.id, messages, entry, conversationLog).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
       }
     },
   });
