@@ -80,7 +80,7 @@ test('a model is picked per conversation, switched mid-conversation, shown on ea
 
   await picker.selectOption('claude');
   await send(page, `What is 6 times 7? ${first}`);
-  await expect(page.locator('#conversation').getByText(/Claude saw: .*answer 42/)).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('#conversation').getByText(/Claude saw:[\s\S]*answer 42/)).toBeVisible({ timeout: 60_000 });
   await waitForTurn(page);
   const answers = page.locator('[data-role="assistant"]');
   await expect(answers.last().getByTestId('answer-model')).toHaveText('Answered by Claude (fake)');
