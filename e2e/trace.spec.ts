@@ -53,6 +53,7 @@ test('figures are traced to the outputs that show them: marks, list, jump, check
   const north = answer.getByRole('button', { name: '$3.21M' });
   await north.focus();
   await expect(page.getByRole('tooltip', { name: /SQL run 2 of this answer, output \d+ \(table row 1, column revenue\): rounded from 3214567\.89/ })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('trace-tooltip.png') });
   await page.keyboard.press('Enter');
   const cell = page.locator('[data-target="sql"] td[data-trace-highlight]');
   await expect(cell).toHaveText('3,214,567.89');
@@ -68,6 +69,7 @@ test('figures are traced to the outputs that show them: marks, list, jump, check
   await expect(mark).toHaveText('8,549,553.71');
   await expect(mark).toBeFocused();
   await expect(page.locator('[data-target="sql"] td[data-trace-highlight]')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('trace-list.png'), fullPage: true });
   expect(await seriousViolations(page)).toEqual([]);
 
   // Nothing went to the model by itself; one click asks it to verify the untraced figure.
