@@ -52,7 +52,7 @@ test('figures are traced to the outputs that show them: marks, list, jump, check
   // Focus says where a figure came from; Enter shows the table cell it came from.
   const north = answer.getByRole('button', { name: '$3.21M' });
   await north.focus();
-  await expect(page.getByRole('tooltip', { name: /SQL run 2 of this answer, output \d+ \(table row 1, column revenue\): rounded from 3214567\.89/ })).toBeVisible();
+  await expect(page.getByRole('tooltip', { name: /SQL run 2 of this answer, output \d+ \(table row 1, column revenue\): rounded from 3,214,567\.89/ })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('trace-tooltip.png') });
   await page.keyboard.press('Enter');
   const cell = page.locator('[data-target="sql"] td[data-trace-highlight]');

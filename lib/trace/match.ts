@@ -11,7 +11,7 @@
  */
 import { magnitude } from './numbers';
 import { proseFigures, type Figure } from './prose';
-import { runSourceOf, type RunSource, type SourceLocation, type SourceNumber, type TraceMessage } from './sources';
+import { runSourceOf, shownText, type RunSource, type SourceLocation, type SourceNumber, type TraceMessage } from './sources';
 
 export type MatchKind = 'exact' | 'rounded' | 'percent' | 'scaled';
 
@@ -115,7 +115,7 @@ export function traceFigures(figures: readonly Figure[], runs: readonly VisibleR
         earlier: found.visible.turn > 0,
         outputIndex: found.number.outputIndex,
         location: found.number.location,
-        shown: found.number.raw,
+        shown: shownText(found.number),
         how: found.how,
       },
     };
