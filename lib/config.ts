@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
 import type { ClientConfig } from './client-config';
+import { parseEmailList } from './auth/email-list';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -53,13 +54,6 @@ const envSchema = z.object({
 /** Who may use the instance: guests and accounts, accounts only, or invited accounts only. */
 export type AccessMode = 'open' | 'accounts' | 'invite';
 
-/** A comma- or space-separated list of emails and domains (`@team.example` or `team.example`), lower-cased. */
-function emailList(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(/[\s,]+/)
-    .map((entry) => entry.trim().toLowerCase())
-    .filter(Boolean);
-}
 
 export type ModelConfig =
   | { kind: 'openai'; apiKey: string; model: string }
@@ -170,12 +164,12 @@ export function getConfig(): AppConfig {
 
 function accessConfig(env: z.infer<typeof envSchema>): AppConfig['access'] {
   if (env.RUNPAD_OIDC_ISSUER && !env.RUNPAD_OIDC_CLIENT_ID) throw new Error('Invalid environment: RUNPAD_OIDC_CLIENT_ID is required with RUNPAD_OIDC_ISSUER');
-  const allowedEmails = emailList(env.RUNPAD_ALLOWED_EMAILS);
+  const allowedEmails = parseEmailList(env.RUNPAD_ALLOWED_EMAILS);
   if (env.RUNPAD_ACCESS === 'invite' && allowedEmails.length === 0) throw new Error('Invalid environment: RUNPAD_ACCESS=invite needs RUNPAD_ALLOWED_EMAILS');
   return {
     mode: env.RUNPAD_ACCESS,
     allowedEmails,
-    adminEmails: emailList(env.RUNPAD_ADMIN_EMAILS),
+    adminEmails: parseEmailList(env.RUNPAD_ADMIN_EMAILS),
     oidc:
       env.RUNPAD_OIDC_ISSUER && env.RUNPAD_OIDC_CLIENT_ID
         ? { issuer: env.RUNPAD_OIDC_ISSUER.replace(/\/$/, ''), clientId: env.RUNPAD_OIDC_CLIENT_ID, clientSecret: env.RUNPAD_OIDC_CLIENT_SECRET, name: env.RUNPAD_OIDC_NAME ?? 'single sign-on' }
@@ -183,12 +177,6 @@ function accessConfig(env: z.infer<typeof envSchema>): AppConfig['access'] {
   };
 }
 
-/** Whether `email` is on a list of emails and domains (see emailList). */
-export function emailOnList(email: string, list: readonly string[]): boolean {
-  const address = email.trim().toLowerCase();
-  const domain = address.slice(address.lastIndexOf('@') + 1);
-  return list.some((entry) => entry === address || (!entry.includes('@') && entry === domain) || (entry.startsWith('@') && entry.slice(1) === domain));
-}
 
 function blobStoreConfig(env: z.infer<typeof envSchema>): AppConfig['blobStore'] {
   const dataDir = path.resolve(env.RUNPAD_DATA_DIR);
