@@ -165,6 +165,8 @@ export function getConfig(): AppConfig {
 function accessConfig(env: z.infer<typeof envSchema>): AppConfig['access'] {
   if (env.RUNPAD_OIDC_ISSUER && !env.RUNPAD_OIDC_CLIENT_ID) throw new Error('Invalid environment: RUNPAD_OIDC_CLIENT_ID is required with RUNPAD_OIDC_ISSUER');
   const allowedEmails = parseEmailList(env.RUNPAD_ALLOWED_EMAILS);
+  // Accounts are made by signing in with the provider (a passkey is added to an account later).
+  if (env.RUNPAD_ACCESS !== 'open' && !env.RUNPAD_OIDC_ISSUER) throw new Error(`Invalid environment: RUNPAD_ACCESS=${env.RUNPAD_ACCESS} needs an OpenID Connect provider (RUNPAD_OIDC_ISSUER, RUNPAD_OIDC_CLIENT_ID)`);
   if (env.RUNPAD_ACCESS === 'invite' && allowedEmails.length === 0) throw new Error('Invalid environment: RUNPAD_ACCESS=invite needs RUNPAD_ALLOWED_EMAILS');
   return {
     mode: env.RUNPAD_ACCESS,
