@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
 import type { ClientConfig } from './client-config';
 import { modelCatalogFromEnv, modelChoice, type ModelEntry } from './ai/model-catalog';
+import { parseEmailList } from './auth/email-list';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -65,13 +66,6 @@ export type ModelConfig = ModelEntry & { chunkDelayMs: number };
 /** Who may use the instance: guests and accounts, accounts only, or invited accounts only. */
 export type AccessMode = 'open' | 'accounts' | 'invite';
 
-/** A comma- or space-separated list of emails and domains (`@team.example` or `team.example`), lower-cased. */
-function emailList(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(/[\s,]+/)
-    .map((entry) => entry.trim().toLowerCase())
-    .filter(Boolean);
-}
 
 const logLevelSchema = z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
 
@@ -195,12 +189,14 @@ export function getConfig(): AppConfig {
 
 function accessConfig(env: z.infer<typeof envSchema>): AppConfig['access'] {
   if (env.RUNPAD_OIDC_ISSUER && !env.RUNPAD_OIDC_CLIENT_ID) throw new Error('Invalid environment: RUNPAD_OIDC_CLIENT_ID is required with RUNPAD_OIDC_ISSUER');
-  const allowedEmails = emailList(env.RUNPAD_ALLOWED_EMAILS);
+  const allowedEmails = parseEmailList(env.RUNPAD_ALLOWED_EMAILS);
+  // Accounts are made by signing in with the provider (a passkey is added to an account later).
+  if (env.RUNPAD_ACCESS !== 'open' && !env.RUNPAD_OIDC_ISSUER) throw new Error(`Invalid environment: RUNPAD_ACCESS=${env.RUNPAD_ACCESS} needs an OpenID Connect provider (RUNPAD_OIDC_ISSUER, RUNPAD_OIDC_CLIENT_ID)`);
   if (env.RUNPAD_ACCESS === 'invite' && allowedEmails.length === 0) throw new Error('Invalid environment: RUNPAD_ACCESS=invite needs RUNPAD_ALLOWED_EMAILS');
   return {
     mode: env.RUNPAD_ACCESS,
     allowedEmails,
-    adminEmails: emailList(env.RUNPAD_ADMIN_EMAILS),
+    adminEmails: parseEmailList(env.RUNPAD_ADMIN_EMAILS),
     oidc:
       env.RUNPAD_OIDC_ISSUER && env.RUNPAD_OIDC_CLIENT_ID
         ? { issuer: env.RUNPAD_OIDC_ISSUER.replace(/\/$/, ''), clientId: env.RUNPAD_OIDC_CLIENT_ID, clientSecret: env.RUNPAD_OIDC_CLIENT_SECRET, name: env.RUNPAD_OIDC_NAME ?? 'single sign-on' }
@@ -208,12 +204,6 @@ function accessConfig(env: z.infer<typeof envSchema>): AppConfig['access'] {
   };
 }
 
-/** Whether `email` is on a list of emails and domains (see emailList). */
-export function emailOnList(email: string, list: readonly string[]): boolean {
-  const address = email.trim().toLowerCase();
-  const domain = address.slice(address.lastIndexOf('@') + 1);
-  return list.some((entry) => entry === address || (!entry.includes('@') && entry === domain) || (entry.startsWith('@') && entry.slice(1) === domain));
-}
 
 function blobStoreConfig(env: z.infer<typeof envSchema>): AppConfig['blobStore'] {
   const dataDir = path.resolve(env.RUNPAD_DATA_DIR); // the one reading of RUNPAD_DATA_DIR

@@ -22,6 +22,16 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           ? 'Your conversations, files and shares as a guest move to your account, and every device you sign in on sees them.'
           : 'This Runpad is for people with an account.'}
       </p>
+      {params['signed-out'] === '1' && (
+        <p role="status" className="mt-3 text-sm font-medium">
+          You are signed out.
+        </p>
+      )}
+      {params.deleted === '1' && (
+        <p role="status" className="mt-3 text-sm font-medium">
+          Your account and everything in it were deleted.
+        </p>
+      )}
       <SignInPanel providerName={config.access.oidc?.name ?? null} next={next} error={error} />
       <p className="mt-6 text-xs text-zinc-600 dark:text-zinc-400">A passkey signs you in once you have added it on your account page after signing in.</p>
     </main>

@@ -50,7 +50,7 @@ export function AccountActions({ currentSessionId, sessions, passkeys }: Props) 
         if (revoked.error) return authErrorText(revoked.error, 'Signing out everywhere failed.');
       }
       await authClient.signOut();
-      router.replace('/');
+      router.replace('/sign-in?signed-out=1');
       router.refresh();
       return null;
     });
@@ -68,7 +68,7 @@ export function AccountActions({ currentSessionId, sessions, passkeys }: Props) 
       if (!window.confirm('Delete your account, every conversation, file and share? This cannot be undone.')) return null;
       const response = await fetch('/api/account', { method: 'DELETE' });
       if (!response.ok) return ((await response.json().catch(() => null)) as { error?: string } | null)?.error ?? 'The account could not be deleted.';
-      router.replace('/');
+      router.replace('/sign-in?deleted=1');
       router.refresh();
       return null;
     });

@@ -113,9 +113,6 @@ export function Sidebar({ currentId, refreshKey, open, onClose }: { currentId: s
         <Link href="/" className="flex-1 rounded-lg border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-white dark:border-zinc-700 dark:hover:bg-zinc-800">
           + New chat
         </Link>
-        <Link href="/account" className="rounded-lg px-2 py-1.5 text-sm hover:bg-white dark:hover:bg-zinc-800">
-          Account
-        </Link>
         <button type="button" onClick={onClose} className="rounded px-2 py-1 text-sm md:hidden" aria-label="Close conversations">
           ✕
         </button>

@@ -3,7 +3,8 @@
  * In 'invite' mode (and for admins) an email counts only when the provider says it verified it.
  */
 import 'server-only';
-import { emailOnList, getConfig } from '@/lib/config';
+import { getConfig } from '@/lib/config';
+import { emailOnList } from './email-list';
 
 export type AccountEmail = { email: string; emailVerified: boolean };
 

@@ -75,6 +75,8 @@ function buildAuth(db: Db, origin: string) {
                   clientSecret: oidc.clientSecret,
                   scopes: ['openid', 'email', 'profile'],
                   pkce: true,
+                  // Signing out of Runpad does not sign the person out of their provider.
+                  disableProviderLogout: true,
                 },
               ],
             }),

@@ -12,7 +12,7 @@ import { cookies, headers } from 'next/headers';
 import { admitNewGuest, limitMessage } from '@/lib/abuse/app-rate-limits';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
-import { getPerson, insertGuest, type Person } from '@/lib/db/queries/users';
+import { ensureUser, getPerson, insertGuest, type Person } from '@/lib/db/queries/users';
 import { clientAddress } from '@/lib/http/client-address';
 import { isSecureOrigin, requestOrigin } from '@/lib/http/origin';
 import { isAdmin, signInRefusal } from './access';
@@ -58,8 +58,13 @@ export async function resolveIdentity(): Promise<IdentityResult> {
     if (session) {
       const refusal = signInRefusal(session.user);
       if (refusal) return { ok: false, status: 403, message: refusal, reason: 'not invited' };
-      const person = (await getPerson(db, session.user.id)) ?? (await insertGuest(db, session.user.id), await getPerson(db, session.user.id));
-      if (!person) throw new Error('account row missing');
+      // The row is made with the account (lib/auth/auth.ts); this covers one deleted meanwhile.
+      let person = await getPerson(db, session.user.id);
+      if (!person) {
+        await ensureUser(db, session.user.id);
+        person = await getPerson(db, session.user.id);
+        if (!person) throw new Error('account row missing');
+      }
       if (person.blockedAt) return blocked();
       return { ok: true, identity: { userId: person.id, kind: 'account', email: session.user.email, name: session.user.name, isAdmin: isAdmin(session.user), sessionId: session.session.id, person, address } };
     }
