@@ -7,6 +7,7 @@ import type { RunResult } from '@/lib/runtime/protocol';
 import type { RunOptions } from '@/lib/runtime/kernel';
 import { codeInputSchema, targetOf, type Target } from '@/lib/targets/registry';
 import { GraphvizRunner } from '@/lib/targets/graphviz/graphviz-runner';
+import { RRunner } from '@/lib/targets/r/r-runner';
 import { withDrawnDiagrams } from '@/lib/targets/graphviz/dot-outputs';
 import { withChartImages } from '@/lib/charts/chart-images';
 import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
@@ -63,6 +64,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const [files, setFiles] = useState<ConversationFile[]>(initialFiles);
   const addStoredFile = useCallback((file: ConversationFile) => setFiles((list) => [...list.filter((f) => f.name !== file.name), file]), []);
   const uploads = useUploads(conversationId, addStoredFile);
+  const filesRef = useRef(files);
+  useEffect(() => {
+    filesRef.current = files;
+  }, [files]);
   useEffect(() => {
     kernel?.setFiles(files.map((f) => ({ name: f.name, sha256: f.sha256, url: `/api/blobs/${f.sha256}` })));
   }, [kernel, files]);
@@ -77,6 +82,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const restoreRef = useRef<RestoreApi | null>(null);
   const graphviz = useMemo(() => new GraphvizRunner(), []);
   useEffect(() => () => graphviz.dispose(), [graphviz]);
+  const rRunner = useMemo(() => new RRunner({ webrBasePath: config.webrBasePath, rPackageRepoUrl: config.rPackageRepoUrl }), [config.webrBasePath, config.rPackageRepoUrl]);
+  useEffect(() => () => rRunner.dispose(), [rRunner]);
+  /** Stop (the button, Escape) ends an R run too. */
+  const rStopRef = useRef(new AbortController());
   /**
    * Runs one cell of any target (lib/targets/registry.ts): Python and SQL in this conversation's
    * interpreter (restored first when it may be), Graphviz in its own worker.
@@ -84,6 +93,12 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const runCode = useCallback(
     async (target: Target, id: string, code: string, options: Pick<RunOptions, 'onPhase' | 'onOutputs'>): Promise<RunResult> => {
       if (target.runsIn === 'graphviz-worker') return graphviz.run(code, runTimeoutMs());
+      if (target.runsIn === 'r-worker') {
+        if (rStopRef.current.signal.aborted) rStopRef.current = new AbortController();
+        const files = filesRef.current.map((f) => ({ name: f.name, sha256: f.sha256, url: `/api/blobs/${f.sha256}` }));
+        const result = await rRunner.run(code, { runId: id, files, timeoutMs: runTimeoutMs(), signal: rStopRef.current.signal, ...options });
+        return storeOutputFiles(result, rRunner, conversationId);
+      }
       const current = kernelRef.current;
       if (!current) return { status: 'crashed', durationMs: 0, outputs: [], notice: 'The interpreter is not available in this page.' };
       const { dependsOn, restored } = (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] };
@@ -95,7 +110,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       result = await withChartImages(result);
       return restored ? { ...result, restored, freshInterpreter: undefined } : result;
     },
-    [graphviz, runTimeoutMs, conversationId],
+    [graphviz, rRunner, runTimeoutMs, conversationId],
   );
   const runCodeRef = useRef(runCode);
   useEffect(() => {
@@ -197,6 +212,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     // Closing the connection no longer stops the answer (a reload must not); Stop does, upstream.
     void fetch(`/api/chat/${conversationId}/stop`, { method: 'POST' }).catch(() => undefined);
     kernelRef.current?.stop();
+    rStopRef.current.abort();
     composerRef.current?.focus();
   }, [chat, conversationId]);
 

@@ -1,6 +1,5 @@
 'use client';
 
-import type { Kernel } from '@/lib/runtime/kernel';
 import type { RunResult } from '@/lib/runtime/protocol';
 
 /**
@@ -8,7 +7,10 @@ import type { RunResult } from '@/lib/runtime/protocol';
  * their download chips survive a reload and appear on a shared page. A file that cannot be
  * stored keeps its chip without a link and says why.
  */
-export async function storeOutputFiles(result: RunResult, kernel: Kernel, conversationId: string): Promise<RunResult> {
+/** What a file is read from: Python's interpreter or R's worker. */
+type OutputFileSource = { readFile(path: string): Promise<Uint8Array> };
+
+export async function storeOutputFiles(result: RunResult, kernel: OutputFileSource, conversationId: string): Promise<RunResult> {
   if (!result.outputs.some((o) => o.output_type === 'file')) return result;
   const outputs = await Promise.all(
     result.outputs.map(async (output) => {

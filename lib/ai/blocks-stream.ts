@@ -11,7 +11,7 @@
 import type { UIMessageChunk } from 'ai';
 import { blockLanguage, completeCodeBlocks, type BlockLanguage } from './code-blocks';
 
-const TOOL_OF: Record<BlockLanguage, 'python' | 'sql' | 'graphviz'> = { python: 'python', sql: 'sql', dot: 'graphviz' };
+const TOOL_OF: Record<BlockLanguage, 'python' | 'sql' | 'graphviz' | 'r'> = { python: 'python', sql: 'sql', dot: 'graphviz', r: 'r' };
 const OPENER = /^ {0,3}(`{3,}|~{3,})([^\n]*)$/;
 
 /** Where held-back text starts: the first line from `from` that opens (or may yet open) a runnable fence. */

@@ -7,7 +7,7 @@
  * parsed: a fence inside them is not run, which errs on the side of running nothing.
  */
 
-export type BlockLanguage = 'python' | 'sql' | 'dot';
+export type BlockLanguage = 'python' | 'sql' | 'dot' | 'r';
 
 export type CodeBlock = {
   index: number;
@@ -33,6 +33,7 @@ const LANGUAGE_ALIASES: Readonly<Record<string, BlockLanguage>> = {
   dot: 'dot',
   graphviz: 'dot',
   gv: 'dot',
+  r: 'r',
 };
 
 /** The language tag → target, or null for anything else (left alone as plain markdown). */

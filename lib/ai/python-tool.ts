@@ -33,6 +33,7 @@ export function createTools(options: ToolOptions = { includeImages: true }) {
     python: codeTool(TARGETS.python, options),
     sql: codeTool(TARGETS.sql, options),
     graphviz: codeTool(TARGETS.graphviz, options),
+    r: codeTool(TARGETS.r, options),
   };
 }
 

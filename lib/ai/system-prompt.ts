@@ -24,12 +24,12 @@ type PromptOptions = { packages: string[]; packagesUnreachable?: boolean; stepBu
 
 /** Blocks mode: the same computer, asked for with fenced blocks instead of tool calls. */
 const BLOCKS_MODE = [
-  'You have no tools to call. Instead, to run code, write it in a fenced code block tagged `python`, `sql` or `dot`:',
+  'You have no tools to call. Instead, to run code, write it in a fenced code block tagged `python`, `sql`, `dot` or `r`:',
   '```python',
   'print(sum(range(10)))',
   '```',
   "Each such block runs in the user's browser as soon as you close it, in order. When your message ends, you get the outputs of its blocks in the next message; then continue. Blocks with any other tag (or none) are only shown, never run. Write a message without runnable blocks when you are done.",
-  'The `python`, `sql` and `graphviz` tools described below are the blocks tagged python, sql and dot.',
+  'The `python`, `sql`, `graphviz` and `r` tools described below are the blocks tagged python, sql, dot and r.',
 ];
 
 export function buildSystemPrompt({ packages, packagesUnreachable = false, stepBudget, budgetSpent = false, codeMode = 'tools' }: PromptOptions): string {
@@ -51,9 +51,10 @@ export function buildSystemPrompt({ packages, packagesUnreachable = false, stepB
     '- When a run fails, read the traceback, fix the code and run it again.',
     `- You may run code at most ${stepBudget} times per user message.`,
     '',
-    'Two more tools run in the same browser:',
+    'Three more tools run in the same browser:',
     '- `sql` runs SQL (SQLite dialect) in the same interpreter: every file in /data is a table named after its file; its result is `_sql` in Python afterwards. Prefer it for filtering, grouping and joining tabular files.',
     "- `graphviz` renders a DOT diagram (flowcharts, trees, dependency graphs); you see the picture. From Python (e.g. a graph built with networkx), `display({'text/vnd.graphviz': dot_source}, raw=True)` draws DOT the same way.",
+    "- `r` runs R (webR) with its own state, separate from Python's. Use it when the user asks for R, or for classical statistics where R's output is the reference (summary(lm(...)), glm, t.test, anova). Base R is there (stats, graphics, grDevices, utils, grid, datasets); plots from plot(), hist(), boxplot() are captured as images; a data frame or matrix left as the last value is shown as a table; /data files are readable (`read.csv('/data/sales.csv')`). Packages beyond base R usually cannot be downloaded: if library() fails, do not retry, use base R.",
     '',
     'After running code, answer in markdown, quoting the actual numbers the code produced.',
   ];

@@ -14,6 +14,12 @@
  *   otherwise it prints the DOT. The stored outputs keep Runpad's drawing (SVG text, PNG if any),
  *   so nothing is lost without Graphviz installed.
  *
+ * - R runs: a conversation whose runs are all R exports as an R notebook (IRkernel, `ir`), its
+ *   cells R source as written. In a notebook that mixes R with Python, SQL or DOT (Python kernel),
+ *   an R cell is Python that hands the R source, as a literal, to `Rscript` when R is installed and
+ *   prints it otherwise; each such cell is a fresh R (no state between R cells there). Stored
+ *   outputs are kept either way. No rpy2.
+ *
  * The conversation is first turned into a list of cells (`conversationCells`), which the script
  * exporter (`to-script.ts`) shares.
  */
@@ -50,8 +56,8 @@ export type Notebook = {
   nbformat: 4;
   nbformat_minor: 5;
   metadata: {
-    kernelspec: { name: 'python3'; display_name: string; language: 'python' };
-    language_info: { name: 'python'; mimetype: string; file_extension: string; pygments_lexer: string; codemirror_mode: { name: string; version: number }; nbconvert_exporter: string };
+    kernelspec: { name: string; display_name: string; language: string };
+    language_info: { name: string; mimetype?: string; file_extension: string; pygments_lexer?: string; codemirror_mode?: { name: string; version: number } | string; nbconvert_exporter?: string };
     runpad: { title: string | null };
   };
   cells: NotebookCell[];
@@ -60,7 +66,7 @@ export type Notebook = {
 // ---------------------------------------------------------------------------------------------
 // The conversation as cells (shared with the script exporter)
 
-export type CellLanguage = 'python' | 'sql' | 'dot';
+export type CellLanguage = 'python' | 'sql' | 'dot' | 'r';
 
 /** A run as stored. Looser than `runResultSchema`, whose MIME bundle would strip `image/svg+xml`. */
 const storedRunSchema = z.object({
@@ -90,10 +96,10 @@ export type ConversationCell =
       toolError?: string;
     };
 
-const TOOL_LANGUAGES: Record<string, CellLanguage> = { 'tool-python': 'python', 'tool-sql': 'sql', 'tool-graphviz': 'dot' };
+const TOOL_LANGUAGES: Record<string, CellLanguage> = { 'tool-python': 'python', 'tool-sql': 'sql', 'tool-graphviz': 'dot', 'tool-r': 'r' };
 
 const toolPartSchema = z.looseObject({
-  type: z.enum(['tool-python', 'tool-sql', 'tool-graphviz']),
+  type: z.enum(['tool-python', 'tool-sql', 'tool-graphviz', 'tool-r']),
   toolCallId: z.string(),
   state: z.string(),
   input: z.looseObject({ code: z.string().optional() }).optional(),
@@ -124,9 +130,22 @@ export function dotCellSource(dot: string): string {
   ].join('\n');
 }
 
-function sourceFor(language: CellLanguage, code: string): string {
+/** An R cell in a Python notebook (see this file's doc comment): the R source run by `Rscript`, or printed. */
+export function rCellSource(code: string): string {
+  return [
+    `_runpad_r = ${pythonStringLiteral(code)}`,
+    'import shutil, subprocess',
+    'if shutil.which("Rscript"):  # a fresh R for this cell, reading ./data/ as R did /data/',
+    '    print(subprocess.run(["Rscript", "-e", _runpad_r], capture_output=True, text=True).stdout)',
+    'else:',
+    '    print(_runpad_r)  # the R source; Runpad\'s run is this cell\'s stored output',
+  ].join('\n');
+}
+
+function sourceFor(language: CellLanguage, code: string, rOnly: boolean): string {
   if (language === 'sql') return sqlCellSource(code);
   if (language === 'dot') return dotCellSource(code);
+  if (language === 'r' && !rOnly) return rCellSource(code);
   return code;
 }
 
@@ -199,6 +218,12 @@ function introMarkdown(title: string | null, files: Attachment[], usesSql: boole
   return blocks.join('\n\n');
 }
 
+/** Whether every run of the conversation is R (then it exports as R: an IRkernel notebook, an .R script). */
+export function isROnly(cells: readonly ConversationCell[]): boolean {
+  const code = cells.filter((cell) => cell.kind === 'code');
+  return code.length > 0 && code.every((cell) => cell.language === 'r');
+}
+
 /** The conversation as an ordered list of cells; ids are unique and nbformat-valid. */
 export function conversationCells(input: { title: string | null; messages: StoredMessage[] }): ConversationCell[] {
   const ids = new CellIds();
@@ -238,12 +263,14 @@ export function conversationCells(input: { title: string | null; messages: Store
       const run = parsedRun?.success ? parsedRun.data : null;
       const toolError = tool.data.state === 'output-error' ? (tool.data.errorText ?? 'The tool call failed.') : undefined;
       if (!code.trim() && !run && !toolError) return; // a call cut off before any code arrived
-      body.push({ kind: 'code', id: ids.next(tool.data.toolCallId), language, code, source: sourceFor(language, code), run, ...(toolError ? { toolError } : {}) });
+      body.push({ kind: 'code', id: ids.next(tool.data.toolCallId), language, code, source: code, run, ...(toolError ? { toolError } : {}) });
     });
     flush();
   }
 
   const usesSql = body.some((cell) => cell.kind === 'code' && cell.language === 'sql');
+  const rOnly = isROnly(body);
+  for (const cell of body) if (cell.kind === 'code') cell.source = sourceFor(cell.language, cell.code, rOnly);
   const intro = introMarkdown(input.title, files, usesSql);
   return [
     ...(intro ? [{ kind: 'markdown' as const, id: introId, markdown: intro }] : []),
@@ -437,8 +464,9 @@ export async function toNotebook(input: {
   };
 
   let executionCount = 0;
+  const conversation = conversationCells(input);
   const cells = await Promise.all(
-    conversationCells(input).map(async (cell): Promise<NotebookCell> => {
+    conversation.map(async (cell): Promise<NotebookCell> => {
       if (cell.kind === 'markdown') return { cell_type: 'markdown', id: cell.id, metadata: {}, source: toLines(cell.markdown) };
       if (cell.kind === 'sql-setup') {
         return {
@@ -469,20 +497,30 @@ export async function toNotebook(input: {
     nbformat: 4,
     nbformat_minor: 5,
     metadata: {
-      kernelspec: { name: 'python3', display_name: 'Python 3 (ipykernel)', language: 'python' },
-      language_info: {
-        name: 'python',
-        mimetype: 'text/x-python',
-        file_extension: '.py',
-        pygments_lexer: 'ipython3',
-        codemirror_mode: { name: 'ipython', version: 3 },
-        nbconvert_exporter: 'python',
-      },
+      ...(isROnly(conversation) ? R_KERNEL : PYTHON_KERNEL),
       runpad: { title: input.title },
     },
     cells,
   };
 }
+
+const PYTHON_KERNEL = {
+  kernelspec: { name: 'python3', display_name: 'Python 3 (ipykernel)', language: 'python' },
+  language_info: {
+    name: 'python',
+    mimetype: 'text/x-python',
+    file_extension: '.py',
+    pygments_lexer: 'ipython3',
+    codemirror_mode: { name: 'ipython', version: 3 },
+    nbconvert_exporter: 'python',
+  },
+};
+
+/** IRkernel's kernelspec and language info, as it writes them. */
+const R_KERNEL = {
+  kernelspec: { name: 'ir', display_name: 'R', language: 'R' },
+  language_info: { name: 'R', mimetype: 'text/x-r-source', file_extension: '.r', pygments_lexer: 'r', codemirror_mode: 'r' },
+};
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 

@@ -7,7 +7,7 @@
  * shows nothing of a bare expression; stored outputs are not part of a script.
  */
 import type { StoredMessage } from '@/lib/db/queries/messages';
-import { conversationCells, exportFileName } from './to-ipynb';
+import { conversationCells, exportFileName, isROnly } from './to-ipynb';
 
 /**
  * Every line as a comment. Splits on every character Python's tokenizer ends a line at (and the
@@ -34,14 +34,16 @@ export const DISPLAY_FALLBACK = [
   '        display = print',
 ].join('\n');
 
-const RUN_LABELS: Record<string, string> = { python: 'Python', sql: 'SQL', dot: 'Graphviz' };
+const RUN_LABELS: Record<string, string> = { python: 'Python', sql: 'SQL', dot: 'Graphviz', r: 'R' };
 
 export function toScript(input: { title: string | null; messages: StoredMessage[] }): string {
   // The title is in the first markdown cell; the header says what the file is.
-  const blocks: string[] = [
-    '# Exported from Runpad: the conversation in the percent cell format of Jupytext and VS Code.\n# Stored outputs are not included.',
-  ];
   const cells = conversationCells(input);
+  // A conversation that ran only R is an R script (same percent cells, R comments are `#` too).
+  const rOnly = isROnly(cells);
+  const blocks: string[] = [
+    `# Exported from Runpad: the conversation ${rOnly ? 'as an R script ' : ''}in the percent cell format of Jupytext and VS Code.\n# Stored outputs are not included.`,
+  ];
   if (cells.some((cell) => cell.kind === 'code' && cell.language === 'python' && /\bawait\b/.test(cell.code))) {
     // Runpad (like IPython) allows top-level await; plain Python does not, and it cannot be rewritten faithfully.
     blocks[0] += '\n# Some cells use top-level `await`: run them in Jupyter/IPython or an interactive window, not with plain python3.';
@@ -59,7 +61,7 @@ export function toScript(input: { title: string | null; messages: StoredMessage[
       blocks.push(`# %%\n${cell.source.trimEnd()}`);
     } else {
       const notes: string[] = [];
-      if (cell.language !== 'python') notes.push(`# ${RUN_LABELS[cell.language]} run`);
+      if (cell.language !== 'python' && !rOnly) notes.push(`# ${RUN_LABELS[cell.language]} run`);
       if (cell.run?.userRun === 'edited') notes.push('# (edited by the user)');
       else if (cell.run?.userRun === 'rerun') notes.push('# (run again by the user)');
       if (cell.toolError) notes.push(toComment(`The tool call failed: ${cell.toolError}`));
@@ -69,6 +71,14 @@ export function toScript(input: { title: string | null; messages: StoredMessage[
     }
   }
   return `${blocks.join('\n\n')}\n`;
+}
+
+/** The script's name and type: `.R` when the conversation ran only R, else `.py`. */
+export function scriptFormat(input: { title: string | null; messages: StoredMessage[] }): { fileName: string; contentType: string } {
+  const rOnly = isROnly(conversationCells(input));
+  return rOnly
+    ? { fileName: exportFileName(input.title, '.R'), contentType: 'text/x-r-source; charset=utf-8' }
+    : { fileName: exportFileName(input.title, '.py'), contentType: 'text/x-python; charset=utf-8' };
 }
 
 export function scriptFileName(title: string | null): string {

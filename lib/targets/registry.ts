@@ -5,14 +5,14 @@
  */
 import { z } from 'zod';
 
-export type TargetId = 'python' | 'sql' | 'graphviz';
+export type TargetId = 'python' | 'sql' | 'graphviz' | 'r';
 
 export type Target = {
   id: TargetId;
   /** The tool the model calls, and the `tool-<name>` type of its message parts. */
   toolName: TargetId;
   /** Where it runs: the conversation's Python interpreter, or a worker of its own (stateless). */
-  runsIn: 'interpreter' | 'graphviz-worker';
+  runsIn: 'interpreter' | 'graphviz-worker' | 'r-worker';
   /** Cell header label and the fence language used to highlight its code. */
   label: string;
   fence: string;
@@ -62,6 +62,20 @@ export const TARGETS: Record<TargetId, Target> = {
     description:
       'Render a Graphviz DOT diagram (digraph or graph) in the user\'s browser; you get back a PNG of it, or the syntax error with its line. ' +
       'Use it for flowcharts, trees, dependency graphs and state machines. URL, href and image attributes are ignored.',
+  },
+  r: {
+    id: 'r',
+    toolName: 'r',
+    runsIn: 'r-worker',
+    label: 'R',
+    fence: 'r',
+    blockTags: ['r', 'R'],
+    description:
+      "Run R code in the user's browser (webR, R 4.x) and get back what it printed, its warnings and errors, its plots and its tables. " +
+      'Use R when the user asks for R or for classical statistics (lm, glm, t.test, anova, summary). State persists between R calls (separate from Python). ' +
+      'The base library is available: base, stats, graphics, grDevices, utils, methods, grid, datasets. Plots (plot, hist, boxplot, barplot) are captured automatically; ' +
+      'a data frame or matrix left as the last value is shown as a table; print() what matters. Files uploaded by the user are in /data (read.csv("/data/name.csv")); ' +
+      'write files for the user to /output/. Packages beyond the base library (ggplot2, dplyr) may be unavailable: prefer base R.',
   },
 };
 
