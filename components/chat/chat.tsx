@@ -184,6 +184,11 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     previousStatus.current = status;
   }, [status]);
   usePrefetchImports(messages, kernel);
+  // R starts on first need: as soon as the model starts writing an `r` call (or a restored page has one).
+  const wantsR = messages.some((m) => m.role === 'assistant' && m.parts.some((part) => part.type === 'tool-r'));
+  useEffect(() => {
+    if (wantsR) rRunner.start().catch(() => undefined); // a failed start is reported by the run that needs R
+  }, [wantsR, rRunner]);
 
   const { setMessages } = chat;
   const runCell = useCellRuns({ kernel, conversationId, setMessages, runCode });
