@@ -16,7 +16,7 @@ export function proxy(request: NextRequest) {
   if (pathname === `${config.webrBasePath}webr-worker.js` || pathname.startsWith('/workers/r.worker.')) {
     // R's two workers (lib/targets/r): each with a policy of its own, and no network but webR's files and the R repository.
     const response = NextResponse.next();
-    const csp = pathname.startsWith('/workers/') ? rWorkerCsp(origin, config.webrBasePath) : webrWorkerCsp(origin, config.webrBasePath, config.rPackageRepoUrl);
+    const csp = pathname.startsWith('/workers/') ? rWorkerCsp(origin, config.webrBasePath, config.rPackageRepoUrl) : webrWorkerCsp(origin, config.webrBasePath, config.rPackageRepoUrl);
     response.headers.set('Content-Security-Policy', csp);
     response.headers.set('Vary', 'Host');
     return response;

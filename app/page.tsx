@@ -1,16 +1,21 @@
 import { Chat } from '@/components/chat/chat';
 import { KernelBoot } from '@/components/chat/kernel-boot';
 import { getClientConfig } from '@/lib/config';
+import { currentUserId } from '@/lib/auth/current-user';
+import { initialModelId } from '@/lib/chat/choose-model';
+import { getDb } from '@/lib/db/client';
 
 export const dynamic = 'force-dynamic';
 
-/** A new conversation; it is stored when its first message is sent. */
-export default function NewConversationPage() {
+/** A new conversation; it is stored when its first message is sent. It starts with the model used last. */
+export default async function NewConversationPage() {
   const config = getClientConfig();
+  const userId = await currentUserId();
+  const modelId = await initialModelId(await getDb(), userId, null);
   return (
     <>
       <KernelBoot location={config} />
-      <Chat key="new" conversationId={crypto.randomUUID()} initialMessages={[]} initialFiles={[]} title={null} config={config} />
+      <Chat key="new" conversationId={crypto.randomUUID()} initialMessages={[]} initialFiles={[]} title={null} config={config} initialModelId={modelId} />
     </>
   );
 }

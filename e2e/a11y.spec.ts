@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page, newSeededContext } from './test';
 import { addScenarios, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 import { seriousViolations } from './axe';
 
@@ -117,7 +117,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     const shareUrl = await page.getByLabel('Share link').inputValue();
     expect(shareUrl).toMatch(/\/s\/[A-Za-z0-9_-]{22}$/);
-    const visitorContext = await browser.newContext({ baseURL, colorScheme: scheme });
+    const visitorContext = await newSeededContext(browser, baseURL!, { colorScheme: scheme });
     const visitor = await visitorContext.newPage();
     await visitor.goto(shareUrl);
     expect(await visitor.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');

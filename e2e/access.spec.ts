@@ -1,4 +1,4 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
+import { expect, request as playwrightRequest, test, type APIRequestContext } from './test';
 
 /** A guest: its own cookie jar, with the session cookie the app issues on the first page view. */
 async function guest(baseURL: string): Promise<APIRequestContext> {

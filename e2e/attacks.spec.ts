@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, newSeededContext } from './test';
 import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 
 /**
@@ -47,7 +47,7 @@ test.describe.configure({ mode: 'serial' });
 let page: Page;
 
 test.beforeAll(async ({ browser, baseURL }) => {
-  const context = await browser.newContext({ baseURL });
+  const context = await newSeededContext(browser, baseURL!);
   page = await context.newPage();
   // A short time limit keeps the suite fast (the user's setting, as the settings dialog stores it).
   await page.addInitScript(() => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs: 2000 })));

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, newSeededContext } from './test';
 import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 
 /**
@@ -59,7 +59,7 @@ test('a blocks-only model fixes its own error in a two-step turn, then runs SQL 
   await expect(page.locator('section[data-target]').nth(1)).toContainText('total 5050');
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   const shareUrl = await page.getByLabel('Share link').inputValue();
-  const visitor = await (await browser.newContext({ baseURL })).newPage();
+  const visitor = await (await newSeededContext(browser, baseURL!)).newPage();
   await visitor.goto(shareUrl);
   await expect(visitor.locator('section[data-target]')).toHaveCount(4);
   await expect(visitor.locator('section[data-target="sql"]')).toContainText('42');

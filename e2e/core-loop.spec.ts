@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { addScenarios, chatRequestsFor, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 
 type Message = { role: string; content: unknown };

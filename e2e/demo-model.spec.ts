@@ -1,5 +1,9 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { openChat, send, waitForTurn } from './helpers';
+
+// A new user's first visit: Python starts cold and makes its memory snapshot (every other spec's
+// browser holds it already, e2e/test.ts).
+test.use({ seedSnapshot: false });
 
 test('with no model configured, the offline demo model computes with real Python', async ({ page }) => {
   await openChat(page);

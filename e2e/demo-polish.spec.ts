@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { officialPackageBaseUrl } from '../scripts/pyodide-assets.mjs';
 import { openChat, send, waitForTurn } from './helpers';
 

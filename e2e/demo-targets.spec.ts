@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { openChat, send, waitForTurn } from './helpers';
 
 /** With no model configured, SQL over a dropped CSV and a diagram run for real, offline. */

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, newSeededContext } from './test';
 import { addScenarios, chatRequestsFor, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 import type { RecordedRequest } from './fixtures/fake-openai/server.mjs';
 
@@ -110,7 +110,7 @@ test('model failures are shown in words with a way out, and a failed turn leaves
 });
 
 test('two tabs: a stale tab is refused instead of interleaving, learns the latest messages, and learns them on focus', async ({ browser, baseURL }) => {
-  const context = await browser.newContext({ baseURL });
+  const context = await newSeededContext(browser, baseURL!);
   const first = await context.newPage();
   const trigger = `e2e-two-tabs-${Date.now()}`;
   await addScenarios([

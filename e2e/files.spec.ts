@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test';
 import { addScenarios, chatRequestsFor, openChat, send, waitForTurn } from './helpers';
 
 const CSV = 'region,units,price\nnorth,12,2.5\nsouth,30,1.25\n"east, coast",8,4.0\nwest,50,1.0\n';

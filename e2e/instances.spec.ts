@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { expect, request as playwrightRequest, test } from './test';
 import { startS3TestServer } from '../lib/blobs/s3-test-server';
 import { addScenarios, FAKE_MODEL } from './helpers';
 import { e2ePort } from './ports';

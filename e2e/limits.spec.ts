@@ -1,4 +1,4 @@
-import { chromium, expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
+import { chromium, expect, request as playwrightRequest, test, type APIRequestContext } from './test';
 import { startTlsProxy } from './fixtures/tls-proxy.mjs';
 import { e2ePort } from './ports';
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { expect, request as playwrightRequest, test, type APIResponse, type Locator, type Page } from '@playwright/test';
+import { expect, request as playwrightRequest, test, type APIResponse, type Locator, type Page, newSeededContext } from './test';
 import { addScenarios, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 
 /**
@@ -220,7 +220,7 @@ test('a conversation downloads as a valid notebook and script; its share link to
   expect(await sharedScript.text()).toBe(scriptText);
 
   // The share page has the same control.
-  const visitorBrowser = await browser.newContext({ baseURL });
+  const visitorBrowser = await newSeededContext(browser, baseURL!);
   const sharePage = await visitorBrowser.newPage();
   await sharePage.goto(shareUrl);
   const shareHeader = sharePage.locator('header').first();

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { addScenarios, openChat, send, waitForTurn } from './helpers';
 
 declare global {

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page, newSeededContext } from './test';
 import { addScenarios, dropCsv, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 import { seriousViolations } from './axe';
 
@@ -18,9 +18,9 @@ async function share(page: Page): Promise<string> {
   return shareUrl;
 }
 
-/** Opens the link in a fresh context: another visitor, with no cookie and no cached datasets. */
+/** Opens the link in a fresh context: another visitor, with no cookie and no cached datasets (a returning browser: it holds Python's snapshot). */
 async function openAsVisitor(browser: Browser, baseURL: string | undefined, shareUrl: string, colorScheme: 'light' | 'dark' = 'light') {
-  const context = await browser.newContext({ baseURL, colorScheme, viewport: { width: 1000, height: 900 } });
+  const context = await newSeededContext(browser, baseURL!, { colorScheme, viewport: { width: 1000, height: 900 } });
   const visitor = await context.newPage();
   await visitor.goto(shareUrl);
   return { context, visitor };

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, newSeededContext } from './test';
 import { addScenarios, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 
 test('a conversation with a figure survives a reload, can be shared, revoked and forked', async ({ page, browser, baseURL }) => {
@@ -25,7 +25,7 @@ test('a conversation with a figure survives a reload, can be shared, revoked and
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   const shareUrl = await page.getByLabel('Share link').inputValue();
   expect(shareUrl).toMatch(/\/s\/[A-Za-z0-9_-]{22}$/);
-  const visitorContext = await browser.newContext({ baseURL });
+  const visitorContext = await newSeededContext(browser, baseURL!);
   const visitor = await visitorContext.newPage();
   await visitor.goto(shareUrl);
   await expect(visitor.getByRole('img', { name: 'Figure 1' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { addScenarios, chatRequestsFor, dropCsv, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 
 /** More than Python: SQL in the conversation's interpreter (SQLite offline) and Graphviz diagrams. */

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
+import { expect, request as playwrightRequest, test, type APIRequestContext } from './test';
 import { FAKE_MODEL } from './helpers';
 
 /**

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, newSeededContext } from './test';
 import { addScenarios, chatRequestsFor, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 
 async function expectNoSeriousViolations(page: Page) {
@@ -141,7 +141,7 @@ test('empty state, a finished conversation and the share page pass axe; screensh
 
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   const url = await page.getByLabel('Share link').inputValue();
-  const visitor = await (await browser.newContext({ baseURL })).newPage();
+  const visitor = await (await newSeededContext(browser, baseURL!)).newPage();
   await visitor.goto(url);
   await expect(visitor.getByRole('img', { name: 'Figure 1' })).toBeVisible();
   await expectNoSeriousViolations(visitor);

@@ -1,7 +1,12 @@
+import type { ModelChoice } from './ai/model-catalog';
+
 /** What the server tells the browser about its configuration; nothing secret. */
 export type ClientConfig = {
   modelLabel: string;
   isDemo: boolean;
+  /** The models people may pick (ids, labels, capabilities; never a key or a URL). */
+  models: ModelChoice[];
+  defaultModelId: string;
   pyodideIndexPath: string;
   packageBaseUrl: string;
   packageLockUrl: string;

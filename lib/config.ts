@@ -10,6 +10,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
 import type { ClientConfig } from './client-config';
+import { modelCatalogFromEnv, modelChoice, type ModelEntry } from './ai/model-catalog';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -18,6 +19,12 @@ const envSchema = z.object({
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   RUNPAD_MODEL: optionalString,
+  /** The models people may pick (JSON list; lib/ai/model-catalog.ts validates each entry). */
+  RUNPAD_MODELS: optionalString,
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: optionalUrl,
+  GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
+  GOOGLE_GENERATIVE_AI_BASE_URL: optionalUrl,
   PYODIDE_PACKAGE_BASE_URL: optionalUrl,
   RUNPAD_R_PACKAGE_REPO_URL: optionalUrl,
   RUNPAD_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(RUN_LIMITS.maxTimeoutMs),
@@ -42,13 +49,12 @@ const envSchema = z.object({
   RUNPAD_CONVERSATION_STORAGE_BYTES: z.coerce.number().int().min(1).default(500_000_000),
 });
 
-export type ModelConfig =
-  | { kind: 'openai'; apiKey: string; model: string }
-  | { kind: 'compatible'; baseURL: string; apiKey?: string; model: string }
-  | { kind: 'demo'; chunkDelayMs: number };
+/** One model of the catalog, ready to call (the demo model's streaming pace included). */
+export type ModelConfig = ModelEntry & { chunkDelayMs: number };
 
 export type AppConfig = {
-  model: ModelConfig;
+  /** The models people may pick; the first is the default (lib/ai/model-catalog.ts). */
+  models: { models: ModelConfig[]; defaultId: string };
   pyodideVersion: string;
   /** Where the browser loads Pyodide's core from (self-hosted, versioned path). */
   pyodideIndexPath: string;
@@ -81,7 +87,6 @@ export type AppConfig = {
   limits: { modelRequestsPerMinute: number; modelRequestsPerDay: number; guestStorageBytes: number; conversationStorageBytes: number };
 };
 
-const DEFAULT_MODEL = 'gpt-5-mini';
 let cached: AppConfig | null = null;
 
 /** Variables set to "" (as in a copied .env.example) count as unset, for us and for libraries. */
@@ -102,13 +107,11 @@ export function getConfig(): AppConfig {
   const env = parsed.data;
   const pyodideVersion = createRequire(import.meta.url)('pyodide/package.json').version as string;
   const pyodideIndexPath = `/pyodide/${pyodideVersion}/`;
-  const model: ModelConfig = env.OPENAI_BASE_URL
-    ? { kind: 'compatible', baseURL: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.RUNPAD_MODEL ?? DEFAULT_MODEL }
-    : env.OPENAI_API_KEY
-      ? { kind: 'openai', apiKey: env.OPENAI_API_KEY, model: env.RUNPAD_MODEL ?? DEFAULT_MODEL }
-      : { kind: 'demo', chunkDelayMs: env.RUNPAD_DEMO_CHUNK_DELAY_MS };
+  // Each entry's key is read from the variable it names (apiKeyEnv) or its provider's default;
+  // the catalog throws with RUNPAD_MODELS and what is wrong.
+  const catalog = modelCatalogFromEnv(process.env);
   cached = {
-    model,
+    models: { ...catalog, models: catalog.models.map((entry) => ({ ...entry, chunkDelayMs: env.RUNPAD_DEMO_CHUNK_DELAY_MS })) },
     pyodideVersion,
     pyodideIndexPath,
     packageBaseUrl: env.PYODIDE_PACKAGE_BASE_URL ?? `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`,
@@ -162,12 +165,24 @@ function blobStoreConfig(env: z.infer<typeof envSchema>): AppConfig['blobStore']
   };
 }
 
+/** The model with this id if the operator offers it, else null: the browser's word is checked. */
+export function findConfiguredModel(id: string | null | undefined): ModelConfig | null {
+  return (id && getConfig().models.models.find((m) => m.id === id)) || null;
+}
+
+export function defaultModel(): ModelConfig {
+  const { models, defaultId } = getConfig().models;
+  return models.find((m) => m.id === defaultId) ?? models[0];
+}
+
 export function getClientConfig(): ClientConfig {
   const config = getConfig();
-  const modelLabel = config.model.kind === 'demo' ? 'Offline demo model' : config.model.model;
+  const fallback = defaultModel();
   return {
-    modelLabel,
-    isDemo: config.model.kind === 'demo',
+    modelLabel: fallback.label,
+    isDemo: fallback.provider === 'demo',
+    models: config.models.models.map(modelChoice),
+    defaultModelId: fallback.id,
     pyodideIndexPath: config.pyodideIndexPath,
     packageBaseUrl: config.packageBaseUrl,
     packageLockUrl: config.packageLockUrl,

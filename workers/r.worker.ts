@@ -31,6 +31,21 @@ function rString(value: string): string {
   return JSON.stringify(value);
 }
 
+/** How long the package repository has to answer at start before R is told it cannot be reached. */
+const REPO_PROBE_TIMEOUT_MS = 4_000;
+
+/** Whether the R package repository answers (its listing for this R); asked once, while R starts. */
+async function repositoryAnswers(repoUrl: string, rVersion: Promise<string>): Promise<boolean> {
+  try {
+    const [major, minor] = (await rVersion).split('.');
+    const listing = new URL(`bin/emscripten/contrib/${major}.${minor}/PACKAGES`, repoUrl);
+    const response = await fetch(listing, { method: 'HEAD', signal: AbortSignal.timeout(REPO_PROBE_TIMEOUT_MS) });
+    return response.ok;
+  } catch {
+    return false; // unreachable, refused by the CSP, or too slow
+  }
+}
+
 async function startR(baseUrl: string, repoUrl: string): Promise<WebR> {
   const r = new WebR({
     baseUrl,
@@ -40,6 +55,7 @@ async function startR(baseUrl: string, repoUrl: string): Promise<WebR> {
     repoUrl,
   });
   await r.init();
+  const reachable = repositoryAnswers(repoUrl, r.evalRString('paste(R.version$major, R.version$minor, sep = ".")'));
   await r.FS.mkdir('/data').catch(() => undefined);
   await r.FS.mkdir('/output').catch(() => undefined);
   await r.evalRVoid(captureSource);
@@ -47,6 +63,7 @@ async function startR(baseUrl: string, repoUrl: string): Promise<WebR> {
   await r.evalRVoid(
     [
       `.runpad$repo <- ${rString(repoUrl)}`,
+      `.runpad$repo_reachable <- ${(await reachable) ? 'TRUE' : 'FALSE'}`,
       `.runpad$caps <- list(rows = ${caps.tableRows}L, columns = ${caps.tableColumns}L, chars = ${caps.textChars}L, stream_bytes = ${caps.streamChars}L, plot_width = ${R_LIMITS.plotWidth}L, plot_height = ${R_LIMITS.plotHeight}L)`,
       `invisible(mem.maxVSize(${R_LIMITS.vectorHeapMb}))`,
       'options(warn = 1, width = 100)',

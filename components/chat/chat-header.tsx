@@ -6,19 +6,23 @@ import { KernelStatus } from './kernel-status';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
 import { ShareButton } from './share-button';
 import { ExportMenu } from './export-menu';
+import { ModelPicker } from './model-picker';
 
 type ChatHeaderProps = {
   conversationId: string;
   saved: boolean;
   title: string | null;
   config: ClientConfig;
+  modelId: string;
+  onPickModel: (id: string) => void;
+  modelPickDisabled: boolean;
   kernelState: KernelState;
   onRestart: () => void;
   onOpenSidebar: () => void;
   onOpenSettings: () => void;
 };
 
-export function ChatHeader({ conversationId, saved, title, config, kernelState, onRestart, onOpenSidebar, onOpenSettings }: ChatHeaderProps) {
+export function ChatHeader({ conversationId, saved, title, config, modelId, onPickModel, modelPickDisabled, kernelState, onRestart, onOpenSidebar, onOpenSettings }: ChatHeaderProps) {
   // One row at every width. Below lg, Share, Settings and Theme are icons (their names stay, for
   // screen readers); on phones (390 px) the model label goes and the interpreter's status shows
   // as its dot (the words stay in its live region); beside the sidebar (md to lg) the label goes.
@@ -29,13 +33,17 @@ export function ChatHeader({ conversationId, saved, title, config, kernelState, 
         ☰
       </button>
       <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title ?? 'New conversation'}</h1>
-      <span
-        data-testid="model-label"
-        className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs max-sm:hidden md:max-lg:hidden ${config.isDemo ? 'bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200' : 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300'}`}
-        title={config.isDemo ? 'No model is configured: set OPENAI_API_KEY or OPENAI_BASE_URL to use a real model.' : undefined}
-      >
-        {config.isDemo ? 'Offline demo model' : config.modelLabel}
-      </span>
+      {config.models.length > 1 ? (
+        <ModelPicker models={config.models} value={modelId} onChange={onPickModel} disabled={modelPickDisabled} />
+      ) : (
+        <span
+          data-testid="model-label"
+          className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs max-sm:hidden md:max-lg:hidden ${config.isDemo ? 'bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200' : 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300'}`}
+          title={config.isDemo ? 'No model is configured: set OPENAI_API_KEY or OPENAI_BASE_URL to use a real model.' : undefined}
+        >
+          {config.isDemo ? 'Offline demo model' : config.modelLabel}
+        </span>
+      )}
       <KernelStatus state={kernelState} onRestart={onRestart} />
       <ShareButton conversationId={conversationId} disabled={!saved} />
       {saved && <ExportMenu basePath={`/api/conversations/${conversationId}`} />}

@@ -3,13 +3,10 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { RunResult } from '@/lib/runtime/protocol';
-import type { RunOptions } from '@/lib/runtime/kernel';
-import { codeInputSchema, targetOf, type Target } from '@/lib/targets/registry';
-import { GraphvizRunner } from '@/lib/targets/graphviz/graphviz-runner';
-import { RRunner } from '@/lib/targets/r/r-runner';
-import { withDrawnDiagrams } from '@/lib/targets/graphviz/dot-outputs';
-import { withChartImages } from '@/lib/charts/chart-images';
+import type { DataFile } from '@/lib/runtime/kernel';
+import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/lib/targets/pipeline';
+import { RunnerSet } from '@/lib/targets/runners';
+import type { Target } from '@/lib/targets/registry';
 import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
 import { lastPackageSource, rememberPackageSource, usePackageSource } from './use-package-source';
 import { PackageSourceNotice } from './package-source-notice';
@@ -17,10 +14,11 @@ import type { ClientConfig } from '@/lib/client-config';
 import type { Attachment } from '@/lib/files/attachment';
 import { DropZone } from '@/components/files/drop-zone';
 import { FileChips } from '@/components/files/file-chips';
-import { storeOutputFiles } from '@/components/files/store-output-files';
+import { conversationFileStore } from '@/components/files/store-output-files';
 import { useUploads } from '@/components/files/use-uploads';
 import { Composer } from './composer';
 import { ChatHeader } from './chat-header';
+import { pickedModel, pickModel } from './picked-models';
 import { MessageList } from './message-list';
 import { Sidebar } from './sidebar';
 import { KernelContext } from './kernel-context';
@@ -42,6 +40,8 @@ type ChatProps = {
   initialFiles: ConversationFile[];
   title: string | null;
   config: ClientConfig;
+  /** The model this conversation answers with (its own, or the one used last for a new one). */
+  initialModelId: string;
 };
 
 /** Until a title is generated, the first question names the conversation. */
@@ -51,7 +51,10 @@ function firstUserText(messages: UIMessage[]): string | null {
   return text ? text.slice(0, 80) : null;
 }
 
-export function Chat({ conversationId, initialMessages, initialFiles, title, config }: ChatProps) {
+export function Chat({ conversationId, initialMessages, initialFiles, title, config, initialModelId }: ChatProps) {
+  // The picked model goes with every request; the server checks it and stores it with the conversation.
+  const [modelId, setModelId] = useState(initialModelId);
+  useEffect(() => pickModel(conversationId, modelId), [conversationId, modelId]);
   const kernel = useKernel(config);
   const kernelState = useKernelState(kernel);
   const packageSource = usePackageSource(kernel);
@@ -64,13 +67,11 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const [files, setFiles] = useState<ConversationFile[]>(initialFiles);
   const addStoredFile = useCallback((file: ConversationFile) => setFiles((list) => [...list.filter((f) => f.name !== file.name), file]), []);
   const uploads = useUploads(conversationId, addStoredFile);
-  const filesRef = useRef(files);
+  // The conversation's files as every engine should see them under /data/.
+  const dataFilesRef = useRef<DataFile[]>([]);
   useEffect(() => {
-    filesRef.current = files;
+    dataFilesRef.current = files.map((f) => ({ name: f.name, sha256: f.sha256, url: `/api/blobs/${f.sha256}` }));
   }, [files]);
-  useEffect(() => {
-    kernel?.setFiles(files.map((f) => ({ name: f.name, sha256: f.sha256, url: `/api/blobs/${f.sha256}` })));
-  }, [kernel, files]);
   const stoppedRef = useRef(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const scrollRef = useRef<HTMLElement>(null);
@@ -80,55 +81,67 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   // The latest messages, for callbacks that outlive a render (tool calls, restore).
   const messagesRef = useRef<UIMessage[]>(initialMessages);
   const restoreRef = useRef<RestoreApi | null>(null);
-  const graphviz = useMemo(() => new GraphvizRunner(), []);
-  useEffect(() => () => graphviz.dispose(), [graphviz]);
-  const rRunner = useMemo(() => new RRunner({ webrBasePath: config.webrBasePath, rPackageRepoUrl: config.rPackageRepoUrl }), [config.webrBasePath, config.rPackageRepoUrl]);
-  useEffect(() => () => rRunner.dispose(), [rRunner]);
-  /** Stop (the button, Escape) ends an R run too. */
-  const rStopRef = useRef(new AbortController());
-  /**
-   * Runs one cell of any target (lib/targets/registry.ts): Python and SQL in this conversation's
-   * interpreter (restored first when it may be), Graphviz in its own worker.
-   */
-  const runCode = useCallback(
-    async (target: Target, id: string, code: string, options: Pick<RunOptions, 'onPhase' | 'onOutputs'>): Promise<RunResult> => {
-      if (target.runsIn === 'graphviz-worker') return graphviz.run(code, runTimeoutMs());
-      if (target.runsIn === 'r-worker') {
-        if (rStopRef.current.signal.aborted) rStopRef.current = new AbortController();
-        const files = filesRef.current.map((f) => ({ name: f.name, sha256: f.sha256, url: `/api/blobs/${f.sha256}` }));
-        const result = await rRunner.run(code, { runId: id, files, timeoutMs: runTimeoutMs(), signal: rStopRef.current.signal, ...options });
-        return storeOutputFiles(result, rRunner, conversationId);
-      }
-      const current = kernelRef.current;
-      if (!current) return { status: 'crashed', durationMs: 0, outputs: [], notice: 'The interpreter is not available in this page.' };
-      const { dependsOn, restored } = (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] };
-      let result = await current.run(code, { ...options, language: target.id === 'sql' ? 'sql' : 'python', runId: id, dependsOn, timeoutMs: runTimeoutMs() });
-      result = await storeOutputFiles(result, current, conversationId);
-      // DOT that Python displayed is drawn by the Graphviz target; the model sees every diagram
-      // and every Vega-Lite chart as a PNG drawn here.
-      result = await withDrawnDiagrams(result, (dot) => graphviz.render(dot, runTimeoutMs()));
-      result = await withChartImages(result);
-      return restored ? { ...result, restored, freshInterpreter: undefined } : result;
-    },
-    [graphviz, rRunner, runTimeoutMs, conversationId],
+  // Every target's runner in this page (lib/targets/runners.ts); Python and SQL share the kernel.
+  const runners = useMemo(
+    () =>
+      new RunnerSet({
+        interpreter: () => {
+          if (!kernel) throw new Error('the interpreter has not started');
+          return kernel;
+        },
+        webr: { webrBasePath: config.webrBasePath, rPackageRepoUrl: config.rPackageRepoUrl },
+      }),
+    [kernel, config.webrBasePath, config.rPackageRepoUrl],
   );
-  const runCodeRef = useRef(runCode);
+  useEffect(() => () => runners.dispose(), [runners]);
+  // Stop ends every run of the turn: the signal each run gets is aborted, and a new one made.
+  const stopSignalRef = useRef(new AbortController());
+  /** The run pipeline (lib/targets/pipeline.ts) with this conversation's files, limits and restore. */
+  const pipeline = useMemo<PipelineOptions>(
+    () => ({
+      runners,
+      files: () => dataFilesRef.current,
+      timeoutMs: runTimeoutMs,
+      storeFile: conversationFileStore(conversationId),
+      beforeStatefulRun: async (id) => (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] },
+    }),
+    [runners, runTimeoutMs, conversationId],
+  );
+  /** Runs one cell of any target through the pipeline: chat tool calls, Run again and Edit. */
+  const runCode = useCallback(
+    (target: Target, id: string, code: string, run: Omit<CellRun, 'runId' | 'signal'>) => runOnTarget(target, code, { ...run, runId: id, signal: stopSignalRef.current.signal }, pipeline),
+    [pipeline],
+  );
+  const pipelineRef = useRef(pipeline);
   useEffect(() => {
-    runCodeRef.current = runCode;
-  }, [runCode]);
+    pipelineRef.current = pipeline;
+  }, [pipeline]);
   const syncRef = useRef<((options?: { afterFailure?: boolean }) => Promise<void>) | null>(null);
+  // Whether the server has this conversation: a new chat is stored by its first accepted message.
+  // Until then nothing asks for it (no resume, no re-read): it would only be "not found".
+  const [stored, setStored] = useState(initialMessages.length > 0);
+  const storedRef = useRef(stored);
+  useEffect(() => {
+    storedRef.current = stored;
+  }, [stored]);
 
   const transport = useMemo(
     () =>
       new DefaultChatTransport({
         api: '/api/chat',
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          // An accepted message has been stored, with its conversation.
+          if (response.ok) setStored(true);
+          return response;
+        },
         // The server keeps the history; the browser sends only what is new.
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
           const { includeImages, stepBudget } = currentSettings();
           const message = messages.at(-1);
           // A new message says which messages this tab has, so a stale tab is refused, not interleaved.
           const knownMessageIds = trigger === 'submit-message' && !messageId && message?.role === 'user' ? messages.slice(0, -1).map((m) => m.id) : undefined;
-          return { body: { id, trigger, messageId, message, knownMessageIds, packageSource: lastPackageSource(), settings: { includeImages, stepBudget } } };
+          return { body: { id, trigger, messageId, message, knownMessageIds, packageSource: lastPackageSource(), modelId: pickedModel(id), settings: { includeImages, stepBudget } } };
         },
       }),
     [],
@@ -139,44 +152,57 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     messages: initialMessages,
     transport,
     // A reloaded page attaches to an answer still being written (GET /api/chat/<id>/stream).
-    resume: true,
+    resume: initialMessages.length > 0,
     sendAutomaticallyWhen: (options) => !stoppedRef.current && lastAssistantMessageIsCompleteWithToolCalls(options),
     // A failed turn shows what is stored: its fragment goes, a stale tab gets the latest messages.
-    onError: () => void syncRef.current?.({ afterFailure: true }),
+    onError: () => {
+      if (storedRef.current) void syncRef.current?.({ afterFailure: true });
+    },
     async onToolCall({ toolCall }) {
-      const target = toolCall.dynamic ? null : targetOf(toolCall.toolName);
-      if (!target) return;
-      const input = codeInputSchema.safeParse(toolCall.input);
+      if (toolCall.dynamic) return;
       const id = toolCall.toolCallId;
-      let result: RunResult;
-      if (!input.success) {
-        result = { status: 'error', durationMs: 0, outputs: [{ output_type: 'error', ename: 'InvalidToolInput', evalue: `The ${target.toolName} tool needs {"code": "<source>"}.`, traceback: [] }] };
-      } else {
-        // User Timing mark: where bench/ measures the run round trip from (code complete).
-        performance.mark('runpad:code-complete', { detail: id });
-        result = await runCodeRef.current(target, id, input.data.code, {
+      // User Timing mark: where bench/ measures the run round trip from (code complete).
+      performance.mark('runpad:code-complete', { detail: id });
+      const ran = await runToolCall(
+        toolCall.toolName,
+        toolCall.input,
+        {
+          runId: id,
+          signal: stopSignalRef.current.signal,
           onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),
           onOutputs: (outputs) => runs.setOutputs(id, outputs),
-        });
-        runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result }));
-        // Rendering a large result and serialising it for the model are separate tasks, so
-        // neither adds to the other's time on the main thread.
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-      void chat.addToolOutput({ tool: target.toolName, toolCallId: id, output: result });
+        },
+        pipelineRef.current,
+      );
+      if (!ran) return;
+      runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result: ran.result }));
+      // Rendering a large result and serialising it for the model are separate tasks, so
+      // neither adds to the other's time on the main thread.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      void chat.addToolOutput({ tool: ran.target.toolName, toolCallId: id, output: ran.result });
     },
   });
   const { messages, status, error } = chat;
   useEffect(() => {
     messagesRef.current = messages;
   }, [messages]);
-  const restore = useRestore(kernel, messages, messagesRef, runTimeoutMs);
+  // R starts on first need: as soon as the model starts writing an `r` call (or a reloaded page has one).
+  const wantsR = messages.some((m) => m.role === 'assistant' && m.parts.some((part) => part.type === 'tool-r'));
+  useEffect(() => {
+    if (wantsR) runners.get('r').start().catch(() => undefined); // a failed start is reported by the run that needs R
+  }, [wantsR, runners]);
+  const restore = useRestore(kernel ? runners : null, messages, messagesRef, {
+    files: () => dataFilesRef.current,
+    timeoutMs: runTimeoutMs,
+    mayAutoRestore: () => kernel?.generation === 0,
+  });
   useEffect(() => {
     restoreRef.current = restore;
   });
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  // The sidebar reloads after each answer (a new conversation or a generated title appears).
+  // The sidebar reloads after each answer (a generated title appears), and once a new
+  // conversation is stored (it is listed while its first answer is still coming).
   const [sidebarVersion, setSidebarVersion] = useState(0);
   const previousStatus = useRef(status);
   useEffect(() => {
@@ -184,17 +210,12 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     previousStatus.current = status;
   }, [status]);
   usePrefetchImports(messages, kernel);
-  // R starts on first need: as soon as the model starts writing an `r` call (or a restored page has one).
-  const wantsR = messages.some((m) => m.role === 'assistant' && m.parts.some((part) => part.type === 'tool-r'));
-  useEffect(() => {
-    if (wantsR) rRunner.start().catch(() => undefined); // a failed start is reported by the run that needs R
-  }, [wantsR, rRunner]);
 
   const { setMessages } = chat;
-  const runCell = useCellRuns({ kernel, conversationId, setMessages, runCode });
+  const runCell = useCellRuns({ conversationId, setMessages, runCode });
   const kernelContext = useMemo(() => ({ kernel, runCell }), [kernel, runCell]);
   const busy = status === 'submitted' || status === 'streaming' || kernelState.kind === 'busy';
-  const sync = useConversationSync({ conversationId, status, saved: messages.length > 0, busy, messages, setMessages });
+  const sync = useConversationSync({ conversationId, status, saved: stored, busy, messages, setMessages });
   useEffect(() => {
     syncRef.current = sync;
   }, [sync]);
@@ -216,8 +237,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     void chat.stop();
     // Closing the connection no longer stops the answer (a reload must not); Stop does, upstream.
     void fetch(`/api/chat/${conversationId}/stop`, { method: 'POST' }).catch(() => undefined);
+    stopSignalRef.current.abort();
+    stopSignalRef.current = new AbortController();
     kernelRef.current?.stop();
-    rStopRef.current.abort();
     composerRef.current?.focus();
   }, [chat, conversationId]);
 
@@ -232,13 +254,16 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   return (
     <KernelContext.Provider value={kernelContext}>
     <div className="flex h-dvh">
-      <Sidebar currentId={conversationId} refreshKey={sidebarVersion} open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
+      <Sidebar currentId={conversationId} refreshKey={sidebarVersion + (stored ? 1 : 0)} open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
       <DropZone onFiles={uploads.add}>
       <ChatHeader
         conversationId={conversationId}
-        saved={messages.length > 0}
+        saved={stored}
         title={title ?? firstUserText(messages)}
         config={config}
+        modelId={modelId}
+        onPickModel={setModelId}
+        modelPickDisabled={status === 'submitted' || status === 'streaming'}
         kernelState={kernelState}
         onRestart={() => kernel?.restart()}
         onOpenSidebar={() => setSidebarOpen(true)}
@@ -269,6 +294,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           isDemo={config.isDemo}
           packagesUnavailable={packageSource === 'unreachable'}
           onExample={send}
+          onCheck={(text) => {
+            stoppedRef.current = false;
+            void chat.sendMessage({ text });
+          }}
         />
       </main>
       <div className="relative mx-auto w-full max-w-3xl px-3 pb-3 sm:px-4">

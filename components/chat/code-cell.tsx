@@ -1,7 +1,8 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import { runResultSchema, type RunResult } from '@/lib/runtime/protocol';
+import type { RunResult } from '@/lib/runtime/protocol';
+import { runResultOf, type RunPart } from '@/lib/targets/run-part';
 import { OutputList } from '@/components/outputs/output-list';
 import { Markdown } from './markdown';
 import { cellStatus, RunStatusLabel, statusAnnouncement } from './run-status';
@@ -13,25 +14,17 @@ import { useFrameBatched } from './use-frame-batched';
 import type { Target } from '@/lib/targets/registry';
 import type { Output } from '@/lib/runtime/protocol';
 
-export type PythonToolPart = {
-  toolCallId: string;
-  state: string;
-  input?: unknown;
-  output?: unknown;
-  errorText?: string;
-};
-
 function codeOf(input: unknown): string {
   if (input && typeof input === 'object' && 'code' in input && typeof input.code === 'string') return input.code;
   return '';
 }
 
-/** A `python` tool call: the code (streaming in), its status, and its outputs in order. */
-export function CodeCell({ part, target, runs }: { part: PythonToolPart; target: Target; runs: RunStore }) {
+/** A run of any target (a stored run part): the code (streaming in), its status, and its outputs in order. */
+export function CodeCell({ part, target, runs }: { part: RunPart; target: Target; runs: RunStore }) {
   const live = useLiveRun(runs, part.toolCallId);
   // Parsing a result with megabytes of output and images is costly: once per result, not per render.
-  const parsed = useMemo(() => (part.state === 'output-available' ? runResultSchema.safeParse(part.output) : null), [part.state, part.output]);
-  const result: RunResult | undefined = parsed?.success ? parsed.data : live?.result;
+  const parsed = useMemo(() => runResultOf({ state: part.state, output: part.output, preliminary: part.preliminary }), [part.state, part.output, part.preliminary]);
+  const result: RunResult | undefined = parsed ?? live?.result;
   const status = cellStatus(part.state, result, live);
   // Code is shown while it is written and run, then collapsed (outputs stay), unless the user chose.
   const [codeChoice, setCodeChoice] = useState<boolean | null>(null);
@@ -60,7 +53,7 @@ export function CodeCell({ part, target, runs }: { part: PythonToolPart; target:
   const canRun = finished && Boolean(kernelContext?.kernel) && !rerun;
 
   return (
-    <section aria-label={`${target.label.split(' ')[0]} code cell`} data-target={target.id} data-cell-status={finished ? result?.status : status.kind} className="my-3 overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800">
+    <section aria-label={`${target.name} code cell`} data-tool-call-id={part.toolCallId} data-target={target.id} data-cell-status={finished ? result?.status : status.kind} className="my-3 overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800">
       <header className="flex items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 py-1.5 text-xs dark:border-zinc-800 dark:bg-zinc-900">
         <span className="font-semibold">{target.label}</span>
         <span className="sr-only" aria-live="polite" data-testid="run-announcement">
@@ -103,7 +96,7 @@ export function CodeCell({ part, target, runs }: { part: PythonToolPart; target:
       )}
       {(outputs.length > 0 || shownResult?.notice || part.errorText) && (
         <div data-testid="cell-outputs" className="border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
-          <OutputList outputs={outputs} />
+          <OutputList outputs={outputs} toolCallId={rerun ? undefined : part.toolCallId} />
           {shownResult?.notice && <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">{shownResult.notice}</p>}
           {part.errorText && <p className="mt-2 text-sm text-red-700">{part.errorText}</p>}
         </div>

@@ -1,6 +1,6 @@
 'use client';
 
-import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import { ACCEPT_ATTRIBUTE } from '@/lib/files/accept';
 import { isSubmitKey } from './use-edit-field';
 
@@ -29,16 +29,23 @@ function fits(textarea: HTMLTextAreaElement, text: string): boolean {
   return measuring.measureText(text).width <= room;
 }
 
+const noSubscription = () => () => undefined;
+/** False in the server's HTML and until React has hydrated the page, then true. */
+const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
+
 /**
  * The message box: Enter sends, Shift+Enter is a newline, Esc stops. It has focus when the page
  * loads (unless the user already put it elsewhere, or on a touch screen, where focus would open
- * the keyboard over the page); its placeholder is shortened where it would be cut.
+ * the keyboard over the page); its placeholder is shortened where it would be cut. It takes input
+ * only once the page is interactive: text typed into the server's HTML before then would be
+ * dropped by hydration, and Enter would add a newline instead of sending (issue 24).
  */
 export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer({ busy, canSend, onSend, onStop, onFiles, attachments }, ref) {
   const [text, setText] = useState('');
   const [placeholder, setPlaceholder] = useState(PLACEHOLDER);
   const picker = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const hydrated = useHydrated();
   useImperativeHandle(ref, () => textarea.current!, []);
 
   useEffect(() => {
@@ -114,6 +121,8 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
             onFiles(files);
           }
         }}
+        readOnly={!hydrated}
+        aria-busy={!hydrated}
         rows={Math.min(8, Math.max(1, text.split('\n').length))}
         placeholder={placeholder}
         className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] outline-none placeholder:text-zinc-400"

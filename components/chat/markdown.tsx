@@ -2,6 +2,8 @@
 
 import { memo } from 'react';
 import { defaultRehypePlugins, Streamdown } from 'streamdown';
+import { rehypeFigures } from '@/lib/trace/rehype-figures';
+import { traceComponents } from './trace-marks';
 
 /**
  * Markdown from the model or from Python is untrusted: raw HTML is dropped (skipHtml), and the
@@ -9,19 +11,24 @@ import { defaultRehypePlugins, Streamdown } from 'streamdown';
  * a markdown image cannot carry data to another host.
  */
 const rehypePlugins = [defaultRehypePlugins.sanitize, defaultRehypePlugins.harden];
+/** A finished answer's figures are wrapped after sanitizing, so the marks are ours, not the model's. */
+const tracedRehypePlugins = [...rehypePlugins, rehypeFigures];
 
 /**
  * Always Streamdown's block mode, also once the answer is complete: its static mode renders the
  * whole text as one tree, so switching to it at the end of a stream remounted every block at once
  * (a 200–500 ms main-thread task for a long answer). In block mode, finished blocks stay memoized.
+ *
+ * `traced`: the figures are marked with their traces (TraceMarksProvider), once the answer is complete.
  */
-export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+export const Markdown = memo(function Markdown({ text, streaming = false, traced = false }: { text: string; streaming?: boolean; traced?: boolean }) {
   return (
     <Streamdown
       mode="streaming"
       isAnimating={streaming}
       skipHtml
-      rehypePlugins={rehypePlugins}
+      rehypePlugins={traced ? tracedRehypePlugins : rehypePlugins}
+      components={traced ? traceComponents : undefined}
       shikiTheme={['github-light', 'github-dark']}
       className="prose-runpad"
     >

@@ -2,13 +2,7 @@
 
 import type { UIMessage } from 'ai';
 import { useState } from 'react';
-
-function plainText(message: UIMessage): string {
-  return message.parts
-    .map((part) => (part.type === 'text' ? part.text : part.type === 'tool-python' ? '```python\n' + String((part.input as { code?: string } | undefined)?.code ?? '') + '\n```' : ''))
-    .filter(Boolean)
-    .join('\n\n');
-}
+import { messagePlainText } from '@/lib/chat/copy-text';
 
 type MessageActionsProps = {
   message: UIMessage;
@@ -22,7 +16,7 @@ type MessageActionsProps = {
 export function MessageActions({ message, canRegenerate, onRegenerate, onEdit }: MessageActionsProps) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
-    await navigator.clipboard.writeText(plainText(message));
+    await navigator.clipboard.writeText(messagePlainText(message));
     setCopied(true);
     setTimeout(() => setCopied(false), 1500);
   };

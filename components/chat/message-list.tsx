@@ -8,6 +8,7 @@ import { EmptyState } from './empty-state';
 import { MessageView } from './message-view';
 import { MessageActions } from './message-actions';
 import type { RunStore } from './run-store';
+import { useTraces } from './use-traces';
 
 type MessageListProps = {
   messages: UIMessage[];
@@ -24,12 +25,17 @@ type MessageListProps = {
   /** The package source does not answer: the empty state suggests nothing that needs it. */
   packagesUnavailable: boolean;
   onExample: (text: string) => void;
+  /** Sends a follow-up asking the model to verify an answer's untraced figures. */
+  onCheck: (text: string) => void;
 };
 
 type Metadata = { budgetSpent?: number; cutOff?: boolean };
 
-export function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onContinue, onEditMessage, isDemo, packagesUnavailable, onExample }: MessageListProps) {
+export function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onContinue, onEditMessage, isDemo, packagesUnavailable, onExample, onCheck }: MessageListProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
+  const idleNow = status === 'ready' || status === 'error';
+  // An answer is complete when nothing streams and none of its code is still to run.
+  const traces = useTraces(messages, idleNow && !hasPendingRun(messages.at(-1)));
   if (messages.length === 0) return <EmptyState isDemo={isDemo} packagesUnavailable={packagesUnavailable} onExample={onExample} />;
   const last = messages.at(-1);
   const idle = status === 'ready' || status === 'error';
@@ -51,7 +57,13 @@ export function MessageList({ messages, runs, status, error, onRetry, onRegenera
               />
             ) : (
               <>
-                <MessageView message={message} runs={runs} streaming={status === 'streaming' && message === last} />
+                <MessageView
+                  message={message}
+                  runs={runs}
+                  streaming={status === 'streaming' && message === last}
+                  trace={traces.get(message.id)}
+                  onCheck={message === last && idle ? onCheck : undefined}
+                />
                 <MessageActions
                   message={message}
                   canRegenerate={message === last && message.role === 'assistant' && idle}
@@ -83,6 +95,10 @@ export function MessageList({ messages, runs, status, error, onRetry, onRegenera
       {error && <ModelErrorNotice key={error.message} error={error} onRetry={onRetry} />}
     </div>
   );
+}
+
+function hasPendingRun(message: UIMessage | undefined): boolean {
+  return (message?.parts ?? []).some((part) => part.type.startsWith('tool-') && 'state' in part && (part.state === 'input-streaming' || part.state === 'input-available'));
 }
 
 function textOf(message: UIMessage): string {

@@ -1,25 +1,33 @@
 'use client';
 
-import { targetOf } from '@/lib/targets/registry';
+import { readRunPart } from '@/lib/targets/run-part';
 import type { UIMessage } from 'ai';
 import { memo } from 'react';
 import { attachmentsOf } from '@/lib/files/attachment';
+import { answerModelSchema } from '@/lib/ai/model-catalog';
 import { formatBytes } from '@/lib/format';
-import { CodeCell, type PythonToolPart } from './code-cell';
+import { CodeCell } from './code-cell';
 import { Markdown } from './markdown';
 import type { RunStore } from './run-store';
+import type { AnswerTrace } from '@/lib/trace';
+import { TraceMarksProvider } from './trace-marks';
+import { TraceSummary } from './trace-summary';
 
 type MessageViewProps = {
   message: UIMessage;
   runs: RunStore;
   streaming: boolean;
+  /** The complete answer's traced figures (lib/trace), computed from the stored conversation. */
+  trace?: AnswerTrace;
+  /** Sends a follow-up asking the model to verify the untraced figures (absent where nothing can be sent). */
+  onCheck?: (text: string) => void;
 };
 
 /**
  * One message: the user's text, or the assistant's text and code cells in order. Memoised: the
  * AI SDK replaces only the message that changed, so the others skip rendering while one streams.
  */
-export const MessageView = memo(function MessageView({ message, runs, streaming }: MessageViewProps) {
+export const MessageView = memo(function MessageView({ message, runs, streaming, trace, onCheck }: MessageViewProps) {
   if (message.role === 'user') {
     const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
     const files = attachmentsOf(message.metadata);
@@ -38,18 +46,26 @@ export const MessageView = memo(function MessageView({ message, runs, streaming 
       </div>
     );
   }
+  const model = answerModelSchema.safeParse((message.metadata as { model?: unknown } | undefined)?.model);
+  const traced = trace !== undefined && !streaming;
   return (
-    <div data-role="assistant" className="text-[15px] leading-7">
-      {message.parts.map((part, i) => {
-        if (part.type === 'text') {
-          return <Markdown key={i} text={part.text} streaming={streaming && part.state === 'streaming'} />;
-        }
-        const target = targetOf(part.type);
-        if (target && part.type.startsWith('tool-')) {
-          return <CodeCell key={(part as PythonToolPart).toolCallId} part={part as PythonToolPart} target={target} runs={runs} />;
-        }
-        return null;
-      })}
+    <div data-role="assistant" data-model={model.success ? model.data.id : undefined} data-traced={traced ? '' : undefined} className="text-[15px] leading-7">
+      <TraceMarksProvider trace={traced ? trace : undefined}>
+        {message.parts.map((part, i) => {
+          if (part.type === 'text') {
+            return <Markdown key={i} text={part.text} streaming={streaming && part.state === 'streaming'} traced={traced} />;
+          }
+          const run = readRunPart(part);
+          if (run) return <CodeCell key={run.part.toolCallId} part={run.part} target={run.target} runs={runs} />;
+          return null;
+        })}
+      </TraceMarksProvider>
+      {traced && <TraceSummary trace={trace} onCheck={onCheck} />}
+      {model.success && (
+        <p data-testid="answer-model" className="text-xs leading-5 text-zinc-500 dark:text-zinc-400">
+          Answered by {model.data.label}
+        </p>
+      )}
     </div>
   );
 });

@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import { parseErrorBody } from '@/lib/http/error-body';
 
 /** What the server said about a failed turn: its words, and what the page can do about it. */
 export type TurnError = { message: string; cause?: string; retryable: boolean; retryAfterSeconds?: number };
@@ -13,19 +14,8 @@ const AUTO_RETRY_CAP_S = 120;
  * lib/ai/model-errors.ts and lib/http/errors.ts); anything else is a failure of the connection.
  */
 export function parseTurnError(error: Error): TurnError {
-  try {
-    const parsed = JSON.parse(error.message) as { error?: unknown; cause?: unknown; retryable?: unknown; retryAfterSeconds?: unknown };
-    if (typeof parsed.error === 'string') {
-      return {
-        message: parsed.error,
-        cause: typeof parsed.cause === 'string' ? parsed.cause : undefined,
-        retryable: parsed.retryable !== false,
-        retryAfterSeconds: typeof parsed.retryAfterSeconds === 'number' ? parsed.retryAfterSeconds : undefined,
-      };
-    }
-  } catch {
-    // not JSON: below
-  }
+  const parsed = parseErrorBody(error.message);
+  if (parsed) return { message: parsed.error, cause: parsed.cause, retryable: parsed.retryable !== false, retryAfterSeconds: parsed.retryAfterSeconds };
   return { message: `The answer could not be loaded (${error.message || 'the connection failed'}). Retry.`, retryable: true };
 }
 

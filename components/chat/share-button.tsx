@@ -1,5 +1,7 @@
 'use client';
 
+import { z } from 'zod';
+import { readJsonAs } from '@/lib/http/error-body';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useDismiss } from '@/components/ui/use-dismiss';
 
@@ -53,7 +55,9 @@ export function ShareButton({ conversationId, disabled }: { conversationId: stri
       setState({ kind: 'error', message: 'Send a message first: only saved conversations can be shared.' });
       return;
     }
-    const { path } = (await response.json()) as { path: string };
+    const body = await readJsonAs(response, z.object({ path: z.string().startsWith('/') }));
+    if (!body) throw new Error('The share link in the server’s answer was not understood.');
+    const { path } = body;
     const url = new URL(path, window.location.origin).href;
     setState({ kind: 'shared', url });
     setPanelOpen(true);

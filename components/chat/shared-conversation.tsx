@@ -1,12 +1,16 @@
 'use client';
 
+import { z } from 'zod';
+import { readJsonAs } from '@/lib/http/error-body';
 import type { UIMessage } from 'ai';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { BlobAccessProvider, useBlobUrl } from '@/components/outputs/blob-url';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
+import type { RLocation } from '@/lib/targets/runner-env';
 import type { KernelLocation } from '@/lib/runtime/use-kernel';
 import { isCodePartType } from '@/lib/targets/registry';
+import { traceConversation } from '@/lib/trace';
 import { ExportMenu } from './export-menu';
 import { MessageView } from './message-view';
 import { RerunMarksProvider } from './rerun-mark';
@@ -24,6 +28,7 @@ type SharedConversationProps = {
   sharedAt: string;
   files: SharedFile[];
   location: KernelLocation;
+  webr: RLocation;
   maxRunTimeoutMs: number;
 };
 
@@ -36,12 +41,14 @@ export function SharedConversation(props: SharedConversationProps) {
   );
 }
 
-function SharedConversationView({ shareId, title, messages, sharedAt, files, location, maxRunTimeoutMs }: SharedConversationProps) {
+function SharedConversationView({ shareId, title, messages, sharedAt, files, location, webr, maxRunTimeoutMs }: SharedConversationProps) {
   const runs = useMemo(() => new RunStore(), []);
   const blobUrl = useBlobUrl();
   const dataFiles = files.map((file) => ({ name: file.name, sha256: file.sha256, url: blobUrl(file.sha256) }));
-  const rerun = useShareRerun({ messages, files: dataFiles, location, maxRunTimeoutMs, blobUrl });
+  const rerun = useShareRerun({ messages, files: dataFiles, location, webr, maxRunTimeoutMs, blobUrl });
   const hasCells = useMemo(() => messages.some((message) => message.role === 'assistant' && message.parts.some((part) => isCodePartType(part.type))), [messages]);
+  // The same traces as the owner's page: computed from the same stored messages.
+  const traces = useMemo(() => traceConversation(messages), [messages]);
   const [forking, setForking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const router = useRouter();
@@ -54,8 +61,13 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
       setError('This conversation could not be copied; the link may have been revoked.');
       return;
     }
-    const { path } = (await response.json()) as { path: string };
-    router.push(path);
+    const body = await readJsonAs(response, z.object({ path: z.string().startsWith('/') }));
+    if (!body) {
+      setForking(false);
+      setError('The copy was made, but the server’s answer was not understood; find it in your conversations.');
+      return;
+    }
+    router.push(body.path);
   };
   return (
     <RerunMarksProvider value={rerun.state.phase === 'idle' ? null : rerun.state.cells}>
@@ -77,7 +89,7 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
         )}
         <main className="mx-auto w-full max-w-3xl flex-1 space-y-6 px-4 py-6">
           {messages.map((message) => (
-            <MessageView key={message.id} message={message} runs={runs} streaming={false} />
+            <MessageView key={message.id} message={message} runs={runs} streaming={false} trace={traces.get(message.id)} />
           ))}
         </main>
       </div>

@@ -2,8 +2,9 @@
 
 import type { UIMessage } from 'ai';
 import { useCallback } from 'react';
-import type { Kernel, RunOptions } from '@/lib/runtime/kernel';
-import { isCodePartType, type Target } from '@/lib/targets/registry';
+import type { Target } from '@/lib/targets/registry';
+import { readRunPart, withUserRun } from '@/lib/targets/run-part';
+import type { CellRun } from '@/lib/targets/pipeline';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import type { KernelContextValue, UserRun } from './kernel-context';
 
@@ -12,27 +13,26 @@ type SetMessages = (update: (messages: UIMessage[]) => UIMessage[]) => void;
 function withCellRun(messages: UIMessage[], toolCallId: string, code: string, result: RunResult): UIMessage[] {
   return messages.map((message) => {
     if (message.role !== 'assistant') return message;
-    const isCell = (part: UIMessage['parts'][number]) => isCodePartType(part.type) && (part as { toolCallId?: string }).toolCallId === toolCallId;
+    const isCell = (part: UIMessage['parts'][number]) => readRunPart(part)?.part.toolCallId === toolCallId;
     if (!message.parts.some(isCell)) return message;
-    const parts = message.parts.map((part) => (isCell(part) ? { ...part, input: { code }, output: result } : part));
+    const parts = message.parts.map((part) => (isCell(part) ? withUserRun(part, code, result) : part));
     return { ...message, parts } as UIMessage;
   });
 }
 
 /**
- * "Run again" and "Edit": the cell runs in this page (its target's runner), its message takes the
+ * "Run again" and "Edit": the cell runs in this page (the run pipeline, its target's runner), its message takes the
  * code and the result (marked as the user's run), and the server stores it so the model sees it.
  */
 export function useCellRuns(options: {
-  kernel: Kernel | null;
   conversationId: string;
   setMessages: SetMessages;
-  runCode: (target: Target, id: string, code: string, options: Pick<RunOptions, 'onOutputs'>) => Promise<RunResult>;
+  /** The run pipeline (lib/targets/pipeline.ts), as the chat's tool calls use it. */
+  runCode: (target: Target, id: string, code: string, run: Pick<CellRun, 'onOutputs'>) => Promise<RunResult>;
 }): KernelContextValue['runCell'] {
-  const { kernel, conversationId, setMessages, runCode } = options;
+  const { conversationId, setMessages, runCode } = options;
   return useCallback(
     async (target: Target, toolCallId: string, code: string, how: UserRun, onOutputs: (outputs: readonly Output[]) => void) => {
-      if (!kernel && target.runsIn === 'interpreter') throw new Error('The interpreter is not available.');
       let result: RunResult = { ...(await runCode(target, toolCallId, code, { onOutputs })), userRun: how };
       const response = await fetch(`/api/conversations/${conversationId}/cells/${encodeURIComponent(toolCallId)}`, {
         method: 'PUT',
@@ -46,6 +46,6 @@ export function useCellRuns(options: {
       setMessages((messages) => withCellRun(messages, toolCallId, code, result));
       return result;
     },
-    [kernel, conversationId, setMessages, runCode],
+    [conversationId, setMessages, runCode],
   );
 }

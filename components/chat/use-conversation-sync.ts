@@ -6,7 +6,8 @@
  * message is replaced by the latest messages). Only while the tab is idle: it never replaces an
  * answer that is streaming or a cell that is running.
  */
-import type { ChatStatus, UIMessage } from 'ai';
+import { safeValidateUIMessages, type ChatStatus, type UIMessage } from 'ai';
+import { z } from 'zod';
 import { useCallback, useEffect, useRef } from 'react';
 
 type Options = {
@@ -28,7 +29,13 @@ export function useConversationSync({ conversationId, status, saved, busy, messa
   const refresh = useCallback(async ({ afterFailure = false }: { afterFailure?: boolean } = {}) => {
     const response = await fetch(`/api/conversations/${conversationId}`, { cache: 'no-store' }).catch(() => null);
     if (!response?.ok) return;
-    const stored = (await response.json()) as { messages: UIMessage[] };
+    const body = z.object({ messages: z.array(z.unknown()) }).safeParse(await response.json().catch(() => null));
+    const validated = body.success ? await safeValidateUIMessages({ messages: body.data.messages }) : null;
+    if (!validated?.success) {
+      console.warn('The stored conversation could not be read back; the page keeps what it shows.', validated?.error ?? body.error);
+      return;
+    }
+    const stored = { messages: validated.data };
     const { status: now, busy: running, messages: shown } = current.current;
     if (!afterFailure && (running || now === 'submitted' || now === 'streaming')) return;
     const same = stored.messages.length === shown.length && stored.messages.every((m, i) => m.id === shown[i]?.id && JSON.stringify(m.parts) === JSON.stringify(shown[i]?.parts));

@@ -1,16 +1,21 @@
 'use client';
 
 /**
- * Restore: the interpreter dies with the page, the conversation does not. Before a run, the
- * conversation's earlier successful runs that this interpreter has not executed are replayed —
- * by themselves when the page was just opened and they took little time in all (ARCHITECTURE.md,
- * "The computer is not durable"), else when the user asks (the banner). The model is told in
- * one line either way (RunResult.restored / freshInterpreter).
+ * Restore: engines die with the page, the conversation does not. Before a run on a stateful
+ * target, the conversation's earlier successful runs that their engines have not executed are
+ * replayed, in order, each on its own target (Python and SQL alike) — by themselves when the page
+ * was just opened and they took little time in all (ARCHITECTURE.md, "The computer is not
+ * durable"), else when the user asks (the banner). The model is told in one line either way
+ * (RunResult.restored / freshInterpreter). Runs of a stateful target that cannot replay are
+ * named in the outcome, with why.
  */
 import type { UIMessage } from 'ai';
-import { useCallback, useRef, useState, useSyncExternalStore } from 'react';
-import type { Kernel } from '@/lib/runtime/kernel';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { DataFile } from '@/lib/runtime/kernel';
 import { compareStdout, planRestore, shouldAutoRestore, type RestorePlan } from '@/lib/runtime/restore-plan';
+import { TARGET_LIST, TARGETS } from '@/lib/targets/registry';
+import { replayRuns } from '@/lib/targets/replay';
+import type { RunnerSource } from '@/lib/targets/runners';
 
 export type RestoreState =
   | { kind: 'idle' }
@@ -19,7 +24,7 @@ export type RestoreState =
 
 export type RestoreApi = {
   state: RestoreState;
-  /** Earlier runs this interpreter lacks (for the banner), and their recorded time in all. */
+  /** Earlier runs the engines lack (for the banner), and their recorded time in all. */
   missing: { runs: number; recordedMs: number };
   /** Called before a run: replays what it may by itself; says what the run depends on. */
   beforeRun: (toolCallId: string) => Promise<{ dependsOn: string[]; restored?: { runs: number; failed: string[] } }>;
@@ -27,50 +32,73 @@ export type RestoreApi = {
   stop: () => void;
 };
 
-function missingSteps(kernel: Kernel, plan: RestorePlan) {
-  const missing = new Set(kernel.missingRuns(plan.steps.map((step) => step.toolCallId)));
-  // Only Python replays for now; other targets join when they run in this interpreter.
-  return plan.steps.filter((step) => missing.has(step.toolCallId) && step.language === 'python');
+type RestoreOptions = {
+  files: () => readonly DataFile[];
+  timeoutMs: () => number;
+  /** Whether restore may run by itself now (only in the engines the page opened with). */
+  mayAutoRestore: () => boolean;
+};
+
+function missingSteps(runners: RunnerSource, plan: RestorePlan) {
+  return plan.steps.filter((step) => runners.get(step.target).missingRuns([step.toolCallId]).length > 0);
 }
 
-export function useRestore(kernel: Kernel | null, messages: UIMessage[], messagesRef: { current: UIMessage[] }, timeoutMs: () => number): RestoreApi {
+/** Why some runs are not replayed, in words, when their target keeps state but cannot replay. */
+function notReplayed(plan: RestorePlan): string[] {
+  const targets = new Set(plan.skipped.flatMap((skip) => (skip.reason === 'not-replayable' && skip.target ? [skip.target] : [])));
+  return [...targets].map((id) => `${TARGETS[id].name} runs cannot be replayed, so their state is not restored`);
+}
+
+const STATEFUL_TARGETS = TARGET_LIST.filter((target) => target.stateful);
+
+export function useRestore(runners: RunnerSource | null, messages: UIMessage[], messagesRef: { current: UIMessage[] }, options: RestoreOptions): RestoreApi {
   const [state, setState] = useState<RestoreState>({ kind: 'idle' });
   const abort = useRef<AbortController | null>(null);
-  // Re-read on every kernel state change: a finished run or a restart changes what is missing.
-  useSyncExternalStore(
-    (listener) => kernel?.subscribe(listener) ?? (() => undefined),
-    () => kernel?.state,
-    () => undefined,
-  );
+  const optionsRef = useRef(options);
+  useEffect(() => {
+    optionsRef.current = options;
+  });
+  // Re-read on every engine state change: a finished run or a restart changes what is missing.
+  const [, setVersion] = useState(0);
+  useEffect(() => {
+    if (!runners) return;
+    const unsubscribe = STATEFUL_TARGETS.map((target) => runners.get(target.id).subscribe(() => setVersion((v) => v + 1)));
+    return () => unsubscribe.forEach((stop) => stop());
+  }, [runners]);
 
   const replay = useCallback(
     async (plan: RestorePlan) => {
-      if (!kernel) return undefined;
-      const steps = missingSteps(kernel, plan);
-      if (steps.length === 0) return undefined;
+      if (!runners) return undefined;
+      const steps = missingSteps(runners, plan);
+      const why = notReplayed(plan);
+      if (steps.length === 0) return why.length > 0 ? { runs: 0, failed: why } : undefined;
       abort.current = new AbortController();
       setState({ kind: 'running', done: 0, total: steps.length });
-      const outcome = await kernel.replay(
-        steps.map((step) => ({ runId: step.toolCallId, code: step.code, recordedStdout: step.recordedStdout })),
-        { timeoutMs: timeoutMs(), compare: compareStdout, signal: abort.current.signal, onProgress: (done, total) => setState({ kind: 'running', done, total }) },
-      );
+      const outcome = await replayRuns(steps, runners, {
+        files: optionsRef.current.files(),
+        timeoutMs: optionsRef.current.timeoutMs(),
+        compare: compareStdout,
+        signal: abort.current.signal,
+        onProgress: (done, total) => setState({ kind: 'running', done, total }),
+      });
       abort.current = null;
-      setState({ kind: 'finished', ...outcome });
-      return outcome;
+      const finished = { runs: outcome.runs, failed: [...outcome.failed, ...why] };
+      setState({ kind: 'finished', ...finished });
+      return finished;
     },
-    [kernel, timeoutMs],
+    [runners],
   );
 
   const beforeRun = useCallback(
     async (toolCallId: string) => {
       const plan = planRestore(messagesRef.current, { beforeToolCallId: toolCallId });
       const dependsOn = plan.steps.map((step) => step.toolCallId);
-      // By itself only in the interpreter the page opened with, not after a restart the user saw.
-      const auto = kernel !== null && kernel.generation === 0 && shouldAutoRestore(plan);
+      // By itself only in the engines the page opened with, not after a restart the user saw.
+      const auto = runners !== null && optionsRef.current.mayAutoRestore() && shouldAutoRestore(plan);
       const restored = auto ? await replay(plan) : undefined;
       return { dependsOn, ...(restored ? { restored } : {}) };
     },
-    [kernel, messagesRef, replay],
+    [runners, messagesRef, replay],
   );
 
   const restoreNow = useCallback(async () => {
@@ -78,15 +106,12 @@ export function useRestore(kernel: Kernel | null, messages: UIMessage[], message
   }, [messagesRef, replay]);
 
   const plan = planRestore(messages);
-  const lacking = kernel ? missingSteps(kernel, plan) : [];
+  const lacking = runners ? missingSteps(runners, plan) : [];
   return {
     state,
     missing: { runs: lacking.length, recordedMs: lacking.reduce((sum, step) => sum + step.recordedDurationMs, 0) },
     beforeRun,
     restoreNow,
-    stop: () => {
-      abort.current?.abort();
-      kernel?.stop();
-    },
+    stop: () => abort.current?.abort(),
   };
 }

@@ -2,34 +2,38 @@
 
 /**
  * "Re-run in my browser" on a share page: the snapshot's runs, in order, in the visitor's own
- * interpreter (Python and SQL) and Graphviz worker, each compared with the recorded outputs
+ * runners (the run pipeline, lib/targets/pipeline.ts, as the chat uses it, without storing output
+ * files), each compared with the recorded outputs
  * (lib/share/compare-outputs.ts). Nothing is sent to the server and nothing recorded changes:
  * the new results live in this page only.
  *
  * No interpreter starts until asked — most visitors only read — so the Kernel is created here on
  * demand, by the same createKernel as the chat page's, and a fresh one for every
  * re-run (a re-run starts from an empty state, as the recorded conversation did). Each cell runs
- * through Kernel.run, as restore's Kernel.replay does; replay itself is not used because it
- * returns only a verdict on stdout, and a re-run compares and shows every output.
+ * through the pipeline; restore's replay is not used because it returns only a verdict on
+ * stdout, and a re-run compares and shows every output.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DataFile, Kernel, RunPhase } from '@/lib/runtime/kernel';
 import type { RunResult } from '@/lib/runtime/protocol';
 import { createKernel, useKernelState, type KernelLocation } from '@/lib/runtime/use-kernel';
-import { GraphvizRunner } from '@/lib/targets/graphviz/graphviz-runner';
+import { runOnTarget } from '@/lib/targets/pipeline';
+import type { RLocation } from '@/lib/targets/runner-env';
+import { RunnerSet } from '@/lib/targets/runners';
 import { compareOutputs } from '@/lib/share/compare-outputs';
 import { pixelLoader } from '@/lib/share/decode-image';
 import { planRerun, type RerunStep } from '@/lib/share/rerun-plan';
 import type { CellRerun, RerunPhase, ShareRerunState } from '@/lib/share/rerun-state';
 import { currentSettings } from './use-settings';
 
-type Session = { kernel: Kernel; abort: AbortController; graphviz: GraphvizRunner | null };
+type Session = { kernel: Kernel; abort: AbortController; runners: RunnerSet };
 
 type Options = {
   messages: ReadonlyArray<{ role: string; parts: ReadonlyArray<unknown> }>;
   /** The files the share grants, as the interpreter should see them under /data/. */
   files: readonly DataFile[];
   location: KernelLocation;
+  webr: RLocation;
   maxRunTimeoutMs: number;
   /** How this page reaches a stored blob (through the share). */
   blobUrl: (sha256: string) => string;
@@ -51,11 +55,11 @@ function whenAborted(signal: AbortSignal): Promise<'stopped'> {
 function endSession(session: Session | null): void {
   if (!session) return;
   session.abort.abort();
+  session.runners.dispose();
   session.kernel.dispose();
-  session.graphviz?.dispose();
 }
 
-export function useShareRerun({ messages, files, location, maxRunTimeoutMs, blobUrl }: Options) {
+export function useShareRerun({ messages, files, location, webr, maxRunTimeoutMs, blobUrl }: Options) {
   const [kernel, setKernel] = useState<Kernel | null>(null);
   const kernelState = useKernelState(kernel);
   const [state, setState] = useState<ShareRerunState>({ phase: 'idle' });
@@ -65,23 +69,20 @@ export function useShareRerun({ messages, files, location, maxRunTimeoutMs, blob
   const runStep = useCallback(
     async (step: Extract<RerunStep, { kind: 'run' }>, current: Session, onPhase: (phase: RunPhase) => void): Promise<RunResult | 'stopped'> => {
       const timeoutMs = Math.min(currentSettings().timeoutMs, maxRunTimeoutMs);
-      if (step.target.runsIn === 'graphviz-worker') {
-        current.graphviz ??= new GraphvizRunner();
-        // A layout cannot be interrupted: Stop abandons it (the runner is disposed by stop()).
-        return Promise.race([current.graphviz.run(step.code, timeoutMs), whenAborted(current.abort.signal)]);
-      }
-      const language = step.target.id === 'sql' ? 'sql' : 'python';
-      // Stop interrupts a running cell; one still waiting for Python to start is abandoned.
-      const result = await Promise.race([current.kernel.run(step.code, { language, runId: step.toolCallId, timeoutMs, onPhase }), whenAborted(current.abort.signal)]);
+      // Stop interrupts a running cell; one still waiting for its engine to start is abandoned.
+      const result = await Promise.race([
+        runOnTarget(step.target, step.code, { runId: step.toolCallId, signal: current.abort.signal, onPhase }, { runners: current.runners, files: () => files, timeoutMs: () => timeoutMs }),
+        whenAborted(current.abort.signal),
+      ]);
       return current.abort.signal.aborted ? 'stopped' : result;
     },
-    [maxRunTimeoutMs],
+    [files, maxRunTimeoutMs],
   );
 
   const start = useCallback(async () => {
     endSession(session.current);
-    const current: Session = { kernel: createKernel(location), abort: new AbortController(), graphviz: null };
-    current.kernel.setFiles([...files]);
+    const kernel = createKernel(location);
+    const current: Session = { kernel, abort: new AbortController(), runners: new RunnerSet({ interpreter: () => kernel, webr }) };
     session.current = current;
     setKernel(current.kernel);
 
@@ -98,7 +99,7 @@ export function useShareRerun({ messages, files, location, maxRunTimeoutMs, blob
     for (const step of steps) {
       if (current.abort.signal.aborted) break;
       if (step.kind === 'skip') {
-        if (step.restartAfter) current.kernel.restart();
+        if (step.restartAfter) await current.runners.get(step.target.id).restart();
         continue;
       }
       started += 1;
@@ -120,15 +121,13 @@ export function useShareRerun({ messages, files, location, maxRunTimeoutMs, blob
     const why = stopped ? 'you stopped the re-run' : 'Python could not start in this browser';
     for (const [id, cell] of cells) if (cell.kind === 'pending' || cell.kind === 'running') cells.set(id, { kind: 'not-run', reason: why });
     publish(stopped ? 'stopped' : 'finished');
-  }, [blobUrl, files, location, messages, runStep]);
+  }, [blobUrl, location, webr, messages, runStep]);
 
   const stop = useCallback(() => {
     const current = session.current;
     if (!current) return;
+    // Every runner of the session sees the signal: Python is interrupted, a diagram abandoned.
     current.abort.abort();
-    current.kernel.stop();
-    current.graphviz?.dispose();
-    current.graphviz = null;
   }, []);
 
   return { state, kernelState: kernel ? kernelState : null, start, stop };

@@ -1,15 +1,30 @@
 'use client';
 
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { TextHighlight } from './output-list';
 
 const COLLAPSED_LINES = 40;
 
-/** stdout/stderr text, monospace; long output is collapsed with "Show all". */
-export function StreamOutput({ name, text }: { name: 'stdout' | 'stderr'; text: string }) {
+/**
+ * stdout/stderr text, monospace; long output is collapsed with "Show all". `highlight` marks a
+ * traced value (expanding the text when it lies past the collapsed head), scrolls to it and
+ * focuses it, so a screen reader reads it.
+ */
+export function StreamOutput({ name, text, highlight }: { name: 'stdout' | 'stderr'; text: string; highlight?: TextHighlight }) {
   const [expanded, setExpanded] = useState(false);
   const { lineCount, head } = useMemo(() => collapse(text), [text]);
   const long = lineCount > COLLAPSED_LINES;
-  const shown = long && !expanded ? head : text;
+  const mark = highlight && highlight.end <= text.length ? highlight : undefined;
+  // A traced value past the collapsed head keeps the whole text open while it is marked.
+  const open = expanded || (mark !== undefined && mark.end > head.length);
+  const shown = long && !open ? head : text;
+  const markRef = useRef<HTMLElement>(null);
+  const markSeq = mark?.seq;
+  useEffect(() => {
+    if (markSeq === undefined) return;
+    markRef.current?.scrollIntoView({ block: 'center' });
+    markRef.current?.focus({ preventScroll: true });
+  }, [markSeq]);
   return (
     <div data-output="stream" data-stream={name}>
       <pre
@@ -17,11 +32,21 @@ export function StreamOutput({ name, text }: { name: 'stdout' | 'stderr'; text: 
           name === 'stderr' ? 'text-amber-700 dark:text-amber-400' : 'text-zinc-800 dark:text-zinc-200'
         }`}
       >
-        {shown}
+        {mark ? (
+          <>
+            {shown.slice(0, mark.start)}
+            <mark ref={markRef} tabIndex={-1} data-trace-highlight="" className="rounded-sm bg-amber-200 text-zinc-950 outline-none ring-2 ring-amber-400 dark:bg-amber-300">
+              {shown.slice(mark.start, mark.end)}
+            </mark>
+            {shown.slice(mark.end)}
+          </>
+        ) : (
+          shown
+        )}
       </pre>
       {long && (
-        <button type="button" onClick={() => setExpanded((v) => !v)} className="mt-1 text-xs text-blue-700 underline dark:text-blue-400">
-          {expanded ? 'Show less' : `Show all ${lineCount.toLocaleString()} lines`}
+        <button type="button" onClick={() => setExpanded(!open)} className="mt-1 text-xs text-blue-700 underline dark:text-blue-400">
+          {open ? 'Show less' : `Show all ${lineCount.toLocaleString()} lines`}
         </button>
       )}
     </div>

@@ -5,6 +5,7 @@ import type { TableData } from '@/lib/runtime/protocol';
 import { formatCell, tableColumns, viewTable, type Cell, type Column, type SortState } from '@/lib/tables/table-view';
 import { tableToCsv, tableToTsv } from '@/lib/tables/to-csv';
 import { useVirtualRows } from './use-virtual-rows';
+import type { CellHighlight } from './output-list';
 
 type PageSize = 25 | 50 | 100 | 'all';
 const PAGE_SIZES: readonly PageSize[] = [25, 50, 100, 'all'];
@@ -96,11 +97,24 @@ type CopyState = { status: 'idle' | 'copied' | 'failed'; rows: number; at: numbe
  * A table output (a pandas DataFrame): sortable headers, a filter, paging or a windowed "All
  * rows" view, Copy as TSV and Download CSV of the filtered rows, and a sticky index column.
  */
-export function TableOutput({ table }: { table: TableData }) {
+export function TableOutput({ table, highlight }: { table: TableData; highlight?: CellHighlight }) {
   const [sort, setSort] = useState<SortState>(null);
   const [filter, setFilter] = useState('');
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<PageSize>(DEFAULT_PAGE_SIZE);
+  // A traced value: the filter is cleared and the page turned to its row (state adjusted while
+  // rendering, once per request), then the cell is scrolled to and focused when it renders.
+  const [shownSeq, setShownSeq] = useState<number | null>(null);
+  const focusSeq = useRef<number | null>(null);
+  const [highlightPosition, setHighlightPosition] = useState(0);
+  if (highlight && highlight.seq !== shownSeq) {
+    setShownSeq(highlight.seq);
+    setFilter('');
+    const position = Math.max(0, viewTable(table, { sort, filter: '', page: 0, pageSize: Infinity }).rowIndices.indexOf(highlight.row));
+    setHighlightPosition(position);
+    if (pageSize !== 'all') setPage(Math.floor(position / pageSize));
+  }
+  const marked = highlight && highlight.seq === shownSeq ? highlight : undefined;
   const [copy, setCopy] = useState<CopyState>({ status: 'idle', rows: 0, at: 0 });
   const scrollRef = useRef<HTMLDivElement>(null);
   const ids = useId();
@@ -120,6 +134,26 @@ export function TableOutput({ table }: { table: TableData }) {
   const layouts = useMemo(() => layoutColumns(table, columns), [table, columns]);
   const tableWidth = layouts.reduce((sum, l) => sum + l.width, 0);
   const virtual = useVirtualRows({ count: view.rows.length, rowHeight: ROW_HEIGHT, containerRef: scrollRef, enabled: virtualised, overscan: 10 });
+
+  const markedSeq = marked?.seq;
+  useEffect(() => {
+    if (markedSeq === undefined) return;
+    const cell = scrollRef.current?.querySelector<HTMLTableCellElement>('td[data-trace-highlight]');
+    if (cell) {
+      cell.scrollIntoView({ block: 'center', inline: 'nearest' });
+      cell.focus({ preventScroll: true });
+      return;
+    }
+    // "All rows" is windowed: scroll the row into the window; the cell is focused when it renders.
+    focusSeq.current = markedSeq;
+    if (scrollRef.current) scrollRef.current.scrollTop = Math.max(0, highlightPosition * ROW_HEIGHT - 3 * ROW_HEIGHT);
+  }, [markedSeq, highlightPosition]);
+  const focusMarked = (cell: HTMLTableCellElement | null) => {
+    if (!cell || focusSeq.current === null || focusSeq.current !== markedSeq) return;
+    focusSeq.current = null;
+    cell.scrollIntoView({ block: 'center', inline: 'nearest' });
+    cell.focus({ preventScroll: true });
+  };
 
   useEffect(() => {
     if (copy.status === 'idle') return;
@@ -339,6 +373,13 @@ export function TableOutput({ table }: { table: TableData }) {
                         >
                           <CellContent value={value} text={text} />
                         </th>
+                      );
+                    }
+                    if (marked && marked.row === original && marked.column === column.name) {
+                      return (
+                        <td key={column.name} ref={focusMarked} tabIndex={-1} data-trace-highlight="" title={title} className={`${base} bg-amber-200 text-zinc-950 outline-none ring-2 ring-inset ring-amber-500 dark:bg-amber-300`}>
+                          <CellContent value={value} text={text} />
+                        </td>
                       );
                     }
                     return (

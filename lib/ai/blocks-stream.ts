@@ -1,7 +1,7 @@
 /**
  * Blocks mode (RUNPAD_CODE_MODE=blocks), for models that cannot call tools but write fenced code
- * well: the answer's text is watched as it streams, and each fenced block tagged python, sql or
- * dot becomes, the moment its closing fence arrives, the same tool call a tool-calling model would
+ * well: the answer's text is watched as it streams, and each fenced block tagged for a target (python, sql,
+ * dot, … as the registry says) becomes, the moment its closing fence arrives, the same tool call a tool-calling model would
  * have made. From there on everything is shared with tools mode: the page runs it as a cell, the
  * message stores it, the step budget counts it, and the outputs go back to the model.
  *
@@ -9,9 +9,8 @@
  * back until it either becomes a cell or turns out to be plain markdown (answer ended unclosed).
  */
 import type { UIMessageChunk } from 'ai';
-import { blockLanguage, completeCodeBlocks, type BlockLanguage } from './code-blocks';
-
-const TOOL_OF: Record<BlockLanguage, 'python' | 'sql' | 'graphviz' | 'r'> = { python: 'python', sql: 'sql', dot: 'graphviz', r: 'r' };
+import { TARGETS } from '@/lib/targets/registry';
+import { blockTarget, completeCodeBlocks } from './code-blocks';
 const OPENER = /^ {0,3}(`{3,}|~{3,})([^\n]*)$/;
 
 /** Where held-back text starts: the first line from `from` that opens (or may yet open) a runnable fence. */
@@ -22,7 +21,7 @@ function holdFrom(text: string, from: number): number {
     const line = text.slice(lineStart, newline === -1 ? text.length : newline);
     if (newline === -1) return /^ {0,3}(`|~)/.test(line) || line.trim() === '' ? lineStart : text.length; // an incomplete line may become an opener
     const opener = OPENER.exec(line);
-    if (opener && blockLanguage(opener[2]) !== null) return lineStart;
+    if (opener && blockTarget(opener[2]) !== null) return lineStart;
     lineStart = newline + 1;
   }
   return text.length;
@@ -49,7 +48,7 @@ export function blocksToToolCalls(idFor: BlockIdFor): TransformStream<UIMessageC
       if (part.open) controller.enqueue({ type: 'text-end', id: part.visibleId });
       part.open = false;
       const toolCallId = idFor(part.index, part.blocks);
-      const toolName = TOOL_OF[block.language];
+      const toolName = TARGETS[block.target].toolName;
       controller.enqueue({ type: 'tool-input-start', toolCallId, toolName } as UIMessageChunk);
       controller.enqueue({ type: 'tool-input-available', toolCallId, toolName, input: { code: block.code } });
       part.shown = block.end;
@@ -115,7 +114,7 @@ export function splitBlocksInParts<P extends Part>(parts: P[], fromPart: number,
     for (const [blockIndex, block] of completeCodeBlocks(part.text, { final: true }).entries()) {
       const before = part.text.slice(shown, block.start);
       if (before.trim()) out.push({ ...part, text: before });
-      out.push({ type: `tool-${TOOL_OF[block.language]}`, toolCallId: idFor(textIndex, blockIndex), state: 'input-available', input: { code: block.code } });
+      out.push({ type: `tool-${TARGETS[block.target].toolName}`, toolCallId: idFor(textIndex, blockIndex), state: 'input-available', input: { code: block.code } });
       shown = block.end;
     }
     const rest = part.text.slice(shown);

@@ -3,9 +3,10 @@
  * the runner relies on, that a block once returned for a prefix never changes or disappears.
  */
 import { describe, expect, it } from 'vitest';
-import { blockLanguage, completeCodeBlocks, type CodeBlock } from './code-blocks';
+import { TARGET_LIST } from '@/lib/targets/registry';
+import { blockTarget, completeCodeBlocks, type CodeBlock } from './code-blocks';
 
-const codes = (text: string, options?: { final?: boolean }) => completeCodeBlocks(text, options).map((b) => [b.language, b.code]);
+const codes = (text: string, options?: { final?: boolean }) => completeCodeBlocks(text, options).map((b) => [b.target, b.code]);
 
 /**
  * Feeds the text one character at a time. Every prefix must hold exactly the blocks of the whole
@@ -68,7 +69,7 @@ describe('completeCodeBlocks', () => {
     const text = 'Intro\n```python\nx = 1\nprint(x)\n```\nOutro\n';
     const [block, ...rest] = completeCodeBlocks(text);
     expect(rest).toEqual([]);
-    expect(block).toEqual({ index: 0, language: 'python', code: 'x = 1\nprint(x)', start: 6, end: 34 });
+    expect(block).toEqual({ index: 0, target: 'python', code: 'x = 1\nprint(x)', start: 6, end: 34 });
     expect(text.slice(block.start, block.end)).toBe('```python\nx = 1\nprint(x)\n```');
   });
 
@@ -95,10 +96,10 @@ describe('completeCodeBlocks', () => {
   });
 
   it('is prefix-stable on a fixture fed character by character', () => {
-    expect(feedCharByChar(FIXTURE).map((b) => [b.index, b.language, b.code])).toEqual([
+    expect(feedCharByChar(FIXTURE).map((b) => [b.index, b.target, b.code])).toEqual([
       [0, 'python', 'import pandas as pd\ndf = pd.DataFrame({"a": [1, 2]})'],
       [1, 'sql', 'SELECT sum(a) FROM df\n```'],
-      [2, 'dot', 'digraph { a -> b }'],
+      [2, 'graphviz', 'digraph { a -> b }'],
       [3, 'python', 's = """\n```\n"""'],
     ]);
   });
@@ -182,7 +183,7 @@ describe('completeCodeBlocks', () => {
     expect(codes('```python title="x"\na\n```\n```   SQLite extra words\nb\n```\n```GraphViz\nc\n```\n')).toEqual([
       ['python', 'a'],
       ['sql', 'b'],
-      ['dot', 'c'],
+      ['graphviz', 'c'],
     ]);
   });
 
@@ -196,14 +197,14 @@ describe('completeCodeBlocks', () => {
   });
 
   it('returns an empty block with empty code, and drops trailing blank lines', () => {
-    expect(completeCodeBlocks('```python\n```\n')).toEqual([{ index: 0, language: 'python', code: '', start: 0, end: 13 }]);
+    expect(completeCodeBlocks('```python\n```\n')).toEqual([{ index: 0, target: 'python', code: '', start: 0, end: 13 }]);
     expect(codes('```sql\n\n  \n```\n')).toEqual([['sql', '']]);
     expect(codes('```python\n\nx = 1\n\n\n```\n')).toEqual([['python', '\nx = 1']]);
   });
 
   it('returns two adjacent blocks, indexed in order', () => {
     const blocks = completeCodeBlocks('```python\na = 1\n```\n```sql\nSELECT 1\n```\n');
-    expect(blocks.map((b) => [b.index, b.language, b.code])).toEqual([
+    expect(blocks.map((b) => [b.index, b.target, b.code])).toEqual([
       [0, 'python', 'a = 1'],
       [1, 'sql', 'SELECT 1'],
     ]);
@@ -211,7 +212,11 @@ describe('completeCodeBlocks', () => {
   });
 });
 
-describe('blockLanguage', () => {
+describe('blockTarget', () => {
+  it('runs every block tag of the registry as its target, and nothing else', () => {
+    for (const target of TARGET_LIST) for (const tag of target.blockTags) expect(blockTarget(tag)).toBe(target.id);
+  });
+
   it.each([
     ['python', 'python'],
     ['py', 'python'],
@@ -219,16 +224,16 @@ describe('blockLanguage', () => {
     ['sql', 'sql'],
     ['sqlite', 'sql'],
     ['DuckDB', 'sql'],
-    ['dot', 'dot'],
-    ['graphviz', 'dot'],
-    ['gv', 'dot'],
+    ['dot', 'graphviz'],
+    ['graphviz', 'graphviz'],
+    ['gv', 'graphviz'],
     ['  py  title="a.py"', 'python'],
     ['sql\tquery', 'sql'],
   ])('maps %j to %s', (info, language) => {
-    expect(blockLanguage(info)).toBe(language);
+    expect(blockTarget(info)).toBe(language);
   });
 
   it.each(['', '   ', 'js', 'pythonic', 'py3', 'python{.class}', 'mermaid', 'constructor', 'toString', '__proto__'])('leaves %j alone', (info) => {
-    expect(blockLanguage(info)).toBeNull();
+    expect(blockTarget(info)).toBeNull();
   });
 });

@@ -5,13 +5,15 @@
  * Fences follow CommonMark (https://spec.commonmark.org/0.31.2/#fenced-code-blocks) for
  * top-level blocks. Container blocks (block quotes, list items indented 4+ spaces) are not
  * parsed: a fence inside them is not run, which errs on the side of running nothing.
+ *
+ * Which tags run, and as which target, is the registry's (`blockTags` of lib/targets/<id>/meta.ts).
  */
-
-export type BlockLanguage = 'python' | 'sql' | 'dot' | 'r';
+import { targetOfBlockTag, type TargetId } from '@/lib/targets/registry';
 
 export type CodeBlock = {
   index: number;
-  language: BlockLanguage;
+  /** The target the block runs on. */
+  target: TargetId;
   /** The content: fence indentation removed, lines joined with `\n`, trailing blank lines dropped. */
   code: string;
   /**
@@ -23,23 +25,9 @@ export type CodeBlock = {
   end: number;
 };
 
-const LANGUAGE_ALIASES: Readonly<Record<string, BlockLanguage>> = {
-  python: 'python',
-  py: 'python',
-  python3: 'python',
-  sql: 'sql',
-  sqlite: 'sql',
-  duckdb: 'sql',
-  dot: 'dot',
-  graphviz: 'dot',
-  gv: 'dot',
-  r: 'r',
-};
-
-/** The language tag → target, or null for anything else (left alone as plain markdown). */
-export function blockLanguage(info: string): BlockLanguage | null {
-  const word = info.trim().split(/\s+/, 1)[0].toLowerCase();
-  return Object.hasOwn(LANGUAGE_ALIASES, word) ? LANGUAGE_ALIASES[word] : null;
+/** The target a fence's info string runs as, or null for anything else (left alone as plain markdown). */
+export function blockTarget(info: string): TargetId | null {
+  return targetOfBlockTag(info)?.id ?? null;
 }
 
 type Line = { text: string; start: number; end: number; terminated: boolean };
@@ -89,7 +77,7 @@ function stripIndent(line: string, count: number): string {
  */
 export function completeCodeBlocks(text: string, options: { final?: boolean } = {}): CodeBlock[] {
   const blocks: CodeBlock[] = [];
-  let open: { fence: Fence; language: BlockLanguage | null; start: number; content: string[] } | null = null;
+  let open: { fence: Fence; target: TargetId | null; start: number; content: string[] } | null = null;
   for (const line of splitLines(text)) {
     // The last line may still be streaming: "``" could become "```", "```" could become "```py".
     if (!line.terminated && !options.final) break;
@@ -98,7 +86,7 @@ export function completeCodeBlocks(text: string, options: { final?: boolean } = 
       if (fence === null) continue;
       // "```a`b```" is inline code in a paragraph, not a fence.
       if (fence.char === '`' && fence.rest.includes('`')) continue;
-      open = { fence, language: blockLanguage(fence.rest), start: line.start, content: [] };
+      open = { fence, target: blockTarget(fence.rest), start: line.start, content: [] };
       continue;
     }
     const closes = fence !== null && fence.char === open.fence.char && fence.length >= open.fence.length && /^[ \t]*$/.test(fence.rest);
@@ -107,12 +95,12 @@ export function completeCodeBlocks(text: string, options: { final?: boolean } = 
       open.content.push(stripIndent(line.text, open.fence.indent));
       continue;
     }
-    if (open.language !== null) {
+    if (open.target !== null) {
       // Blank lines at the end mean nothing in Python, SQL or DOT; without them the code never
       // ends with a newline.
       const content = open.content.slice();
       while (content.length > 0 && /^[ \t]*$/.test(content[content.length - 1])) content.pop();
-      blocks.push({ index: blocks.length, language: open.language, code: content.join('\n'), start: open.start, end: line.end });
+      blocks.push({ index: blocks.length, target: open.target, code: content.join('\n'), start: open.start, end: line.end });
     }
     open = null;
   }

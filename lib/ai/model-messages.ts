@@ -1,8 +1,10 @@
 /**
  * Turns the stored UI messages into the model's messages. Blob references in tool outputs are
- * resolved to base64 first. On the Chat Completions path, images cannot travel inside tool
- * results (the SDK would turn them into JSON text), so they move into a user message placed
- * right after the tool results.
+ * resolved to base64 first. The history is rebuilt from storage at every request, in the format of
+ * the model picked for it, so a conversation can switch provider between turns: Responses and
+ * Anthropic carry images inside tool results, Gemini inside its functionResponse (the SDK's
+ * converters do it); on the Chat Completions path images cannot travel inside tool results (the
+ * SDK would turn them into JSON text), so they move into a user message right after them.
  */
 import { isCodePartType, targetOf } from '@/lib/targets/registry';
 import { convertToModelMessages, type ModelMessage, type UIMessage } from 'ai';
@@ -12,7 +14,9 @@ import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
 import { createTools } from './python-tool';
 import { runToModel, type ResolveBlob } from './run-to-model';
 
-export type ModelApi = 'responses' | 'chat';
+import type { ModelApi } from './provider-clients';
+
+export type { ModelApi };
 type Options = { api: ModelApi; includeImages: boolean; resolveBlob: ResolveBlob; codeMode?: 'tools' | 'blocks' };
 
 const CANCELLED: RunResult = {

@@ -1,17 +1,18 @@
 /**
- * Picks the language model from the configuration: OpenAI (Responses API), any
- * OpenAI-compatible server (Chat Completions), or the offline demo model.
+ * Turns a catalog entry (lib/ai/model-catalog.ts) into the AI SDK's model, through each
+ * provider's own package: OpenAI (Responses API), Anthropic (Messages), Google (Gemini), any
+ * OpenAI-compatible server (Chat Completions: Ollama, vLLM, LM Studio, llama.cpp), or the offline
+ * demo model.
  */
 import 'server-only';
 import type { LanguageModel } from 'ai';
 import type { ModelConfig } from '@/lib/config';
 import { createDemoModel } from './demo-model';
+import { idleTimeoutFetch } from './idle-timeout-fetch';
+import { languageModelFor } from './provider-clients';
 
-export async function getLanguageModel(config: ModelConfig): Promise<LanguageModel> {
-  if (config.kind === 'demo') return createDemoModel({ chunkDelayMs: config.chunkDelayMs });
-  // Imported only when needed, after getConfig() has dropped empty variables: @ai-sdk/openai
-  // builds a default provider from process.env when it loads and rejects OPENAI_BASE_URL="".
-  const { createOpenAI } = await import('@ai-sdk/openai');
-  if (config.kind === 'openai') return createOpenAI({ apiKey: config.apiKey, baseURL: 'https://api.openai.com/v1' }).responses(config.model);
-  return createOpenAI({ baseURL: config.baseURL, apiKey: config.apiKey ?? 'not-needed', name: 'openai-compatible' }).chat(config.model);
+/** idleMs: the request fails when the model sends no byte for that long (lib/ai/idle-timeout-fetch.ts). */
+export async function getLanguageModel(config: ModelConfig, idleMs?: number): Promise<LanguageModel> {
+  if (config.provider === 'demo') return createDemoModel({ chunkDelayMs: config.chunkDelayMs });
+  return languageModelFor(config, idleMs ? idleTimeoutFetch(idleMs) : undefined);
 }

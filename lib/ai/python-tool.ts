@@ -5,7 +5,7 @@
  */
 import { tool, type InferUITools, type UIMessage } from 'ai';
 import { runResultSchema } from '@/lib/runtime/protocol';
-import { codeInputSchema, TARGETS, type Target } from '@/lib/targets/registry';
+import { TARGET_LIST, type Target, type TargetId } from '@/lib/targets/registry';
 import { runToModel } from './run-to-model';
 
 export type ToolOptions = { includeImages: boolean };
@@ -13,7 +13,7 @@ export type ToolOptions = { includeImages: boolean };
 function codeTool(target: Target, options: ToolOptions) {
   return tool({
     description: target.description,
-    inputSchema: codeInputSchema,
+    inputSchema: target.inputSchema,
     outputSchema: runResultSchema,
     toModelOutput: async ({ output }) => {
       const view = await runToModel(output, { includeImages: options.includeImages });
@@ -28,13 +28,9 @@ function codeTool(target: Target, options: ToolOptions) {
   });
 }
 
+/** One tool per target of the registry, named by its tool name. */
 export function createTools(options: ToolOptions = { includeImages: true }) {
-  return {
-    python: codeTool(TARGETS.python, options),
-    sql: codeTool(TARGETS.sql, options),
-    graphviz: codeTool(TARGETS.graphviz, options),
-    r: codeTool(TARGETS.r, options),
-  };
+  return Object.fromEntries(TARGET_LIST.map((target) => [target.toolName, codeTool(target, options)])) as Record<TargetId, ReturnType<typeof codeTool>>;
 }
 
 /** The tool set used to validate stored messages and to type the UI's tool parts. */

@@ -12,7 +12,7 @@ export type ModelImage = { mediaType: string; data: string };
 export type ModelView = { text: string; images: ModelImage[] };
 export type ResolveBlob = (sha256: string) => Promise<{ mediaType: string; base64: string } | null>;
 
-export function headTail(text: string, head = MODEL_VIEW_CAPS.streamHeadChars, tail = MODEL_VIEW_CAPS.streamTailChars): string {
+export function headTail(text: string, head: number = MODEL_VIEW_CAPS.streamHeadChars, tail: number = MODEL_VIEW_CAPS.streamTailChars): string {
   if (text.length <= head + tail) return text;
   const omitted = text.length - head - tail;
   return `${text.slice(0, head)}\n[… ${omitted.toLocaleString('en-US')} characters omitted …]\n${text.slice(-tail)}`;
@@ -98,12 +98,14 @@ export async function runToModel(result: RunResult, options: { includeImages: bo
           imageCount += 1;
           const attached = options.includeImages && images.length < MODEL_VIEW_CAPS.imagesPerRun ? await loadImage(image, options.resolveBlob) : null;
           if (attached) images.push(attached);
+          if (!options.includeImages) {
+            // A model without image input (or images turned off) reads the figure in words instead.
+            lines.push(describeFigure(imageCount, image, block.data, chart ? describeChart(chart) : null));
+            break;
+          }
           lines.push(
-            (attached
-              ? `[image ${imageCount}: shown to the user, attached]`
-              : options.includeImages
-                ? `[image ${imageCount}: shown to the user, not attached]`
-                : `[image ${imageCount} shown to the user; images are not sent to this model]`) + (chart ? ` (an interactive chart: ${describeChart(chart)})` : ''),
+            (attached ? `[image ${imageCount}: shown to the user, attached]` : `[image ${imageCount}: shown to the user, not attached]`) +
+              (chart ? ` (an interactive chart: ${describeChart(chart)})` : ''),
           );
         } else if (chart) lines.push(`${label} (a chart; no image of it was made):\n${describeChart(chart)}`);
         else if (block.data['text/markdown'] !== undefined) lines.push(`${label} (markdown):\n${headTail(block.data['text/markdown'])}`);
@@ -121,6 +123,40 @@ export async function runToModel(result: RunResult, options: { includeImages: bo
     }
   }
   return { text: lines.join('\n'), images };
+}
+
+/** Width and height from a PNG's IHDR or a JPEG's SOF marker, when the bytes are at hand. */
+export function imageSize(mediaType: string, base64: string): { width: number; height: number } | null {
+  if (BLOB_REF_PATTERN.test(base64)) return null;
+  const bytes = Buffer.from(base64.slice(0, 64 * 1024), 'base64');
+  if (mediaType === 'image/png' && bytes.length >= 24 && bytes.toString('ascii', 1, 4) === 'PNG') return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  if (mediaType === 'image/jpeg') {
+    for (let i = 2; i + 9 < bytes.length; ) {
+      if (bytes[i] !== 0xff) return null;
+      const marker = bytes[i + 1];
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { width: bytes.readUInt16BE(i + 7), height: bytes.readUInt16BE(i + 5) };
+      i += 2 + bytes.readUInt16BE(i + 2);
+    }
+  }
+  return null;
+}
+
+/**
+ * A figure in words: its type and size, and the data behind it when the output carries it (a
+ * chart's spec, a matplotlib figure's title, axes and series, a diagram's DOT source).
+ */
+function describeFigure(index: number, image: { mediaType: string; value: string }, data: MimeBundle, chart: string | null): string {
+  const size = imageSize(image.mediaType, image.value);
+  const kind = image.mediaType.replace('image/', '').toUpperCase();
+  const bytes = BLOB_REF_PATTERN.test(image.value) ? null : Math.floor((image.value.length * 3) / 4);
+  const facts = [kind, size ? `${size.width}×${size.height} px` : null, bytes ? formatBytes(bytes) : null].filter(Boolean).join(', ');
+  const lines = [`[image ${index} shown to the user (${facts}); images are not sent to this model, so here is what is known of it:]`];
+  if (chart) lines.push(`an interactive chart: ${chart}`);
+  const dot = data['text/vnd.graphviz'];
+  if (dot) lines.push(`a Graphviz diagram drawn from this DOT source:\n${headTail(dot, 1_500, 500)}`);
+  const text = data['text/plain'];
+  if (text && !chart) lines.push(headTail(text, 1_500, 500));
+  return lines.join('\n');
 }
 
 async function loadImage(image: { mediaType: string; value: string }, resolveBlob?: ResolveBlob): Promise<ModelImage | null> {

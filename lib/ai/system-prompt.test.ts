@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TARGET_LIST } from '@/lib/targets/registry';
 import { buildSystemPrompt } from './system-prompt';
 
 describe('buildSystemPrompt', () => {
@@ -18,5 +19,16 @@ describe('buildSystemPrompt', () => {
 
   it('tells the model how Python draws DOT', () => {
     expect(buildSystemPrompt({ packages: [], stepBudget: 8 })).toContain("display({'text/vnd.graphviz': dot_source}, raw=True)");
+  });
+
+  it('tells the model about every target of the registry, and in blocks mode the tag of each', () => {
+    const tools = buildSystemPrompt({ packages: [], stepBudget: 8 });
+    const blocks = buildSystemPrompt({ packages: [], stepBudget: 8, codeMode: 'blocks' });
+    for (const target of TARGET_LIST) {
+      expect(tools).toContain(`\`${target.toolName}\``);
+      expect(blocks).toContain(`\`${target.blockTags[0]}\``);
+    }
+    expect(blocks).toContain('tagged `python`, `sql`, `dot` or `r`:');
+    expect(blocks).toContain('The `python`, `sql`, `graphviz` and `r` tools described below are the blocks tagged python, sql, dot and r.');
   });
 });

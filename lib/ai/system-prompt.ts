@@ -1,6 +1,7 @@
 /** The system prompt: what the model has, and how to use it well. */
 import fs from 'node:fs';
 import path from 'node:path';
+import { TARGET_LIST, TARGETS } from '@/lib/targets/registry';
 
 const CURATED = [
   'numpy', 'pandas', 'matplotlib', 'scipy', 'scikit-learn', 'statsmodels', 'sympy', 'networkx',
@@ -22,15 +23,30 @@ export function mainAvailablePackages(): string[] {
 
 type PromptOptions = { packages: string[]; packagesUnreachable?: boolean; stepBudget: number; budgetSpent?: boolean; codeMode?: 'tools' | 'blocks' };
 
-/** Blocks mode: the same computer, asked for with fenced blocks instead of tool calls. */
-const BLOCKS_MODE = [
-  'You have no tools to call. Instead, to run code, write it in a fenced code block tagged `python`, `sql`, `dot` or `r`:',
-  '```python',
-  'print(sum(range(10)))',
-  '```',
-  "Each such block runs in the user's browser as soon as you close it, in order. When your message ends, you get the outputs of its blocks in the next message; then continue. Blocks with any other tag (or none) are only shown, never run. Write a message without runnable blocks when you are done.",
-  'The `python`, `sql`, `graphviz` and `r` tools described below are the blocks tagged python, sql, dot and r.',
-];
+/** `a`, `b` or `c` (with `joiner` before the last). */
+function listOf(words: readonly string[], joiner: string): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} ${joiner} ${words.at(-1)}`;
+}
+
+/** Blocks mode: the same computer, asked for with fenced blocks instead of tool calls; each target's first block tag. */
+function blocksMode(): string[] {
+  const tags = TARGET_LIST.map((target) => target.blockTags[0]);
+  return [
+    `You have no tools to call. Instead, to run code, write it in a fenced code block tagged ${listOf(tags.map((tag) => `\`${tag}\``), 'or')}:`,
+    '```python',
+    'print(sum(range(10)))',
+    '```',
+    "Each such block runs in the user's browser as soon as you close it, in order. When your message ends, you get the outputs of its blocks in the next message; then continue. Blocks with any other tag (or none) are only shown, never run. Write a message without runnable blocks when you are done.",
+    `The ${listOf(TARGET_LIST.map((target) => `\`${target.toolName}\``), 'and')} tools described below are the blocks tagged ${listOf(tags, 'and')}.`,
+  ];
+}
+
+/** The other targets, one line each, from the registry. */
+function otherTools(): string[] {
+  const others = TARGET_LIST.filter((target) => target.id !== TARGETS.python.id);
+  if (others.length === 0) return [];
+  return ['', 'More tools run in the same browser:', ...others.map((target) => `- \`${target.toolName}\` ${target.prompt}`)];
+}
 
 export function buildSystemPrompt({ packages, packagesUnreachable = false, stepBudget, budgetSpent = false, codeMode = 'tools' }: PromptOptions): string {
   const lines = [
@@ -50,15 +66,11 @@ export function buildSystemPrompt({ packages, packagesUnreachable = false, stepB
     '- If a package fails to load, do not retry the same import: use the standard library instead and say so.',
     '- When a run fails, read the traceback, fix the code and run it again.',
     `- You may run code at most ${stepBudget} times per user message.`,
-    '',
-    'Three more tools run in the same browser:',
-    '- `sql` runs SQL (SQLite dialect) in the same interpreter: every file in /data is a table named after its file; its result is `_sql` in Python afterwards. Prefer it for filtering, grouping and joining tabular files.',
-    "- `graphviz` renders a DOT diagram (flowcharts, trees, dependency graphs); you see the picture. From Python (e.g. a graph built with networkx), `display({'text/vnd.graphviz': dot_source}, raw=True)` draws DOT the same way.",
-    "- `r` runs R (webR) with its own state, separate from Python's. Use it when the user asks for R, or for classical statistics where R's output is the reference (summary(lm(...)), glm, t.test, anova). Base R is there (stats, graphics, grDevices, utils, grid, datasets); plots from plot(), hist(), boxplot() are captured as images; a data frame or matrix left as the last value is shown as a table; /data files are readable (`read.csv('/data/sales.csv')`). Packages beyond base R usually cannot be downloaded: if library() fails, do not retry, use base R.",
+    ...otherTools(),
     '',
     'After running code, answer in markdown, quoting the actual numbers the code produced.',
   ];
-  if (codeMode === 'blocks') lines.splice(1, 0, '', ...BLOCKS_MODE);
+  if (codeMode === 'blocks') lines.splice(1, 0, '', ...blocksMode());
   if (budgetSpent) {
     lines.push('', `You have used all ${stepBudget} code runs for this message. Do not call the tool again: summarize what you found and what remains to be done.`);
   }

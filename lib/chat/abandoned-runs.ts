@@ -8,22 +8,14 @@ import 'server-only';
 import type { Db } from '@/lib/db/client';
 import { upsertMessage, type StoredMessage } from '@/lib/db/queries/messages';
 import { PAGE_CLOSED_NOTICE, type RunResult } from '@/lib/runtime/protocol';
-
-type ToolPart = { type: string; toolCallId: string; state: string; [key: string]: unknown };
-
-function isPending(part: unknown): part is ToolPart {
-  const p = part as ToolPart;
-  return typeof p?.type === 'string' && p.type.startsWith('tool-') && (p.state === 'input-available' || p.state === 'input-streaming');
-}
+import { isPendingRunPart, withRunResult } from '@/lib/targets/run-part';
 
 /** The stored messages with the last message's pending runs closed (and stored) when there are any. */
 export async function closeAbandonedRuns(db: Db, userId: string, conversationId: string, messages: StoredMessage[]): Promise<StoredMessage[]> {
   const last = messages.at(-1);
-  if (!last || last.role !== 'assistant' || !last.parts.some(isPending)) return messages;
+  if (!last || last.role !== 'assistant' || !last.parts.some(isPendingRunPart)) return messages;
   const closed: RunResult = { status: 'page-closed', outputs: [], durationMs: 0, notice: PAGE_CLOSED_NOTICE };
-  const parts = last.parts.map((part) =>
-    isPending(part) ? { ...part, state: 'output-available', input: part.input ?? {}, output: closed } : part,
-  );
+  const parts = last.parts.map((part) => (isPendingRunPart(part) ? withRunResult(part, closed) : part));
   const updated = { ...last, parts };
   await upsertMessage(db, userId, conversationId, updated);
   return [...messages.slice(0, -1), updated];

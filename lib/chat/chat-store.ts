@@ -15,26 +15,32 @@ import { tools } from '@/lib/ai/python-tool';
 import type { ChatRequest } from './request-schema';
 import { externalizeMessageImages as externalizeImages } from './externalize-images';
 import { applyIncoming, type IncomingMessage } from './incoming-message';
+import { AppError } from '@/lib/errors';
+import { isUniqueViolation } from '@/lib/db/pg-errors';
 type History = { kind: 'ok'; messages: UIMessage[] } | { kind: 'invalid'; message: string };
-type Loaded =
-  | { kind: 'not-found' }
-  | { kind: 'ok'; hasTitle: boolean; history: (stored?: StoredMessage[]) => Promise<History>; resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null> };
+type Loaded = {
+  hasTitle: boolean;
+  modelId: string | null;
+  history: (stored?: StoredMessage[]) => Promise<History>;
+  resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null>;
+};
 
-export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest): Promise<Loaded> {
+/** `modelId`: the model a conversation created here starts with (the request checked it). */
+export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest, modelId: string): Promise<Loaded> {
   let conversation = await getConversation(db, userId, request.id);
   if (!conversation) {
     // Only a new user message may create a conversation; an id someone else owns stays a 404.
-    if (request.message?.role !== 'user' || request.trigger !== 'submit-message') return { kind: 'not-found' };
-    try {
-      conversation = await createConversation(db, userId, { id: request.id });
-    } catch {
-      return { kind: 'not-found' };
-    }
+    if (request.message?.role !== 'user' || request.trigger !== 'submit-message') throw new AppError('conversation:not_found', { reason: 'conversation not owned, and the request cannot create it' });
+    conversation = await createConversation(db, userId, { id: request.id, modelId }).catch((error: unknown) => {
+      // Taken (by another guest: ours was looked up first). Any other failure is its own, not a refusal.
+      if (isUniqueViolation(error)) throw new AppError('conversation:not_found', { reason: 'conversation id owned by another guest', cause: error });
+      throw error;
+    });
   }
   const conversationId = conversation.id;
   return {
-    kind: 'ok',
     hasTitle: conversation.title !== null,
+    modelId: conversation.modelId,
     /** The stored messages, validated; pass them when the caller already has them (after a save). */
     history: async (known?: StoredMessage[]) => {
       let stored = known ?? (await listMessages(db, conversationId));
@@ -60,12 +66,13 @@ function dropAfterLastUserMessage<M extends { role: string }>(messages: M[]): M[
   return lastUser === -1 ? messages : messages.slice(0, lastUser + 1);
 }
 
-type SaveResult = { ok: true; messages: StoredMessage[]; continued?: boolean } | { ok: false; status: 400 | 404 | 409; message: string };
+type SaveResult = { messages: StoredMessage[]; continued?: boolean };
 
 /**
  * The user's message is stored before the model is called; tool outputs as soon as they arrive.
  * Validated whole before anything is written, so an invalid message is refused, never stored.
- * Returns the conversation's messages as now stored, so the history need not be read again.
+ * Returns the conversation's messages as now stored, so the history need not be read again;
+ * throws an AppError (conversation:changed, message:*) when the message is refused.
  */
 export async function saveIncomingMessage(db: Db, userId: string, conversationId: string, incoming: IncomingMessage, knownIds?: ReadonlySet<string>): Promise<SaveResult> {
   // Images become blobs first: that counts against the quota and must not wait on the lock below.
@@ -77,14 +84,14 @@ export async function saveIncomingMessage(db: Db, userId: string, conversationId
     await tx.execute(sql`select 1 from conversations where id = ${conversationId} for update`);
     const stored = await listMessages(txDb, conversationId);
     const applied = applyIncoming(stored, prepared as IncomingMessage, knownIds);
-    if (!applied.ok) return applied;
+    if (!applied.ok) throw new AppError(applied.code, { message: applied.message, reason: applied.message });
     const message = applied.message;
     const valid = await safeValidateUIMessages({ messages: [message], tools });
-    if (!valid.success) return { ok: false as const, status: 400 as const, message: `The message is not valid: ${valid.error.message}` };
-    if (applied.kind === 'continue') return { ok: true as const, messages: applied.messages as StoredMessage[], continued: true };
+    if (!valid.success) throw new AppError('message:invalid', { message: `The message is not valid: ${valid.error.message}` });
+    if (applied.kind === 'continue') return { messages: applied.messages as StoredMessage[], continued: true };
     if (applied.kind === 'edited-user') await saveMessages(txDb, userId, conversationId, applied.messages.slice(0, -1));
     const saved = await upsertMessage(txDb, userId, conversationId, message);
-    if (!saved) return { ok: false as const, status: 404 as const, message: 'Not found.' };
-    return { ok: true as const, messages: applied.messages as StoredMessage[] };
+    if (!saved) throw new AppError('conversation:not_found', { reason: 'conversation not owned when saving' });
+    return { messages: applied.messages as StoredMessage[] };
   });
 }

@@ -4,18 +4,19 @@
  */
 import 'server-only';
 import { APICallError, createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { getConfig } from '@/lib/config';
+import { getConfig, type ModelConfig } from '@/lib/config';
+import { chooseModel } from './choose-model';
 import { getDb } from '@/lib/db/client';
-import { notFound, jsonError, tooManyRequests } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { getRateLimits, limitMessage } from '@/lib/abuse/app-rate-limits';
-import { QuotaExceededError } from '@/lib/db/queries/quota';
-import { quotaMessage } from '@/lib/files/storage-quota';
 import type { Logger } from '@/lib/log/logger';
 import type { ServerTiming } from '@/lib/http/server-timing';
 import { buildSystemPrompt, mainAvailablePackages } from '@/lib/ai/system-prompt';
 import { toModelMessages } from '@/lib/ai/model-messages';
 import { tools } from '@/lib/ai/python-tool';
 import { getLanguageModel } from '@/lib/ai/provider';
+import { apiOf } from '@/lib/ai/provider-clients';
+import { setConversationModel } from '@/lib/db/queries/conversations';
 import { classifyModelError, modelErrorText } from '@/lib/ai/model-errors';
 import type { ChatRequest } from './request-schema';
 import { runsThisTurn } from './step-budget';
@@ -33,21 +34,22 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
   const config = getConfig();
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
   const limited = await (await getRateLimits()).consumeAll(['model-per-minute', 'model-per-day'], userId);
-  if (!limited.ok) return tooManyRequests(limitMessage(limited), limited.retryAfterSeconds, `rate limit ${limited.kind}`);
-  const loaded = await loadConversationForChat(db, userId, request);
+  if (!limited.ok) {
+    const wait = limited.retryAfterSeconds;
+    throw new AppError('rate_limit:exceeded', { message: limitMessage(limited), reason: `rate limit ${limited.kind}`, headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
+  }
+  // The model: the one the page picked, if the operator offers it (checked before anything is stored).
+  const chosen = await chooseModel(db, userId, request);
+  if (!chosen.ok) throw new AppError('request:invalid', { message: chosen.message, reason: 'model not offered', details: { cause: 'model-not-offered' } });
+  const entry: ModelConfig = chosen.model;
+  // Refusals below are AppErrors (lib/errors.ts), answered and logged once by route().
+  const loaded = await loadConversationForChat(db, userId, request, entry.id);
   timing.mark('conversation');
-  if (loaded.kind === 'not-found') return notFound('conversation not owned');
+  if (loaded.modelId !== entry.id) await setConversationModel(db, userId, request.id, entry.id);
   let stored;
   let continuing = false;
   if (request.message) {
-    let saved;
-    try {
-      saved = await saveIncomingMessage(db, userId, request.id, request.message, request.knownMessageIds ? new Set(request.knownMessageIds) : undefined);
-    } catch (error) {
-      if (error instanceof QuotaExceededError) return jsonError(413, quotaMessage(error), { reason: 'storage quota' });
-      throw error;
-    }
-    if (!saved.ok) return jsonError(saved.status, saved.message, saved.status === 409 ? { details: { cause: 'conversation-changed' } } : {});
+    const saved = await saveIncomingMessage(db, userId, request.id, request.message, request.knownMessageIds ? new Set(request.knownMessageIds) : undefined);
     stored = saved.messages;
     continuing = saved.continued === true;
   }
@@ -55,23 +57,26 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
   timing.mark('save');
   const history = await loaded.history(stored);
   timing.mark('history');
-  if (history.kind === 'invalid') return jsonError(400, history.message);
+  if (history.kind === 'invalid') throw new AppError('message:invalid', { message: history.message });
   const messages = history.messages;
 
   const stepBudget = Math.min(request.settings.stepBudget, config.stepBudget);
   const budgetSpent = runsThisTurn(messages) >= stepBudget;
-  const api = config.model.kind === 'compatible' ? 'chat' : 'responses';
+  // Capabilities decide how we talk to it: a model without tool calling writes code blocks, one
+  // without image input reads each figure in words. The history is rebuilt in its format.
+  const codeMode = config.codeMode === 'blocks' || !entry.tools ? 'blocks' : 'tools';
+  const includeImages = request.settings.includeImages && entry.images;
   const modelMessages = await toModelMessages(messages, {
-    api,
-    includeImages: request.settings.includeImages,
+    api: apiOf(entry.provider),
+    includeImages,
     resolveBlob: loaded.resolveBlob,
-    codeMode: config.codeMode,
+    codeMode,
   });
   const instructions =
-    buildSystemPrompt({ packages: mainAvailablePackages(), packagesUnreachable: request.packageSource === 'unreachable', stepBudget, budgetSpent, codeMode: config.codeMode }) +
+    buildSystemPrompt({ packages: mainAvailablePackages(), packagesUnreachable: request.packageSource === 'unreachable', stepBudget, budgetSpent, codeMode }) +
     (continuing ? '\n\nYour previous answer was cut off before it ended. Continue it exactly where it stopped, without repeating what you already wrote.' : '');
 
-  const model = await getLanguageModel(config.model);
+  const model = await getLanguageModel(entry, config.modelIdleTimeoutMs);
   timing.mark('prepare');
   // The answer belongs to the conversation, not to this connection: a reload (the connection
   // closing) must not stop it. Only Stop does, through its own endpoint, from any instance.
@@ -85,7 +90,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
   const continued = messages.at(-1)?.role === 'assistant' ? (stored ?? (await listMessages(db, request.id))).find((m) => m.id === messages.at(-1)?.id) ?? null : null;
   const draft = new AnswerDraft(db, userId, request.id, continued);
   // Past the step budget, blocks stay text: the model was told to stop running code.
-  const blocksMode = config.codeMode === 'blocks' && !budgetSpent;
+  const blocksMode = codeMode === 'blocks' && !budgetSpent;
   const blockIds = blockCallId(streamId);
   // Set by any error the stream reports, even one the SDK then finishes the stream after.
   let failed = false;
@@ -94,7 +99,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
     instructions,
     messages: modelMessages,
     // Blocks mode offers no tools: the model writes fenced blocks, which become calls below.
-    ...(config.codeMode === 'blocks' ? {} : { tools, toolChoice: budgetSpent ? ('none' as const) : ('auto' as const) }),
+    ...(codeMode === 'blocks' ? {} : { tools, toolChoice: budgetSpent ? ('none' as const) : ('auto' as const) }),
     abortSignal: stop.signal,
     // Retries are the page's, visible (a countdown for a rate limit, a Retry button otherwise),
     // not seconds of silent waiting here.
@@ -110,11 +115,13 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
     tools,
     originalMessages: messages,
     generateMessageId: () => crypto.randomUUID(),
-    messageMetadata: ({ part }) => (part.type === 'start' ? { ...(budgetSpent ? { budgetSpent: stepBudget } : {}), streaming: false, cutOff: false } : undefined),
+    // Each answer records the model that wrote it (shown under it, kept by shares and forks).
+    messageMetadata: ({ part }) =>
+      part.type === 'start' ? { ...(budgetSpent ? { budgetSpent: stepBudget } : {}), model: { id: entry.id, label: entry.label }, streaming: false, cutOff: false } : undefined,
     onError: (error) => {
       failed = true;
-      const classified = classifyModelError(error);
-      conversationLog.error({ err: error, cause: classified.cause, status: APICallError.isInstance(error) ? error.statusCode : undefined }, 'model request failed');
+      const classified = classifyModelError(error, entry);
+      conversationLog.error({ err: error, cause: classified.cause, model: entry.id, provider: entry.provider, status: APICallError.isInstance(error) ? error.statusCode : undefined }, 'model request failed');
       return modelErrorText(classified);
     },
     onEnd: async ({ responseMessage, outcome }) => {
@@ -130,7 +137,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
       // The title is a nicety: generated after the answer, never delaying the end of the stream.
       // Once per conversation: on the answer to its first user message, not at every step of that turn.
       if (!loaded.hasTitle && request.message?.role === 'user') {
-        void maybeGenerateTitle(db, userId, request.id, messages, config.model).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
+        void maybeGenerateTitle(db, userId, request.id, messages, entry).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
       }
     },
   });

@@ -6,9 +6,10 @@
  * existing outputs are the server's: they are taken from storage, never from the request.
  * Pure functions, so every rule is unit-tested (incoming-message.test.ts).
  */
+import type { ErrorCode } from '@/lib/errors';
 import { z } from 'zod';
-import { runResultSchema } from '@/lib/runtime/protocol';
 import { messageMetadataSchema } from '@/lib/files/attachment';
+import { incomingRunOutputSchema, readRunPart, withRunResult } from '@/lib/targets/run-part';
 
 export const MAX_USER_TEXT_CHARS = 100_000;
 
@@ -24,13 +25,8 @@ export const incomingUserMessageSchema = z.object({
   metadata: messageMetadataSchema.optional(),
 });
 
-/** Of an assistant message the browser sends, only tool outputs are read; the rest is ignored. */
-const incomingToolOutputSchema = z.looseObject({
-  type: z.string().regex(/^tool-[a-z]+$/),
-  toolCallId: z.string().min(1).max(200),
-  state: z.literal('output-available'),
-  output: runResultSchema,
-});
+/** Of an assistant message the browser sends, only run outputs are read (lib/targets/run-part.ts); the rest is ignored. */
+const incomingToolOutputSchema = incomingRunOutputSchema;
 export const incomingAssistantMessageSchema = z.object({
   id: messageIdSchema,
   role: z.literal('assistant'),
@@ -47,8 +43,9 @@ type ToolPart = { type: string; toolCallId: string; state: string; output?: unkn
 /** `messages` is the conversation as it will be once `message` is written. */
 export type Applied =
   | { ok: true; kind: 'new-user' | 'edited-user' | 'tool-outputs' | 'continue'; message: StoredLike; messages: StoredLike[] }
-  | { ok: false; status: 400 | 404 | 409; message: string };
+  | { ok: false; code: Extract<ErrorCode, 'conversation:changed' | 'message:conflict' | 'message:not_found' | 'message:invalid'>; message: string };
 
+/** A sent part that looks like a tool part, to refuse one whose output the run-part schema refused. */
 function isToolPart(part: unknown): part is ToolPart {
   return typeof part === 'object' && part !== null && typeof (part as ToolPart).type === 'string' && (part as ToolPart).type.startsWith('tool-') && typeof (part as ToolPart).toolCallId === 'string';
 }
@@ -66,37 +63,38 @@ export function applyIncoming(stored: StoredLike[], incoming: IncomingMessage, k
     const message: StoredLike = { id: incoming.id, role: 'user', parts: incoming.parts, ...(incoming.metadata ? { metadata: incoming.metadata } : {}) };
     if (index === -1) {
       // Sent from a tab that had not seen the latest messages: refused, never interleaved.
-      if (knownIds && stored.some((m) => !knownIds.has(m.id))) return { ok: false, status: 409, message: CHANGED_ELSEWHERE };
+      if (knownIds && stored.some((m) => !knownIds.has(m.id))) return { ok: false, code: 'conversation:changed', message: CHANGED_ELSEWHERE };
       return { ok: true, kind: 'new-user', message, messages: [...stored, message] };
     }
-    if (stored[index].role !== 'user') return { ok: false, status: 409, message: 'Only your own messages can be edited.' };
+    if (stored[index].role !== 'user') return { ok: false, code: 'message:conflict', message: 'Only your own messages can be edited.' };
     // An edited user message replaces the original and everything that followed it.
     return { ok: true, kind: 'edited-user', message, messages: [...stored.slice(0, index), message] };
   }
-  if (index === -1 || stored[index].role !== 'assistant') return { ok: false, status: 404, message: 'Unknown assistant message.' };
-  if (index !== stored.length - 1) return { ok: false, status: 409, message: CHANGED_ELSEWHERE };
+  if (index === -1 || stored[index].role !== 'assistant') return { ok: false, code: 'message:not_found', message: 'Unknown assistant message.' };
+  if (index !== stored.length - 1) return { ok: false, code: 'conversation:changed', message: CHANGED_ELSEWHERE };
   const outputs = new Map<string, z.infer<typeof incomingToolOutputSchema>>();
   for (const part of incoming.parts) {
     const parsed = incomingToolOutputSchema.safeParse(part);
     if (parsed.success) outputs.set(parsed.data.toolCallId, parsed.data);
     else if (isToolPart(part) && (part as ToolPart).state === 'output-available') {
-      return { ok: false, status: 400, message: `The output of tool call ${(part as ToolPart).toolCallId} is not a valid run result.` };
+      return { ok: false, code: 'message:invalid', message: `The output of tool call ${(part as ToolPart).toolCallId} is not a valid run result.` };
     }
   }
   const filled: string[] = [];
   const parts = stored[index].parts.map((part) => {
-    if (!isToolPart(part)) return part;
-    const output = outputs.get(part.toolCallId);
+    const run = readRunPart(part)?.part;
+    if (!run) return part;
+    const output = outputs.get(run.toolCallId);
     // Only a call still waiting for its output takes one, and only of its own tool.
-    if (!output || part.state !== 'input-available' || output.type !== part.type) return part;
-    filled.push(part.toolCallId);
-    return { ...part, state: 'output-available', output: output.output };
+    if (!output || run.state !== 'input-available' || output.type !== run.type) return part;
+    filled.push(run.toolCallId);
+    return withRunResult(part as object, output.output);
   });
   if (filled.length === 0) {
     // "Continue" on an answer a crash cut off: nothing changes; the model goes on from it.
     const metadata = stored[index].metadata as { cutOff?: unknown } | undefined;
     if (metadata?.cutOff === true) return { ok: true, kind: 'continue', message: stored[index], messages: stored };
-    return { ok: false, status: 409, message: 'Nothing new to store: these tool calls already have their outputs.' };
+    return { ok: false, code: 'message:conflict', message: 'Nothing new to store: these tool calls already have their outputs.' };
   }
   const message = { ...stored[index], parts };
   return { ok: true, kind: 'tool-outputs', message, messages: [...stored.slice(0, index), message] };

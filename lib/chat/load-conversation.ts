@@ -12,7 +12,7 @@ import { getAppStreams } from '@/lib/streams/app-streams';
 const idSchema = z.uuid();
 
 /** A conversation the user owns, with its messages; null for anything else (the page 404s). */
-export async function loadOwnConversation(userId: string, id: string): Promise<{ id: string; title: string | null; messages: UIMessage[]; files: ConversationFile[] } | null> {
+export async function loadOwnConversation(userId: string, id: string): Promise<{ id: string; title: string | null; modelId: string | null; messages: UIMessage[]; files: ConversationFile[] } | null> {
   if (!idSchema.safeParse(id).success) return null;
   const db = await getDb();
   const conversation = await getConversation(db, userId, id);
@@ -23,5 +23,5 @@ export async function loadOwnConversation(userId: string, id: string): Promise<{
   let stored = await listMessages(db, id);
   if (!live) stored = await closeAbandonedRuns(db, userId, id, await markCutOffAnswer(db, userId, id, stored, live));
   const messages = stored as UIMessage[];
-  return { id, title: conversation.title, messages, files: await listFiles(db, id) };
+  return { id, title: conversation.title, modelId: conversation.modelId, messages, files: await listFiles(db, id) };
 }

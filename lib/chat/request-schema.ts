@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TURN_LIMITS } from '@/lib/runtime/limits';
 import { incomingMessageSchema } from './incoming-message';
+import { modelIdSchema } from '@/lib/ai/model-catalog';
 
 /**
  * The body the browser posts to /api/chat: the conversation id and only the newest message
@@ -14,6 +15,8 @@ export const chatRequestSchema = z.object({
   message: incomingMessageSchema.optional(),
   /** The ids of the messages the sending tab has, so a stale tab is refused (not interleaved). */
   knownMessageIds: z.array(z.string().max(200)).max(5_000).optional(),
+  /** The model picked in the header; checked against the operator's list, never trusted. */
+  modelId: modelIdSchema.optional(),
   /** Whether the browser could reach the package source; the model is told to do without when not. */
   packageSource: z.enum(['reachable', 'unreachable', 'unknown']).default('unknown'),
   settings: z

@@ -30,7 +30,7 @@ export async function maybeGenerateTitle(db: Db, userId: string, conversationId:
   const text = firstUserText(messages);
   if (!text) return;
   let title = titleFromText(text);
-  if (model.kind !== 'demo') {
+  if (model.provider !== 'demo') {
     try {
       const { text: generated } = await generateText({
         model: await getLanguageModel(model),

@@ -25,6 +25,8 @@ export const conversations = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     title: text('title'),
     titleEdited: boolean('title_edited').notNull().default(false),
+    /** The model picked for it (an id of the operator's list, lib/ai/model-catalog.ts); null: the default. */
+    modelId: text('model_id'),
     storedBytes: storedBytes(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

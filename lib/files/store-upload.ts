@@ -6,41 +6,44 @@
 import 'server-only';
 import type { BlobSource, BlobStore } from '@/lib/blobs/blob-store';
 import { BlobTooLargeError } from '@/lib/blobs/blob-store';
+import { AppError } from '@/lib/errors';
+import { logger } from '@/lib/log/logger';
+import { isUniqueViolation } from '@/lib/db/pg-errors';
 import type { Db } from '@/lib/db/client';
 import { deleteBlobIfUnreferenced, linkBlob, recordBlob } from '@/lib/db/queries/blobs';
 import { createConversation, getConversation } from '@/lib/db/queries/conversations';
 import { addFile } from '@/lib/db/queries/files';
-import { exceededQuota, QuotaExceededError } from '@/lib/db/queries/quota';
+import { exceededQuota } from '@/lib/db/queries/quota';
 import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName } from './accept';
 import { quotaMessage, storageQuota } from './storage-quota';
 
 export type StoredFile = { name: string; size: number; mediaType: string; sha256: string };
-export type StoreResult<T> = { ok: true; value: T } | { ok: false; status: 404 | 413; message: string; reason: string };
-type Checked = { ok: true; name: string; mediaType: string } | { ok: false; status: number; message: string };
+// Refusals are AppErrors (lib/errors.ts): thrown here, answered and logged once by route().
 
-export function checkUpload(rawName: string): Checked {
+/** The upload's stored name and media type, or an AppError saying why not. */
+export function checkUpload(rawName: string): { name: string; mediaType: string } {
   const name = sanitizeFileName(rawName);
-  if (!name) return { ok: false, status: 400, message: 'The file name is empty or not allowed.' };
+  if (!name) throw new AppError('upload:invalid_name');
   const mediaType = acceptedMediaType(name);
-  if (!mediaType) return { ok: false, status: 415, message: `“${name}” is not a supported type. Accepted: ${ACCEPTED_DESCRIPTION}.` };
-  return { ok: true, name, mediaType };
+  if (!mediaType) throw new AppError('upload:unsupported_type', { message: `“${name}” is not a supported type. Accepted: ${ACCEPTED_DESCRIPTION}.` });
+  return { name, mediaType };
 }
 
-/** The user's conversation (created when new), or null when the id is someone else's. */
+/** The user's conversation (created when new); conversation:not_found when the id is someone else's. */
 export async function ownOrNewConversation(db: Db, userId: string, conversationId: string) {
   const existing = await getConversation(db, userId, conversationId);
   if (existing) return existing;
-  try {
-    return await createConversation(db, userId, { id: conversationId });
-  } catch {
-    return null; // the id belongs to someone else: answer as if it did not exist
-  }
+  return createConversation(db, userId, { id: conversationId }).catch((error: unknown) => {
+    // Taken by another guest: answered as if it did not exist. Anything else is its own failure.
+    if (isUniqueViolation(error)) throw new AppError('conversation:not_found', { reason: 'conversation id owned by another guest', cause: error });
+    throw error;
+  });
 }
 
 /** An early refusal when the declared size cannot fit, before any byte is read. */
-export async function checkHeadroom(db: Db, userId: string, conversationId: string, declaredBytes: number): Promise<string | null> {
+export async function checkHeadroom(db: Db, userId: string, conversationId: string, declaredBytes: number): Promise<void> {
   const exceeded = await exceededQuota(db, userId, conversationId, declaredBytes, storageQuota());
-  return exceeded ? quotaMessage(exceeded) : null;
+  if (exceeded) throw new AppError('quota:exceeded', { message: quotaMessage(exceeded), reason: `storage quota (${exceeded.scope}, declared size)` });
 }
 
 type Target = { userId: string; conversationId: string };
@@ -50,38 +53,36 @@ type Reference = (db: Db, stored: { sha256: string; size: number }) => Promise<s
  * Streams `body` into the store, then adds the reference `reference` makes (a file by name, or
  * a plain blob link). The conversation must be the user's: callers authorize first.
  */
-async function storeStream(db: Db, store: BlobStore, body: BlobSource, maxBytes: number, tooLarge: string, reference: Reference, signal?: AbortSignal): Promise<StoreResult<{ sha256: string; size: number; name: string | null }>> {
-  let stored;
-  try {
-    stored = await store.put(body, { maxBytes, signal });
-  } catch (error) {
-    if (error instanceof BlobTooLargeError) return { ok: false, status: 413, message: tooLarge, reason: 'too large' };
-    throw error;
-  }
+async function storeStream(db: Db, store: BlobStore, body: BlobSource, maxBytes: number, tooLarge: string, reference: Reference, signal?: AbortSignal): Promise<{ sha256: string; size: number; name: string | null }> {
+  const stored = await store.put(body, { maxBytes, signal }).catch((error: unknown) => {
+    throw error instanceof BlobTooLargeError ? new AppError('upload:too_large', { message: tooLarge, reason: 'too large', cause: error }) : error;
+  });
   await recordBlob(db, stored);
   try {
     const name = await reference(db, stored);
-    return { ok: true, value: { ...stored, name } };
+    return { ...stored, name };
   } catch (error) {
-    await deleteBlobIfUnreferenced(db, store, stored.sha256);
-    if (error instanceof QuotaExceededError) return { ok: false, status: 413, message: quotaMessage(error), reason: 'storage quota' };
-    throw error;
+    // Nothing half-stored: bytes no reference holds go (when the database answers; else they
+    // stay unreachable under their hash until the same bytes are stored again).
+    await deleteBlobIfUnreferenced(db, store, stored.sha256).catch((cleanup: unknown) =>
+      logger().warn({ err: cleanup, sha256: stored.sha256 }, 'unreferenced blob not removed after a refused or failed store'),
+    );
+    throw error; // a QuotaExceededError becomes quota:exceeded in route() (lib/http/to-app-error.ts)
   }
 }
 
-export async function storeUpload(db: Db, store: BlobStore, target: Target, file: { name: string; mediaType: string }, body: BlobSource, limits: { maxBytes: number; tooLarge: string; signal?: AbortSignal }): Promise<StoreResult<StoredFile>> {
+export async function storeUpload(db: Db, store: BlobStore, target: Target, file: { name: string; mediaType: string }, body: BlobSource, limits: { maxBytes: number; tooLarge: string; signal?: AbortSignal }): Promise<StoredFile> {
   const result = await storeStream(db, store, body, limits.maxBytes, limits.tooLarge, (tx, stored) =>
     addFile(tx, target.userId, target.conversationId, { name: file.name, mediaType: file.mediaType, ...stored }, storageQuota()), limits.signal);
-  if (!result.ok) return result;
-  if (result.value.name === null) return { ok: false, status: 404, message: 'Not found.', reason: 'conversation not owned' };
-  return { ok: true, value: { name: result.value.name, size: result.value.size, mediaType: file.mediaType, sha256: result.value.sha256 } };
+  if (result.name === null) throw new AppError('conversation:not_found', { reason: 'conversation not owned when adding the file' });
+  return { name: result.name, size: result.size, mediaType: file.mediaType, sha256: result.sha256 };
 }
 
 /** A file a run wrote under /output/: a blob linked to the conversation, with its media type. */
-export async function storeOutput(db: Db, store: BlobStore, target: Target, mediaType: string, body: BlobSource, limits: { maxBytes: number; tooLarge: string; signal?: AbortSignal }): Promise<StoreResult<{ sha256: string; size: number }>> {
+export async function storeOutput(db: Db, store: BlobStore, target: Target, mediaType: string, body: BlobSource, limits: { maxBytes: number; tooLarge: string; signal?: AbortSignal }): Promise<{ sha256: string; size: number }> {
   const result = await storeStream(db, store, body, limits.maxBytes, limits.tooLarge, async (tx, stored) => {
     await linkBlob(tx, target.userId, target.conversationId, { ...stored, mediaType }, storageQuota());
     return null;
   }, limits.signal);
-  return result.ok ? { ok: true, value: { sha256: result.value.sha256, size: result.value.size } } : result;
+  return { sha256: result.sha256, size: result.size };
 }

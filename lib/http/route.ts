@@ -6,13 +6,16 @@
  *   only send text/plain, form or multipart bodies);
  * - gives the request an id (answered in `x-request-id`) and logs every refusal — 401, 403, 404,
  *   413, 429 and the like — with that id, the guest and the reason, never a cookie;
- * - turns an unexpected exception into a logged 500 with the request id, not a stack trace.
+ * - answers an AppError (lib/errors.ts) thrown anywhere below with its status and words, logged
+ *   once at its level with its code and reason; any other exception becomes one (a database that
+ *   cannot be reached is a 503 in words, the rest a logged 500 with the request id, not a stack).
  */
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import { sessionGuestId } from '@/lib/auth/current-user';
 import { logger, type Logger } from '@/lib/log/logger';
 import { jsonError, refusalReason } from './errors';
+import { toAppError } from './to-app-error';
 import { isSameOriginRequest, requestOrigin } from './origin';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -26,13 +29,18 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
     const requestId = crypto.randomUUID();
     const log = logger().child({ requestId });
     let response: Response;
+    let logged = false;
     try {
       response = (await guard(request, options)) ?? (await handler({ request, params: (await nextContext?.params) as P, requestId, log }));
-    } catch (error) {
-      log.error({ err: error, method: request.method, path: new URL(request.url).pathname }, 'request failed');
-      response = jsonError(500, `Something went wrong on the server (request ${requestId}).`, { reason: 'exception' });
+    } catch (thrown) {
+      const error = toAppError(thrown);
+      const path = new URL(request.url).pathname;
+      const guest = error.level === 'error' ? undefined : await sessionGuestId().catch(() => null);
+      log[error.level]({ code: error.code, status: error.status, reason: error.reason, method: request.method, path, ...(guest !== undefined ? { guest } : {}), ...(error.level === 'error' ? { err: error.cause ?? thrown } : {}) }, error.level === 'error' ? 'request failed' : 'request refused');
+      logged = true;
+      response = error.code === 'server:internal' ? jsonError(500, `Something went wrong on the server (request ${requestId}).`, { reason: 'exception', details: { code: error.code, retryable: true } }) : error.toResponse();
     }
-    if (response.status >= 400 && response.status !== 500) {
+    if (!logged && response.status >= 400 && response.status !== 500) {
       log.warn(
         { status: response.status, method: request.method, path: new URL(request.url).pathname, guest: await sessionGuestId().catch(() => null), reason: refusalReason(response) ?? 'unspecified' },
         'request refused',

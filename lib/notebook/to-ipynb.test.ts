@@ -373,6 +373,32 @@ describe('toNotebook', () => {
     expect(nb.cells.some((c) => joined(c.source).includes('not exported'))).toBe(false);
   });
 
+  it('lists the answers\' figures that no output shows in a last markdown cell, and only those', async () => {
+    const messages: StoredMessage[] = [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Total?' }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        parts: [
+          { type: 'tool-python', toolCallId: 'c1', state: 'output-available', input: { code: 'print(60)' }, output: { status: 'ok', durationMs: 3, outputs: [{ output_type: 'stream', name: 'stdout', text: 'total 60\n' }] } },
+          { type: 'text', text: 'The total is 60, about 15% more than in 2023.' },
+        ],
+      },
+    ];
+    const nb = await toNotebook({ title: 'T', messages, resolveImage });
+    const last = nb.cells.at(-1)!;
+    expect(last.cell_type).toBe('markdown');
+    expect(last.id).toBe('runpad-untraced-figures');
+    const text = joined(last.source);
+    expect(text).toContain('## Figures not found in any output');
+    expect(text).toContain('- **15%** in answer 1');
+    expect(text).not.toContain('**60**');
+    expect(text).not.toContain('**2023**');
+
+    const allTraced = await toNotebook({ title: 'T', messages: [messages[0], { ...messages[1], parts: [messages[1].parts[0], { type: 'text', text: 'The total is 60.' }] }], resolveImage });
+    expect(allTraced.cells.some((c) => c.id === 'runpad-untraced-figures')).toBe(false);
+  });
+
   it.runIf(pythonWithNbformat)('is valid nbformat 4.5, by the nbformat validator', async () => {
     const nb = await toNotebook({ title: 'Sales by region', messages: conversation, resolveImage });
     const file = path.join(tmp, 'valid.ipynb');

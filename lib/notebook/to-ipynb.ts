@@ -3,32 +3,27 @@
  * as a code cell with its stored outputs, so the notebook opens showing what the user saw and can
  * be run again in Jupyter.
  *
- * - Python runs keep their code; outputs map to Jupyter's output model, with `blob:` images
- *   resolved to base64 and tables (data resources, which Jupyter does not render) as an HTML
- *   table plus fixed-width text.
- * - SQL runs: see `sql-setup.ts`. A setup code cell (source hidden, only when SQL cells exist)
- *   defines `_runpad_sql`, and each SQL cell is `_runpad_sql("<query>")`, so it runs in plain
- *   Jupyter with the standard library against the CSV/TSV files of `./data/`.
- * - Graphviz runs: the cell assigns the DOT to `_runpad_dot` (a Python literal) and, inside
- *   IPython with the `graphviz` package and Graphviz's `dot` program, displays the SVG it draws;
- *   otherwise it prints the DOT. The stored outputs keep Runpad's drawing (SVG text, PNG if any),
- *   so nothing is lost without Graphviz installed.
- *
- * - R runs: a conversation whose runs are all R exports as an R notebook (IRkernel, `ir`), its
- *   cells R source as written. In a notebook that mixes R with Python, SQL or DOT (Python kernel),
- *   an R cell is Python that hands the R source, as a literal, to `Rscript` when R is installed and
- *   prints it otherwise; each such cell is a fresh R (no state between R cells there). Stored
- *   outputs are kept either way. No rpy2.
+ * - Each run becomes the Python its target's notebook form gives (`notebook` of
+ *   lib/targets/<id>/meta.ts): Python runs keep their code, SQL runs call `_runpad_sql`, Graphviz
+ *   runs draw their DOT when Graphviz is installed. A target whose cells need setup (SQL) gets one
+ *   setup code cell (source hidden), before the first code cell, only when such cells exist.
+ * - Outputs map to Jupyter's output model, with `blob:` images resolved to base64 and tables
+ *   (data resources, which Jupyter does not render) as an HTML table plus fixed-width text. The
+ *   stored outputs keep Runpad's drawings (SVG text, PNG if any), so nothing is lost.
  *
  * The conversation is first turned into a list of cells (`conversationCells`), which the script
- * exporter (`to-script.ts`) shares.
+ * exporter (`to-script.ts`) shares. Its last cell lists the answers' figures that no output shows
+ * (lib/trace), when there are any.
  */
 import { z } from 'zod';
 import type { StoredMessage } from '@/lib/db/queries/messages';
 import { attachmentsOf, type Attachment } from '@/lib/files/attachment';
 import { formatBytes } from '@/lib/format';
 import { BLOB_REF_PATTERN } from '@/lib/runtime/protocol';
-import { pythonStringLiteral, SQL_SETUP_SOURCE, sqlCellSource, sqlTableNames } from './sql-setup';
+import { TARGET_LIST, type TargetId } from '@/lib/targets/registry';
+import { readRunPart, type RecordedRun } from '@/lib/targets/run-part';
+import type { NotebookSetup } from '@/lib/targets/target';
+import { traceConversation, untracedMarkdown } from '@/lib/trace';
 
 // ---------------------------------------------------------------------------------------------
 // nbformat 4.5 types (the parts we write)
@@ -56,8 +51,8 @@ export type Notebook = {
   nbformat: 4;
   nbformat_minor: 5;
   metadata: {
-    kernelspec: { name: string; display_name: string; language: string };
-    language_info: { name: string; mimetype?: string; file_extension: string; pygments_lexer?: string; codemirror_mode?: { name: string; version: number } | string; nbconvert_exporter?: string };
+    kernelspec: { name: 'python3'; display_name: string; language: 'python' };
+    language_info: { name: 'python'; mimetype: string; file_extension: string; pygments_lexer: string; codemirror_mode: { name: string; version: number }; nbconvert_exporter: string };
     runpad: { title: string | null };
   };
   cells: NotebookCell[];
@@ -66,88 +61,33 @@ export type Notebook = {
 // ---------------------------------------------------------------------------------------------
 // The conversation as cells (shared with the script exporter)
 
-export type CellLanguage = 'python' | 'sql' | 'dot' | 'r';
-
-/** A run as stored. Looser than `runResultSchema`, whose MIME bundle would strip `image/svg+xml`. */
-const storedRunSchema = z.object({
-  status: z.string(),
-  outputs: z.array(z.unknown()),
-  durationMs: z.number(),
-  notice: z.string().optional(),
-  restarted: z.boolean().optional(),
-  userRun: z.enum(['rerun', 'edited']).optional(),
-});
-export type StoredRun = z.infer<typeof storedRunSchema>;
+/** A run as stored (lib/targets/run-part.ts): outputs are read leniently, so an export never drops what is stored. */
+export type StoredRun = RecordedRun;
 
 export type ConversationCell =
   | { kind: 'markdown'; id: string; markdown: string }
-  /** Defines `_runpad_sql`; present (first code cell) only when SQL cells exist. */
-  | { kind: 'sql-setup'; id: string; source: string }
+  /** A target's setup (e.g. `_runpad_sql`), the first code cells, only when cells of its target exist. */
+  | { kind: 'setup'; id: string; name: string; source: string }
   | {
       kind: 'code';
       id: string;
-      language: CellLanguage;
+      target: TargetId;
+      /** The target's fence language (python, sql, dot): the notebook's `runpad.language`. */
+      language: string;
       /** What the model (or the user) wrote: Python, SQL or DOT. */
       code: string;
       /** The Python that runs it outside Runpad. */
       source: string;
+      /** The Python of the script form, when it differs from `source`. */
+      scriptSource: string;
       run: StoredRun | null;
       /** The tool call failed before running (AI SDK `output-error`). */
       toolError?: string;
     };
 
-const TOOL_LANGUAGES: Record<string, CellLanguage> = { 'tool-python': 'python', 'tool-sql': 'sql', 'tool-graphviz': 'dot', 'tool-r': 'r' };
-
-const toolPartSchema = z.looseObject({
-  type: z.enum(['tool-python', 'tool-sql', 'tool-graphviz', 'tool-r']),
-  toolCallId: z.string(),
-  state: z.string(),
-  input: z.looseObject({ code: z.string().optional() }).optional(),
-  output: z.unknown().optional(),
-  errorText: z.string().optional(),
-});
 const textPartSchema = z.looseObject({ type: z.literal('text'), text: z.string() });
 
-/**
- * The Python a Graphviz cell becomes (the decision is in this file's doc comment). The drawing is
- * made before anything is displayed, so a missing `dot` program (graphviz.ExecutableNotFound, a
- * RuntimeError) falls back to the source instead of showing a formatter traceback.
- */
-export function dotCellSource(dot: string): string {
-  return [
-    `_runpad_dot = ${pythonStringLiteral(dot)}`,
-    'try:  # drawn with the graphviz package and Graphviz\'s `dot` program, inside IPython/Jupyter',
-    '    import graphviz',
-    '    from IPython import get_ipython as _runpad_ipython',
-    '    from IPython.display import SVG as _runpad_SVG, display as _runpad_display',
-    '    _runpad_svg = graphviz.Source(_runpad_dot).pipe(format="svg").decode("utf-8") if _runpad_ipython() else None',
-    'except (ImportError, RuntimeError):',
-    '    _runpad_svg = None',
-    'if _runpad_svg is not None:',
-    '    _runpad_display(_runpad_SVG(_runpad_svg))',
-    'else:',
-    '    print(_runpad_dot)  # the DOT source; Runpad\'s drawing is this cell\'s stored output',
-  ].join('\n');
-}
-
-/** An R cell in a Python notebook (see this file's doc comment): the R source run by `Rscript`, or printed. */
-export function rCellSource(code: string): string {
-  return [
-    `_runpad_r = ${pythonStringLiteral(code)}`,
-    'import shutil, subprocess',
-    'if shutil.which("Rscript"):  # a fresh R for this cell, reading ./data/ as R did /data/',
-    '    print(subprocess.run(["Rscript", "-e", _runpad_r], capture_output=True, text=True).stdout)',
-    'else:',
-    '    print(_runpad_r)  # the R source; Runpad\'s run is this cell\'s stored output',
-  ].join('\n');
-}
-
-function sourceFor(language: CellLanguage, code: string, rOnly: boolean): string {
-  if (language === 'sql') return sqlCellSource(code);
-  if (language === 'dot') return dotCellSource(code);
-  if (language === 'r' && !rOnly) return rCellSource(code);
-  return code;
-}
+export { dotCellSource } from '@/lib/targets/graphviz/notebook';
 
 /** nbformat 4.5 cell ids: 1–64 of `[a-zA-Z0-9-_]`, unique within the notebook. */
 class CellIds {
@@ -196,8 +136,17 @@ function userMarkdown(message: StoredMessage): string | null {
   return blocks.join('\n\n');
 }
 
-function introMarkdown(title: string | null, files: Attachment[], usesSql: boolean): string | null {
-  if (title === null && files.length === 0 && !usesSql) return null;
+/** Per data file, the names setups give it (e.g. its SQL table), joined. */
+function fileNames(setups: readonly NotebookSetup[], names: string[]): Map<string, string> | null {
+  const maps = setups.flatMap((setup) => (setup.namesOfFiles ? [setup.namesOfFiles(names)] : []));
+  if (maps.length === 0) return null;
+  const joined = new Map<string, string>();
+  for (const map of maps) for (const [file, name] of map) joined.set(file, joined.has(file) ? `${joined.get(file)}, ${name}` : name);
+  return joined;
+}
+
+function introMarkdown(title: string | null, files: Attachment[], setups: readonly NotebookSetup[]): string | null {
+  if (title === null && files.length === 0 && setups.length === 0) return null;
   const blocks: string[] = [];
   if (title !== null && oneLine(title)) blocks.push(`# ${oneLine(title)}`);
   blocks.push('Exported from Runpad, where this code ran in the browser.');
@@ -206,29 +155,19 @@ function introMarkdown(title: string | null, files: Attachment[], usesSql: boole
     blocks.push(
       [
         'Files of this conversation (Runpad kept them under `/data/`; copy them there, or edit the paths, to run the Python cells):',
-        ...attachmentList(unique, usesSql ? sqlTableNames(unique.map((f) => f.name)) : null),
+        ...attachmentList(unique, fileNames(setups, unique.map((f) => f.name))),
       ].join('\n'),
     );
   }
-  if (usesSql) {
-    blocks.push(
-      'SQL cells call `_runpad_sql`, defined by the first code cell: it runs each query with Python\'s `sqlite3` over every CSV/TSV file in `./data/` (or else `/data/`), each loaded as a table.',
-    );
-  }
+  for (const setup of setups) blocks.push(setup.intro);
   return blocks.join('\n\n');
-}
-
-/** Whether every run of the conversation is R (then it exports as R: an IRkernel notebook, an .R script). */
-export function isROnly(cells: readonly ConversationCell[]): boolean {
-  const code = cells.filter((cell) => cell.kind === 'code');
-  return code.length > 0 && code.every((cell) => cell.language === 'r');
 }
 
 /** The conversation as an ordered list of cells; ids are unique and nbformat-valid. */
 export function conversationCells(input: { title: string | null; messages: StoredMessage[] }): ConversationCell[] {
   const ids = new CellIds();
   const introId = ids.next('runpad-intro');
-  const setupId = ids.next('runpad-sql-setup');
+  const setupIds = new Map(TARGET_LIST.flatMap((target) => (target.notebook.setup ? [[target.id, ids.next(`runpad-${target.notebook.setup.name}`)] as const] : [])));
   const body: ConversationCell[] = [];
   const files: Attachment[] = [];
 
@@ -254,27 +193,43 @@ export function conversationCells(input: { title: string | null; messages: Store
         pending.texts.push(text.data.text.trim());
         return;
       }
-      const tool = toolPartSchema.safeParse(part);
-      if (!tool.success) return;
+      const read = readRunPart(part);
+      if (!read) return;
       flush();
-      const language = TOOL_LANGUAGES[tool.data.type];
-      const code = tool.data.input?.code ?? '';
-      const parsedRun = tool.data.state === 'output-available' ? storedRunSchema.safeParse(tool.data.output) : null;
-      const run = parsedRun?.success ? parsedRun.data : null;
-      const toolError = tool.data.state === 'output-error' ? (tool.data.errorText ?? 'The tool call failed.') : undefined;
-      if (!code.trim() && !run && !toolError) return; // a call cut off before any code arrived
-      body.push({ kind: 'code', id: ids.next(tool.data.toolCallId), language, code, source: code, run, ...(toolError ? { toolError } : {}) });
+      const { target, part: run } = read;
+      const code = read.code ?? '';
+      const toolError = run.state === 'output-error' ? (run.errorText ?? 'The tool call failed.') : undefined;
+      if (!code.trim() && !read.recorded && !toolError) return; // a call cut off before any code arrived
+      const { cellSource, scriptSource } = target.notebook;
+      body.push({
+        kind: 'code',
+        id: ids.next(run.toolCallId),
+        target: target.id,
+        language: target.fence,
+        code,
+        source: cellSource(code),
+        scriptSource: scriptSource ? scriptSource(code) : cellSource(code),
+        run: read.recorded,
+        ...(toolError ? { toolError } : {}),
+      });
     });
     flush();
   }
 
-  const usesSql = body.some((cell) => cell.kind === 'code' && cell.language === 'sql');
-  const rOnly = isROnly(body);
-  for (const cell of body) if (cell.kind === 'code') cell.source = sourceFor(cell.language, cell.code, rOnly);
-  const intro = introMarkdown(input.title, files, usesSql);
+  // The figures of the answers that no output shows (lib/trace), as the chat marks them.
+  const untraced = untracedMarkdown(traceConversation(input.messages).values());
+  if (untraced) body.push({ kind: 'markdown', id: ids.next('runpad-untraced-figures'), markdown: untraced });
+
+  const used = TARGET_LIST.filter((target) => target.notebook.setup && body.some((cell) => cell.kind === 'code' && cell.target === target.id));
+  const setups = used.flatMap((target) => (target.notebook.setup ? [{ target: target.id, setup: target.notebook.setup }] : []));
+  const intro = introMarkdown(
+    input.title,
+    files,
+    setups.map((s) => s.setup),
+  );
   return [
     ...(intro ? [{ kind: 'markdown' as const, id: introId, markdown: intro }] : []),
-    ...(usesSql ? [{ kind: 'sql-setup' as const, id: setupId, source: SQL_SETUP_SOURCE }] : []),
+    ...setups.map(({ target, setup }) => ({ kind: 'setup' as const, id: setupIds.get(target) as string, name: setup.name, source: setup.source })),
     ...body,
   ];
 }
@@ -464,15 +419,14 @@ export async function toNotebook(input: {
   };
 
   let executionCount = 0;
-  const conversation = conversationCells(input);
   const cells = await Promise.all(
-    conversation.map(async (cell): Promise<NotebookCell> => {
+    conversationCells(input).map(async (cell): Promise<NotebookCell> => {
       if (cell.kind === 'markdown') return { cell_type: 'markdown', id: cell.id, metadata: {}, source: toLines(cell.markdown) };
-      if (cell.kind === 'sql-setup') {
+      if (cell.kind === 'setup') {
         return {
           cell_type: 'code',
           id: cell.id,
-          metadata: { jupyter: { source_hidden: true }, tags: ['runpad-sql-setup'], runpad: { role: 'sql-setup' } },
+          metadata: { jupyter: { source_hidden: true }, tags: [`runpad-${cell.name}`], runpad: { role: cell.name } },
           source: toLines(cell.source),
           execution_count: null,
           outputs: [],
@@ -497,30 +451,20 @@ export async function toNotebook(input: {
     nbformat: 4,
     nbformat_minor: 5,
     metadata: {
-      ...(isROnly(conversation) ? R_KERNEL : PYTHON_KERNEL),
+      kernelspec: { name: 'python3', display_name: 'Python 3 (ipykernel)', language: 'python' },
+      language_info: {
+        name: 'python',
+        mimetype: 'text/x-python',
+        file_extension: '.py',
+        pygments_lexer: 'ipython3',
+        codemirror_mode: { name: 'ipython', version: 3 },
+        nbconvert_exporter: 'python',
+      },
       runpad: { title: input.title },
     },
     cells,
   };
 }
-
-const PYTHON_KERNEL = {
-  kernelspec: { name: 'python3', display_name: 'Python 3 (ipykernel)', language: 'python' },
-  language_info: {
-    name: 'python',
-    mimetype: 'text/x-python',
-    file_extension: '.py',
-    pygments_lexer: 'ipython3',
-    codemirror_mode: { name: 'ipython', version: 3 },
-    nbconvert_exporter: 'python',
-  },
-};
-
-/** IRkernel's kernelspec and language info, as it writes them. */
-const R_KERNEL = {
-  kernelspec: { name: 'ir', display_name: 'R', language: 'R' },
-  language_info: { name: 'R', mimetype: 'text/x-r-source', file_extension: '.r', pygments_lexer: 'r', codemirror_mode: 'r' },
-};
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 

@@ -7,7 +7,8 @@
  * shows nothing of a bare expression; stored outputs are not part of a script.
  */
 import type { StoredMessage } from '@/lib/db/queries/messages';
-import { conversationCells, exportFileName, isROnly } from './to-ipynb';
+import { TARGETS } from '@/lib/targets/registry';
+import { conversationCells, exportFileName } from './to-ipynb';
 
 /**
  * Every line as a comment. Splits on every character Python's tokenizer ends a line at (and the
@@ -34,21 +35,19 @@ export const DISPLAY_FALLBACK = [
   '        display = print',
 ].join('\n');
 
-const RUN_LABELS: Record<string, string> = { python: 'Python', sql: 'SQL', dot: 'Graphviz', r: 'R' };
-
 export function toScript(input: { title: string | null; messages: StoredMessage[] }): string {
   // The title is in the first markdown cell; the header says what the file is.
   const cells = conversationCells(input);
-  // A conversation that ran only R is an R script (same percent cells, R comments are `#` too).
+  // A conversation that ran only R is an R script: the same percent cells (R comments are `#` too), the R as written.
   const rOnly = isROnly(cells);
   const blocks: string[] = [
     `# Exported from Runpad: the conversation ${rOnly ? 'as an R script ' : ''}in the percent cell format of Jupytext and VS Code.\n# Stored outputs are not included.`,
   ];
-  if (cells.some((cell) => cell.kind === 'code' && cell.language === 'python' && /\bawait\b/.test(cell.code))) {
+  if (cells.some((cell) => cell.kind === 'code' && cell.target === 'python' && /\bawait\b/.test(cell.code))) {
     // Runpad (like IPython) allows top-level await; plain Python does not, and it cannot be rewritten faithfully.
     blocks[0] += '\n# Some cells use top-level `await`: run them in Jupyter/IPython or an interactive window, not with plain python3.';
   }
-  let needsDisplay = cells.some((cell) => cell.kind === 'code' && cell.language === 'python' && /\bdisplay\s*\(/.test(cell.code));
+  let needsDisplay = cells.some((cell) => cell.kind === 'code' && cell.target === 'python' && /\bdisplay\s*\(/.test(cell.code));
   for (const cell of cells) {
     if (needsDisplay && cell.kind !== 'markdown') {
       // Before the first code, after the introduction.
@@ -57,28 +56,33 @@ export function toScript(input: { title: string | null; messages: StoredMessage[
     }
     if (cell.kind === 'markdown') {
       blocks.push(`# %% [markdown]\n${toComment(cell.markdown)}`);
-    } else if (cell.kind === 'sql-setup') {
+    } else if (cell.kind === 'setup') {
       blocks.push(`# %%\n${cell.source.trimEnd()}`);
     } else {
       const notes: string[] = [];
-      if (cell.language !== 'python' && !rOnly) notes.push(`# ${RUN_LABELS[cell.language]} run`);
+      if (cell.target !== 'python' && !rOnly) notes.push(`# ${TARGETS[cell.target].name} run`);
       if (cell.run?.userRun === 'edited') notes.push('# (edited by the user)');
       else if (cell.run?.userRun === 'rerun') notes.push('# (run again by the user)');
       if (cell.toolError) notes.push(toComment(`The tool call failed: ${cell.toolError}`));
       else if (!cell.run) notes.push('# (did not run in Runpad)');
-      const source = cell.language === 'sql' ? `print(${cell.source})` : cell.source.trimEnd();
+      const source = (rOnly ? cell.code : cell.scriptSource).trimEnd();
       blocks.push(['# %%', ...notes, source].join('\n'));
     }
   }
   return `${blocks.join('\n\n')}\n`;
 }
 
+/** Whether every run of the conversation is R (then its script is an .R file). */
+export function isROnly(cells: ReturnType<typeof conversationCells>): boolean {
+  const code = cells.filter((cell) => cell.kind === 'code');
+  return code.length > 0 && code.every((cell) => cell.kind === 'code' && cell.target === 'r');
+}
+
 /** The script's name and type: `.R` when the conversation ran only R, else `.py`. */
 export function scriptFormat(input: { title: string | null; messages: StoredMessage[] }): { fileName: string; contentType: string } {
-  const rOnly = isROnly(conversationCells(input));
-  return rOnly
+  return isROnly(conversationCells(input))
     ? { fileName: exportFileName(input.title, '.R'), contentType: 'text/x-r-source; charset=utf-8' }
-    : { fileName: exportFileName(input.title, '.py'), contentType: 'text/x-python; charset=utf-8' };
+    : { fileName: scriptFileName(input.title), contentType: 'text/x-python; charset=utf-8' };
 }
 
 export function scriptFileName(title: string | null): string {

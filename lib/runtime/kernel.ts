@@ -107,34 +107,6 @@ export class Kernel {
     return runIds.filter((id) => !done?.has(id));
   }
 
-  /**
-   * Replays earlier runs in the current interpreter, in order, one queued run each: restore after
-   * a reload. Stops at the first interpreter replacement (the state is gone again). Each replayed
-   * run's printed output is compared with the recorded one by `compare`.
-   */
-  async replay(
-    steps: ReadonlyArray<{ runId: string; code: string; recordedStdout: string }>,
-    options: { timeoutMs?: number; onProgress?: (done: number, total: number) => void; compare: (recorded: string, replayed: string) => string | null; signal?: AbortSignal },
-  ): Promise<{ runs: number; failed: string[] }> {
-    const failed: string[] = [];
-    let runs = 0;
-    for (const [index, step] of steps.entries()) {
-      if (options.signal?.aborted) break;
-      options.onProgress?.(index, steps.length);
-      const result = await this.run(step.code, { timeoutMs: options.timeoutMs, runId: step.runId });
-      runs += 1;
-      const stdout = result.outputs.flatMap((o) => (o.output_type === 'stream' && o.name === 'stdout' ? [o.text] : [])).join('');
-      if (result.status !== 'ok') failed.push(`run ${index + 1} ended with ${result.status}`);
-      else {
-        const difference = options.compare(step.recordedStdout, stdout);
-        if (difference) failed.push(`run ${index + 1} printed something else (${difference})`);
-      }
-      if (result.restarted) break;
-    }
-    options.onProgress?.(steps.length, steps.length);
-    return { runs, failed };
-  }
-
   /** The conversation's files; written into /data/ before the next run (and after a restart). */
   setFiles(files: DataFile[]): void {
     this.files = new Map(files.map((file) => [file.name, file]));

@@ -37,10 +37,10 @@ describe('planRestore', () => {
     ];
     const plan = planRestore(messages);
     expect(plan.steps).toEqual([
-      { toolCallId: 'c1', messageId: 'a1', language: 'python', code: 'import pandas as pd', recordedDurationMs: 100, recordedStdout: '', edited: false },
-      { toolCallId: 'c2', messageId: 'a1', language: 'python', code: 'df = pd.read_csv("/data/x.csv")', recordedDurationMs: 100, recordedStdout: '', edited: false },
-      { toolCallId: 'c3', messageId: 'a2', language: 'sql', code: 'SELECT 1', recordedDurationMs: 5, recordedStdout: '', edited: false },
-      { toolCallId: 'c4', messageId: 'a2', language: 'python', code: 'df.sum()', recordedDurationMs: 250, recordedStdout: '', edited: false },
+      { toolCallId: 'c1', messageId: 'a1', target: 'python', code: 'import pandas as pd', recordedDurationMs: 100, recordedStdout: '', edited: false },
+      { toolCallId: 'c2', messageId: 'a1', target: 'python', code: 'df = pd.read_csv("/data/x.csv")', recordedDurationMs: 100, recordedStdout: '', edited: false },
+      { toolCallId: 'c3', messageId: 'a2', target: 'sql', code: 'SELECT 1', recordedDurationMs: 5, recordedStdout: '', edited: false },
+      { toolCallId: 'c4', messageId: 'a2', target: 'python', code: 'df.sum()', recordedDurationMs: 250, recordedStdout: '', edited: false },
     ]);
     expect(plan.skipped).toEqual([]);
     expect(plan.totalRecordedMs).toBe(455);

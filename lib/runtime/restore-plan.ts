@@ -3,13 +3,15 @@
  * in a fresh one by running the conversation's earlier successful runs again, in order. This
  * module only plans (pure, no I/O) and compares the replayed stdout with the recorded one.
  */
-import { z } from 'zod';
-import { runResultSchema, streamOutputSchema } from './protocol';
+import { streamOutputSchema } from './protocol';
+import { readRunPart } from '@/lib/targets/run-part';
+import type { TargetId } from '@/lib/targets/registry';
 
 export type ReplayStep = {
   toolCallId: string;
   messageId: string;
-  language: 'python' | 'sql';
+  /** The target it runs on again (a stateful one: see lib/targets/registry.ts). */
+  target: TargetId;
   /** The code that actually ran: a user's edit replaces the stored input. */
   code: string;
   recordedDurationMs: number;
@@ -18,31 +20,19 @@ export type ReplayStep = {
   edited: boolean;
 };
 
+/**
+ * Why a run is not replayed: it failed, it has no result, its target keeps no state, or its
+ * target keeps state but cannot replay it (its replay policy says so; restore then says why).
+ */
+export type SkipReason = 'failed' | 'no-output' | 'stateless' | 'not-replayable';
+
 export type RestorePlan = {
   steps: ReplayStep[];
-  skipped: Array<{ toolCallId: string; reason: 'failed' | 'no-output' | 'stateless' }>;
+  skipped: Array<{ toolCallId: string; reason: SkipReason; target?: TargetId }>;
   totalRecordedMs: number;
 };
 
 export const DEFAULT_AUTO_RESTORE_BUDGET_MS = 30_000;
-
-const TOOL_LANGUAGES = { 'tool-python': 'python', 'tool-sql': 'sql', 'tool-graphviz': 'dot' } as const;
-
-const toolPartSchema = z.looseObject({
-  type: z.enum(['tool-python', 'tool-sql', 'tool-graphviz']),
-  toolCallId: z.string().min(1),
-  state: z.string(),
-});
-
-// Only what the plan uses is checked, so that an output kind added later (or one this version
-// does not know) does not make a successful run vanish from the replay.
-const recordedRunSchema = z.looseObject({
-  state: z.literal('output-available'),
-  input: z.looseObject({ code: z.string() }),
-  output: runResultSchema.pick({ status: true, durationMs: true, restarted: true, userRun: true }).extend({ outputs: z.array(z.unknown()) }),
-  /** A streamed partial result (AI SDK); not the run's outcome. */
-  preliminary: z.boolean().optional(),
-});
 
 function recordedStdout(outputs: readonly unknown[]): string {
   let text = '';
@@ -54,18 +44,20 @@ function recordedStdout(outputs: readonly unknown[]): string {
 }
 
 /**
- * Runs to replay, in stored order (message order, then part order), to rebuild the interpreter
- * state as it was before `beforeToolCallId` (or after everything, when omitted or not found).
+ * Runs to replay, in stored order (message order, then part order), to rebuild the state of every
+ * stateful target as it was before `beforeToolCallId` (or after everything, when omitted or not
+ * found). Python and SQL runs alike: each step names its target, and restore runs it there.
  *
- * Parts that do not validate are ignored. Only runs with status `ok` are replayed; graphviz runs
- * are skipped as `stateless`, since they never touch the interpreter.
+ * Parts that do not validate are ignored. Only runs with status `ok` are replayed; runs of
+ * targets without state (Graphviz) are skipped as `stateless`.
  *
- * Restart rule: `restarted: true` on a result means the interpreter was replaced after that run
- * (a kill on timeout or stop, a crash, the memory limit, or an interpreter that stopped answering
- * after an `ok` run). The next run started from an empty state, so nothing recorded up to and
- * including the restarted run bears on the state to rebuild: steps and skips so far are cleared.
- * A restarted run is never replayed itself: a failed one is listed as `failed`, and an `ok` one
- * is dropped silently, as its effects were lost with its interpreter.
+ * Restart rule: `restarted: true` on a result means the run's engine was replaced after that run
+ * (a kill on timeout or stop, a crash, the memory limit, or an engine that stopped answering after
+ * an `ok` run). The next run on that engine started from an empty state, so nothing recorded on
+ * that engine up to and including the restarted run bears on the state to rebuild: its steps and
+ * skips so far are cleared (other engines' are kept). A restarted run is never replayed itself: a
+ * failed one is listed as `failed`, and an `ok` one is dropped silently, as its effects were lost
+ * with its engine.
  */
 export function planRestore(
   messages: ReadonlyArray<{ id: string; role: string; parts: ReadonlyArray<unknown> }>,
@@ -73,47 +65,55 @@ export function planRestore(
 ): RestorePlan {
   let steps: ReplayStep[] = [];
   let skipped: RestorePlan['skipped'] = [];
+  /** The engine of each run seen, for the restart rule. */
+  const engineOf = new Map<string, string>();
+  const plan = (): RestorePlan => ({ steps, skipped, totalRecordedMs: sum(steps) });
   for (const message of messages) {
     // Tool parts only exist in assistant messages; anything else is not a run the model made.
     if (message.role !== 'assistant' || !Array.isArray(message.parts)) continue;
-    for (const part of message.parts) {
-      const tool = toolPartSchema.safeParse(part);
-      if (!tool.success) continue;
-      const { toolCallId, type } = tool.data;
-      if (toolCallId === options.beforeToolCallId) return { steps, skipped, totalRecordedMs: sum(steps) };
-      const language = TOOL_LANGUAGES[type];
-      if (language === 'dot') {
+    for (const value of message.parts) {
+      const read = readRunPart(value);
+      if (!read) continue;
+      const { part, target, code, recorded } = read;
+      const { toolCallId } = part;
+      const engine = target.engine;
+      engineOf.set(toolCallId, engine);
+      if (toolCallId === options.beforeToolCallId) return plan();
+      if (!target.stateful) {
         skipped.push({ toolCallId, reason: 'stateless' });
         continue;
       }
-      if (tool.data.state !== 'output-available' || tool.data.output === undefined || tool.data.preliminary === true) {
+      if (part.state !== 'output-available' || part.output === undefined || part.preliminary === true) {
         skipped.push({ toolCallId, reason: 'no-output' });
         continue;
       }
-      const run = recordedRunSchema.safeParse(part);
-      if (!run.success) continue;
-      const { output, input } = run.data;
-      if (output.restarted === true) {
-        steps = [];
-        skipped = output.status === 'ok' ? [] : [{ toolCallId, reason: 'failed' }];
+      if (!recorded || code === null) continue;
+      if (recorded.restarted === true) {
+        steps = steps.filter((step) => engineOf.get(step.toolCallId) !== engine);
+        skipped = skipped.filter((skip) => engineOf.get(skip.toolCallId) !== engine);
+        if (recorded.status !== 'ok') skipped.push({ toolCallId, reason: 'failed' });
         continue;
       }
-      if (output.status !== 'ok') {
+      if (recorded.status !== 'ok') {
         skipped.push({ toolCallId, reason: 'failed' });
+        continue;
+      }
+      if (target.replay !== 'replay') {
+        skipped.push({ toolCallId, reason: 'not-replayable', target: target.id });
         continue;
       }
       steps.push({
         toolCallId,
         messageId: message.id,
-        language,
-        code: input.code,
-        recordedDurationMs: output.durationMs,
-        recordedStdout: recordedStdout(output.outputs),
-        edited: output.userRun === 'edited',
+        target: target.id,
+        code,
+        recordedDurationMs: recorded.durationMs,
+        recordedStdout: recordedStdout(recorded.outputs),
+        edited: recorded.userRun === 'edited',
       });
     }
   }
-  return { steps, skipped, totalRecordedMs: sum(steps) };
+  return plan();
 }
 
 function sum(steps: readonly ReplayStep[]): number {

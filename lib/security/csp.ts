@@ -16,11 +16,13 @@ export function workerCsp(origin: string | null, pyodideIndexPath: string, packa
 
 /**
  * The R worker's policy (workers/r.worker.ts): it loads nothing itself but starts webR's worker
- * from webR's directory (worker-src falls back to script-src), and fetches nothing.
+ * from webR's directory (worker-src falls back to script-src), and fetches only the R package
+ * repository (it asks once whether the repository answers).
  */
-export function rWorkerCsp(origin: string | null, webrBasePath: string): string {
+export function rWorkerCsp(origin: string | null, webrBasePath: string, rPackageRepoUrl: string): string {
   if (!origin) return ["default-src 'none'", "script-src 'wasm-unsafe-eval'"].join('; ');
-  return ["default-src 'none'", `script-src ${origin}/workers/ ${origin}${webrBasePath} 'wasm-unsafe-eval'`].join('; ');
+  const repository = new URL(rPackageRepoUrl, origin).href;
+  return ["default-src 'none'", `script-src ${origin}/workers/ ${origin}${webrBasePath} 'wasm-unsafe-eval'`, `connect-src ${repository}`].join('; ');
 }
 
 /**

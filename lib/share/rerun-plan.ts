@@ -5,23 +5,14 @@
  * compared), and Graphviz cells, which have no state, are re-rendered. Pure; parts that do not
  * validate are left out, as the snapshot is data from the server.
  */
-import { z } from 'zod';
-import { runResultSchema, type RunResult } from '@/lib/runtime/protocol';
-import { codeInputSchema, targetOf, type Target } from '@/lib/targets/registry';
+import type { RunResult } from '@/lib/runtime/protocol';
+import type { Target } from '@/lib/targets/registry';
+import { readRunPart, runResultOf } from '@/lib/targets/run-part';
 
 export type RerunStep =
   | { toolCallId: string; target: Target; kind: 'run'; code: string; recorded: RunResult }
-  /** Not re-run; `restartAfter` when the recorded run replaced its interpreter (later runs started empty). */
+  /** Not re-run; `restartAfter` when the recorded run replaced its engine (later runs on it started empty). */
   | { toolCallId: string; target: Target; kind: 'skip'; reason: string; restartAfter: boolean };
-
-const toolPartSchema = z.looseObject({
-  type: z.string().startsWith('tool-'),
-  toolCallId: z.string().min(1),
-  state: z.string(),
-  input: z.unknown().optional(),
-  output: z.unknown().optional(),
-  preliminary: z.boolean().optional(),
-});
 
 /** Why a run that did not finish is not run again: it would only be stopped the same way. */
 const NOT_RERUN: Record<Exclude<RunResult['status'], 'ok' | 'error'>, string> = {
@@ -35,25 +26,22 @@ export function planRerun(messages: ReadonlyArray<{ role: string; parts: Readonl
   const steps: RerunStep[] = [];
   for (const message of messages) {
     if (message.role !== 'assistant' || !Array.isArray(message.parts)) continue;
-    for (const part of message.parts) {
-      const tool = toolPartSchema.safeParse(part);
-      if (!tool.success) continue;
-      const target = targetOf(tool.data.type);
-      if (!target) continue;
-      const { toolCallId } = tool.data;
-      const recorded = tool.data.state === 'output-available' && tool.data.preliminary !== true ? runResultSchema.safeParse(tool.data.output) : null;
-      const input = codeInputSchema.safeParse(tool.data.input);
-      if (!recorded?.success || !input.success) {
+    for (const value of message.parts) {
+      const read = readRunPart(value);
+      if (!read) continue;
+      const { part, target, code } = read;
+      const { toolCallId } = part;
+      const result = runResultOf(part);
+      if (!result || code === null) {
         steps.push({ toolCallId, target, kind: 'skip', reason: 'it has no recorded result', restartAfter: false });
         continue;
       }
-      const result = recorded.data;
       if (result.restarted === true) {
-        // Its interpreter was replaced: what follows ran in an empty one, and will here too.
+        // Its engine was replaced: what follows ran in an empty one, and will here too.
         const reason = result.status === 'ok' || result.status === 'error' ? 'its interpreter was replaced when recorded' : NOT_RERUN[result.status];
-        steps.push({ toolCallId, target, kind: 'skip', reason, restartAfter: target.runsIn === 'interpreter' });
+        steps.push({ toolCallId, target, kind: 'skip', reason, restartAfter: target.stateful });
       } else if (result.status === 'ok' || result.status === 'error') {
-        steps.push({ toolCallId, target, kind: 'run', code: input.data.code, recorded: result });
+        steps.push({ toolCallId, target, kind: 'run', code, recorded: result });
       } else {
         steps.push({ toolCallId, target, kind: 'skip', reason: NOT_RERUN[result.status], restartAfter: false });
       }

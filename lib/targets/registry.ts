@@ -1,93 +1,45 @@
 /**
- * The targets code can be written for, in one place (ARCHITECTURE.md, "Targets"): per target its tool
- * name, input, where it runs, how its cell is labelled and highlighted, and how the model is told
- * about it. Adding a target is a folder (its runner) plus an entry here.
+ * The targets code can be written for: one line each (ARCHITECTURE.md, "Targets"). Server-safe:
+ * metadata only (lib/targets/target.ts); the page's runners are listed in lib/targets/runners.ts.
+ * Everything that lists targets (tools, blocks mode, the system prompt, stored run parts, Copy,
+ * notebook and script export, restore) iterates this list.
  */
-import { z } from 'zod';
+import { graphviz } from './graphviz/meta';
+import { python } from './python/meta';
+import { r } from './r/meta';
+import { sql } from './sql/meta';
+import type { TargetDefinition } from './target';
 
-export type TargetId = 'python' | 'sql' | 'graphviz' | 'r';
+export { codeInputSchema, type CodeInput } from './target';
 
-export type Target = {
-  id: TargetId;
-  /** The tool the model calls, and the `tool-<name>` type of its message parts. */
-  toolName: TargetId;
-  /** Where it runs: the conversation's Python interpreter, or a worker of its own (stateless). */
-  runsIn: 'interpreter' | 'graphviz-worker' | 'r-worker';
-  /** Cell header label and the fence language used to highlight its code. */
-  label: string;
-  fence: string;
-  /** Tags of fenced blocks (blocks mode) that run as this target. */
-  blockTags: readonly string[];
-  description: string;
-};
+export const TARGET_LIST = [
+  python,
+  sql,
+  graphviz,
+  r,
+] as const;
 
-/** Every target's input is the code as a string. */
-export const codeInputSchema = z.object({ code: z.string().describe('The code to run.') });
-export type CodeInput = z.infer<typeof codeInputSchema>;
+export type TargetId = (typeof TARGET_LIST)[number]['id'];
+export type Target = TargetDefinition<TargetId>;
 
-export const TARGETS: Record<TargetId, Target> = {
-  python: {
-    id: 'python',
-    toolName: 'python',
-    runsIn: 'interpreter',
-    label: 'Python',
-    fence: 'python',
-    blockTags: ['python', 'py', 'python3'],
-    description:
-      "Run Python 3 code in the user's browser (Pyodide) and get back what it printed, displayed and raised. " +
-      'State persists between calls. Print or display() what matters; the last expression of the code is shown too. ' +
-      'Matplotlib figures are captured automatically. Files uploaded by the user are in /data; write files for the user to /output/. ' +
-      'No network access and no pip.',
-  },
-  sql: {
-    id: 'sql',
-    toolName: 'sql',
-    runsIn: 'interpreter',
-    label: 'SQL · SQLite',
-    fence: 'sql',
-    blockTags: ['sql', 'sqlite', 'duckdb'],
-    description:
-      "Run SQL in the user's browser, in the same interpreter as Python (SQLite, the sqlite3 of the standard library). " +
-      'Every file in /data is a table named after its file (sales.csv → sales; lowercase, other characters → _). ' +
-      'SQLite dialect: strftime for dates, || for concatenation. The result is shown as a table and is `_sql` in Python afterwards ' +
-      '(a pandas DataFrame when pandas is loaded, else a list of dicts). Several statements separated by ; run in order; the last result is shown.',
-  },
-  graphviz: {
-    id: 'graphviz',
-    toolName: 'graphviz',
-    runsIn: 'graphviz-worker',
-    label: 'Graphviz',
-    fence: 'dot',
-    blockTags: ['dot', 'graphviz', 'gv'],
-    description:
-      'Render a Graphviz DOT diagram (digraph or graph) in the user\'s browser; you get back a PNG of it, or the syntax error with its line. ' +
-      'Use it for flowcharts, trees, dependency graphs and state machines. URL, href and image attributes are ignored.',
-  },
-  r: {
-    id: 'r',
-    toolName: 'r',
-    runsIn: 'r-worker',
-    label: 'R',
-    fence: 'r',
-    blockTags: ['r', 'R'],
-    description:
-      "Run R code in the user's browser (webR, R 4.x) and get back what it printed, its warnings and errors, its plots and its tables. " +
-      'Use R when the user asks for R or for classical statistics (lm, glm, t.test, anova, summary). State persists between R calls (separate from Python). ' +
-      'The base library is available: base, stats, graphics, grDevices, utils, methods, grid, datasets. Plots (plot, hist, boxplot, barplot) are captured automatically; ' +
-      'a data frame or matrix left as the last value is shown as a table; print() what matters. Files uploaded by the user are in /data (read.csv("/data/name.csv")); ' +
-      'write files for the user to /output/. Packages beyond the base library (ggplot2, dplyr) may be unavailable: prefer base R.',
-  },
-};
+export const TARGETS = Object.fromEntries(TARGET_LIST.map((target) => [target.id, target])) as { readonly [Id in TargetId]: Target };
 
-export const TARGET_LIST: readonly Target[] = Object.values(TARGETS);
+/** The `tool-<name>` message part types of code runs, one per target. */
+export const CODE_PART_TYPES = TARGET_LIST.map((target) => `tool-${target.toolName}` as const);
 
 /** The target of a tool name or a `tool-<name>` part type, or null. */
 export function targetOf(nameOrPartType: string): Target | null {
   const name = nameOrPartType.startsWith('tool-') ? nameOrPartType.slice('tool-'.length) : nameOrPartType;
-  return name in TARGETS ? TARGETS[name as TargetId] : null;
+  return TARGET_LIST.find((target) => target.toolName === name) ?? null;
 }
 
 /** Whether a message part is a code run of any target. */
 export function isCodePartType(type: string): boolean {
-  return targetOf(type) !== null && type.startsWith('tool-');
+  return type.startsWith('tool-') && targetOf(type) !== null;
+}
+
+/** The target a fenced block's info string runs as (its first word, any case), or null. */
+export function targetOfBlockTag(info: string): Target | null {
+  const word = info.trim().split(/\s+/, 1)[0].toLowerCase();
+  return TARGET_LIST.find((target) => target.blockTags.includes(word)) ?? null;
 }

@@ -1,10 +1,11 @@
 /**
  * The browser side of a target (ARCHITECTURE.md, "Targets"): one interface every runner implements,
- * modelled on jupyterlite/pyodide-kernel's IKernel. The run pipeline (lib/targets/pipeline) calls
+ * modelled on jupyterlite/pyodide-kernel's IKernel. Browser-only. The run pipeline (lib/targets/pipeline.ts) calls
  * only this; it never knows which language it is running.
  */
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import type { DataFile, RunPhase } from '@/lib/runtime/kernel';
+import type { ReplayPolicy } from './target';
 
 export type RunnerState =
   | { kind: 'idle' }
@@ -28,12 +29,7 @@ export type RunContext = {
   onPhase?: (phase: RunPhase) => void;
 };
 
-/** How restore treats a target's earlier runs after a reload. */
-export type ReplayPolicy =
-  /** State lives in an interpreter: earlier successful runs are replayed in order. */
-  | 'replay'
-  /** Each run stands alone (e.g. a diagram): nothing to replay. */
-  | 'none';
+export type { ReplayPolicy } from './target';
 
 export interface TargetRunner {
   /** Whether state (variables, tables) persists between runs. */
@@ -42,6 +38,14 @@ export interface TargetRunner {
   /** Starts (or prefetches) the engine; safe to call repeatedly. */
   start(): Promise<void>;
   run(code: string, context: RunContext): Promise<RunResult>;
+  /**
+   * Of these stored runs (tool call ids), those the runner's current engine has not executed
+   * successfully: what restore would replay, and what a run that depends on them lacks. A runner
+   * without state returns [].
+   */
+  missingRuns(runIds: readonly string[]): string[];
+  /** The bytes of a file the code wrote (e.g. `/output/report.csv`), when the engine has files. */
+  readFile?(path: string): Promise<Uint8Array>;
   /** A fresh engine: state is lost. */
   restart(): Promise<void>;
   dispose(): void;

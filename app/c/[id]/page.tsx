@@ -4,6 +4,8 @@ import { KernelBoot } from '@/components/chat/kernel-boot';
 import { getClientConfig } from '@/lib/config';
 import { currentUserId } from '@/lib/auth/current-user';
 import { loadOwnConversation } from '@/lib/chat/load-conversation';
+import { initialModelId } from '@/lib/chat/choose-model';
+import { getDb } from '@/lib/db/client';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,6 +15,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const conversation = userId ? await loadOwnConversation(userId, id) : null;
   if (!conversation) notFound();
   const config = getClientConfig();
+  const modelId = await initialModelId(await getDb(), userId, conversation.modelId);
   return (
     <>
       <KernelBoot location={config} />
@@ -23,6 +26,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         initialFiles={conversation.files}
         title={conversation.title}
         config={config}
+        initialModelId={modelId}
       />
     </>
   );

@@ -7,10 +7,10 @@ export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'update
 
 const owned = (userId: string, id: string) => and(eq(conversations.id, id), eq(conversations.ownerId, userId));
 
-export async function createConversation(db: Db, userId: string, values: { id?: string; title?: string | null } = {}): Promise<ConversationRow> {
+export async function createConversation(db: Db, userId: string, values: { id?: string; title?: string | null; modelId?: string | null } = {}): Promise<ConversationRow> {
   const [row] = await db
     .insert(conversations)
-    .values({ id: values.id ?? crypto.randomUUID(), ownerId: userId, title: values.title ?? null })
+    .values({ id: values.id ?? crypto.randomUUID(), ownerId: userId, title: values.title ?? null, modelId: values.modelId ?? null })
     .returning();
   return row;
 }
@@ -75,4 +75,20 @@ export async function deleteConversation(db: Db, userId: string, id: string): Pr
 
 export async function touchConversation(db: Db, id: string): Promise<void> {
   await db.update(conversations).set({ updatedAt: sql`now()` }).where(eq(conversations.id, id));
+}
+
+/** Records the model picked for the conversation (an id the caller checked against the catalog). */
+export async function setConversationModel(db: Db, userId: string, id: string, modelId: string): Promise<void> {
+  await db.update(conversations).set({ modelId }).where(owned(userId, id));
+}
+
+/** The model of the user's most recently active conversation that has one: a new conversation starts with it. */
+export async function lastUsedModelId(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ modelId: conversations.modelId })
+    .from(conversations)
+    .where(and(eq(conversations.ownerId, userId), sql`${conversations.modelId} is not null`))
+    .orderBy(desc(conversations.updatedAt))
+    .limit(1);
+  return row?.modelId ?? null;
 }

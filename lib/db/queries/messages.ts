@@ -1,9 +1,12 @@
 import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../client';
 import { conversations, messages } from '../schema';
 import { getConversation, touchConversation } from './conversations';
 
 export type StoredMessage = { id: string; role: 'user' | 'assistant' | 'system'; parts: unknown[]; metadata?: unknown };
+/** A stored row read back: its shape checked, not assumed (each part's rules: safeValidateUIMessages). */
+const storedRowSchema = z.object({ id: z.string(), role: z.enum(['user', 'assistant', 'system']), parts: z.array(z.looseObject({ type: z.string() })), metadata: z.unknown() });
 type MessageInput = { id: string; role: string; parts: unknown[]; metadata?: unknown };
 
 export async function listMessages(db: Db, conversationId: string): Promise<StoredMessage[]> {
@@ -12,12 +15,10 @@ export async function listMessages(db: Db, conversationId: string): Promise<Stor
     .from(messages)
     .where(eq(messages.conversationId, conversationId))
     .orderBy(asc(messages.seq));
-  return rows.map((row) => ({
-    id: row.id,
-    role: row.role as StoredMessage['role'],
-    parts: row.parts as unknown[],
-    ...(row.metadata === null ? {} : { metadata: row.metadata }),
-  }));
+  return rows.map((raw) => {
+    const row = storedRowSchema.parse(raw);
+    return { id: row.id, role: row.role, parts: row.parts, ...(row.metadata === null || row.metadata === undefined ? {} : { metadata: row.metadata }) };
+  });
 }
 
 /** Inserts a message at the end, or updates it in place when its id exists. */

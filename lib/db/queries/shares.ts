@@ -3,6 +3,7 @@
  * its snapshot holds — the blobs its messages reference and the files the conversation had —
  * recorded when it is made or updated; nothing added to the conversation later.
  */
+import { lastAnswerModel } from '@/lib/ai/model-catalog';
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
@@ -99,7 +100,9 @@ export async function forkShare(db: Db, userId: string, shareId: string, quota: 
   if (!share) return null;
   return db.transaction(async (tx) => {
     const id = crypto.randomUUID();
-    await tx.insert(conversations).values({ id, ownerId: userId, title: share.title ? `${share.title} (fork)` : 'Fork' });
+    // The fork keeps the model of the snapshot's last answer (a model no longer offered falls back to the default).
+    const modelId = lastAnswerModel(share.messages)?.id ?? null;
+    await tx.insert(conversations).values({ id, ownerId: userId, title: share.title ? `${share.title} (fork)` : 'Fork', modelId });
     for (const [seq, message] of share.messages.entries()) {
       await tx.insert(messages).values({ conversationId: id, id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq });
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import { withDrawnDiagrams, type DrawDot } from './dot-outputs';
+import { diagramBundle } from './graphviz-runner';
 
 const dotOutput = (dot: string, text = '<Graphviz diagram>'): Output => ({ output_type: 'display_data', data: { 'text/vnd.graphviz': dot, 'text/plain': text } });
 const run = (outputs: Output[]): RunResult => ({ status: 'ok', durationMs: 1, outputs });
@@ -10,8 +11,8 @@ function recordingDraw(): DrawDot & { calls: string[] } {
   const calls: string[] = [];
   const draw = async (dot: string) => {
     calls.push(dot);
-    if (dot.includes('{{')) return { ok: false as const, status: 'error' as const, message: 'syntax error in line 1 near {' };
-    return { ok: true as const, svg: `<svg>${dot}</svg>`, png: 'UE5H', width: 10.4, height: 20 };
+    if (dot.includes('{{')) return { ok: false as const, message: 'syntax error in line 1 near {' };
+    return { ok: true as const, bundle: diagramBundle({ ok: true, svg: `<svg>${dot}</svg>`, png: 'UE5H', width: 10.4, height: 20 }) };
   };
   return Object.assign(draw, { calls });
 }

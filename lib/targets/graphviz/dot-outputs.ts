@@ -7,9 +7,11 @@
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import type { MimeBundle, Output, RunResult } from '@/lib/runtime/protocol';
-import { diagramBundle, type DotRender } from './graphviz-runner';
 
-export type DrawDot = (dot: string) => Promise<DotRender>;
+/** A drawn diagram's bundle (SVG shown, PNG for the model, its text), or why it could not be drawn. */
+export type DrawnDot = { ok: true; bundle: MimeBundle } | { ok: false; message: string };
+/** Draws DOT: the run pipeline runs the Graphviz target (lib/targets/pipeline.ts). */
+export type DrawDot = (dot: string) => Promise<DrawnDot>;
 
 function isPicture(data: MimeBundle): boolean {
   return IMAGE_MIME_TYPES.some((type) => data[type] !== undefined) || data['image/svg+xml'] !== undefined;
@@ -41,7 +43,7 @@ export async function withDrawnDiagrams(result: RunResult, draw: DrawDot): Promi
     const drawn = await draw(dot);
     if (drawn.ok) {
       pictures += 1;
-      const { 'text/plain': text, ...rest } = diagramBundle(drawn);
+      const { 'text/plain': text, ...rest } = drawn.bundle;
       // Python's own text (a graph's repr) is kept when it gave one.
       const own = output.data['text/plain'];
       outputs.push({ ...output, data: { ...output.data, ...rest, 'text/plain': own && own !== DEFAULT_DOT_TEXT ? own : text } });

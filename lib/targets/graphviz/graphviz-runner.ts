@@ -6,6 +6,7 @@
  */
 import { GRAPHVIZ_LIMITS, workerReplySchema, type Rendered } from './protocol';
 import type { MimeBundle, RunResult } from '@/lib/runtime/protocol';
+import type { RunContext, RunnerState, TargetRunner } from '../runner';
 import { svgToPngBase64 } from './svg-to-png';
 
 const WORKER_URL = '/workers/graphviz.worker.mjs';
@@ -13,9 +14,42 @@ const START_TIMEOUT_MS = 30_000;
 
 type Connection = { worker: Worker; port: MessagePort; ready: Promise<void>; pending: Map<number, (reply: Rendered) => void> };
 
-export class GraphvizRunner {
+export class GraphvizRunner implements TargetRunner {
+  readonly stateful = false;
+  readonly replay = 'none';
   private connection: Connection | null = null;
   private nextId = 1;
+  private current: RunnerState = { kind: 'idle' };
+  private readonly listeners = new Set<(state: RunnerState) => void>();
+
+  private setState(state: RunnerState): void {
+    this.current = state;
+    for (const listener of this.listeners) listener(state);
+  }
+
+  state(): RunnerState {
+    return this.current;
+  }
+
+  subscribe(listener: (state: RunnerState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Starts the worker (a prefetch); a failure to start is reported by the next run. */
+  async start(): Promise<void> {
+    await this.connect().ready;
+  }
+
+  /** Diagrams have no state: nothing is ever missing. */
+  missingRuns(): string[] {
+    return [];
+  }
+
+  /** A fresh worker on the next render. */
+  async restart(): Promise<void> {
+    this.kill();
+  }
 
   private connect(): Connection {
     if (this.connection) return this.connection;
@@ -86,11 +120,28 @@ export class GraphvizRunner {
     }
   }
 
-  /** A `graphviz` cell: the drawing as a run like any other. */
-  async run(dot: string, timeoutMs: number): Promise<RunResult> {
+  /**
+   * A `graphviz` cell: the drawing as a run like any other. A layout cannot be interrupted, so
+   * Stop abandons it and kills the worker (the next render starts a fresh one).
+   */
+  async run(dot: string, context: RunContext): Promise<RunResult> {
     const started = performance.now();
-    const drawn = await this.render(dot, timeoutMs);
+    context.onPhase?.({ kind: 'running', startedAt: Date.now() });
+    if (context.signal?.aborted) return { status: 'interrupted', outputs: [], durationMs: 0 };
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<'stopped'>((resolve) => {
+      onAbort = () => resolve('stopped');
+      context.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    this.setState({ kind: 'busy' });
+    const drawn = await Promise.race([this.render(dot, context.timeoutMs), stopped]);
+    if (onAbort) context.signal?.removeEventListener('abort', onAbort);
+    this.setState(this.connection ? { kind: 'ready' } : { kind: 'idle' });
     const durationMs = performance.now() - started;
+    if (drawn === 'stopped') {
+      this.kill();
+      return { status: 'interrupted', outputs: [], durationMs };
+    }
     if (drawn.ok) return { status: 'ok', durationMs, outputs: [{ output_type: 'display_data', data: diagramBundle(drawn) }] };
     if (drawn.status === 'timeout') return { status: 'timeout', outputs: [], durationMs, notice: drawn.message };
     const ename = drawn.syntax ? 'DotSyntaxError' : 'GraphvizError';
@@ -99,7 +150,12 @@ export class GraphvizRunner {
 
   dispose(): void {
     this.kill();
+    this.listeners.clear();
   }
+}
+
+export function createGraphvizRunner(): TargetRunner {
+  return new GraphvizRunner();
 }
 
 export type DotRender =

@@ -15,6 +15,7 @@ local({
 
   # Set by the worker at start (workers/r.worker.ts): the package repository and the output caps.
   runpad$repo <- "https://repo.r-wasm.org/"
+  runpad$repo_reachable <- FALSE
   runpad$caps <- list(rows = 1000L, columns = 200L, chars = 200000L, stream_bytes = 1000000L, plot_width = 700L, plot_height = 500L)
   runpad$plot_dir <- "/tmp/runpad-plots"
   runpad$base_packages <- c("base", "compiler", "datasets", "grDevices", "graphics", "grid", "methods", "splines", "stats", "stats4", "tools", "utils", "webr")
@@ -23,7 +24,8 @@ local({
 
   runpad$ensure_package <- function(name) {
     if (runpad$installed(name)) return(invisible(TRUE))
-    tryCatch(
+    # The worker asked the repository once at start; an unreachable one fails at once, not after a download's timeout.
+    if (isTRUE(runpad$repo_reachable)) tryCatch(
       suppressMessages(suppressWarnings(webr::install(name, repos = runpad$repo, quiet = TRUE))),
       error = function(e) NULL
     )

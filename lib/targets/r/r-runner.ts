@@ -12,6 +12,7 @@
  *   through the page's output budget, as for Python.
  */
 import type { RunContext, RunnerState, TargetRunner } from '@/lib/targets/runner';
+import type { RLocation, RunnerEnv } from '@/lib/targets/runner-env';
 import type { DataFile } from '@/lib/runtime/kernel';
 import { RESTARTED_NOTICE, outputSchema, type Output, type RunResult } from '@/lib/runtime/protocol';
 import { OUTPUT_CAPS, RUN_LIMITS } from '@/lib/runtime/limits';
@@ -21,8 +22,6 @@ import { R_LIMITS, replySchema, type Reply, type RequestIn } from './protocol';
 
 const WORKER_URL = '/workers/r.worker.mjs';
 
-export type RLocation = { webrBasePath: string; rPackageRepoUrl: string };
-
 type Connection = {
   worker: Worker;
   port: MessagePort;
@@ -30,6 +29,8 @@ type Connection = {
   pending: Map<number, (reply: Reply | null) => void>;
   /** Files (name@sha256) this R already has under /data. */
   written: Set<string>;
+  /** The stored runs (tool call ids) this R has executed successfully: restore's ledger. */
+  ran: Set<string>;
 };
 
 export class RRunner implements TargetRunner {
@@ -44,6 +45,11 @@ export class RRunner implements TargetRunner {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly location: RLocation) {}
+
+  missingRuns(runIds: readonly string[]): string[] {
+    const ran = this.connection?.ran;
+    return runIds.filter((id) => !ran?.has(id));
+  }
 
   state(): RunnerState {
     return this.current;
@@ -134,6 +140,7 @@ export class RRunner implements TargetRunner {
       if (outputs.notice) notices.push(outputs.notice);
       if (reply?.type === 'request-failed') notices.push(reply.message);
       const status: RunResult['status'] = stop === 'timeout' ? 'timeout' : stop === 'user' ? 'interrupted' : reply?.type === 'ran' ? reply.status : 'crashed';
+      if (status === 'ok' && context.runId) connection.ran.add(context.runId);
       context.onOutputs?.(outputs.outputs);
       return {
         status,
@@ -211,7 +218,7 @@ export class RRunner implements TargetRunner {
       },
     );
     worker.postMessage({ type: 'connect', port: channel.port2, baseUrl: this.location.webrBasePath, repoUrl: this.location.rPackageRepoUrl }, [channel.port2]);
-    this.connection = { worker, port: channel.port1, ready, pending, written: new Set() };
+    this.connection = { worker, port: channel.port1, ready, pending, written: new Set(), ran: new Set() };
     return this.connection;
   }
 
@@ -251,4 +258,8 @@ function withAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+export function createRRunner(env: RunnerEnv): TargetRunner {
+  return new RRunner(env.webr);
 }

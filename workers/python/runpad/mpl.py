@@ -26,9 +26,31 @@ def figure_png(fig, max_bytes):
     return png
 
 
+def _axes_text(index, ax):
+    """One line per Axes: its title, axis labels and ranges, and what it draws (for a model without image input)."""
+    parts = [f"Axes {index}:"]
+    if ax.get_title():
+        parts.append(f"title {ax.get_title()!r};")
+    for name, label, limits in (("x", ax.get_xlabel(), ax.get_xlim()), ("y", ax.get_ylabel(), ax.get_ylim())):
+        parts.append(f"{name} axis {label!r} from {limits[0]:.4g} to {limits[1]:.4g};")
+    lines = [line.get_label() for line in ax.get_lines()]
+    if lines:
+        parts.append(f"{len(lines)} line(s): {', '.join(l for l in lines if not l.startswith('_')) or 'unlabelled'};")
+    if ax.patches:
+        parts.append(f"{len(ax.patches)} bar(s)/patch(es);")
+    if ax.collections:
+        parts.append(f"{len(ax.collections)} scatter/collection(s);")
+    return " ".join(parts).rstrip(";")
+
+
 def figure_text(fig):
+    """Matplotlib's own repr first, then each Axes described in words (title, axes, series)."""
     width, height = fig.get_size_inches() * fig.dpi
-    return f"<Figure size {width:.0f}x{height:.0f} with {len(fig.axes)} Axes>"
+    head = f"<Figure size {width:.0f}x{height:.0f} with {len(fig.axes)} Axes>"
+    try:
+        return "\n".join([head, *(_axes_text(i + 1, ax) for i, ax in enumerate(fig.axes[:6]))])
+    except Exception:  # noqa: BLE001 - a description is a nicety; the figure itself must still show
+        return head
 
 
 def figure_bundle(fig, caps):

@@ -36,21 +36,19 @@ export const POST = route<Params>(
       return jsonError(400, 'The file name is not valid.');
     }
     const checked = checkUpload(rawName);
-    if (!checked.ok) return jsonError(checked.status, checked.message);
     const tooLarge = `“${checked.name}” is larger than the ${formatBytes(UPLOAD_LIMITS.fileBytes)} limit per file.`;
     const declared = Number(request.headers.get('content-length') ?? '0');
     if (declared > UPLOAD_LIMITS.fileBytes || !request.body) return jsonError(declared > UPLOAD_LIMITS.fileBytes ? 413 : 400, request.body ? tooLarge : 'The upload has no body.');
     const db = await getDb();
     // Authorize before reading or storing anything.
-    if (!(await ownOrNewConversation(db, user.userId, params.id))) return notFound('conversation not owned');
-    const overQuota = await checkHeadroom(db, user.userId, params.id, Number.isFinite(declared) ? declared : 0);
-    if (overQuota) return jsonError(413, overQuota, { reason: 'storage quota' });
+    await ownOrNewConversation(db, user.userId, params.id);
+    await checkHeadroom(db, user.userId, params.id, Number.isFinite(declared) ? declared : 0);
     const stored = await storeUpload(db, await getBlobStore(), { userId: user.userId, conversationId: params.id }, checked, request.body, {
       maxBytes: UPLOAD_LIMITS.fileBytes,
       tooLarge,
       signal: request.signal,
     });
-    return stored.ok ? Response.json(stored.value, { status: 201 }) : jsonError(stored.status, stored.message, { reason: stored.reason });
+    return Response.json(stored, { status: 201 });
   },
   { body: 'bytes' },
 );

@@ -21,8 +21,7 @@ export const POST = route<{ id: string }>(
     const db = await getDb();
     if (!(await getConversation(db, user.userId, id))) return notFound('conversation not owned');
     const declared = Number(request.headers.get('content-length') ?? '0');
-    const overQuota = await checkHeadroom(db, user.userId, id, Number.isFinite(declared) ? declared : 0);
-    if (overQuota) return jsonError(413, overQuota, { reason: 'storage quota' });
+    await checkHeadroom(db, user.userId, id, Number.isFinite(declared) ? declared : 0);
     const tooLarge = `Output files are limited to ${formatBytes(UPLOAD_LIMITS.outputFileBytes)} each.`;
     if (declared > UPLOAD_LIMITS.outputFileBytes || !request.body) return jsonError(declared > UPLOAD_LIMITS.outputFileBytes ? 413 : 400, request.body ? tooLarge : 'The output has no body.');
     const mediaType = storableMediaType(request.headers.get('content-type'));
@@ -31,7 +30,7 @@ export const POST = route<{ id: string }>(
       tooLarge,
       signal: request.signal,
     });
-    return stored.ok ? Response.json({ sha256: stored.value.sha256, mediaType }, { status: 201 }) : jsonError(stored.status, stored.message, { reason: stored.reason });
+    return Response.json({ sha256: stored.sha256, mediaType }, { status: 201 });
   },
   { body: 'bytes' },
 );

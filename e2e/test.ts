@@ -1,0 +1,115 @@
+/**
+ * The suite's `test`: Playwright's, with every new browser context handed the Pyodide memory
+ * snapshot a first visit makes (workers/snapshot-store.ts), so that only the tests about a first
+ * visit pay for Python's cold start and the snapshot's making. A returning visitor's browser holds
+ * exactly this cache entry; nothing else of the app changes. Opt out with
+ * `test.use({ seedSnapshot: false })`.
+ *
+ * The snapshot is captured once per origin per test process, from a context that booted the
+ * interpreter the way a first visit does.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test as base, expect, type Browser, type BrowserContext } from '@playwright/test';
+
+const SNAPSHOT_CACHE = 'runpad-pyodide-snapshot-v1';
+
+type Snapshot = { key: string; body: Buffer };
+
+const snapshots = new Map<string, Promise<Snapshot>>();
+
+/**
+ * The bytes travel from a loopback server of the test process (CORS-open), not through the
+ * browser protocol: 30 MB per context through `route.fulfill` cost seconds of base64.
+ */
+let byteServer: Promise<string> | null = null;
+const served = new Map<string, Buffer>();
+
+function snapshotServer(): Promise<string> {
+  byteServer ??= new Promise((resolve) => {
+    const server = http.createServer((request, response) => {
+      const body = served.get(new URL(request.url ?? '/', 'http://x').searchParams.get('origin') ?? '');
+      response.writeHead(body ? 200 : 404, { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' });
+      response.end(body);
+    });
+    server.unref();
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`));
+  });
+  return byteServer;
+}
+
+async function captureSnapshot(browser: Browser, origin: string): Promise<Snapshot> {
+  const context = await browser.newContext({ baseURL: origin });
+  try {
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 120_000 });
+    // The worker stores the snapshot right after the interpreter is ready: wait for the entry.
+    let key = '';
+    await expect
+      .poll(async () => (key = await page.evaluate(async (name) => (await (await caches.open(name)).keys())[0]?.url ?? '', SNAPSHOT_CACHE)), { timeout: 60_000 })
+      .not.toBe('');
+    const base64 = await page.evaluate(
+      async ({ name, url }) => {
+        const response = await (await caches.open(name)).match(url);
+        const blob = await response!.blob();
+        return await new Promise<string>((resolve, reject) => {
+          const reader = new FileReader();
+          reader.onload = () => resolve(String(reader.result).slice(String(reader.result).indexOf(',') + 1));
+          reader.onerror = () => reject(reader.error);
+          reader.readAsDataURL(blob);
+        });
+      },
+      { name: SNAPSHOT_CACHE, url: key },
+    );
+    return { key, body: Buffer.from(base64, 'base64') };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Puts the origin's snapshot into the context's Cache Storage, as a returning visit would find it. */
+export async function seedSnapshot(browser: Browser, context: BrowserContext, origin: string): Promise<void> {
+  let snapshot = snapshots.get(origin);
+  if (!snapshot) {
+    snapshot = captureSnapshot(browser, origin);
+    snapshots.set(origin, snapshot);
+    snapshot.catch(() => snapshots.delete(origin));
+  }
+  const { key, body } = await snapshot;
+  served.set(origin, body);
+  const source = `${await snapshotServer()}?origin=${encodeURIComponent(origin)}`;
+  const page = await context.newPage();
+  try {
+    // Any same-origin document will do; the health check sets no cookie and starts nothing. (A
+    // page fulfilled by the test runner would count as public and be refused loopback fetches.)
+    await page.goto(`${origin}/api/health`);
+    await page.evaluate(
+      async ({ name, url, source }) => {
+        const bytes = await (await fetch(source)).arrayBuffer();
+        await (await caches.open(name)).put(url, new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } }));
+      },
+      { name: SNAPSHOT_CACHE, url: key, source },
+    );
+  } finally {
+    await page.close();
+  }
+}
+
+/** A new context for `origin` that holds the snapshot (for tests that make their own contexts). */
+export async function newSeededContext(browser: Browser, origin: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: origin, ...options });
+  await seedSnapshot(browser, context, new URL(origin).origin);
+  return context;
+}
+
+const test = base.extend<{ seedSnapshot: boolean }>({
+  seedSnapshot: [true, { option: true }],
+  context: async ({ context, browser, baseURL, seedSnapshot: seed }, provide) => {
+    if (seed && baseURL) await seedSnapshot(browser, context, new URL(baseURL).origin);
+    await provide(context);
+  },
+});
+
+export * from '@playwright/test';
+export { expect, test };

@@ -1,0 +1,30 @@
+/**
+ * The JSON body of a refusal or failure (lib/errors.ts `AppError.body()`, or a model failure in a
+ * stream, lib/ai/model-errors.ts), as the browser reads it: parsed, never cast.
+ */
+import { z } from 'zod';
+
+export const errorBodySchema = z.looseObject({
+  error: z.string(),
+  code: z.string().optional(),
+  cause: z.string().optional(),
+  retryable: z.boolean().optional(),
+  retryAfterSeconds: z.number().nonnegative().optional(),
+});
+export type ParsedErrorBody = z.infer<typeof errorBodySchema>;
+
+/** The body's words and hints, or null when the text is not such a body. */
+export function parseErrorBody(text: string): ParsedErrorBody | null {
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null; // not JSON: the caller words the failure itself
+  }
+}
+
+/** A response's body through a schema; null (never a throw) when it is not what was expected. */
+export async function readJsonAs<T>(response: Response, schema: z.ZodType<T>): Promise<T | null> {
+  const parsed = schema.safeParse(await response.json().catch(() => undefined));
+  return parsed.success ? parsed.data : null;
+}

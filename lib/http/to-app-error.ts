@@ -1,0 +1,31 @@
+/**
+ * Any failure as the one AppError (lib/errors.ts): what the domain threw on purpose passes as it
+ * is; the library errors that mean something to a user get their code (a quota, a blob over its
+ * size, a database or blob store that cannot be reached, a full disk); anything else is
+ * `server:internal`. The original error stays as the AppError's `cause`, for the log.
+ */
+import 'server-only';
+import { AppError } from '@/lib/errors';
+import { BlobTooLargeError } from '@/lib/blobs/blob-store';
+import { QuotaExceededError } from '@/lib/db/queries/quota';
+import { quotaMessage } from '@/lib/files/storage-quota';
+import { errorChain as chain, errorCode as codeOf, isDatabaseUnavailable } from '@/lib/db/pg-errors';
+
+/** An S3-compatible store answering 5xx, or not answering in time (AWS SDK errors carry $metadata). */
+function isObjectStoreFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return (status !== undefined && status >= 500) || ('$metadata' in error && /Timeout|ECONNREFUSED|socket hang up/i.test(`${error.name} ${error.message}`));
+}
+
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  for (const e of chain(error)) {
+    if (e instanceof QuotaExceededError) return new AppError('quota:exceeded', { message: quotaMessage(e), reason: `storage quota (${e.scope})`, cause: error });
+    if (e instanceof BlobTooLargeError) return new AppError('upload:too_large', { reason: 'too large', cause: error });
+    if (codeOf(e) === 'ENOSPC' || codeOf(e) === 'EDQUOT') return new AppError('blobs:full', { reason: `blob store full (${codeOf(e)})`, cause: error });
+    if (isObjectStoreFailure(e)) return new AppError('blobs:unavailable', { reason: `blob store failed (${(e as Error).name})`, cause: error });
+  }
+  if (isDatabaseUnavailable(error)) return new AppError('database:unavailable', { reason: `database unreachable (${chain(error).map(codeOf).find(Boolean) ?? 'connection'})`, cause: error });
+  return new AppError('server:internal', { reason: 'exception', cause: error });
+}

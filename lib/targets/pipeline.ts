@@ -1,0 +1,120 @@
+/**
+ * The browser run pipeline (ARCHITECTURE.md, "Targets"): one way to run code on a target, used by
+ * the chat's tool calls, "Run again"/"Edit", restore and the share page's re-run alike.
+ *
+ *   dispatch (the target's runner, through the TargetRunner interface only)
+ *   → post-processing: output files stored, DOT that a run displayed drawn by the Graphviz target,
+ *     a PNG of each Vega-Lite chart for the model
+ *   → the RunResult that is shown, stored and sent to the model.
+ *
+ * Browser-only: runners start workers. It never names a language; the registry does.
+ */
+import { withChartImages, type ChartRenderer } from '@/lib/charts/chart-images';
+import type { DataFile } from '@/lib/runtime/kernel';
+import type { Output, RunResult } from '@/lib/runtime/protocol';
+import { withDrawnDiagrams, type DrawDot } from './graphviz/dot-outputs';
+import { targetOf, TARGETS, type Target } from './registry';
+import type { RunContext, TargetRunner } from './runner';
+import type { RunnerSource } from './runners';
+
+/** Stores a file a run wrote; its sha256, or null when it could not be stored. */
+export type StoreFile = (file: { name: string; mediaType: string; bytes: Uint8Array }) => Promise<string | null>;
+
+export type PipelineOptions = {
+  runners: RunnerSource;
+  /** The conversation's (or share's) files, readable under /data/ before the code runs. */
+  files: () => readonly DataFile[];
+  timeoutMs: () => number;
+  /** Where output files go; absent where nothing may be stored (the share page). */
+  storeFile?: StoreFile;
+  /**
+   * Before a run of a target with state: restore what the engine lacks, when it may, and say
+   * which earlier runs this run depends on (the engine tells the model what it lacked).
+   */
+  beforeStatefulRun?: (runId: string) => Promise<{ dependsOn: string[]; restored?: RunResult['restored'] }>;
+  /** Draws a Vega-Lite chart as a PNG (tests give their own). */
+  chartRenderer?: ChartRenderer;
+};
+
+/** One run's own part of the context. */
+export type CellRun = Pick<RunContext, 'runId' | 'signal' | 'onOutputs' | 'onPhase'>;
+
+/** Runs `code` on `target` and post-processes the result. Never rejects. */
+export async function runOnTarget(target: Target, code: string, run: CellRun, options: PipelineOptions): Promise<RunResult> {
+  let runner: TargetRunner;
+  try {
+    runner = options.runners.get(target.id);
+  } catch (error) {
+    return unavailable(target, error);
+  }
+  const prepared = runner.stateful && run.runId && options.beforeStatefulRun ? await options.beforeStatefulRun(run.runId) : undefined;
+  const context: RunContext = { ...run, dependsOn: prepared?.dependsOn, files: options.files(), timeoutMs: options.timeoutMs() };
+  let result: RunResult;
+  try {
+    result = await runner.run(code, context);
+  } catch (error) {
+    return unavailable(target, error);
+  }
+  result = await postProcess(result, runner, options);
+  // The restore's one line replaces "this ran in a fresh interpreter": the state was rebuilt first.
+  return prepared?.restored ? { ...result, restored: prepared.restored, freshInterpreter: undefined } : result;
+}
+
+/**
+ * A tool call of the model: its target from the registry and its input checked by the target's
+ * schema. Null when the tool is not a target's.
+ */
+export async function runToolCall(toolName: string, input: unknown, run: CellRun, options: PipelineOptions): Promise<{ target: Target; result: RunResult } | null> {
+  const target = targetOf(toolName);
+  if (!target) return null;
+  const parsed = target.inputSchema.safeParse(input);
+  if (!parsed.success) {
+    const output: Output = { output_type: 'error', ename: 'InvalidToolInput', evalue: `The ${target.toolName} tool needs {"code": "<source>"}.`, traceback: [] };
+    return { target, result: { status: 'error', durationMs: 0, outputs: [output] } };
+  }
+  return { target, result: await runOnTarget(target, parsed.data.code, run, options) };
+}
+
+async function postProcess(result: RunResult, runner: TargetRunner, options: PipelineOptions): Promise<RunResult> {
+  let processed = await withStoredFiles(result, runner, options.storeFile);
+  processed = await withDrawnDiagrams(processed, dotDrawer(options));
+  return withChartImages(processed, options.chartRenderer);
+}
+
+/** DOT a run displayed is drawn by running the Graphviz target on it. */
+function dotDrawer(options: PipelineOptions): DrawDot {
+  return async (dot) => {
+    const drawn = await options.runners.get(TARGETS.graphviz.id).run(dot, { files: [], timeoutMs: options.timeoutMs() });
+    const picture = drawn.outputs.find((output) => output.output_type === 'display_data');
+    if (drawn.status === 'ok' && picture?.output_type === 'display_data') return { ok: true, bundle: picture.data };
+    const error = drawn.outputs.find((output) => output.output_type === 'error');
+    return { ok: false, message: error?.output_type === 'error' ? error.evalue : (drawn.notice ?? `Graphviz ended with ${drawn.status}.`) };
+  };
+}
+
+/**
+ * Files a run wrote under /output/ are read from its engine and stored, so their download chips
+ * survive a reload and appear on a shared page. One that cannot be stored keeps its chip without
+ * a link.
+ */
+async function withStoredFiles(result: RunResult, runner: TargetRunner, storeFile: StoreFile | undefined): Promise<RunResult> {
+  const readFile = runner.readFile?.bind(runner);
+  if (!storeFile || !readFile || !result.outputs.some((o) => o.output_type === 'file' && !o.ref)) return result;
+  const outputs = await Promise.all(
+    result.outputs.map(async (output): Promise<Output> => {
+      if (output.output_type !== 'file' || output.ref) return output;
+      try {
+        const sha256 = await storeFile({ name: output.name, mediaType: output.mediaType, bytes: await readFile(`/output/${output.name}`) });
+        return sha256 ? { ...output, ref: `blob:${sha256}` } : output;
+      } catch {
+        return output;
+      }
+    }),
+  );
+  return { ...result, outputs };
+}
+
+function unavailable(target: Target, error: unknown): RunResult {
+  const why = error instanceof Error ? error.message : String(error);
+  return { status: 'crashed', durationMs: 0, outputs: [], notice: `${target.name} is not available in this page: ${why}` };
+}

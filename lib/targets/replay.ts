@@ -1,0 +1,44 @@
+/**
+ * Restore's replay (browser-only): the planned runs (lib/runtime/restore-plan.ts) run again, in
+ * order, each on its own target's runner, so every stateful target's state is rebuilt (Python
+ * and SQL alike). Stops at the first engine replacement (the state is gone again). Each replayed
+ * run's printed output is compared with the recorded one by `compare`.
+ */
+import type { DataFile } from '@/lib/runtime/kernel';
+import type { ReplayStep } from '@/lib/runtime/restore-plan';
+import { TARGETS } from './registry';
+import type { RunnerSource } from './runners';
+
+export type ReplayOutcome = { runs: number; failed: string[] };
+
+export async function replayRuns(
+  steps: readonly ReplayStep[],
+  runners: RunnerSource,
+  options: {
+    files: readonly DataFile[];
+    timeoutMs: number;
+    compare: (recorded: string, replayed: string) => string | null;
+    onProgress?: (done: number, total: number) => void;
+    signal?: AbortSignal;
+  },
+): Promise<ReplayOutcome> {
+  const failed: string[] = [];
+  let runs = 0;
+  for (const [index, step] of steps.entries()) {
+    if (options.signal?.aborted) break;
+    options.onProgress?.(index, steps.length);
+    const target = TARGETS[step.target];
+    const result = await runners.get(step.target).run(step.code, { runId: step.toolCallId, files: options.files, timeoutMs: options.timeoutMs, signal: options.signal });
+    runs += 1;
+    const stdout = result.outputs.flatMap((o) => (o.output_type === 'stream' && o.name === 'stdout' ? [o.text] : [])).join('');
+    const name = `run ${index + 1} (${target.name})`;
+    if (result.status !== 'ok') failed.push(`${name} ended with ${result.status}`);
+    else {
+      const difference = options.compare(step.recordedStdout, stdout);
+      if (difference) failed.push(`${name} printed something else (${difference})`);
+    }
+    if (result.restarted) break;
+  }
+  options.onProgress?.(steps.length, steps.length);
+  return { runs, failed };
+}

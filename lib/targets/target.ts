@@ -1,0 +1,74 @@
+/**
+ * What a target is, server-safe (ARCHITECTURE.md, "Targets"): everything about a target that the
+ * server, the model, storage and the exporters need, with no browser code. Each target defines one
+ * in `lib/targets/<id>/meta.ts`; its browser runner (`lib/targets/<id>/runner.ts`) is apart, and
+ * only the page loads it (lib/targets/runners.ts).
+ */
+import { z } from 'zod';
+import type { DisplayMimeType } from '@/lib/runtime/mime-types';
+
+/** How restore treats a target's earlier runs after a reload. */
+export type ReplayPolicy =
+  /** State lives in an engine: earlier successful runs are replayed in order. */
+  | 'replay'
+  /** Each run stands alone (e.g. a diagram): nothing to replay. */
+  | 'none';
+
+/** Every target's input is the code as a string. */
+export const codeInputSchema = z.object({ code: z.string().describe('The code to run.') });
+export type CodeInput = z.infer<typeof codeInputSchema>;
+
+/** Code that runs once, before the first cell of its target, in an exported notebook or script. */
+export type NotebookSetup = {
+  /** A stable name: the setup cell's id and tag (`runpad-<name>`). */
+  name: string;
+  source: string;
+  /** A paragraph of the notebook's introduction saying what the setup does. */
+  intro: string;
+  /** Per data file, the name its cells use for it (e.g. SQL tables), listed in the introduction. */
+  namesOfFiles?: (fileNames: string[]) => Map<string, string>;
+};
+
+/** How a cell of the target becomes Python outside Runpad (notebook export, script export). */
+export type NotebookForm = {
+  /** The Python of the notebook cell. */
+  cellSource: (code: string) => string;
+  /** The Python of the script cell, when it differs (e.g. printed, as a script shows no bare value). */
+  scriptSource?: (code: string) => string;
+  setup?: NotebookSetup;
+};
+
+export type TargetDefinition<Id extends string = string> = {
+  id: Id;
+  /** The tool the model calls, and the `tool-<name>` type of its stored message parts. */
+  toolName: Id;
+  inputSchema: z.ZodType<CodeInput>;
+  /** Short name (the cell's accessible name, script comments): "SQL". */
+  name: string;
+  /** The cell header: name and engine, "SQL · SQLite". */
+  label: string;
+  /** The fence language of its code (highlighting, Copy, blocks mode's answers); also its notebook `language`. */
+  fence: string;
+  /** Tags of fenced blocks (blocks mode) that run as this target; the first is the one the model is told. */
+  blockTags: readonly string[];
+  /** The tool description the model reads. */
+  description: string;
+  /** One line of the system prompt's list of tools. */
+  prompt: string;
+  /** The display MIME types its runs produce (beyond stream, error and file outputs). */
+  mimeTypes: readonly DisplayMimeType[];
+  /** Whether runs leave state (variables, tables) that later runs use. */
+  stateful: boolean;
+  /**
+   * The engine its state lives in. Targets naming the same engine share state and lose it
+   * together when it is replaced (Python and SQL share the Pyodide interpreter today).
+   */
+  engine: string;
+  replay: ReplayPolicy;
+  notebook: NotebookForm;
+};
+
+/** Keeps the literal id, so the registry's list gives `TargetId` its members. */
+export function defineTarget<const Id extends string>(target: TargetDefinition<Id>): TargetDefinition<Id> {
+  return target;
+}
