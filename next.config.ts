@@ -27,6 +27,11 @@ const nextConfig: NextConfig = {
         headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }],
       },
       {
+        // Versioned path: a new webR version is a new URL.
+        source: '/webr/:version/:file*',
+        headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }],
+      },
+      {
         source: '/workers/:file*',
         headers: [{ key: 'Cache-Control', value: 'no-cache' }],
       },

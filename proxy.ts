@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from '@/lib/config';
-import { pageCsp, workerCsp } from '@/lib/security/csp';
+import { pageCsp, rWorkerCsp, webrWorkerCsp, workerCsp } from '@/lib/security/csp';
 import { sessionCookieHeader, sessionCookieName, signSession, verifySession } from '@/lib/auth/session';
 import { getAuthSecret } from '@/lib/auth/secret';
 import { accountCookieName } from '@/lib/auth/account-cookie';
@@ -19,6 +19,14 @@ export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const config = getConfig();
   const origin = requestOrigin(request.headers, config);
+  if (pathname === `${config.webrBasePath}webr-worker.js` || pathname.startsWith('/workers/r.worker.')) {
+    // R's two workers (lib/targets/r): each with a policy of its own, and no network but webR's files and the R repository.
+    const response = NextResponse.next();
+    const csp = pathname.startsWith('/workers/') ? rWorkerCsp(origin, config.webrBasePath, config.rPackageRepoUrl) : webrWorkerCsp(origin, config.webrBasePath, config.rPackageRepoUrl);
+    response.headers.set('Content-Security-Policy', csp);
+    response.headers.set('Vary', 'Host');
+    return response;
+  }
   if (pathname.startsWith('/workers/')) {
     // A path-limited connect-src needs the origin; without a valid one the worker gets no network.
     const response = NextResponse.next();
@@ -70,8 +78,9 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     '/workers/:path*',
+    '/webr/:version/webr-worker.js',
     {
-      source: '/((?!api|_next/static|_next/image|pyodide|favicon.ico).*)',
+      source: '/((?!api|_next/static|_next/image|pyodide|webr|favicon.ico).*)',
       missing: [{ type: 'header', key: 'next-router-prefetch' }],
     },
   ],

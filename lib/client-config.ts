@@ -10,6 +10,8 @@ export type ClientConfig = {
   pyodideIndexPath: string;
   packageBaseUrl: string;
   packageLockUrl: string;
+  webrBasePath: string;
+  rPackageRepoUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
 };

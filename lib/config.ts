@@ -5,6 +5,7 @@
  */
 import 'server-only';
 import { createRequire } from 'node:module';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
@@ -26,6 +27,7 @@ const envSchema = z.object({
   GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
   GOOGLE_GENERATIVE_AI_BASE_URL: optionalUrl,
   PYODIDE_PACKAGE_BASE_URL: optionalUrl,
+  RUNPAD_R_PACKAGE_REPO_URL: optionalUrl,
   RUNPAD_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(RUN_LIMITS.maxTimeoutMs),
   RUNPAD_STEP_BUDGET: z.coerce.number().int().min(1).max(TURN_LIMITS.maxStepBudget).default(TURN_LIMITS.defaultStepBudget),
   RUNPAD_DEMO_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(8),
@@ -91,6 +93,10 @@ export type AppConfig = {
    * by `npm run pyodide:mirror` carries one), else the copy beside the self-hosted core.
    */
   packageLockUrl: string;
+  /** Where the browser loads webR from (self-hosted, versioned path). */
+  webrBasePath: string;
+  /** Where R packages beyond the base library come from: webR's public repository, or a mirror. */
+  rPackageRepoUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
   /** How the model asks for code to run: tool calls, or fenced code blocks (lib/ai/blocks-stream.ts). */
@@ -162,6 +168,9 @@ export function getConfig(): AppConfig {
     pyodideIndexPath,
     packageBaseUrl: env.PYODIDE_PACKAGE_BASE_URL ?? `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`,
     packageLockUrl: `${env.PYODIDE_PACKAGE_BASE_URL ?? pyodideIndexPath}pyodide-lock.json`,
+    webrBasePath: `/webr/${webrVersion()}/`,
+    // A trailing slash, so the worker CSP's source expression covers the whole repository.
+    rPackageRepoUrl: (env.RUNPAD_R_PACKAGE_REPO_URL ?? DEFAULT_R_PACKAGE_REPO_URL).replace(/\/?$/, '/'),
     maxRunTimeoutMs: env.RUNPAD_MAX_RUN_TIMEOUT_MS,
     stepBudget: env.RUNPAD_STEP_BUDGET,
     modelIdleTimeoutMs: env.RUNPAD_MODEL_IDLE_TIMEOUT_MS,
@@ -205,6 +214,15 @@ function accessConfig(env: z.infer<typeof envSchema>): AppConfig['access'] {
 }
 
 
+/** webR's public package repository (R packages built for WebAssembly). */
+export const DEFAULT_R_PACKAGE_REPO_URL = 'https://repo.r-wasm.org/';
+
+/** The installed webR's version (its package.json is not in its exports; a plain path, since bundlers turn require.resolve() into a module id). */
+function webrVersion(): string {
+  const packageJson = path.join(process.cwd(), 'node_modules/webr/package.json');
+  return (JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { version: string }).version;
+}
+
 function blobStoreConfig(env: z.infer<typeof envSchema>): AppConfig['blobStore'] {
   const dataDir = path.resolve(env.RUNPAD_DATA_DIR); // the one reading of RUNPAD_DATA_DIR
   const spoolDir = path.join(dataDir, 'spool');
@@ -244,6 +262,8 @@ export function getClientConfig(): ClientConfig {
     pyodideIndexPath: config.pyodideIndexPath,
     packageBaseUrl: config.packageBaseUrl,
     packageLockUrl: config.packageLockUrl,
+    webrBasePath: config.webrBasePath,
+    rPackageRepoUrl: config.rPackageRepoUrl,
     maxRunTimeoutMs: config.maxRunTimeoutMs,
     stepBudget: config.stepBudget,
   };

@@ -1,5 +1,5 @@
 // Bundles workers/*.worker.ts into public/workers/*.mjs as module workers (see ARCHITECTURE.md,
-// "Worker build"). The Python package under workers/python/ is embedded as a map of
+// "Worker build"). webR's main-thread library is bundled into workers/r.worker.ts. The Python package under workers/python/ is embedded as a map of
 // path → source, written into Pyodide's filesystem when the worker starts.
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
@@ -47,6 +47,8 @@ await esbuild.build({
   sourcemap: true,
   external: ['/pyodide/*'],
   plugins: [pythonSourcesPlugin],
+  // R's side of the R target (lib/targets/r/capture.R) is embedded as text.
+  loader: { '.R': 'text' },
   alias: { '@': root },
   logLevel: 'warning',
 });

@@ -89,8 +89,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           if (!kernel) throw new Error('the interpreter has not started');
           return kernel;
         },
+        webr: { webrBasePath: config.webrBasePath, rPackageRepoUrl: config.rPackageRepoUrl },
       }),
-    [kernel],
+    [kernel, config.webrBasePath, config.rPackageRepoUrl],
   );
   useEffect(() => () => runners.dispose(), [runners]);
   // Stop ends every run of the turn: the signal each run gets is aborted, and a new one made.
@@ -185,6 +186,11 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   useEffect(() => {
     messagesRef.current = messages;
   }, [messages]);
+  // R starts on first need: as soon as the model starts writing an `r` call (or a reloaded page has one).
+  const wantsR = messages.some((m) => m.role === 'assistant' && m.parts.some((part) => part.type === 'tool-r'));
+  useEffect(() => {
+    if (wantsR) runners.get('r').start().catch(() => undefined); // a failed start is reported by the run that needs R
+  }, [wantsR, runners]);
   const restore = useRestore(kernel ? runners : null, messages, messagesRef, {
     files: () => dataFilesRef.current,
     timeoutMs: runTimeoutMs,

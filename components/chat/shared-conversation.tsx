@@ -7,6 +7,7 @@ import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { BlobAccessProvider, useBlobUrl } from '@/components/outputs/blob-url';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
+import type { RLocation } from '@/lib/targets/runner-env';
 import type { KernelLocation } from '@/lib/runtime/use-kernel';
 import { isCodePartType } from '@/lib/targets/registry';
 import { traceConversation } from '@/lib/trace';
@@ -27,6 +28,7 @@ type SharedConversationProps = {
   sharedAt: string;
   files: SharedFile[];
   location: KernelLocation;
+  webr: RLocation;
   maxRunTimeoutMs: number;
 };
 
@@ -39,11 +41,11 @@ export function SharedConversation(props: SharedConversationProps) {
   );
 }
 
-function SharedConversationView({ shareId, title, messages, sharedAt, files, location, maxRunTimeoutMs }: SharedConversationProps) {
+function SharedConversationView({ shareId, title, messages, sharedAt, files, location, webr, maxRunTimeoutMs }: SharedConversationProps) {
   const runs = useMemo(() => new RunStore(), []);
   const blobUrl = useBlobUrl();
   const dataFiles = files.map((file) => ({ name: file.name, sha256: file.sha256, url: blobUrl(file.sha256) }));
-  const rerun = useShareRerun({ messages, files: dataFiles, location, maxRunTimeoutMs, blobUrl });
+  const rerun = useShareRerun({ messages, files: dataFiles, location, webr, maxRunTimeoutMs, blobUrl });
   const hasCells = useMemo(() => messages.some((message) => message.role === 'assistant' && message.parts.some((part) => isCodePartType(part.type))), [messages]);
   // The same traces as the owner's page: computed from the same stored messages.
   const traces = useMemo(() => traceConversation(messages), [messages]);

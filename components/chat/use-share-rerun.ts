@@ -18,6 +18,7 @@ import type { DataFile, Kernel, RunPhase } from '@/lib/runtime/kernel';
 import type { RunResult } from '@/lib/runtime/protocol';
 import { createKernel, useKernelState, type KernelLocation } from '@/lib/runtime/use-kernel';
 import { runOnTarget } from '@/lib/targets/pipeline';
+import type { RLocation } from '@/lib/targets/runner-env';
 import { RunnerSet } from '@/lib/targets/runners';
 import { compareOutputs } from '@/lib/share/compare-outputs';
 import { pixelLoader } from '@/lib/share/decode-image';
@@ -32,6 +33,7 @@ type Options = {
   /** The files the share grants, as the interpreter should see them under /data/. */
   files: readonly DataFile[];
   location: KernelLocation;
+  webr: RLocation;
   maxRunTimeoutMs: number;
   /** How this page reaches a stored blob (through the share). */
   blobUrl: (sha256: string) => string;
@@ -57,7 +59,7 @@ function endSession(session: Session | null): void {
   session.kernel.dispose();
 }
 
-export function useShareRerun({ messages, files, location, maxRunTimeoutMs, blobUrl }: Options) {
+export function useShareRerun({ messages, files, location, webr, maxRunTimeoutMs, blobUrl }: Options) {
   const [kernel, setKernel] = useState<Kernel | null>(null);
   const kernelState = useKernelState(kernel);
   const [state, setState] = useState<ShareRerunState>({ phase: 'idle' });
@@ -80,7 +82,7 @@ export function useShareRerun({ messages, files, location, maxRunTimeoutMs, blob
   const start = useCallback(async () => {
     endSession(session.current);
     const kernel = createKernel(location);
-    const current: Session = { kernel, abort: new AbortController(), runners: new RunnerSet({ interpreter: () => kernel }) };
+    const current: Session = { kernel, abort: new AbortController(), runners: new RunnerSet({ interpreter: () => kernel, webr }) };
     session.current = current;
     setKernel(current.kernel);
 
@@ -119,7 +121,7 @@ export function useShareRerun({ messages, files, location, maxRunTimeoutMs, blob
     const why = stopped ? 'you stopped the re-run' : 'Python could not start in this browser';
     for (const [id, cell] of cells) if (cell.kind === 'pending' || cell.kind === 'running') cells.set(id, { kind: 'not-run', reason: why });
     publish(stopped ? 'stopped' : 'finished');
-  }, [blobUrl, location, messages, runStep]);
+  }, [blobUrl, location, webr, messages, runStep]);
 
   const stop = useCallback(() => {
     const current = session.current;

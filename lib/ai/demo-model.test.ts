@@ -89,6 +89,17 @@ describe('the demo model beyond Python', () => {
     expect(toolFor(intent)).toBe('graphviz');
     expect(programFor(intent)).toMatch(/^digraph /);
   });
+
+  it('answers a regression in R with an r call: summary(lm()) and a base plot, nothing else taken for R', async () => {
+    const { recogniseIntent, programFor, toolFor } = await import('./demo-programs');
+    const intent = recogniseIntent('Fit a linear model in R');
+    expect(toolFor(intent)).toBe('r');
+    const code = programFor(intent)!;
+    expect(code).toContain('summary(fit)');
+    expect(code).toMatch(/lm\(mpg ~ wt, data = mtcars\)/);
+    expect(code).toMatch(/^plot\(/m);
+    expect(toolFor(recogniseIntent('Show me a table in rows of ten'))).not.toBe('r');
+  });
 });
 
 describe('the demo model in blocks mode', () => {

@@ -62,7 +62,7 @@ function safeParse(text: string): unknown {
   }
 }
 
-type Plan = { text: string; code?: string; tool?: 'python' | 'sql' | 'graphviz' };
+type Plan = { text: string; code?: string; tool?: 'python' | 'sql' | 'graphviz' | 'r' };
 
 /**
  * Code, program output or an error, quoted in the demo's prose: as markdown inline code, so that
@@ -121,7 +121,7 @@ export function plan(turn: Turn): Plan {
     const code = programFor(intent);
     if (!code) return { text: HELP_TEXT };
     const tool = toolFor(intent);
-    const opening = intent.kind === 'error-demo' ? "Let me compute a mean; I'll check what the code does." : tool === 'sql' ? "I'll ask SQLite, in your browser." : tool === 'graphviz' ? "I'll draw it with Graphviz." : "I'll compute that with Python.";
+    const opening = intent.kind === 'error-demo' ? "Let me compute a mean; I'll check what the code does." : tool === 'sql' ? "I'll ask SQLite, in your browser." : tool === 'graphviz' ? "I'll draw it with Graphviz." : tool === 'r' ? "I'll fit it with R, in your browser." : "I'll compute that with Python.";
     return { text: opening, code, tool };
   }
   const failedWithTraceback = /^status: error/.test(lastResult) && /error: NameError/.test(lastResult);
@@ -189,7 +189,7 @@ export function createDemoModel(options: { chunkDelayMs?: number } = {}): Langua
       const toolsOffered = (call.tools?.length ?? 0) > 0 && call.toolChoice?.type !== 'none';
       const blocksMode = call.prompt.some((m) => m.role === 'system' && /fenced code block tagged/.test(typeof m.content === 'string' ? m.content : ''));
       const planned = plan(readTurn(call.prompt));
-      const fence = planned.tool === 'sql' ? 'sql' : planned.tool === 'graphviz' ? 'dot' : 'python';
+      const fence = planned.tool === 'sql' ? 'sql' : planned.tool === 'graphviz' ? 'dot' : planned.tool === 'r' ? 'r' : 'python';
       // Blocks mode: the same code, written as a fenced block in the text instead of a tool call.
       const final = toolsOffered || !planned.code ? planned : blocksMode ? { text: `${planned.text}\n\n\`\`\`${fence}\n${planned.code.trimEnd()}\n\`\`\`\n` } : { text: `${planned.text}\n\n(The code-run budget for this message is spent.)` };
       return { stream: streamPlan(final, delayMs, call.abortSignal) };

@@ -12,6 +12,7 @@ export type DemoIntent =
   | { kind: 'plot' }
   | { kind: 'sql'; file: string | null; groupBy: string | null; measure: string | null }
   | { kind: 'diagram' }
+  | { kind: 'r-regression' }
   | { kind: 'error-demo' }
   | { kind: 'help' };
 
@@ -24,6 +25,7 @@ const number = (text: string, fallback: number) => {
 export function recogniseIntent(request: string): DemoIntent {
   const text = request.toLowerCase();
   if (/\b(error|traceback|exception|fix)\b/.test(text)) return { kind: 'error-demo' };
+  if (/\bin r\b|\busing r\b|\bwith r\b|\br code\b|\blinear (model|regression)\b|\blm\(|\bregression\b/.test(text)) return { kind: 'r-regression' };
   if (/\b(diagram|flowchart|flow chart|graphviz|dot)\b/.test(text)) return { kind: 'diagram' };
   if (/\b(sql|query|group by)\b/.test(text)) return { kind: 'sql', ...datasetColumns(request) };
   if (/\b(plot|chart|graph|figure|sine)\b/.test(text)) return { kind: 'plot' };
@@ -58,8 +60,8 @@ export function tableNameOf(file: string): string {
 }
 
 /** Which tool a demo program is for. */
-export function toolFor(intent: DemoIntent): 'python' | 'sql' | 'graphviz' {
-  return intent.kind === 'sql' ? 'sql' : intent.kind === 'diagram' ? 'graphviz' : 'python';
+export function toolFor(intent: DemoIntent): 'python' | 'sql' | 'graphviz' | 'r' {
+  return intent.kind === 'sql' ? 'sql' : intent.kind === 'diagram' ? 'graphviz' : intent.kind === 'r-regression' ? 'r' : 'python';
 }
 
 export function programFor(intent: DemoIntent): string | null {
@@ -108,6 +110,15 @@ export function programFor(intent: DemoIntent): string | null {
         '  outputs -> model [label="seen by the model", style=dashed];',
         '}',
       ].join('\n');
+    case 'r-regression':
+      return [
+        '# A linear model on R\'s built-in mtcars data: fuel economy against weight',
+        'fit <- lm(mpg ~ wt, data = mtcars)',
+        'print(summary(fit))',
+        'plot(mtcars$wt, mtcars$mpg, xlab = "Weight (1000 lbs)", ylab = "Miles per gallon", main = "mpg ~ wt", pch = 19)',
+        'abline(fit, col = "red", lwd = 2)',
+        'cat(sprintf("slope = %.3f mpg per 1000 lbs, R-squared = %.3f\\n", coef(fit)[["wt"]], summary(fit)$r.squared))',
+      ].join('\n');
     case 'error-demo':
       return `values = [3, 1, 4, 1, 5, 9, 2, 6]\nmean = sum(values) / len(value)\nprint(f"mean = {mean}")\n`;
     case 'help':
@@ -133,6 +144,7 @@ export const HELP_TEXT = [
   '- *Show me a table of squares and cubes*',
   '- *Query my data with SQL* (after dropping a CSV on the chat; runs in SQLite, offline)',
   '- *Draw a diagram of how Runpad works* (Graphviz)',
+  '- *Fit a linear model in R* (`summary(lm(...))` and a base R plot; R runs in your browser too)',
   '- *Plot a sine wave* (needs matplotlib from the package source)',
   '- *Show me how you fix an error in your code*',
   '',

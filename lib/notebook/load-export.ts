@@ -20,7 +20,7 @@ import { listMessages, type StoredMessage } from '@/lib/db/queries/messages';
 import { getShare } from '@/lib/db/queries/shares';
 import { conversationIdSchema, shareIdSchema } from '@/lib/http/session';
 import { notebookFileName, toNotebook } from './to-ipynb';
-import { scriptFileName, toScript } from './to-script';
+import { scriptFormat, toScript } from './to-script';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 
 export type ExportSource = {
@@ -131,5 +131,6 @@ export async function notebookResponse(source: ExportSource): Promise<Response> 
 }
 
 export function scriptResponse(source: ExportSource): Response {
-  return downloadResponse(toScript(source), SCRIPT_CONTENT_TYPE, scriptFileName(source.title));
+  const format = scriptFormat(source);
+  return downloadResponse(toScript(source), format.contentType, format.fileName);
 }

@@ -37,10 +37,12 @@ export const DISPLAY_FALLBACK = [
 
 export function toScript(input: { title: string | null; messages: StoredMessage[] }): string {
   // The title is in the first markdown cell; the header says what the file is.
-  const blocks: string[] = [
-    '# Exported from Runpad: the conversation in the percent cell format of Jupytext and VS Code.\n# Stored outputs are not included.',
-  ];
   const cells = conversationCells(input);
+  // A conversation that ran only R is an R script: the same percent cells (R comments are `#` too), the R as written.
+  const rOnly = isROnly(cells);
+  const blocks: string[] = [
+    `# Exported from Runpad: the conversation ${rOnly ? 'as an R script ' : ''}in the percent cell format of Jupytext and VS Code.\n# Stored outputs are not included.`,
+  ];
   if (cells.some((cell) => cell.kind === 'code' && cell.target === 'python' && /\bawait\b/.test(cell.code))) {
     // Runpad (like IPython) allows top-level await; plain Python does not, and it cannot be rewritten faithfully.
     blocks[0] += '\n# Some cells use top-level `await`: run them in Jupyter/IPython or an interactive window, not with plain python3.';
@@ -58,16 +60,29 @@ export function toScript(input: { title: string | null; messages: StoredMessage[
       blocks.push(`# %%\n${cell.source.trimEnd()}`);
     } else {
       const notes: string[] = [];
-      if (cell.target !== 'python') notes.push(`# ${TARGETS[cell.target].name} run`);
+      if (cell.target !== 'python' && !rOnly) notes.push(`# ${TARGETS[cell.target].name} run`);
       if (cell.run?.userRun === 'edited') notes.push('# (edited by the user)');
       else if (cell.run?.userRun === 'rerun') notes.push('# (run again by the user)');
       if (cell.toolError) notes.push(toComment(`The tool call failed: ${cell.toolError}`));
       else if (!cell.run) notes.push('# (did not run in Runpad)');
-      const source = cell.scriptSource.trimEnd();
+      const source = (rOnly ? cell.code : cell.scriptSource).trimEnd();
       blocks.push(['# %%', ...notes, source].join('\n'));
     }
   }
   return `${blocks.join('\n\n')}\n`;
+}
+
+/** Whether every run of the conversation is R (then its script is an .R file). */
+export function isROnly(cells: ReturnType<typeof conversationCells>): boolean {
+  const code = cells.filter((cell) => cell.kind === 'code');
+  return code.length > 0 && code.every((cell) => cell.kind === 'code' && cell.target === 'r');
+}
+
+/** The script's name and type: `.R` when the conversation ran only R, else `.py`. */
+export function scriptFormat(input: { title: string | null; messages: StoredMessage[] }): { fileName: string; contentType: string } {
+  return isROnly(conversationCells(input))
+    ? { fileName: exportFileName(input.title, '.R'), contentType: 'text/x-r-source; charset=utf-8' }
+    : { fileName: scriptFileName(input.title), contentType: 'text/x-python; charset=utf-8' };
 }
 
 export function scriptFileName(title: string | null): string {

@@ -15,6 +15,35 @@ export function workerCsp(origin: string | null, pyodideIndexPath: string, packa
 }
 
 /**
+ * The R worker's policy (workers/r.worker.ts): it loads nothing itself but starts webR's worker
+ * from webR's directory (worker-src falls back to script-src), and fetches only the R package
+ * repository (it asks once whether the repository answers).
+ */
+export function rWorkerCsp(origin: string | null, webrBasePath: string, rPackageRepoUrl: string): string {
+  if (!origin) return ["default-src 'none'", "script-src 'wasm-unsafe-eval'"].join('; ');
+  const repository = new URL(rPackageRepoUrl, origin).href;
+  return ["default-src 'none'", `script-src ${origin}/workers/ ${origin}${webrBasePath} 'wasm-unsafe-eval'`, `connect-src ${repository}`].join('; ');
+}
+
+/**
+ * webR's own worker (`webr-worker.js`), where R code runs: scripts and files only from webR's
+ * directory, and the network only to the R package repository (by path when it is a mirror on this
+ * origin) — never the app's API. It needs 'unsafe-eval': Emscripten's dynamic linker evals the
+ * EM_ASM code of R's BLAS/LAPACK side modules (without it R's start hangs), and webR lets R run
+ * JavaScript in its worker by design (webr::eval_js). The boundary is this worker's network, not
+ * which code runs in it.
+ */
+export function webrWorkerCsp(origin: string | null, webrBasePath: string, rPackageRepoUrl: string): string {
+  if (!origin) return ["default-src 'none'", "script-src 'wasm-unsafe-eval'"].join('; ');
+  const repository = new URL(rPackageRepoUrl, origin).href;
+  return [
+    "default-src 'none'",
+    `script-src ${origin}${webrBasePath} 'wasm-unsafe-eval' 'unsafe-eval'`,
+    `connect-src ${origin}${webrBasePath} ${repository}`,
+  ].join('; ');
+}
+
+/**
  * The page policy: scripts only with this request's nonce (Next adds it to its own scripts),
  * images only from the app itself, data: and blob: — so markdown from the model or from Python
  * cannot make the browser fetch an attacker's URL.

@@ -5,6 +5,9 @@ import { TARGET_LIST, TARGETS, type TargetId } from './registry';
 import type { RunContext, RunnerState, TargetRunner } from './runner';
 import { RunnerSet } from './runners';
 
+/** The fake runners never load webR. */
+const NO_WEBR = { webrBasePath: '/webr/none/', rPackageRepoUrl: '' };
+
 type Call = { code: string; context: RunContext };
 
 /** A runner that records its calls and answers with what the test gives it. */
@@ -49,7 +52,7 @@ function fakes(answers: Partial<Record<TargetId, (code: string) => RunResult | P
     TARGET_LIST.map((target) => [target.id, new FakeRunner(target.stateful, answers[target.id] ?? ((code) => ok([printed(`${target.id}: ${code}`)])))]),
   ) as Record<TargetId, FakeRunner>;
   const set = new RunnerSet(
-    { interpreter: () => { throw new Error('no interpreter in this test'); } },
+    { interpreter: () => { throw new Error('no interpreter in this test'); }, webr: NO_WEBR },
     Object.fromEntries(TARGET_LIST.map((target) => [target.id, (): TargetRunner => runners[target.id]])) as unknown as Record<TargetId, () => TargetRunner>,
   );
   return { runners, set };
@@ -154,7 +157,7 @@ describe('the run pipeline', () => {
   });
 
   it('turns a runner that cannot be made or that throws into a result that says so', async () => {
-    const set = new RunnerSet({ interpreter: () => { throw new Error('the interpreter has not started'); } });
+    const set = new RunnerSet({ interpreter: () => { throw new Error('the interpreter has not started'); }, webr: NO_WEBR });
     const result = await runOnTarget(TARGETS.python, 'print(1)', {}, options(set));
     expect(result).toMatchObject({ status: 'crashed', notice: 'Python is not available in this page: the interpreter has not started' });
     const { set: throwing } = fakes({ graphviz: () => Promise.reject(new Error('worker died')) });

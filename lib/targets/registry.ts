@@ -6,6 +6,7 @@
  */
 import { graphviz } from './graphviz/meta';
 import { python } from './python/meta';
+import { r } from './r/meta';
 import { sql } from './sql/meta';
 import type { TargetDefinition } from './target';
 
@@ -15,6 +16,7 @@ export const TARGET_LIST = [
   python,
   sql,
   graphviz,
+  r,
 ] as const;
 
 export type TargetId = (typeof TARGET_LIST)[number]['id'];

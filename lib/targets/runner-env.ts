@@ -4,7 +4,12 @@
  */
 import type { Kernel } from '@/lib/runtime/kernel';
 
+/** Where the page's R (lib/targets/r) loads webR from and installs packages from (the client config). */
+export type RLocation = { webrBasePath: string; rPackageRepoUrl: string };
+
 export type RunnerEnv = {
   /** The page's Python interpreter (one per conversation or share re-run), made on first need. */
   interpreter: () => Kernel;
+  /** Where R's worker finds webR and R packages. */
+  webr: RLocation;
 };

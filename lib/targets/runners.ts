@@ -4,6 +4,7 @@
  */
 import { createGraphvizRunner } from './graphviz/graphviz-runner';
 import { createPythonRunner } from './python/runner';
+import { createRRunner } from './r/r-runner';
 import type { TargetId } from './registry';
 import type { TargetRunner } from './runner';
 import type { RunnerEnv } from './runner-env';
@@ -15,6 +16,7 @@ const RUNNER_FACTORIES: Record<TargetId, RunnerFactory> = {
   python: createPythonRunner,
   sql: createSqlRunner,
   graphviz: createGraphvizRunner,
+  r: createRRunner,
 };
 
 /** Where the pipeline finds a target's runner. */

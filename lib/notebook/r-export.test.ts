@@ -1,0 +1,59 @@
+/**
+ * R conversations exported: R only → an .R script with the R as written; in notebooks (and in a
+ * script beside Python) an R cell is Python that hands the exact R source to Rscript.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { StoredMessage } from '@/lib/db/queries/messages';
+import { scriptFormat, toScript } from './to-script';
+import { toNotebook } from './to-ipynb';
+
+const R_CODE = 'fit <- lm(mpg ~ wt, data = mtcars)\nprint(summary(fit))\ncat("he said \\"\'\'\'ok\'\'\'\\"\\n")';
+
+const call = (toolCallId: string, type: string, code: string) => ({
+  type,
+  toolCallId,
+  state: 'output-available',
+  input: { code },
+  output: { status: 'ok', durationMs: 3, outputs: [{ output_type: 'stream', name: 'stdout', text: 'Coefficients:\n' }] },
+});
+
+const conversation = (...parts: unknown[]): StoredMessage[] => [
+  { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Fit mpg on weight in R.' }] },
+  { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Fitting.' }, ...parts] },
+] as StoredMessage[];
+
+const resolveImage = async () => null;
+
+describe('exporting an R conversation', () => {
+  it('R only: an .R script in percent cells, the talk as comments, the code as written', () => {
+    const source = { title: 'mpg model', messages: conversation(call('r1', 'tool-r', R_CODE)) };
+    expect(scriptFormat(source)).toEqual({ fileName: 'mpg-model.R', contentType: 'text/x-r-source; charset=utf-8' });
+    const script = toScript(source);
+    expect(script).toContain('as an R script');
+    expect(script).toContain(`# %%\n${R_CODE}`);
+    expect(script).toContain('# Fit mpg on weight in R.');
+    expect(script).not.toContain('# R run');
+  });
+
+  it('a notebook (Python kernel) whose R cell passes the exact R source to Rscript, with the stored outputs', async () => {
+    const notebook = await toNotebook({ title: 'mpg model', messages: conversation(call('r1', 'tool-r', R_CODE)), resolveImage });
+    const code = notebook.cells.filter((cell) => cell.cell_type === 'code');
+    expect(code).toHaveLength(1);
+    expect(code[0].source.join('')).toContain('Rscript');
+    expect(JSON.stringify(code[0])).toContain('Coefficients:');
+  });
+
+  it('R beside Python: a .py script, and the R cell\'s literal reads back as the exact R source', async () => {
+    const source = { title: null, messages: conversation(call('p1', 'tool-python', 'print(1)'), call('r1', 'tool-r', R_CODE)) };
+    expect(scriptFormat(source).fileName).toBe('runpad-conversation.py');
+    const notebook = await toNotebook({ ...source, resolveImage });
+    const rCell = notebook.cells.filter((cell) => cell.cell_type === 'code')[1].source.join('');
+    expect(rCell).toContain('Rscript');
+    // The literal is Python that evaluates to the R source, character for character.
+    const literal = rCell.split('\n')[0].replace(/^_runpad_r = /, '');
+    const decoded = execFileSync('python3', ['-c', `import sys; sys.stdout.write(${literal})`], { encoding: 'utf8' });
+    expect(decoded).toBe(R_CODE);
+    expect(toScript(source)).toContain('# R run');
+  });
+});

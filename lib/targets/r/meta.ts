@@ -1,0 +1,26 @@
+/** The R target (server-safe): R (webR) in a worker of its own, with its own state. */
+import { codeInputSchema, defineTarget } from '../target';
+import { rCellSource } from './notebook';
+
+export const r = defineTarget({
+  id: 'r',
+  toolName: 'r',
+  inputSchema: codeInputSchema,
+  name: 'R',
+  label: 'R · webR',
+  fence: 'r',
+  blockTags: ['r'],
+  description:
+    "Run R code in the user's browser (webR, R 4.6) and get back what it printed, its warnings and errors, its plots and its tables. " +
+    'Use R when the user asks for R or for classical statistics (lm, glm, t.test, anova, summary). State persists between R calls (separate from Python). ' +
+    'The base library is available: base, stats, graphics, grDevices, utils, methods, grid, datasets. Plots (plot, hist, boxplot, barplot) are captured automatically; ' +
+    'a data frame or matrix left as the last value is shown as a table; print() what matters. Files uploaded by the user are in /data (read.csv("/data/name.csv")); ' +
+    'write files for the user to /output/. Packages beyond the base library (ggplot2, dplyr) may be unavailable: prefer base R.',
+  prompt:
+    "runs R (webR) with its own state, separate from Python's. Use it when the user asks for R, or for classical statistics where R's output is the reference (summary(lm(...)), glm, t.test, anova). Base R is there (stats, graphics, grDevices, utils, grid, datasets); plots from plot(), hist(), boxplot() are captured as images; a data frame or matrix left as the last value is shown as a table; /data files are readable (`read.csv('/data/sales.csv')`). Packages beyond base R usually cannot be downloaded: if library() fails, do not retry, use base R.",
+  mimeTypes: ['image/png', 'text/plain', 'application/vnd.dataresource+json'],
+  stateful: true,
+  engine: 'webr',
+  replay: 'replay',
+  notebook: { cellSource: rCellSource },
+});

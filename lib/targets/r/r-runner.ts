@@ -1,0 +1,265 @@
+/**
+ * Runs `r` cells in the page (browser only): one R worker (workers/r.worker.ts) per conversation,
+ * on a private port, so R's state (variables, loaded packages, /data) persists between runs.
+ *
+ * - A run past its time limit, or stopped by the user, is interrupted through webR's
+ *   SharedArrayBuffer channel; R stops between steps of a loop and keeps its state. If R has not
+ *   come back within a grace period (code inside one long C call), the worker is terminated and
+ *   the next run starts a fresh R: the result says that state was lost.
+ * - Memory: R's vector heap is capped (mem.maxVSize, set by the worker): an allocation past it
+ *   fails with R's own error and the state is kept.
+ * - Everything the worker sends is parsed (lib/targets/r/protocol.ts) and every output admitted
+ *   through the page's output budget, as for Python.
+ */
+import type { RunContext, RunnerState, TargetRunner } from '@/lib/targets/runner';
+import type { RLocation, RunnerEnv } from '@/lib/targets/runner-env';
+import type { DataFile } from '@/lib/runtime/kernel';
+import { RESTARTED_NOTICE, outputSchema, type Output, type RunResult } from '@/lib/runtime/protocol';
+import { OUTPUT_CAPS, RUN_LIMITS } from '@/lib/runtime/limits';
+import { OutputBudget } from '@/lib/runtime/output-budget';
+import { openDataset } from '@/lib/files/dataset-cache';
+import { R_LIMITS, replySchema, type Reply, type RequestIn } from './protocol';
+
+const WORKER_URL = '/workers/r.worker.mjs';
+
+type Connection = {
+  worker: Worker;
+  port: MessagePort;
+  ready: Promise<void>;
+  pending: Map<number, (reply: Reply | null) => void>;
+  /** Files (name@sha256) this R already has under /data. */
+  written: Set<string>;
+  /** The stored runs (tool call ids) this R has executed successfully: restore's ledger. */
+  ran: Set<string>;
+};
+
+export class RRunner implements TargetRunner {
+  readonly stateful = true;
+  readonly replay = 'replay' as const;
+  private connection: Connection | null = null;
+  private nextId = 1;
+  private current: RunnerState = { kind: 'idle' };
+  private listeners = new Set<(state: RunnerState) => void>();
+  /** True once a worker was replaced: the next run tells the model its state was lost. */
+  private lostState = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly location: RLocation) {}
+
+  missingRuns(runIds: readonly string[]): string[] {
+    const ran = this.connection?.ran;
+    return runIds.filter((id) => !ran?.has(id));
+  }
+
+  state(): RunnerState {
+    return this.current;
+  }
+
+  subscribe(listener: (state: RunnerState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async start(): Promise<void> {
+    await this.connect().ready;
+  }
+
+  async restart(): Promise<void> {
+    this.kill();
+    await this.start();
+  }
+
+  dispose(): void {
+    this.kill();
+    this.listeners.clear();
+  }
+
+  /** Reads a file R wrote (under /output/), for storing it as a download. */
+  async readFile(path: string): Promise<Uint8Array> {
+    const connection = this.connect();
+    await connection.ready;
+    const reply = await this.request(connection, (id) => ({ type: 'read-file', id, path }), RUN_LIMITS.startTimeoutMs);
+    if (reply?.type === 'file') return reply.bytes;
+    throw new Error(reply?.type === 'request-failed' ? reply.message : `R did not return ${path}.`);
+  }
+
+  run(code: string, context: RunContext): Promise<RunResult> {
+    // One run at a time, in the order asked.
+    const result = this.queue.then(() => this.runNow(code, context));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async runNow(code: string, context: RunContext): Promise<RunResult> {
+    const started = performance.now();
+    const elapsed = () => performance.now() - started;
+    if (context.signal?.aborted) return { status: 'interrupted', outputs: [], durationMs: 0 };
+    const connection = this.connect();
+    try {
+      await withAbort(connection.ready, context.signal);
+      await this.writeFiles(connection, context.files, context);
+    } catch (error) {
+      if (context.signal?.aborted) return { status: 'interrupted', outputs: [], durationMs: elapsed() };
+      this.kill();
+      return { status: 'error', outputs: [{ output_type: 'error', ename: 'RStartError', evalue: messageOf(error), traceback: [] }], durationMs: elapsed(), notice: `R could not start: ${messageOf(error)}` };
+    }
+    const restarted = this.lostState;
+    this.lostState = false;
+    context.onPhase?.({ kind: 'running', startedAt: Date.now() });
+    this.setState({ kind: 'busy' });
+
+    const id = this.nextId++;
+    let stop: 'timeout' | 'user' | null = null;
+    let killTimer: ReturnType<typeof setTimeout> | undefined;
+    const stopRun = (reason: 'timeout' | 'user') => {
+      if (stop) return;
+      stop = reason;
+      connection.port.postMessage({ type: 'interrupt' } satisfies RequestIn);
+      // R that does not come back (one long C call) loses its worker.
+      killTimer = setTimeout(() => {
+        connection.pending.get(id)?.(null);
+        this.kill();
+      }, R_LIMITS.interruptGraceMs);
+    };
+    const timer = setTimeout(() => stopRun('timeout'), context.timeoutMs);
+    const onAbort = () => stopRun('user');
+    context.signal?.addEventListener('abort', onAbort);
+    try {
+      const reply = await new Promise<Reply | null>((resolve) => {
+        connection.pending.set(id, resolve);
+        connection.port.postMessage({ type: 'run', id, code } satisfies RequestIn);
+      });
+      const killed = reply === null;
+      const outputs = reply?.type === 'ran' ? admit(reply.outputs) : { outputs: [], dropped: 0, notice: null };
+      const dropped = outputs.dropped + (reply?.type === 'ran' ? reply.dropped : 0);
+      const notices: string[] = [];
+      if (restarted) notices.push(RESTARTED_NOTICE);
+      if (stop === 'timeout') notices.push(`The run was stopped after the time limit of ${Math.round(context.timeoutMs / 100) / 10} s.${killed ? '' : ' Variables were kept.'}`);
+      if (killed) notices.push(`R did not stop when interrupted, so it was restarted; variables were lost.`);
+      if (dropped > 0) notices.push(`${dropped} output${dropped === 1 ? '' : 's'} from R did not match the output format and ${dropped === 1 ? 'was' : 'were'} dropped.`);
+      if (outputs.notice) notices.push(outputs.notice);
+      if (reply?.type === 'request-failed') notices.push(reply.message);
+      const status: RunResult['status'] = stop === 'timeout' ? 'timeout' : stop === 'user' ? 'interrupted' : reply?.type === 'ran' ? reply.status : 'crashed';
+      if (status === 'ok' && context.runId) connection.ran.add(context.runId);
+      context.onOutputs?.(outputs.outputs);
+      return {
+        status,
+        outputs: outputs.outputs,
+        durationMs: elapsed(),
+        ...(notices.length ? { notice: notices.join(' ') } : {}),
+        ...(restarted || killed ? { restarted: true } : {}),
+      };
+    } finally {
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      context.signal?.removeEventListener('abort', onAbort);
+      connection.pending.delete(id);
+      if (this.connection === connection) this.setState({ kind: 'ready' });
+    }
+  }
+
+  /** Writes the conversation's files R does not have yet into /data/, from the browser's dataset cache when it can. */
+  private async writeFiles(connection: Connection, files: readonly DataFile[], context: RunContext): Promise<void> {
+    const missing = files.filter((file) => !connection.written.has(`${file.name}@${file.sha256}`));
+    if (missing.length === 0) return;
+    const sources = await Promise.all(missing.map((file) => openDataset(file)));
+    context.onPhase?.({ kind: 'loading-files', names: missing.map((file) => file.name), bytes: sources.reduce((sum, source) => sum + (source.size ?? 0), 0) });
+    for (const [i, file] of missing.entries()) {
+      const bytes = await sources[i].read();
+      const reply = await this.request(connection, (id) => ({ type: 'write-file', id, path: `/data/${file.name}`, bytes }), RUN_LIMITS.startTimeoutMs, [bytes.buffer]);
+      if (reply?.type !== 'done') throw new Error(`${file.name} could not be written to /data: ${reply?.type === 'request-failed' ? reply.message : 'R did not answer'}.`);
+      connection.written.add(`${file.name}@${file.sha256}`);
+    }
+  }
+
+  private request(connection: Connection, make: (id: number) => RequestIn, timeoutMs: number, transfer: Transferable[] = []): Promise<Reply | null> {
+    const id = this.nextId++;
+    return new Promise<Reply | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), timeoutMs);
+      connection.pending.set(id, (reply) => {
+        clearTimeout(timer);
+        connection.pending.delete(id);
+        resolve(reply);
+      });
+      connection.port.postMessage(make(id), transfer);
+    });
+  }
+
+  private connect(): Connection {
+    if (this.connection) return this.connection;
+    const worker = new Worker(WORKER_URL, { type: 'module', name: 'r' });
+    const channel = new MessageChannel();
+    const pending = new Map<number, (reply: Reply | null) => void>();
+    this.setState({ kind: 'starting', detail: 'Starting R' });
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('R did not start in time.')), RUN_LIMITS.startTimeoutMs);
+      channel.port1.onmessage = (event: MessageEvent<unknown>) => {
+        const reply = replySchema.safeParse(event.data);
+        if (!reply.success) return; // anything else from the worker is ignored
+        if (reply.data.type === 'ready') {
+          clearTimeout(timer);
+          resolve();
+        } else if (reply.data.type === 'failed') {
+          clearTimeout(timer);
+          reject(new Error(reply.data.message));
+        } else pending.get(reply.data.id)?.(reply.data);
+      };
+      worker.onerror = () => {
+        clearTimeout(timer);
+        reject(new Error('The R worker failed to load.'));
+      };
+    });
+    ready.then(
+      () => {
+        if (this.connection?.worker === worker) this.setState({ kind: 'ready' });
+      },
+      (error: unknown) => {
+        if (this.connection?.worker === worker) this.setState({ kind: 'failed', message: messageOf(error) });
+      },
+    );
+    worker.postMessage({ type: 'connect', port: channel.port2, baseUrl: this.location.webrBasePath, repoUrl: this.location.rPackageRepoUrl }, [channel.port2]);
+    this.connection = { worker, port: channel.port1, ready, pending, written: new Set(), ran: new Set() };
+    return this.connection;
+  }
+
+  private kill(): void {
+    const connection = this.connection;
+    if (!connection) return;
+    this.connection = null;
+    this.lostState = true;
+    connection.worker.terminate();
+    connection.port.close();
+    for (const resolve of connection.pending.values()) resolve(null);
+    this.setState({ kind: 'idle' });
+  }
+
+  private setState(state: RunnerState): void {
+    this.current = state;
+    for (const listener of this.listeners) listener(state);
+  }
+}
+
+/** Outputs from the worker, validated and capped by the page (ARCHITECTURE.md: "the page is the boundary"). */
+function admit(raw: readonly unknown[]): { outputs: Output[]; dropped: number; notice: string | null } {
+  const budget = new OutputBudget(OUTPUT_CAPS);
+  let dropped = 0;
+  for (const item of raw) {
+    const output = outputSchema.safeParse(item);
+    if (output.success) budget.admit(output.data, JSON.stringify(output.data).length);
+    else dropped += 1;
+  }
+  return { outputs: [...budget.outputs], dropped, notice: budget.notice };
+}
+
+function withAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return Promise.race([promise, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('Stopped.')), { once: true }))]);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createRRunner(env: RunnerEnv): TargetRunner {
+  return new RRunner(env.webr);
+}

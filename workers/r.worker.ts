@@ -1,0 +1,159 @@
+/**
+ * The R worker: hosts webR (R compiled to WebAssembly) for one conversation, off the page's thread.
+ *
+ * webR's own worker (`webr-worker.js`, served from /webr/<version>/ with its own CSP) runs R; this
+ * worker is webR's "main thread": it starts R over the SharedArrayBuffer channel (the app is
+ * cross-origin isolated, and that channel is the one that can interrupt R), loads Runpad's R side
+ * (lib/targets/r/capture.R) and turns what a run did into the output protocol. It answers nobody
+ * on its global scope: the page sends one `connect` message carrying a MessagePort, and everything
+ * after that travels on the port (lib/targets/r/protocol.ts). Terminating this worker ends R too.
+ */
+import { ChannelType, WebR } from 'webr';
+import captureSource from '@/lib/targets/r/capture.R';
+import { connectMessageSchema, R_LIMITS, requestSchema, type Reply, type Request } from '@/lib/targets/r/protocol';
+import { eventsToOutputs, fromWebR, parseEvents, rRunSchema } from '@/lib/targets/r/events';
+import { mediaTypeOfName } from '@/lib/targets/r/media-type';
+import { OUTPUT_CAPS } from '@/lib/runtime/limits';
+
+let webR: WebR | null = null;
+
+function onConnect(event: MessageEvent): void {
+  const connect = connectMessageSchema.safeParse(event.data);
+  if (!connect.success) return;
+  // The first valid connect wins; the global scope is not listened to after it.
+  self.removeEventListener('message', onConnect);
+  void serve(connect.data.port, connect.data.baseUrl, connect.data.repoUrl);
+}
+self.addEventListener('message', onConnect);
+
+/** R strings in R source: every character that could end or escape the literal is escaped. */
+function rString(value: string): string {
+  return JSON.stringify(value);
+}
+
+/** How long the package repository has to answer at start before R is told it cannot be reached. */
+const REPO_PROBE_TIMEOUT_MS = 4_000;
+
+/** Whether the R package repository answers (its listing for this R); asked once, while R starts. */
+async function repositoryAnswers(repoUrl: string, rVersion: Promise<string>): Promise<boolean> {
+  try {
+    const [major, minor] = (await rVersion).split('.');
+    const listing = new URL(`bin/emscripten/contrib/${major}.${minor}/PACKAGES`, repoUrl);
+    const response = await fetch(listing, { method: 'HEAD', signal: AbortSignal.timeout(REPO_PROBE_TIMEOUT_MS) });
+    return response.ok;
+  } catch {
+    return false; // unreachable, refused by the CSP, or too slow
+  }
+}
+
+async function startR(baseUrl: string, repoUrl: string): Promise<WebR> {
+  const r = new WebR({
+    baseUrl,
+    channelType: ChannelType.SharedArrayBuffer,
+    interactive: false,
+    // No default package repository URL baked in: Runpad's library() shim installs from repoUrl.
+    repoUrl,
+  });
+  await r.init();
+  const reachable = repositoryAnswers(repoUrl, r.evalRString('paste(R.version$major, R.version$minor, sep = ".")'));
+  await r.FS.mkdir('/data').catch(() => undefined);
+  await r.FS.mkdir('/output').catch(() => undefined);
+  await r.evalRVoid(captureSource);
+  const caps = OUTPUT_CAPS;
+  await r.evalRVoid(
+    [
+      `.runpad$repo <- ${rString(repoUrl)}`,
+      `.runpad$repo_reachable <- ${(await reachable) ? 'TRUE' : 'FALSE'}`,
+      `.runpad$caps <- list(rows = ${caps.tableRows}L, columns = ${caps.tableColumns}L, chars = ${caps.textChars}L, stream_bytes = ${caps.streamChars}L, plot_width = ${R_LIMITS.plotWidth}L, plot_height = ${R_LIMITS.plotHeight}L)`,
+      `invisible(mem.maxVSize(${R_LIMITS.vectorHeapMb}))`,
+      'options(warn = 1, width = 100)',
+      'setwd("/data")',
+    ].join('\n'),
+  );
+  return r;
+}
+
+async function serve(port: MessagePort, baseUrl: string, repoUrl: string): Promise<void> {
+  try {
+    webR = await startR(baseUrl, repoUrl);
+  } catch (error) {
+    reply(port, { type: 'failed', message: `R could not start: ${messageOf(error)}`.slice(0, R_LIMITS.maxMessageChars) });
+    port.close();
+    return;
+  }
+  port.addEventListener('message', (event) => void handle(port, event.data));
+  port.start();
+  reply(port, { type: 'ready', version: webR.version });
+}
+
+/** Runs, file writes and reads one at a time, in arrival order; an interrupt goes straight through. */
+let queue: Promise<void> = Promise.resolve();
+
+function handle(port: MessagePort, data: unknown): void {
+  const request = requestSchema.safeParse(data);
+  if (!request.success) return;
+  if (request.data.type === 'interrupt') {
+    webR?.interrupt();
+    return;
+  }
+  const work = request.data;
+  queue = queue.then(() => perform(port, work)).catch(() => undefined);
+}
+
+async function perform(port: MessagePort, request: Exclude<Request, { type: 'interrupt' }>): Promise<void> {
+  const r = webR;
+  if (!r) return;
+  try {
+    switch (request.type) {
+      case 'run':
+        reply(port, await run(r, request.id, request.code));
+        return;
+      case 'write-file':
+        await r.FS.writeFile(request.path, request.bytes);
+        reply(port, { type: 'done', id: request.id });
+        return;
+      case 'read-file': {
+        const bytes = (await r.FS.readFile(request.path)).slice();
+        port.postMessage({ type: 'file', id: request.id, bytes } satisfies Reply, [bytes.buffer]);
+        return;
+      }
+    }
+  } catch (error) {
+    reply(port, { type: 'request-failed', id: request.id, message: messageOf(error).slice(0, R_LIMITS.maxMessageChars) });
+  }
+}
+
+async function run(r: WebR, id: number, code: string): Promise<Reply> {
+  const shelter = await new r.Shelter();
+  try {
+    const value = await shelter.evalR('.runpad$run(code)', { env: { code } });
+    const parsed = rRunSchema.safeParse(fromWebR(await value.toJs()));
+    if (!parsed.success) return { type: 'request-failed', id, message: 'R returned a result in an unexpected form.' };
+    const { events, dropped } = parseEvents(parsed.data.events);
+    const images = new Map<string, string>();
+    for (const event of events) {
+      if (event.type === 'image' && event.path) {
+        const bytes = await r.FS.readFile(event.path).catch(() => null);
+        if (bytes && bytes.byteLength <= OUTPUT_CAPS.imageBytes) images.set(event.path, base64(bytes));
+      }
+    }
+    const outputs = eventsToOutputs(events, (path) => images.get(path) ?? null, mediaTypeOfName);
+    return { type: 'ran', id, status: parsed.data.status, outputs, dropped };
+  } finally {
+    await shelter.purge();
+  }
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function reply(port: MessagePort, message: Reply): void {
+  port.postMessage(message);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
