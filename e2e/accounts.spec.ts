@@ -255,7 +255,8 @@ test('invite mode refuses an email not on the list and lets an invited one in', 
   const outsider = await newPage(browser);
   await signInWithProvider(outsider, INVITE, 'outsider@example.com');
   await expect(outsider).toHaveURL(/\/sign-in\?.*error=/);
-  await expect(outsider.getByRole('alert')).toHaveText('This email is not invited to this Runpad. Ask its operator to add you.');
+  // (Next adds a route announcer, also role=alert: the message is found by its words.)
+  await expect(outsider.getByRole('alert').filter({ hasText: 'not invited' })).toHaveText('This email is not invited to this Runpad. Ask its operator to add you.');
   expect((await outsider.request.get(`${INVITE}/api/conversations`)).status()).toBe(401);
 
   const insider = await newPage(browser);
