@@ -55,7 +55,7 @@ test.afterAll(() => {
 });
 
 async function requestsWith(trigger: string): Promise<RecordedRequest[]> {
-  const all = (await (await fetch(`${FAKE_MODEL}/__requests`)).json()) as RecordedRequest[];
+  const all = (await (await fetch(`${FAKE_MODEL}/__requests?all=1`)).json()) as RecordedRequest[];
   return all.filter((r) => JSON.stringify(r.body).includes(trigger) && !JSON.stringify(r.body).includes('Write a title'));
 }
 

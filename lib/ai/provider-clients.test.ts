@@ -178,5 +178,10 @@ describe('switching provider mid-conversation', () => {
       expect(answer.text, provider).toContain('total 42');
     }
     expect(fake.requests().map((r) => r.protocol)).toEqual(['openai-responses', 'anthropic', 'gemini', 'openai-chat']);
+    // Over HTTP, specs that read Chat Completions bodies see only those unless they ask for all.
+    const origin = fake.url.replace(/\/v1$/, '');
+    const listed = async (query: string) => ((await (await fetch(`${origin}/__requests${query}`)).json()) as RecordedRequest[]).map((r) => r.protocol);
+    expect(await listed('')).toEqual(['openai-chat']);
+    expect(await listed('?all=1')).toEqual(['openai-responses', 'anthropic', 'gemini', 'openai-chat']);
   });
 });
