@@ -22,7 +22,10 @@ import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
 import { AnswerDraft } from '@/lib/chat/answer-drafts';
 import { storeUpload } from '@/lib/files/store-upload';
 import { toAppError } from '@/lib/http/to-app-error';
-import { ownPostgresUnavailable, ownRedisUnavailable, startOwnPostgres, startOwnRedis, type OwnPostgres, type OwnRedis } from '@/lib/testing/own-servers';
+import { ownPostgresUnavailable, ownRedisUnavailable, startFaultyProxy, startOwnPostgres, startOwnRedis, type FaultyProxy, type OwnPostgres, type OwnRedis } from '@/lib/testing/own-servers';
+import { createS3BlobStore } from '@/lib/blobs/s3-blob-store';
+import { readWhole } from '@/lib/blobs/read-whole';
+import { startS3TestServer, type S3TestServer } from '@/lib/blobs/s3-test-server';
 
 const PG_PORT = 25_710; // below the ephemeral range (32768+), where a client socket may hold a port
 const REDIS_PORT = 25_711;
@@ -105,6 +108,60 @@ describe.skipIf(skipPostgres)('Postgres restarted', () => {
     expect(stored).toMatchObject({ name: 'sales.csv', size: 8 });
     expect((await listFiles(handle.db, conversationId)).map((f) => f.name)).toEqual(['sales.csv']);
   }, 90_000);
+});
+
+describe.skipIf(skipPostgres)('the S3-compatible store answering 500s and stalling', () => {
+  let pg: OwnPostgres;
+  let handle: DbHandle;
+  let s3: S3TestServer;
+  let proxy: FaultyProxy;
+  const user = crypto.randomUUID();
+  let conversationId: string;
+  let spoolDir: string;
+
+  beforeAll(async () => {
+    spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-chaos-spool-'));
+    s3 = await startS3TestServer('runpad-chaos');
+    proxy = await startFaultyProxy(s3.endpoint);
+    pg = await startOwnPostgres(PG_PORT + 6);
+    handle = await createDb({ url: pg.url });
+    await ensureUser(handle.db, user);
+    conversationId = (await createConversation(handle.db, user, {})).id;
+  }, 120_000);
+  afterAll(async () => {
+    await handle?.close();
+    await pg?.close();
+    await proxy?.close();
+    await s3?.stop();
+    if (spoolDir) fs.rmSync(spoolDir, { recursive: true, force: true });
+  });
+
+  it('refuses uploads in words while it fails or stalls, keeps nothing half-stored, and works again when it answers', async () => {
+    const store = createS3BlobStore({ bucket: s3.bucket, endpoint: proxy.endpoint, region: 'us-east-1', accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true, spoolDir, idleTimeoutMs: 1_000 });
+    const target = { userId: user, conversationId };
+    const limits = { maxBytes: 1_000_000, tooLarge: 'too large' };
+    const upload = (name: string) => storeUpload(handle.db, store, target, { name, mediaType: 'text/csv' }, bytes([`name\n${name}\n`]), limits).then(() => null, (error: unknown) => toAppError(error));
+
+    proxy.setFault('error-500');
+    expect(await upload('during-500s.csv')).toMatchObject({ code: 'blobs:unavailable', status: 503 });
+    proxy.setFault('stall');
+    const stalled = await upload('during-stall.csv');
+    expect(stalled).toMatchObject({ code: 'blobs:unavailable', status: 503 });
+    expect(stalled?.message).toContain('nothing was stored');
+    expect(await listFiles(handle.db, conversationId)).toEqual([]);
+    expect(fs.readdirSync(spoolDir)).toEqual([]); // no spooled part left behind
+
+    proxy.setFault('none');
+    expect(await upload('after.csv')).toBeNull();
+    const [file] = await listFiles(handle.db, conversationId);
+    expect(file.name).toBe('after.csv');
+
+    // A download from a stalling store fails instead of hanging; it works again afterwards.
+    proxy.setFault('stall');
+    expect(toAppError(await readWhole(store, file.sha256).then(() => null, (error: unknown) => error))).toMatchObject({ code: 'blobs:unavailable' });
+    proxy.setFault('none');
+    expect((await readWhole(store, file.sha256))?.toString()).toBe('name\nafter.csv\n');
+  }, 120_000);
 });
 
 const canMount = process.getuid?.() === 0 && process.platform === 'linux';

@@ -30,6 +30,7 @@ const ERRORS = {
   'database:unavailable': { status: 503, level: 'error', message: 'The database cannot be reached right now; nothing was stored. Retry in a moment.', retryable: true, cause: 'unavailable' },
   'blobs:unavailable': { status: 503, level: 'error', message: 'File storage cannot be reached right now; nothing was stored. Retry in a moment.', retryable: true, cause: 'unavailable' },
   'blobs:full': { status: 507, level: 'error', message: 'The server’s file storage is full; nothing was stored.', retryable: false, cause: 'storage-full' },
+  'streams:unavailable': { status: 503, level: 'error', message: 'Live answers cannot be coordinated right now (Redis is not reachable). Retry in a moment.', retryable: true, cause: 'unavailable' },
   'model:timeout': { status: 504, level: 'error', message: 'The model stopped sending anything and the request timed out. Retry.', retryable: true, cause: 'timeout' },
   'model:unavailable': { status: 502, level: 'error', message: 'The model could not answer. Retry.', retryable: true, cause: 'unknown' },
   'server:internal': { status: 500, level: 'error', message: 'Something went wrong on the server.', retryable: true, cause: 'internal' },

@@ -38,6 +38,19 @@ describe('the model idle timeout counts from the last byte of any kind', () => {
     expect((await answer('silent-before-headers', 500)).cause).toBe('timeout');
   });
 
+  it('with onIdle, leaves the ending to the caller: it is told once, when the silence passes the limit', async () => {
+    server.addScenarios([{ trigger: 'silent-for-caller', steps: [{ fault: { hang: 'after-headers', afterChunks: 1 }, text: 'Some text, then silence' }] }]);
+    const stop = new AbortController();
+    const onIdle = vi.fn(() => stop.abort());
+    const model = createOpenAI({ baseURL: server.url, apiKey: 'test', fetch: idleTimeoutFetch(500, onIdle) }).chat('fake-model');
+    const result = streamText({ model, messages: [{ role: 'user', content: 'silent-for-caller' }], maxRetries: 0, abortSignal: stop.signal, onError: () => undefined });
+    const types: string[] = [];
+    for await (const part of result.fullStream) types.push(part.type);
+    expect(onIdle).toHaveBeenCalledTimes(1);
+    expect(types).toContain('text-delta');
+    expect(types.at(-1)).toBe('abort');
+  });
+
   it('keeps a slow answer whose chunks each come within the limit', async () => {
     server.addScenarios([{ trigger: 'slow-but-steady', chunkDelayMs: 150, chunkChars: 4, steps: [{ text: 'one chunk at a time, steadily' }] }]);
     expect(await answer('slow-but-steady', 1_500)).toEqual({ text: 'one chunk at a time, steadily', cause: null });

@@ -11,7 +11,11 @@ export function idleTimeoutError(idleMs: number): DOMException {
   return new DOMException(`The model sent nothing for ${idleMs} ms: timeout of idle ms exceeded`, 'TimeoutError');
 }
 
-export function idleTimeoutFetch(idleMs: number, base: typeof globalThis.fetch = globalThis.fetch): typeof globalThis.fetch {
+/**
+ * onIdle: called instead of failing the body, so the caller can abort the whole call the way the
+ * SDK expects (its abort path ends the answer cleanly; lib/chat/handle-chat.ts words it as the timeout).
+ */
+export function idleTimeoutFetch(idleMs: number, onIdle?: () => void, base: typeof globalThis.fetch = globalThis.fetch): typeof globalThis.fetch {
   return async (input, init) => {
     const controller = new AbortController();
     const outer = init?.signal;
@@ -27,7 +31,7 @@ export function idleTimeoutFetch(idleMs: number, base: typeof globalThis.fetch =
       clearTimeout(timer);
       outer?.removeEventListener('abort', onOuterAbort);
     };
-    arm(() => controller.abort(idleTimeoutError(idleMs)));
+    arm(() => (onIdle ? onIdle() : controller.abort(idleTimeoutError(idleMs))));
     let response: Response;
     try {
       response = await base(input, { ...init, signal: controller.signal });
@@ -40,13 +44,16 @@ export function idleTimeoutFetch(idleMs: number, base: typeof globalThis.fetch =
       return response;
     }
     const reader = response.body.getReader();
+    let expire = () => undefined as void;
     const body = new ReadableStream<Uint8Array>({
       start(streamController) {
-        arm(() => {
+        expire = () => {
+          if (onIdle) return onIdle();
           streamController.error(idleTimeoutError(idleMs));
           controller.abort(idleTimeoutError(idleMs));
           void reader.cancel().catch(() => undefined);
-        });
+        };
+        arm(expire);
       },
       async pull(streamController) {
         try {
@@ -58,11 +65,7 @@ export function idleTimeoutFetch(idleMs: number, base: typeof globalThis.fetch =
           }
           // Any byte counts: the timer restarts from the last one that arrived. (The SDK reads as
           // bytes come, so waiting on a slow reader is not mistaken for a silent model.)
-          arm(() => {
-            streamController.error(idleTimeoutError(idleMs));
-            controller.abort(idleTimeoutError(idleMs));
-            void reader.cancel().catch(() => undefined);
-          });
+          arm(expire);
           streamController.enqueue(value);
         } catch (error) {
           done();

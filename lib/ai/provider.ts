@@ -11,8 +11,8 @@ import { createDemoModel } from './demo-model';
 import { idleTimeoutFetch } from './idle-timeout-fetch';
 import { languageModelFor } from './provider-clients';
 
-/** idleMs: the request fails when the model sends no byte for that long (lib/ai/idle-timeout-fetch.ts). */
-export async function getLanguageModel(config: ModelConfig, idleMs?: number): Promise<LanguageModel> {
+/** idle: when the model sends no byte for `ms`, `onIdle` is called (lib/ai/idle-timeout-fetch.ts). */
+export async function getLanguageModel(config: ModelConfig, idle?: { ms: number; onIdle?: () => void }): Promise<LanguageModel> {
   if (config.provider === 'demo') return createDemoModel({ chunkDelayMs: config.chunkDelayMs });
-  return languageModelFor(config, idleMs ? idleTimeoutFetch(idleMs) : undefined);
+  return languageModelFor(config, idle ? idleTimeoutFetch(idle.ms, idle.onIdle) : undefined);
 }

@@ -36,6 +36,8 @@ export type S3BlobStoreOptions = {
   prefix?: string;
   /** Local directory for in-flight uploads; needs room for maxBytes per concurrent put. */
   spoolDir: string;
+  /** A request fails when its socket is silent this long (default 30 s): a stalled store is an error, not a hang. */
+  idleTimeoutMs?: number;
 };
 
 const PUT_ATTEMPTS = 3;
@@ -133,6 +135,8 @@ function createClient(options: S3BlobStoreOptions): S3Client {
     // Default CRC32 trailers (aws-chunked bodies) break many S3-compatible servers; we send our own sha256.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // socketTimeout is inactivity (a 100 MB upload may take long, but never stays silent).
+    requestHandler: { connectionTimeout: 5_000, socketTimeout: options.idleTimeoutMs ?? 30_000 },
   });
 }
 

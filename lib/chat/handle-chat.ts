@@ -80,7 +80,10 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
     buildSystemPrompt({ packages: mainAvailablePackages(), packagesUnreachable: request.packageSource === 'unreachable', stepBudget, budgetSpent, codeMode }) +
     (continuing ? '\n\nYour previous answer was cut off before it ended. Continue it exactly where it stopped, without repeating what you already wrote.' : '');
 
-  const model = await getLanguageModel(entry, config.modelIdleTimeoutMs);
+  // No byte from the model for the idle timeout (counted on the wire) aborts the call like a Stop
+  // would; an abort without a Stop is then worded as the timeout (timeoutsAsErrors below).
+  const idle = new AbortController();
+  const model = await getLanguageModel(entry, { ms: config.modelIdleTimeoutMs, onIdle: () => idle.abort() });
   timing.mark('prepare');
   // The answer belongs to the conversation, not to this connection: a reload (the connection
   // closing) must not stop it. Only Stop does, through its own endpoint, from any instance.
@@ -104,7 +107,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
     messages: modelMessages,
     // Blocks mode offers no tools: the model writes fenced blocks, which become calls below.
     ...(codeMode === 'blocks' ? {} : { tools, toolChoice: budgetSpent ? ('none' as const) : ('auto' as const) }),
-    abortSignal: stop.signal,
+    abortSignal: AbortSignal.any([stop.signal, idle.signal]),
     // Retries are the page's, visible (a countdown for a rate limit, a Retry button otherwise),
     // not seconds of silent waiting here.
     maxRetries: 0,

@@ -90,6 +90,7 @@ describe('toAppError: library failures that mean something to a user', () => {
     [Object.assign(new Error('We encountered an internal error.'), { name: 'InternalError', $metadata: { httpStatusCode: 500 } }), 'blobs:unavailable', 503],
     [Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), 'database:unavailable', 503],
     [new Error('Failed query', { cause: new Error('Connection terminated unexpectedly') }), 'database:unavailable', 503],
+    [Object.assign(new Error('Reached the max retries per request limit'), { name: 'MaxRetriesPerRequestError' }), 'streams:unavailable', 503],
     [Object.assign(new Error('duplicate key'), { code: '23505' }), 'server:internal', 500],
   ])('%s → %s', (error, code, status) => {
     const mapped = toAppError(error);

@@ -24,6 +24,8 @@ export function toAppError(error: unknown): AppError {
     if (e instanceof QuotaExceededError) return new AppError('quota:exceeded', { message: quotaMessage(e), reason: `storage quota (${e.scope})`, cause: error });
     if (e instanceof BlobTooLargeError) return new AppError('upload:too_large', { reason: 'too large', cause: error });
     if (codeOf(e) === 'ENOSPC' || codeOf(e) === 'EDQUOT') return new AppError('blobs:full', { reason: `blob store full (${codeOf(e)})`, cause: error });
+    // ioredis gives up on a command after its few retries (lib/streams/redis-connection.ts).
+    if (e instanceof Error && e.name === 'MaxRetriesPerRequestError') return new AppError('streams:unavailable', { reason: 'redis unreachable', cause: error });
     if (isObjectStoreFailure(e)) return new AppError('blobs:unavailable', { reason: `blob store failed (${(e as Error).name})`, cause: error });
   }
   if (isDatabaseUnavailable(error)) return new AppError('database:unavailable', { reason: `database unreachable (${chain(error).map(codeOf).find(Boolean) ?? 'connection'})`, cause: error });

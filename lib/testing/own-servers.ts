@@ -80,3 +80,50 @@ export async function startOwnRedis(port: number): Promise<OwnRedis> {
   await start();
   return { url: `redis://127.0.0.1:${port}`, start, stop, close: stop };
 }
+
+export type S3Fault = 'none' | 'error-500' | 'stall';
+export type FaultyProxy = { endpoint: string; setFault(fault: S3Fault): void; close(): Promise<void> };
+
+/**
+ * An HTTP proxy in front of an S3-compatible server that answers every request with a 500
+ * (InternalError, as S3 words it) or stalls it (headers never come) while its fault is set.
+ */
+export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
+  const http = await import('node:http');
+  let fault: S3Fault = 'none';
+  const stalled = new Set<import('node:http').ServerResponse>();
+  const server = http.createServer((request, response) => {
+    if (fault === 'error-500') {
+      request.resume();
+      response.writeHead(500, { 'content-type': 'application/xml' });
+      response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>');
+      return;
+    }
+    if (fault === 'stall') {
+      request.resume();
+      stalled.add(response);
+      response.on('close', () => stalled.delete(response));
+      return;
+    }
+    const url = new URL(request.url ?? '/', target);
+    const upstream = http.request(url, { method: request.method, headers: { ...request.headers, host: url.host } }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as import('node:net').AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    setFault: (next) => {
+      fault = next;
+    },
+    close: async () => {
+      for (const response of stalled) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
