@@ -42,13 +42,27 @@ test('a reload during a run leaves no ghost: the cell is stored as cut off, Run 
   expect(toolResults).toContain('The page was closed or reloaded while this ran');
 });
 
-test('after a reload, earlier runs are replayed by themselves before the next run, and the model is told in one line', async ({ page }) => {
+test('after a reload, earlier runs (Python and SQL) are replayed by themselves before the next run, and the model is told in one line', async ({ page }) => {
   const stamp = Date.now();
   const trigger = `e2e-restore-define-${stamp}`;
   const after = `e2e-restore-use-${stamp}`;
   await addScenarios([
-    { trigger, steps: [{ toolCall: { name: 'python', arguments: { code: 'answer = 41\nprint("defined")' } } }, { text: 'Defined it.' }] },
-    { trigger: after, steps: [{ toolCall: { name: 'python', arguments: { code: 'print("answer is", answer + 1)' } } }, { text: 'Used it.' }] },
+    {
+      trigger,
+      steps: [
+        { toolCall: { name: 'python', arguments: { code: 'answer = 41\nprint("defined")' } } },
+        { toolCall: { name: 'sql', arguments: { code: 'CREATE TABLE kept AS SELECT 41 AS v' } } },
+        { text: 'Defined it.' },
+      ],
+    },
+    {
+      trigger: after,
+      steps: [
+        { toolCall: { name: 'python', arguments: { code: 'print("answer is", answer + 1)' } } },
+        { toolCall: { name: 'sql', arguments: { code: 'SELECT v + 1 AS from_sql FROM kept' } } },
+        { text: 'Used it.' },
+      ],
+    },
   ]);
   await openChat(page);
   await send(page, `Define it. ${trigger}`);
@@ -61,8 +75,13 @@ test('after a reload, earlier runs are replayed by themselves before the next ru
   await send(page, `Use it. ${after}`);
   await expect(chatText(page, 'Used it.')).toBeVisible();
   await expect(cells(page).nth(1)).toContainText('answer is 42');
+  // The table the SQL run made came back too: restore replays SQL runs in order with Python's.
+  const sqlCell = page.getByRole('region', { name: 'SQL code cell' }).nth(1);
+  await expect(sqlCell).toHaveAttribute('data-cell-status', 'ok');
+  await expect(sqlCell.getByTestId('table-output')).toHaveAttribute('data-row-count', '1');
+  await expect(sqlCell).toContainText('from_sql');
   const [request] = await chatRequestsFor(after).then((list) => list.filter((r) => JSON.stringify(r.body.messages).includes('answer is 42')));
-  expect(JSON.stringify(request.body.messages)).toContain('The interpreter was restored by re-running 1 earlier runs');
+  expect(JSON.stringify(request.body.messages)).toContain('The interpreter was restored by re-running 2 earlier runs');
 });
 
 test('model failures are shown in words with a way out, and a failed turn leaves nothing half-stored', async ({ page }) => {

@@ -8,7 +8,8 @@
  */
 import { isCodePartType, targetOf } from '@/lib/targets/registry';
 import { convertToModelMessages, type ModelMessage, type UIMessage } from 'ai';
-import { BLOB_REF_PATTERN, runResultSchema, type RunResult } from '@/lib/runtime/protocol';
+import { BLOB_REF_PATTERN, type RunResult } from '@/lib/runtime/protocol';
+import { runResultOf } from '@/lib/targets/run-part';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
 import { createTools } from './python-tool';
@@ -54,8 +55,8 @@ async function prepare(messages: UIMessage[], resolveBlob: ResolveBlob): Promise
           if (!isCodePartType(part.type)) return part;
           const run = part as Extract<UIMessage['parts'][number], { toolCallId: string }> & { state: string; input?: unknown; output?: unknown };
           if (run.state === 'output-available') {
-            const parsed = runResultSchema.safeParse(run.output);
-            return (parsed.success ? { ...run, output: await resolveRun(parsed.data, resolveBlob) } : part) as typeof part;
+            const result = runResultOf({ state: run.state, output: run.output });
+            return (result ? { ...run, output: await resolveRun(result, resolveBlob) } : part) as typeof part;
           }
           if (run.state === 'input-available' || run.state === 'input-streaming') {
             return { ...run, state: 'output-available' as const, input: run.input ?? { code: '' }, output: CANCELLED } as typeof part;
@@ -132,9 +133,9 @@ async function asBlocks(messages: UIMessage[], includeImages: boolean): Promise<
       const run = part as { input?: { code?: string }; output?: unknown; state: string };
       block += 1;
       segment.push({ type: 'text', text: `\n\`\`\`${target.fence}\n${run.input?.code ?? ''}\n\`\`\`\n` });
-      const parsed = runResultSchema.safeParse(run.output);
-      if (!parsed.success) continue;
-      const view = await runToModel(parsed.data, { includeImages });
+      const result = runResultOf({ state: run.state, output: run.output });
+      if (!result) continue;
+      const view = await runToModel(result, { includeImages });
       outputs.push({ type: 'text', text: `Output of block ${block} (${target.fence}):\n${view.text}` });
       for (const image of view.images) outputs.push({ type: 'file', mediaType: image.mediaType, url: `data:${image.mediaType};base64,${image.data}` });
     }

@@ -70,7 +70,7 @@ export function readRunPart(value: unknown): ReadRunPart | null {
 }
 
 /** The part's result as the protocol defines it (every output validated), or null. */
-export function runResultOf(part: Pick<RunPart, 'state' | 'output' | 'preliminary'>): RunResult | null {
+export function runResultOf(part: { state: string; output?: unknown; preliminary?: boolean }): RunResult | null {
   if (part.state !== 'output-available' || part.preliminary === true) return null;
   const parsed = runResultSchema.safeParse(part.output);
   return parsed.success ? parsed.data : null;
