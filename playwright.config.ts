@@ -29,6 +29,10 @@ function appServer(port: number, env: Record<string, string>) {
       // The suites send hundreds of model requests as one guest; limits have their own server.
       RUNPAD_MODEL_REQUESTS_PER_MINUTE: '100000',
       RUNPAD_MODEL_REQUESTS_PER_DAY: '100000',
+      // Every test's browser is a new guest from 127.0.0.1: the per-address limits are tested in
+      // e2e/accounts.spec.ts on servers of their own.
+      RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: '100000',
+      RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY: '100000',
       RUNPAD_LOG_LEVEL: 'error',
       ...env,
     },

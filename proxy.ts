@@ -3,12 +3,18 @@ import { getConfig } from '@/lib/config';
 import { pageCsp, rWorkerCsp, webrWorkerCsp, workerCsp } from '@/lib/security/csp';
 import { sessionCookieHeader, sessionCookieName, signSession, verifySession } from '@/lib/auth/session';
 import { getAuthSecret } from '@/lib/auth/secret';
+import { accountCookieName } from '@/lib/auth/account-cookie';
 import { isSecureOrigin, requestOrigin } from '@/lib/http/origin';
 
 /**
  * Per request: the Content-Security-Policies (lib/security/csp.ts), and a guest session cookie
  * for a browser that has none (or a tampered one), visible to the page it is requesting.
+ * When RUNPAD_ACCESS requires an account, there are no guests: a page request without an account
+ * cookie goes to the sign-in page (whether the cookie is valid is the page's and the API's
+ * question), except shared links, which stay readable by anyone who has them.
  */
+const PUBLIC_PAGES = [/^\/s\//, /^\/sign-in$/, /^\/icon\.svg$/];
+
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const config = getConfig();
@@ -34,6 +40,20 @@ export function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('Content-Security-Policy', csp);
+
+  if (config.access.mode !== 'open') {
+    const signedIn = request.cookies.has(accountCookieName(isSecureOrigin(origin)));
+    if (!signedIn && !PUBLIC_PAGES.some((page) => page.test(pathname))) {
+      const target = new URL('/sign-in', origin ?? request.url);
+      target.searchParams.set('next', pathname);
+      const redirect = NextResponse.redirect(target);
+      redirect.headers.set('Content-Security-Policy', csp);
+      return redirect;
+    }
+    const response = NextResponse.next({ request: { headers: requestHeaders } });
+    response.headers.set('Content-Security-Policy', csp);
+    return response;
+  }
 
   const secret = getAuthSecret();
   const cookieName = sessionCookieName(isSecureOrigin(origin));

@@ -34,7 +34,7 @@ export async function startApp(port, env) {
   );
   if (stale) throw new Error(`port ${port} is already in use: stop that server first`);
   // The bench is one guest sending hundreds of streams: the per-guest limits would refuse it.
-  const limits = { RUNPAD_MODEL_REQUESTS_PER_MINUTE: '1000000', RUNPAD_MODEL_REQUESTS_PER_DAY: '1000000' };
+  const limits = { RUNPAD_MODEL_REQUESTS_PER_MINUTE: '1000000', RUNPAD_MODEL_REQUESTS_PER_DAY: '1000000', RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: '1000000', RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY: '1000000' };
   const child = spawn('npx', ['next', 'start', '-p', String(port)], { env: { ...process.env, ...limits, ...env }, stdio: ['ignore', 'ignore', 'ignore'], detached: true });
   let exited = false;
   child.on('exit', () => {

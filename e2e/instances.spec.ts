@@ -53,6 +53,7 @@ test.beforeAll(async () => {
         OPENAI_API_KEY: 'test-key',
         RUNPAD_MODEL: 'fake-model',
         RUNPAD_MODEL_REQUESTS_PER_MINUTE: '1000',
+        RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: '1000',
         RUNPAD_LOG_LEVEL: 'error',
       },
     });

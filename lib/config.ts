@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
 import type { ClientConfig } from './client-config';
 import { modelCatalogFromEnv, modelChoice, type ModelEntry } from './ai/model-catalog';
+import { parseEmailList } from './auth/email-list';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -43,14 +44,41 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
   S3_PREFIX: optionalString,
   RUNPAD_DATA_DIR: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('.data')),
+  DATABASE_URL: optionalUrl,
+  AUTH_SECRET: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().min(32, 'AUTH_SECRET must be at least 32 characters long.').optional()),
   RUNPAD_MODEL_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   RUNPAD_MODEL_REQUESTS_PER_DAY: z.coerce.number().int().min(1).default(500),
   RUNPAD_GUEST_STORAGE_BYTES: z.coerce.number().int().min(1).default(1_000_000_000),
   RUNPAD_CONVERSATION_STORAGE_BYTES: z.coerce.number().int().min(1).default(500_000_000),
+  RUNPAD_ACCESS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['open', 'accounts', 'invite']).default('open')),
+  RUNPAD_ALLOWED_EMAILS: optionalString,
+  RUNPAD_ADMIN_EMAILS: optionalString,
+  RUNPAD_OIDC_ISSUER: optionalUrl,
+  RUNPAD_OIDC_CLIENT_ID: optionalString,
+  RUNPAD_OIDC_CLIENT_SECRET: optionalString,
+  RUNPAD_OIDC_NAME: optionalString,
+  RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(2_000),
+  RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
 });
 
 /** One model of the catalog, ready to call (the demo model's streaming pace included). */
 export type ModelConfig = ModelEntry & { chunkDelayMs: number };
+
+/** Who may use the instance: guests and accounts, accounts only, or invited accounts only. */
+export type AccessMode = 'open' | 'accounts' | 'invite';
+
+
+const logLevelSchema = z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
+
+/**
+ * The log level (RUNPAD_LOG_LEVEL, default info), read on its own: the logger must work even when
+ * the rest of the environment is invalid, to say so.
+ */
+export function logLevel(): z.infer<typeof logLevelSchema> {
+  const parsed = logLevelSchema.safeParse(process.env.RUNPAD_LOG_LEVEL || undefined);
+  return parsed.success ? parsed.data : 'info';
+}
 
 export type AppConfig = {
   /** The models people may pick; the first is the default (lib/ai/model-catalog.ts). */
@@ -80,11 +108,35 @@ export type AppConfig = {
   /** Whether X-Forwarded-Proto/-Host come from a proxy the operator trusts. */
   trustProxy: boolean;
   redisUrl: string | null;
+  /** RUNPAD_DATA_DIR, resolved: embedded database, filesystem blobs, spool, generated auth secret. */
+  dataDir: string;
+  /** A Postgres server (DATABASE_URL), or null for the embedded PGlite under dataDir. */
+  databaseUrl: string | null;
+  /** AUTH_SECRET when set (at least 32 characters); else one is generated under dataDir. */
+  authSecret: string | null;
   /** Where blob bytes live: files under the data directory, or an S3-compatible bucket. */
   blobStore:
     | { kind: 'filesystem'; rootDir: string; spoolDir: string }
     | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean; prefix?: string; spoolDir: string };
-  limits: { modelRequestsPerMinute: number; modelRequestsPerDay: number; guestStorageBytes: number; conversationStorageBytes: number };
+  limits: {
+    modelRequestsPerMinute: number;
+    modelRequestsPerDay: number;
+    guestStorageBytes: number;
+    conversationStorageBytes: number;
+    /** New guests one client address may start per hour (the address: see lib/http/client-address.ts). */
+    guestsPerAddressPerHour: number;
+    modelRequestsPerAddressPerDay: number;
+    /** The whole instance's model requests per day; null: no ceiling. */
+    instanceModelRequestsPerDay: number | null;
+  };
+  access: {
+    mode: AccessMode;
+    /** For 'invite': emails and domains (entries without `@` or starting with it) that may sign in. */
+    allowedEmails: string[];
+    adminEmails: string[];
+    /** The OpenID Connect provider people sign in with; null when none is configured. */
+    oidc: { issuer: string; clientId: string; clientSecret: string | undefined; name: string } | null;
+  };
 };
 
 let cached: AppConfig | null = null;
@@ -126,15 +178,39 @@ export function getConfig(): AppConfig {
     publicOrigin: env.RUNPAD_PUBLIC_ORIGIN ? new URL(env.RUNPAD_PUBLIC_ORIGIN).origin : null,
     trustProxy: env.RUNPAD_TRUST_PROXY === '1' || env.RUNPAD_TRUST_PROXY === 'true',
     redisUrl: env.REDIS_URL ?? null,
+    dataDir: path.resolve(env.RUNPAD_DATA_DIR),
+    databaseUrl: env.DATABASE_URL ?? null,
+    authSecret: env.AUTH_SECRET ?? null,
     blobStore: blobStoreConfig(env),
     limits: {
       modelRequestsPerMinute: env.RUNPAD_MODEL_REQUESTS_PER_MINUTE,
       modelRequestsPerDay: env.RUNPAD_MODEL_REQUESTS_PER_DAY,
       guestStorageBytes: env.RUNPAD_GUEST_STORAGE_BYTES,
       conversationStorageBytes: env.RUNPAD_CONVERSATION_STORAGE_BYTES,
+      guestsPerAddressPerHour: env.RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR,
+      modelRequestsPerAddressPerDay: env.RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY,
+      instanceModelRequestsPerDay: env.RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY ?? null,
     },
+    access: accessConfig(env),
   };
   return cached;
+}
+
+function accessConfig(env: z.infer<typeof envSchema>): AppConfig['access'] {
+  if (env.RUNPAD_OIDC_ISSUER && !env.RUNPAD_OIDC_CLIENT_ID) throw new Error('Invalid environment: RUNPAD_OIDC_CLIENT_ID is required with RUNPAD_OIDC_ISSUER');
+  const allowedEmails = parseEmailList(env.RUNPAD_ALLOWED_EMAILS);
+  // Accounts are made by signing in with the provider (a passkey is added to an account later).
+  if (env.RUNPAD_ACCESS !== 'open' && !env.RUNPAD_OIDC_ISSUER) throw new Error(`Invalid environment: RUNPAD_ACCESS=${env.RUNPAD_ACCESS} needs an OpenID Connect provider (RUNPAD_OIDC_ISSUER, RUNPAD_OIDC_CLIENT_ID)`);
+  if (env.RUNPAD_ACCESS === 'invite' && allowedEmails.length === 0) throw new Error('Invalid environment: RUNPAD_ACCESS=invite needs RUNPAD_ALLOWED_EMAILS');
+  return {
+    mode: env.RUNPAD_ACCESS,
+    allowedEmails,
+    adminEmails: parseEmailList(env.RUNPAD_ADMIN_EMAILS),
+    oidc:
+      env.RUNPAD_OIDC_ISSUER && env.RUNPAD_OIDC_CLIENT_ID
+        ? { issuer: env.RUNPAD_OIDC_ISSUER.replace(/\/$/, ''), clientId: env.RUNPAD_OIDC_CLIENT_ID, clientSecret: env.RUNPAD_OIDC_CLIENT_SECRET, name: env.RUNPAD_OIDC_NAME ?? 'single sign-on' }
+        : null,
+  };
 }
 
 
@@ -148,7 +224,7 @@ function webrVersion(): string {
 }
 
 function blobStoreConfig(env: z.infer<typeof envSchema>): AppConfig['blobStore'] {
-  const dataDir = path.resolve(env.RUNPAD_DATA_DIR);
+  const dataDir = path.resolve(env.RUNPAD_DATA_DIR); // the one reading of RUNPAD_DATA_DIR
   const spoolDir = path.join(dataDir, 'spool');
   if (!env.S3_BUCKET) return { kind: 'filesystem', rootDir: path.join(dataDir, 'blobs'), spoolDir };
   return {

@@ -1,8 +1,8 @@
 /**
  * Readiness (GET /api/health) and a clean stop for the server process.
  *
- * readiness(): the database answers `select 1` and the blob store's check() resolves, each within
- * a time limit. A failed check is reported with a short reason (a timeout, or an error code such as
+ * readiness(): the database answers `select 1`, the blob store's check() resolves and, with
+ * REDIS_URL, Redis answers PING, each within a time limit. A failed check is reported with a short reason (a timeout, or an error code such as
  * ECONNREFUSED), never an error message, which might name a host, a user or a bucket; the full error
  * goes to the server log.
  *
@@ -14,6 +14,9 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { getBlobStore } from '@/lib/blobs/app-blob-store';
+import { getConfig } from '@/lib/config';
+import { Redis } from 'ioredis';
+import { closeRedis } from '@/lib/streams/redis-connection';
 import { getDb, type DbHandle } from '@/lib/db/client';
 import { logger, type Logger } from '@/lib/log/logger';
 
@@ -22,7 +25,26 @@ export const CHECK_TIMEOUT_MS = 2_000;
 const CLOSE_TIMEOUT_MS = 3_000;
 
 export type CheckResult = 'ok' | string;
-export type Readiness = { ok: boolean; database: CheckResult; blobStore: CheckResult };
+/** redis: only when REDIS_URL is set (answer streams and rate limits live there). */
+export type Readiness = { ok: boolean; database: CheckResult; blobStore: CheckResult; redis?: CheckResult };
+
+/** One PING on a connection of its own, so a health check never waits behind the app's queue. */
+async function pingRedis(url: string): Promise<void> {
+  // No retries and no log of its own: a failure is the probe's to report, once.
+  const client = new Redis(url, { connectionName: 'runpad-health', lazyConnect: true, connectTimeout: 1_500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  let cause: unknown = null;
+  client.on('error', (error: unknown) => {
+    cause ??= error; // the socket's error (ECONNREFUSED, …), reported by probe() with the failure
+  });
+  try {
+    await client.connect().catch((error: unknown) => {
+      throw cause ?? error;
+    });
+    await client.ping();
+  } finally {
+    await closeRedis(client);
+  }
+}
 
 /** A short, secret-free reason: the error's code or name when it looks like one, else "failed". */
 function failureReason(error: unknown): string {
@@ -60,7 +82,8 @@ async function probe(name: string, check: () => Promise<void>, timeoutMs: number
 export async function readiness(options: { timeoutMs?: number; log?: Logger } = {}): Promise<Readiness> {
   const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
   const log = options.log ?? logger();
-  const [database, blobStore] = await Promise.all([
+  const redisUrl = getConfig().redisUrl;
+  const [database, blobStore, redis] = await Promise.all([
     probe(
       'database',
       async () => {
@@ -79,8 +102,9 @@ export async function readiness(options: { timeoutMs?: number; log?: Logger } = 
       timeoutMs,
       log,
     ),
+    redisUrl ? probe('redis', () => pingRedis(redisUrl), timeoutMs, log) : Promise.resolve(undefined),
   ]);
-  return { ok: database === 'ok' && blobStore === 'ok', database, blobStore };
+  return { ok: database === 'ok' && blobStore === 'ok' && (redis === undefined || redis === 'ok'), database, blobStore, ...(redis === undefined ? {} : { redis }) };
 }
 
 const globals = globalThis as unknown as { runpadDb?: Promise<DbHandle>; runpadShutdownRegistered?: boolean };

@@ -58,6 +58,12 @@ export function SettingsDialog({ open, onClose, maxTimeoutMs }: { open: boolean;
             className="mt-1 block w-28 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
           />
         </label>
+        <p>
+          <a href="/account" className="font-medium text-blue-700 underline dark:text-blue-300">
+            Account
+          </a>
+          : sign in to keep your work on every device; signed-in devices, export, deletion.
+        </p>
       </div>
       <form method="dialog" className="mt-5 text-right">
         <button className="rounded-lg bg-blue-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-blue-700">Done</button>

@@ -38,7 +38,7 @@ export function TraceFigure({ children }: { children?: ReactNode }) {
     return (
       <span data-trace="untraced" title="Not found in any output" className="underline decoration-amber-500 decoration-dotted decoration-2 underline-offset-4">
         {raw}
-        <span className="sr-only"> (not found in any output)</span>
+        <span className="sr-only select-none"> (not found in any output)</span>
       </span>
     );
   }

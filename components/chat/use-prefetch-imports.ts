@@ -3,6 +3,9 @@
 import { useEffect, useRef } from 'react';
 import type { UIMessage } from 'ai';
 import type { Kernel } from '@/lib/runtime/kernel';
+import { TARGETS } from '@/lib/targets/registry';
+import { readRunPart } from '@/lib/targets/run-part';
+import type { RunnerSource } from '@/lib/targets/runners';
 
 const IMPORT_LINE = /^\s*(?:import\s+[\w.]+(?:\s*,\s*[\w.]+)*|from\s+[\w.]+\s+import\b.*)/;
 
@@ -16,22 +19,31 @@ export function completeImportLines(code: string): string[] {
 }
 
 /**
- * While the model is still writing a `python` call, start loading the packages its imports
- * need, so they are usually ready when the code is complete.
+ * While the model is still writing a call, start its target's engine (TargetRunner.start: a
+ * worker not yet running is started, e.g. the first diagram's), and for a `python` call start
+ * loading the packages its imports need, so both are usually ready when the code is complete.
  */
-export function usePrefetchImports(messages: UIMessage[], kernel: Kernel | null): void {
+export function usePrefetchImports(messages: UIMessage[], kernel: Kernel | null, runners: RunnerSource | null): void {
   const seen = useRef(new Set<string>());
+  const started = useRef(new Set<string>());
   const last = messages.at(-1);
   useEffect(() => {
-    if (!kernel || last?.role !== 'assistant') return;
-    for (const part of last.parts) {
-      if (part.type !== 'tool-python' || part.state !== 'input-streaming') continue;
-      const input = part.input as { code?: unknown } | undefined;
-      if (typeof input?.code !== 'string') continue;
-      const fresh = completeImportLines(input.code).filter((line) => !seen.current.has(line));
+    if (last?.role !== 'assistant') return;
+    for (const value of last.parts) {
+      const run = readRunPart(value);
+      if (!run || run.part.state !== 'input-streaming') continue;
+      if (runners && !started.current.has(run.target.id)) {
+        started.current.add(run.target.id);
+        // A failure to start is reported by the run itself.
+        void Promise.resolve()
+          .then(() => runners.get(run.target.id).start())
+          .catch(() => undefined);
+      }
+      if (!kernel || run.target.id !== TARGETS.python.id || run.code === null) continue;
+      const fresh = completeImportLines(run.code).filter((line) => !seen.current.has(line));
       if (fresh.length === 0) continue;
       for (const line of fresh) seen.current.add(line);
       kernel.prefetch(fresh.join('\n'));
     }
-  }, [kernel, last]);
+  }, [kernel, runners, last]);
 }

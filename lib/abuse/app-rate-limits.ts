@@ -1,34 +1,96 @@
 /**
  * The app's rate limits, opened once per process: counters in Redis when REDIS_URL is set
  * (shared by every instance), else in the app's Postgres (embedded or server).
+ *
+ * A model request passes three gates, each its own counter: the person's (per minute and per
+ * day; an admin may set other numbers for one person, which then count on the same counters),
+ * the client address's (per day, so minting guests does not reset it), and the instance's daily
+ * ceiling when the operator set one. Starting a guest counts against the address too.
  */
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
-import { createRateLimits, type LimitDecision, type LimitKind, type RateLimits } from './rate-limits';
+import { logger } from '@/lib/log/logger';
+import { createRateLimits, type LimitDecision, type LimitKind, type LimitRules, type RateLimits } from './rate-limits';
 
-const globalForLimits = globalThis as unknown as { runpadRateLimits?: Promise<RateLimits> };
+const globalForLimits = globalThis as unknown as { runpadRateLimits?: Map<string, Promise<RateLimits>> };
+const DAY_S = 86_400;
 
-export function getRateLimits(): Promise<RateLimits> {
-  if (!globalForLimits.runpadRateLimits) {
-    const config = getConfig();
-    const rules = {
-      'model-per-minute': { points: config.limits.modelRequestsPerMinute, durationSeconds: 60 },
-      'model-per-day': { points: config.limits.modelRequestsPerDay, durationSeconds: 86_400 },
-    };
-    globalForLimits.runpadRateLimits = config.redisUrl
-      ? createRateLimits({ store: 'redis', redisUrl: config.redisUrl, rules })
-      : getDb().then((db) => createRateLimits({ store: 'postgres', db, rules }));
-    globalForLimits.runpadRateLimits.catch(() => {
-      globalForLimits.runpadRateLimits = undefined;
-    });
-  }
-  return globalForLimits.runpadRateLimits;
+function open(rules: LimitRules): Promise<RateLimits> {
+  const config = getConfig();
+  globalForLimits.runpadRateLimits ??= new Map();
+  const key = JSON.stringify(rules);
+  const known = globalForLimits.runpadRateLimits.get(key);
+  if (known) return known;
+  const created = config.redisUrl ? createRateLimits({ store: 'redis', redisUrl: config.redisUrl, rules }) : getDb().then((db) => createRateLimits({ store: 'postgres', db, rules }));
+  globalForLimits.runpadRateLimits.set(key, created);
+  created.catch(() => globalForLimits.runpadRateLimits?.delete(key));
+  return created;
 }
 
-/** What a limited guest reads: which limit, and when to try again, in words. */
+/** The instance's default rules, for every kind it counts. */
+export function getRateLimits(): Promise<RateLimits> {
+  const { limits } = getConfig();
+  return open({
+    'model-per-minute': { points: limits.modelRequestsPerMinute, durationSeconds: 60 },
+    'model-per-day': { points: limits.modelRequestsPerDay, durationSeconds: DAY_S },
+    'guests-per-address': { points: limits.guestsPerAddressPerHour, durationSeconds: 3_600 },
+    'model-per-address': { points: limits.modelRequestsPerAddressPerDay, durationSeconds: DAY_S },
+    ...(limits.instanceModelRequestsPerDay ? { 'model-instance': { points: limits.instanceModelRequestsPerDay, durationSeconds: DAY_S } } : {}),
+  });
+}
+
+export type PersonalLimits = { modelRequestsPerMinute: number | null; modelRequestsPerDay: number | null };
+
+/** The key of the instance-wide counter. */
+const INSTANCE_KEY = 'instance';
+
+/**
+ * Counts one model request against the person, their address and the instance, in that order;
+ * the first refusal stops it (later gates are not counted).
+ */
+export async function admitModelRequest(personId: string, address: string, personal: PersonalLimits): Promise<LimitDecision> {
+  const { limits } = getConfig();
+  const defaults = await getRateLimits();
+  const perPerson =
+    personal.modelRequestsPerMinute === null && personal.modelRequestsPerDay === null
+      ? defaults
+      : await open({
+          'model-per-minute': { points: personal.modelRequestsPerMinute ?? limits.modelRequestsPerMinute, durationSeconds: 60 },
+          'model-per-day': { points: personal.modelRequestsPerDay ?? limits.modelRequestsPerDay, durationSeconds: DAY_S },
+        });
+  const own = await perPerson.consumeAll(['model-per-minute', 'model-per-day'], personId);
+  if (!own.ok) return refused(own, personId);
+  const fromAddress = await defaults.consume('model-per-address', address);
+  if (!fromAddress.ok) return refused(fromAddress, personId);
+  if (limits.instanceModelRequestsPerDay) {
+    const instance = await defaults.consume('model-instance', INSTANCE_KEY);
+    if (!instance.ok) return refused(instance, personId);
+  }
+  return own;
+}
+
+/** Counts one new guest against its address. */
+export async function admitNewGuest(address: string): Promise<LimitDecision> {
+  const decision = await (await getRateLimits()).consume('guests-per-address', address);
+  return decision.ok ? decision : refused(decision, null);
+}
+
+function refused(decision: Extract<LimitDecision, { ok: false }>, personId: string | null): LimitDecision {
+  // Addresses are not logged: the kind and the person are enough to tell what happened.
+  logger().warn({ component: 'rate-limits', kind: decision.kind, person: personId, retryAfterSeconds: decision.retryAfterSeconds }, 'limit refused a request');
+  return decision;
+}
+
+/** What a limited person reads: which limit, and when to try again, in words. */
 export function limitMessage(decision: Extract<LimitDecision, { ok: false }>): string {
   const wait = decision.retryAfterSeconds < 90 ? `${decision.retryAfterSeconds} seconds` : decision.retryAfterSeconds < 5_400 ? `${Math.ceil(decision.retryAfterSeconds / 60)} minutes` : `${Math.ceil(decision.retryAfterSeconds / 3_600)} hours`;
-  const which: Record<LimitKind, string> = { 'model-per-minute': 'too many requests to the model in the last minute', 'model-per-day': 'the daily number of requests to the model' };
-  return `You have reached ${which[decision.kind]}. Try again in ${wait}.`;
+  const which: Record<LimitKind, string> = {
+    'model-per-minute': 'You have reached too many requests to the model in the last minute',
+    'model-per-day': 'You have reached the daily number of requests to the model',
+    'guests-per-address': 'Too many new guest sessions have started from your network',
+    'model-per-address': 'Your network has reached the daily number of requests to the model',
+    'model-instance': 'This Runpad has reached its daily number of requests to the model for everyone',
+  };
+  return `${which[decision.kind]}. Try again in ${wait}.`;
 }

@@ -35,14 +35,19 @@ import type { Db } from '@/lib/db/client';
 import { logger } from '@/lib/log/logger';
 import { RATE_LIMITS_TABLE_STATEMENTS, rateLimits } from './rate-limit-table';
 
-export type LimitKind = 'model-per-minute' | 'model-per-day';
+/**
+ * Per person (guest or account): model requests per minute and per day. Per client address:
+ * guests started, model requests. For the whole instance: model requests per day (one key).
+ */
+export type LimitKind = 'model-per-minute' | 'model-per-day' | 'guests-per-address' | 'model-per-address' | 'model-instance';
 export type LimitRule = { points: number; durationSeconds: number };
-export type LimitRules = Record<LimitKind, LimitRule>;
+/** The kinds a RateLimits counts; consuming a kind without a rule throws. */
+export type LimitRules = Partial<Record<LimitKind, LimitRule>>;
 
-export const LIMIT_KINDS: readonly LimitKind[] = ['model-per-minute', 'model-per-day'];
+export const LIMIT_KINDS: readonly LimitKind[] = ['model-per-minute', 'model-per-day', 'guests-per-address', 'model-per-address', 'model-instance'];
 
 /** A small public deployment: 20 model requests per minute, 500 per day. */
-export const DEFAULT_LIMIT_RULES: LimitRules = {
+export const DEFAULT_LIMIT_RULES: Required<Pick<LimitRules, 'model-per-minute' | 'model-per-day'>> = {
   'model-per-minute': { points: 20, durationSeconds: 60 },
   'model-per-day': { points: 500, durationSeconds: 24 * 60 * 60 },
 };
@@ -143,7 +148,8 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
       });
     // The library loads drizzle-orm with a hidden dynamic import; if a bundler broke that, fail
     // here, loudly, instead of falling back to memory on every request.
-    await makePrimary(LIMIT_KINDS[0], options.rules[LIMIT_KINDS[0]]).get('__startup_probe__');
+    const [probeKind, probeRule] = ruleEntries(options.rules)[0];
+    await makePrimary(probeKind, probeRule).get('__startup_probe__');
     const sweep = setInterval(() => {
       db.delete(rateLimits)
         .where(lt(rateLimits.expire, new Date(Date.now() - SWEEP_GRACE_MS)))
@@ -170,9 +176,13 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
     makePrimary = (kind, rule) => new RateLimiterMemory({ keyPrefix: `${keyPrefix}:${kind}`, points: rule.points, duration: rule.durationSeconds });
   }
 
-  const limiters = {} as Record<LimitKind, KindLimiter>;
-  for (const kind of LIMIT_KINDS) {
-    const rule = options.rules[kind];
+  const limiters: Partial<Record<LimitKind, KindLimiter>> = {};
+  const limiterOf = (kind: LimitKind): KindLimiter => {
+    const limiter = limiters[kind];
+    if (!limiter) throw new RangeError(`no rate limit rule for ${kind}`);
+    return limiter;
+  };
+  for (const [kind, rule] of ruleEntries(options.rules)) {
     const base = makePrimary(kind, rule);
     limiters[kind] =
       store === 'memory'
@@ -210,7 +220,7 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
     } catch (reason) {
       if (!(reason instanceof RateLimiterRes)) throw reason;
       // Points that would have fitted before this request pushed the total over: give them back.
-      if (points > 1 && reason.consumedPoints - points < limiters[kind].rule.points) {
+      if (points > 1 && reason.consumedPoints - points < limiterOf(kind).rule.points) {
         await refund({ limiter, points, remaining: 0, msBeforeNext: reason.msBeforeNext }, guestId);
       }
       return refuse(kind, reason.msBeforeNext);
@@ -219,7 +229,7 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
 
   const attempt = async (kind: LimitKind, guestId: string, points: number): Promise<Outcome> => {
     if (closed) throw new Error('createRateLimits: used after close()');
-    const { primary, fallback } = limiters[kind];
+    const { primary, fallback } = limiterOf(kind);
     try {
       return await attemptOn(primary, kind, guestId, points);
     } catch (error) {
@@ -241,7 +251,7 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
       checkGuest(guestId);
       // Shortest window first: it is the one that refuses in a burst, and a request it refuses
       // must not spend a point of a longer window (which would take much longer to come back).
-      const ordered = [...new Set(kinds)].sort((a, b) => limiters[a].rule.durationSeconds - limiters[b].rule.durationSeconds);
+      const ordered = [...new Set(kinds)].sort((a, b) => limiterOf(a).rule.durationSeconds - limiterOf(b).rule.durationSeconds);
       if (ordered.length === 0) throw new RangeError('consumeAll needs at least one kind');
       const taken: Taken[] = [];
       try {
@@ -267,9 +277,13 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
   };
 }
 
+function ruleEntries(rules: LimitRules): Array<[LimitKind, LimitRule]> {
+  return LIMIT_KINDS.flatMap((kind) => (rules[kind] ? [[kind, rules[kind]] as [LimitKind, LimitRule]] : []));
+}
+
 function validateRules(rules: LimitRules) {
-  for (const kind of LIMIT_KINDS) {
-    const rule = rules[kind];
+  if (ruleEntries(rules).length === 0) throw new RangeError('rate limits need at least one rule');
+  for (const [kind, rule] of ruleEntries(rules)) {
     // Whole seconds: Redis expiries are set in seconds, and a fraction would be truncated there.
     if (!rule || !Number.isInteger(rule.points) || rule.points < 1 || !Number.isInteger(rule.durationSeconds) || rule.durationSeconds < 1) {
       throw new RangeError(`rate limit rule for ${kind} needs positive integer points and durationSeconds, got ${JSON.stringify(rule)}`);

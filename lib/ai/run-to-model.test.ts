@@ -86,3 +86,25 @@ describe('what the model sees of a run', () => {
     expect(view.text).toContain('wrote /output/result.csv (1.2 kB)');
   });
 });
+
+describe('a figure in words, for a model without image input', () => {
+  // A 2×3 PNG.
+  const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAEElEQVR4nGP4z8AARAwQCgA3wgL+WxmqDwAAAABJRU5ErkJggg==';
+
+  it('says its type and size and what the figure shows, never attaching it', async () => {
+    const text = "<Figure size 640x480 with 1 Axes>\nAxes 1: title 'Revenue'; x axis 'year' from 2019 to 2024; y axis 'USD' from 0 to 3.2e+06; 1 line(s): revenue";
+    const view = await runToModel(ok([{ output_type: 'display_data', data: { 'image/png': PNG, 'text/plain': text } }]), { includeImages: false });
+    expect(view.images).toEqual([]);
+    expect(view.text).toContain('[image 1 shown to the user (PNG, 2×3 px');
+    expect(view.text).toContain("title 'Revenue'; x axis 'year' from 2019 to 2024");
+  });
+
+  it('gives a chart’s spec and a diagram’s DOT source', async () => {
+    const spec = { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', mark: 'bar', data: { values: [{ city: 'Oslo', n: 3 }] }, encoding: { x: { field: 'city', type: 'nominal' }, y: { field: 'n', type: 'quantitative' } } };
+    const chart = await runToModel(ok([{ output_type: 'display_data', data: { 'image/png': PNG, 'application/vnd.vegalite.v5+json': spec } as never }]), { includeImages: false });
+    expect(chart.text).toContain('an interactive chart:');
+    expect(chart.text).toContain('Oslo');
+    const diagram = await runToModel(ok([{ output_type: 'display_data', data: { 'image/png': PNG, 'text/vnd.graphviz': 'digraph { ask -> answer }' } }]), { includeImages: false });
+    expect(diagram.text).toContain('a Graphviz diagram drawn from this DOT source:\ndigraph { ask -> answer }');
+  });
+});

@@ -100,7 +100,7 @@ export async function runToModel(result: RunResult, options: { includeImages: bo
           if (attached) images.push(attached);
           if (!options.includeImages) {
             // A model without image input (or images turned off) reads the figure in words instead.
-            lines.push(describeFigure(imageCount, image, block.data, chart ? describeChart(chart) : null));
+            lines.push(describeFigure(imageCount, image, block.data, chart));
             break;
           }
           lines.push(
@@ -145,13 +145,17 @@ export function imageSize(mediaType: string, base64: string): { width: number; h
  * A figure in words: its type and size, and the data behind it when the output carries it (a
  * chart's spec, a matplotlib figure's title, axes and series, a diagram's DOT source).
  */
-function describeFigure(index: number, image: { mediaType: string; value: string }, data: MimeBundle, chart: string | null): string {
+function describeFigure(index: number, image: { mediaType: string; value: string }, data: MimeBundle, chart: ReturnType<typeof vegaLiteSpecOf>): string {
   const size = imageSize(image.mediaType, image.value);
   const kind = image.mediaType.replace('image/', '').toUpperCase();
   const bytes = BLOB_REF_PATTERN.test(image.value) ? null : Math.floor((image.value.length * 3) / 4);
   const facts = [kind, size ? `${size.width}×${size.height} px` : null, bytes ? formatBytes(bytes) : null].filter(Boolean).join(', ');
   const lines = [`[image ${index} shown to the user (${facts}); images are not sent to this model, so here is what is known of it:]`];
-  if (chart) lines.push(`an interactive chart: ${chart}`);
+  if (chart) {
+    lines.push(`an interactive chart: ${describeChart(chart)}`);
+    const values = (chart.data as { values?: unknown } | undefined)?.values;
+    if (Array.isArray(values)) lines.push(`its data (${values.length.toLocaleString('en-US')} rows): ${headTail(JSON.stringify(values.slice(0, MODEL_VIEW_CAPS.tableRows)), 1_500, 500)}${values.length > MODEL_VIEW_CAPS.tableRows ? ' …' : ''}`);
+  }
   const dot = data['text/vnd.graphviz'];
   if (dot) lines.push(`a Graphviz diagram drawn from this DOT source:\n${headTail(dot, 1_500, 500)}`);
   const text = data['text/plain'];

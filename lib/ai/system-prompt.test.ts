@@ -28,7 +28,7 @@ describe('buildSystemPrompt', () => {
       expect(tools).toContain(`\`${target.toolName}\``);
       expect(blocks).toContain(`\`${target.blockTags[0]}\``);
     }
-    expect(blocks).toContain('tagged `python`, `sql`, `dot` or `r`:');
-    expect(blocks).toContain('The `python`, `sql`, `graphviz` and `r` tools described below are the blocks tagged python, sql, dot and r.');
+    expect(blocks).toMatch(/tagged `python`, (`[\w-]+`, )*`sql`(, `[\w-]+`)* or `[\w-]+`:/);
+    expect(blocks).toMatch(/The `python`, (`[\w-]+`, )*`sql`.* and `[\w-]+` tools described below are the blocks tagged python, sql.* and [\w-]+\./);
   });
 });

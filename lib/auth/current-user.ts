@@ -1,19 +1,40 @@
 /**
- * The guest identity of the current request, from the signed session cookie that proxy.ts
- * issues on a browser's first visit. Null when the cookie is missing or tampered with.
+ * Who is asking, decided in one place for every route and page:
+ * 1. a signed-in account (better-auth's session cookie, checked against auth_sessions);
+ * 2. else, when RUNPAD_ACCESS is 'open', the guest of the signed guest cookie proxy.ts issues;
+ *    a guest's row is made on its first use, and starting a guest counts against the client
+ *    address (lib/abuse/app-rate-limits.ts), so minting cookies does not mint fresh limits;
+ * 3. else no one: sign in first.
+ * A blocked person (the admin page) is refused everything, in words.
  */
 import 'server-only';
 import { cookies, headers } from 'next/headers';
+import { admitNewGuest, limitMessage } from '@/lib/abuse/app-rate-limits';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
-import { ensureUser } from '@/lib/db/queries/users';
+import { ensureUser, getPerson, insertGuest, type Person } from '@/lib/db/queries/users';
+import { clientAddress } from '@/lib/http/client-address';
 import { isSecureOrigin, requestOrigin } from '@/lib/http/origin';
+import { isAdmin, signInRefusal } from './access';
+import { accountCookieName } from './account-cookie';
+import { getAuth } from './auth';
 import { sessionCookieName, verifySession } from './session';
 import { getAuthSecret } from './secret';
 
-/** Users this process has already written: the row is only ever added, so one write each suffices. */
-const ensuredUsers = new Set<string>();
-const MAX_REMEMBERED_USERS = 10_000;
+export type Identity = {
+  userId: string;
+  kind: 'guest' | 'account';
+  email: string | null;
+  name: string | null;
+  isAdmin: boolean;
+  /** The account session's id (for "this device" on the sessions page). */
+  sessionId: string | null;
+  person: Person;
+  address: string;
+};
+
+export type IdentityRefusal = { status: 401 | 403 | 429; message: string; reason: string; retryAfterSeconds?: number };
+export type IdentityResult = { ok: true; identity: Identity } | ({ ok: false } & IdentityRefusal);
 
 /** The verified guest id, without touching the database (for logs). */
 export async function sessionGuestId(): Promise<string | null> {
@@ -23,13 +44,54 @@ export async function sessionGuestId(): Promise<string | null> {
   return value ? verifySession(value, getAuthSecret()) : null;
 }
 
-export async function currentUserId(): Promise<string | null> {
-  const userId = await sessionGuestId();
-  if (!userId) return null;
-  if (!ensuredUsers.has(userId)) {
-    await ensureUser(await getDb(), userId);
-    if (ensuredUsers.size >= MAX_REMEMBERED_USERS) ensuredUsers.clear();
-    ensuredUsers.add(userId);
+export async function resolveIdentity(): Promise<IdentityResult> {
+  const config = getConfig();
+  const requestHeaders = await headers();
+  const jar = await cookies();
+  const origin = requestOrigin(requestHeaders, config);
+  const secure = isSecureOrigin(origin);
+  const address = clientAddress(requestHeaders, config);
+  const db = await getDb();
+
+  if (origin && jar.has(accountCookieName(secure))) {
+    const session = await (await getAuth(origin)).api.getSession({ headers: requestHeaders });
+    if (session) {
+      const refusal = signInRefusal(session.user);
+      if (refusal) return { ok: false, status: 403, message: refusal, reason: 'not invited' };
+      // The row is made with the account (lib/auth/auth.ts); this covers one deleted meanwhile.
+      let person = await getPerson(db, session.user.id);
+      if (!person) {
+        await ensureUser(db, session.user.id);
+        person = await getPerson(db, session.user.id);
+        if (!person) throw new Error('account row missing');
+      }
+      if (person.blockedAt) return blocked();
+      return { ok: true, identity: { userId: person.id, kind: 'account', email: session.user.email, name: session.user.name, isAdmin: isAdmin(session.user), sessionId: session.session.id, person, address } };
+    }
   }
-  return userId;
+
+  if (config.access.mode !== 'open') return { ok: false, status: 401, message: 'Sign in to use this Runpad.', reason: 'sign-in required' };
+  const value = jar.get(sessionCookieName(secure))?.value;
+  const guestId = value ? verifySession(value, getAuthSecret()) : null;
+  if (!guestId) return { ok: false, status: 401, message: 'Your session cookie is missing or invalid; reload the page.', reason: 'no session cookie' };
+  let person = await getPerson(db, guestId);
+  if (!person) {
+    const admitted = await admitNewGuest(address);
+    if (!admitted.ok) return { ok: false, status: 429, message: limitMessage(admitted), reason: 'rate limit guests-per-address', retryAfterSeconds: admitted.retryAfterSeconds };
+    await insertGuest(db, guestId);
+    person = await getPerson(db, guestId);
+    if (!person) throw new Error('guest row missing');
+  }
+  if (person.blockedAt) return blocked();
+  return { ok: true, identity: { userId: guestId, kind: 'guest', email: null, name: null, isAdmin: false, sessionId: null, person, address } };
+}
+
+function blocked(): IdentityResult {
+  return { ok: false, status: 403, message: 'You are blocked from using this Runpad. Contact its operator.', reason: 'blocked' };
+}
+
+/** The current person's id, or null when there is none (pages show sign-in or not-found). */
+export async function currentUserId(): Promise<string | null> {
+  const result = await resolveIdentity();
+  return result.ok ? result.identity.userId : null;
 }

@@ -1,22 +1,22 @@
 /**
  * The secret that signs session cookies: AUTH_SECRET, or one generated on first start and kept
- * in RUNPAD_DATA_DIR/auth-secret (mode 0600) so sessions survive restarts.
+ * in RUNPAD_DATA_DIR/auth-secret (mode 0600) so sessions survive restarts. Both come from
+ * lib/config.ts (the one reader of the environment).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { getConfig } from '@/lib/config';
 
 let cached: string | null = null;
 
-export function getAuthSecret(env: NodeJS.ProcessEnv = process.env): string {
+export function getAuthSecret(settings: { authSecret: string | null; dataDir: string } = getConfig()): string {
   if (cached) return cached;
-  const configured = env.AUTH_SECRET?.trim();
-  if (configured) {
-    if (configured.length < 32) throw new Error('AUTH_SECRET must be at least 32 characters long.');
-    cached = configured;
+  if (settings.authSecret) {
+    cached = settings.authSecret;
     return cached;
   }
-  const file = path.resolve(env.RUNPAD_DATA_DIR || '.data', 'auth-secret');
+  const file = path.join(settings.dataDir, 'auth-secret');
   try {
     cached = fs.readFileSync(file, 'utf8').trim();
   } catch {

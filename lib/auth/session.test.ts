@@ -29,14 +29,12 @@ describe('guest session cookie', () => {
   it('generates a secret once and reuses it', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auth-'));
     resetAuthSecretCache();
-    const first = getAuthSecret({ RUNPAD_DATA_DIR: dir } as unknown as NodeJS.ProcessEnv);
+    const first = getAuthSecret({ authSecret: null, dataDir: dir });
     resetAuthSecretCache();
-    const second = getAuthSecret({ RUNPAD_DATA_DIR: dir } as unknown as NodeJS.ProcessEnv);
+    const second = getAuthSecret({ authSecret: null, dataDir: dir });
     expect(first).toBe(second);
     expect(first.length).toBeGreaterThanOrEqual(32);
     expect(fs.statSync(path.join(dir, 'auth-secret')).mode & 0o777).toBe(0o600);
-    resetAuthSecretCache();
-    expect(() => getAuthSecret({ AUTH_SECRET: 'short' } as unknown as NodeJS.ProcessEnv)).toThrow('at least 32');
     resetAuthSecretCache();
   });
 });

@@ -8,6 +8,8 @@
 import 'server-only';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import type { Db } from '@/lib/db/client';
+import type { Logger } from '@/lib/log/logger';
+import { retryWhileDatabaseDown } from '@/lib/db/retry';
 import { deleteMessage, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages';
 
 const DRAFT_EVERY_MS = 2_000;
@@ -25,6 +27,8 @@ export class AnswerDraft {
     private readonly conversationId: string,
     /** The stored assistant message this answer continues (after tool outputs), or null. */
     private readonly original: StoredMessage | null,
+    /** The request's log (conversation and guest bound): a draft that fails to store says so. */
+    private readonly log?: Logger,
   ) {}
 
   /** Reads the answer's chunks as they pass and writes a draft at most every DRAFT_EVERY_MS. */
@@ -39,26 +43,31 @@ export class AnswerDraft {
         lastWrite = Date.now();
         this.write({ ...snapshot, metadata: { ...(snapshot.metadata as object | undefined), streaming: true } });
       }
-    })().catch(() => undefined);
+    })().catch((error: unknown) => this.log?.warn({ err: error }, 'answer drafts stopped: the answer is stored only when it ends'));
   }
 
   private write(message: UIMessage): void {
     this.writes = this.writes.then(async () => {
       if (this.ended) return;
       this.wroteDraft = true;
-      await upsertMessage(this.db, this.userId, this.conversationId, { id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null });
+      // A failed draft costs only what a crash right now would lose; the next draft or the end
+      // writes the whole answer again. Logged, so a database in trouble is seen.
+      await upsertMessage(this.db, this.userId, this.conversationId, { id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null }).catch((error: unknown) =>
+        this.log?.warn({ err: error, messageId: message.id }, 'answer draft not stored'),
+      );
     });
   }
 
   /** Ends drafting: stores the final answer, or (null) undoes the draft. */
   async finish(final: UIMessage | null): Promise<void> {
     this.ended = true;
-    await this.writes.catch(() => undefined);
+    await this.writes; // each write logs its own failure and never rejects
     if (final) {
       const metadata = { ...(final.metadata as AnswerMetadata | undefined) };
       delete metadata.streaming;
       delete metadata.cutOff;
-      await upsertMessage(this.db, this.userId, this.conversationId, { id: final.id, role: final.role, parts: final.parts, metadata });
+      // The user has read this answer: a database restarting now must not lose it.
+      await retryWhileDatabaseDown('final answer', () => upsertMessage(this.db, this.userId, this.conversationId, { id: final.id, role: final.role, parts: final.parts, metadata }), { log: this.log });
     } else if (this.wroteDraft) {
       if (this.original) await upsertMessage(this.db, this.userId, this.conversationId, this.original);
       else await this.undoNew();

@@ -8,7 +8,9 @@ import { getConfig, type ModelConfig } from '@/lib/config';
 import { chooseModel } from './choose-model';
 import { getDb } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
-import { getRateLimits, limitMessage } from '@/lib/abuse/app-rate-limits';
+import { admitModelRequest, limitMessage } from '@/lib/abuse/app-rate-limits';
+import type { Identity } from '@/lib/auth/current-user';
+import { countModelRequest } from '@/lib/db/queries/users';
 import type { Logger } from '@/lib/log/logger';
 import type { ServerTiming } from '@/lib/http/server-timing';
 import { buildSystemPrompt, mainAvailablePackages } from '@/lib/ai/system-prompt';
@@ -27,13 +29,14 @@ import { getAppStreams } from '@/lib/streams/app-streams';
 import { listMessages } from '@/lib/db/queries/messages';
 import { maybeGenerateTitle } from './titles';
 
-type HandleChatInput = { userId: string; request: ChatRequest; timing: ServerTiming; requestId: string; log: Logger };
+type HandleChatInput = { identity: Identity; request: ChatRequest; timing: ServerTiming; requestId: string; log: Logger };
 
-export async function handleChat({ userId, request, timing, log }: HandleChatInput): Promise<Response> {
+export async function handleChat({ identity, request, timing, log }: HandleChatInput): Promise<Response> {
   const db = await getDb();
   const config = getConfig();
+  const userId = identity.userId;
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
-  const limited = await (await getRateLimits()).consumeAll(['model-per-minute', 'model-per-day'], userId);
+  const limited = await admitModelRequest(userId, identity.address, identity.person);
   if (!limited.ok) {
     const wait = limited.retryAfterSeconds;
     throw new AppError('rate_limit:exceeded', { message: limitMessage(limited), reason: `rate limit ${limited.kind}`, headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
@@ -42,6 +45,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
   const chosen = await chooseModel(db, userId, request);
   if (!chosen.ok) throw new AppError('request:invalid', { message: chosen.message, reason: 'model not offered', details: { cause: 'model-not-offered' } });
   const entry: ModelConfig = chosen.model;
+  await countModelRequest(db, userId);
   // Refusals below are AppErrors (lib/errors.ts), answered and logged once by route().
   const loaded = await loadConversationForChat(db, userId, request, entry.id);
   timing.mark('conversation');
@@ -88,7 +92,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
   // The SDK's idle timeouts abort the request like a Stop would: an abort without a Stop is the timeout.
   const timedOut = () => !stop.signal.aborted;
   const continued = messages.at(-1)?.role === 'assistant' ? (stored ?? (await listMessages(db, request.id))).find((m) => m.id === messages.at(-1)?.id) ?? null : null;
-  const draft = new AnswerDraft(db, userId, request.id, continued);
+  const draft = new AnswerDraft(db, userId, request.id, continued, conversationLog);
   // Past the step budget, blocks stay text: the model was told to stop running code.
   const blocksMode = codeMode === 'blocks' && !budgetSpent;
   const blockIds = blockCallId(streamId);
@@ -137,7 +141,7 @@ export async function handleChat({ userId, request, timing, log }: HandleChatInp
       // The title is a nicety: generated after the answer, never delaying the end of the stream.
       // Once per conversation: on the answer to its first user message, not at every step of that turn.
       if (!loaded.hasTitle && request.message?.role === 'user') {
-        void maybeGenerateTitle(db, userId, request.id, messages, entry).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
+        void maybeGenerateTitle(db, userId, request.id, messages, entry, conversationLog).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
       }
     },
   });

@@ -3,6 +3,7 @@
  * is configured; with the demo model (or if that fails) it is the first user message, shortened.
  * A title the user edited is never replaced.
  */
+import type { Logger } from '@/lib/log/logger';
 import 'server-only';
 import { generateText, type UIMessage } from 'ai';
 import type { Db } from '@/lib/db/client';
@@ -25,7 +26,7 @@ function firstUserText(messages: UIMessage[]): string | null {
   return first.parts.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
 }
 
-export async function maybeGenerateTitle(db: Db, userId: string, conversationId: string, messages: UIMessage[], model: ModelConfig) {
+export async function maybeGenerateTitle(db: Db, userId: string, conversationId: string, messages: UIMessage[], model: ModelConfig, log?: Logger) {
   if (messages.filter((m) => m.role === 'user').length !== 1) return;
   const text = firstUserText(messages);
   if (!text) return;
@@ -39,8 +40,9 @@ export async function maybeGenerateTitle(db: Db, userId: string, conversationId:
         maxOutputTokens: 30,
       });
       if (generated.trim()) title = titleFromText(generated.replace(/^["']|["']$/g, ''));
-    } catch {
+    } catch (error) {
       // The first user message is a fine title; a failed title call must not fail the chat.
+      log?.warn({ err: error }, 'title not generated; the first message names the conversation');
     }
   }
   await setGeneratedTitle(db, userId, conversationId, title);

@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
-import { dbEnv } from './env';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DbHandle = { db: Db; close: () => Promise<void> };
@@ -56,8 +55,10 @@ const globalForDb = globalThis as unknown as { runpadDb?: Promise<DbHandle> };
 /** The app's database, opened (and migrated) once per process. */
 export async function getDb(): Promise<Db> {
   if (!globalForDb.runpadDb) {
-    const env = dbEnv();
-    globalForDb.runpadDb = createDb(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: path.resolve(env.RUNPAD_DATA_DIR, 'pglite') });
+    globalForDb.runpadDb = import('@/lib/config').then(({ getConfig }) => {
+      const { databaseUrl, dataDir } = getConfig();
+      return createDb(databaseUrl ? { url: databaseUrl } : { dataDir: path.join(dataDir, 'pglite') });
+    });
     globalForDb.runpadDb.catch(() => {
       globalForDb.runpadDb = undefined; // let the next request try again
     });

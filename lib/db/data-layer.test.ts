@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
 import { createDb, type Db, type DbHandle } from './client';
 import { getBlobForShare, getBlobForUser, linkBlob, putBlob, putConversationBlob } from './queries/blobs';
-import { createConversation, deleteConversation, getConversation, listConversations, renameConversation, setGeneratedTitle } from './queries/conversations';
+import { createConversation, deleteConversation, getConversation, lastUsedModelId, listConversations, renameConversation, setConversationModel, setGeneratedTitle, touchConversation } from './queries/conversations';
 import { addFile, listFiles, removeFile } from './queries/files';
 import { listMessages, saveMessages, upsertMessage } from './queries/messages';
 import { QuotaExceededError, type StorageQuota } from './queries/quota';
@@ -110,6 +110,20 @@ for (const backend of backends) {
       expect(a).toMatch(/^[0-9a-f]{64}$/);
     });
 
+    live('a conversation keeps its model; a new one starts with the model of the most recently active', async () => {
+      const carolId = crypto.randomUUID();
+      await ensureUser(db, carolId);
+      expect(await lastUsedModelId(db, carolId)).toBeNull();
+      const older = await createConversation(db, carolId, { modelId: 'gpt' });
+      const newer = await createConversation(db, carolId);
+      expect(await lastUsedModelId(db, carolId)).toBe('gpt');
+      await setConversationModel(db, carolId, newer.id, 'gemini');
+      await touchConversation(db, newer.id);
+      expect(await lastUsedModelId(db, carolId)).toBe('gemini');
+      await setConversationModel(db, alice, older.id, 'forged'); // not alice's: nothing changes
+      expect((await getConversation(db, carolId, older.id))?.modelId).toBe('gpt');
+    });
+
     live('file names that clash get a suffix', async () => {
       const c = await createConversation(db, alice);
       const sha = await put(db, 'a,b');
@@ -124,7 +138,7 @@ for (const backend of backends) {
       const c = await createConversation(db, alice, { title: 'shared' });
       await upsertMessage(db, alice, c.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'one' }] });
       const sha = await put(db, 'png');
-      await upsertMessage(db, alice, c.id, { id: 'a1', role: 'assistant', parts: [{ type: 'tool-python', output: { image: `blob:${sha}` } }] });
+      await upsertMessage(db, alice, c.id, { id: 'a1', role: 'assistant', parts: [{ type: 'tool-python', output: { image: `blob:${sha}` } }], metadata: { model: { id: 'claude', label: 'Claude' } } });
       await linkBlob(db, alice, c.id, ref(sha, 'image/png', 3), quota);
       await addFile(db, alice, c.id, { name: 'in.csv', sha256: sha, mediaType: 'text/csv', size: 3 }, quota);
       const id = (await createOrUpdateShare(db, alice, c.id))!;
@@ -138,6 +152,8 @@ for (const backend of backends) {
       const fork = (await forkShare(db, bob, id, quota))!;
       expect(await getConversation(db, bob, fork)).not.toBeNull();
       expect(await getConversation(db, alice, fork)).toBeNull();
+      // The fork keeps the model of the snapshot's last answer.
+      expect((await getConversation(db, bob, fork))?.modelId).toBe('claude');
       expect((await listMessages(db, fork)).map((m) => m.id)).toEqual(['u1', 'a1', 'u2']);
       expect((await listFiles(db, fork)).map((f) => f.name)).toEqual(['in.csv']);
       expect(await getBlobForUser(db, bob, sha)).not.toBeNull();

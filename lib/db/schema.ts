@@ -10,9 +10,20 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 /** Bytes a conversation or a guest references (uploads and run outputs): the storage quotas. */
 const storedBytes = () => bigint('stored_bytes', { mode: 'number' }).notNull().default(0);
 
+/**
+ * Everyone who owns work: a guest (id from the signed guest cookie) or a person with an account
+ * (the same id as their auth_users row). The limit columns override the instance's defaults for
+ * this person when set (the admin page writes them); blocked people are refused everything.
+ */
 export const users = pgTable('users', {
   id: uuid('id').primaryKey(),
   storedBytes: storedBytes(),
+  /** Model requests this person has made (admitted by the limits), for the admin page. */
+  modelRequests: bigint('model_requests', { mode: 'number' }).notNull().default(0),
+  blockedAt: timestamp('blocked_at', { withTimezone: true }),
+  modelRequestsPerMinute: integer('model_requests_per_minute'),
+  modelRequestsPerDay: integer('model_requests_per_day'),
+  storageBytes: bigint('storage_bytes', { mode: 'number' }),
   createdAt: createdAt(),
 });
 
@@ -149,3 +160,6 @@ export const shareFiles = pgTable(
 
 /** Counters of the per-guest rate limits (lib/abuse/rate-limits.ts). */
 export { rateLimits } from '../abuse/rate-limit-table';
+
+/** Accounts, sessions, provider links and passkeys (better-auth; lib/auth/auth.ts). */
+export { authAccounts, authPasskeys, authSessions, authUsers, authVerifications } from '../auth/auth-tables';

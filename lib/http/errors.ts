@@ -17,6 +17,12 @@ export function tooManyRequests(message: string, retryAfterSeconds: number, reas
   return jsonError(429, message, { headers: { 'retry-after': String(retryAfterSeconds) }, reason, details: { cause: 'rate-limited', retryable: true, retryAfterSeconds } });
 }
 
+/** Names why a response that is not a jsonError() refuses (for route()'s log line). */
+export function withRefusalReason(response: Response, reason: string): Response {
+  reasons.set(response, reason);
+  return response;
+}
+
 export function refusalReason(response: Response): string | undefined {
   return reasons.get(response);
 }

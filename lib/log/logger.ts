@@ -4,12 +4,13 @@
  * by path as a second line of defence, in case one is passed by mistake).
  */
 import pino, { type Logger } from 'pino';
+import { logLevel } from '@/lib/config';
 
 const globalForLog = globalThis as unknown as { runpadLogger?: Logger };
 
 export function logger(): Logger {
   globalForLog.runpadLogger ??= pino({
-    level: process.env.RUNPAD_LOG_LEVEL ?? 'info',
+    level: logLevel(),
     base: { service: 'runpad' },
     redact: { paths: ['cookie', 'headers.cookie', 'headers.authorization', 'apiKey', '*.apiKey', 'secret'], censor: '[redacted]' },
   });

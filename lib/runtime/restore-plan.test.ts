@@ -28,6 +28,30 @@ function assistant(id: string, ...parts: unknown[]): Message {
 const ids = (plan: RestorePlan) => plan.steps.map((step) => step.toolCallId);
 
 describe('planRestore', () => {
+  it('replays SQL runs as SQL steps, in order with Python, so a table made by SQL comes back', () => {
+    const messages: Message[] = [
+      assistant('a1', run('s1', 'CREATE TABLE totals AS SELECT region, SUM(amount) AS total FROM sales GROUP BY region', result({ durationMs: 20 }), 'tool-sql')),
+      assistant('a2', run('p1', 'print(len(_sql))'), run('g1', 'digraph { a -> b }', result(), 'tool-graphviz'), run('s2', 'SELECT * FROM totals', result({ durationMs: 5 }), 'tool-sql')),
+    ];
+    const plan = planRestore(messages);
+    expect(plan.steps.map((step) => [step.toolCallId, step.target, step.code])).toEqual([
+      ['s1', 'sql', 'CREATE TABLE totals AS SELECT region, SUM(amount) AS total FROM sales GROUP BY region'],
+      ['p1', 'python', 'print(len(_sql))'],
+      ['s2', 'sql', 'SELECT * FROM totals'],
+    ]);
+    expect(plan.skipped).toEqual([{ toolCallId: 'g1', reason: 'stateless' }]);
+    expect(plan.totalRecordedMs).toBe(125);
+    // Before the second SQL run, it depends on the first SQL run and the Python run.
+    expect(ids(planRestore(messages, { beforeToolCallId: 's2' }))).toEqual(['s1', 'p1']);
+  });
+
+  it('clears Python and SQL steps alike when a SQL run replaced the interpreter they share', () => {
+    const messages: Message[] = [assistant('a1', run('p1', 'x = 1'), run('s1', 'SELECT 1', result({ status: 'timeout', restarted: true }), 'tool-sql'), run('p2', 'y = 2'))];
+    const plan = planRestore(messages);
+    expect(ids(plan)).toEqual(['p2']);
+    expect(plan.skipped).toEqual([{ toolCallId: 's1', reason: 'failed' }]);
+  });
+
   it('replays successful runs in message order, then part order', () => {
     const messages: Message[] = [
       { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Load it' }] },

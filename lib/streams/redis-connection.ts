@@ -22,7 +22,18 @@ export function openRedis(url: string, connectionName: string): Redis {
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
   // Without a listener ioredis prints every reconnect failure as an "unhandled error event".
-  client.on('error', (error: unknown) => logger().warn({ err: error, connection: connectionName }, 'streams redis connection error'));
+  // An outage is logged once, with its cause, and its end once: not every reconnect attempt.
+  let down = false;
+  client.on('error', (error: unknown) => {
+    if (down) return;
+    down = true;
+    logger().warn({ err: error, connection: connectionName }, 'streams redis connection error');
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger().info({ connection: connectionName }, 'streams redis connection back');
+  });
   return client;
 }
 

@@ -83,7 +83,7 @@ export function isPendingRunPart(value: unknown): value is RunPart {
 }
 
 /** The part answered with `result` (the input kept; an empty one when none arrived). */
-export function withRunResult<P extends { input?: unknown }>(part: P, result: RunResult): P & { state: 'output-available'; output: RunResult } {
+export function withRunResult<P extends object>(part: P & { input?: unknown }, result: RunResult): P & { state: 'output-available'; output: RunResult } {
   return { ...part, state: 'output-available', input: part.input ?? {}, output: result };
 }
 

@@ -11,7 +11,7 @@
  */
 import { magnitude } from './numbers';
 import { proseFigures, type Figure } from './prose';
-import { runSourceOf, type RunSource, type SourceLocation, type SourceNumber, type TraceMessage } from './sources';
+import { runSourceOf, shownText, type RunSource, type SourceLocation, type SourceNumber, type TraceMessage } from './sources';
 
 export type MatchKind = 'exact' | 'rounded' | 'percent' | 'scaled';
 
@@ -115,7 +115,7 @@ export function traceFigures(figures: readonly Figure[], runs: readonly VisibleR
         earlier: found.visible.turn > 0,
         outputIndex: found.number.outputIndex,
         location: found.number.location,
-        shown: found.number.raw,
+        shown: shownText(found.number),
         how: found.how,
       },
     };
@@ -126,10 +126,18 @@ function runsOf(message: TraceMessage): RunSource[] {
   return message.parts.flatMap((part) => runSourceOf(part) ?? []);
 }
 
-function textsOf(message: TraceMessage): string[] {
+/** Figures per stored text part: a conversation is traced again after every turn, its old answers unchanged. */
+const figureCache = new WeakMap<object, Figure[]>();
+
+function figuresOf(message: TraceMessage): Figure[] {
   return message.parts.flatMap((part) => {
     const { type, text } = (part ?? {}) as { type?: unknown; text?: unknown };
-    return type === 'text' && typeof text === 'string' ? [text] : [];
+    if (type !== 'text' || typeof text !== 'string') return [];
+    const cached = figureCache.get(part as object);
+    if (cached) return cached;
+    const figures = proseFigures(text);
+    figureCache.set(part as object, figures);
+    return figures;
   });
 }
 
@@ -152,7 +160,7 @@ export function traceConversation(messages: readonly TraceMessage[]): Map<string
     ];
     earlierTurns.unshift(own);
     if (visible.length === 0) continue;
-    const figures = traceFigures(textsOf(message).flatMap(proseFigures), visible);
+    const figures = traceFigures(figuresOf(message), visible);
     traces.set(message.id, { messageId: message.id, answerNumber, figures, traced: figures.filter((f) => f.source).length });
   }
   return traces;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { VEGALITE_MIME_TYPES } from '@/lib/runtime/protocol';
+import { formatCell } from '@/lib/tables/table-view';
 import { magnitude, numberTokens, type NumberToken } from './numbers';
 import { dateSpans, insideSpan } from './prose';
 
@@ -24,9 +25,16 @@ type Value = Pick<NumberToken, 'raw' | 'scale' | 'percent'> & {
 };
 
 export type SourceNumber = Value & {
+  /** A numeric table or chart cell as stored (`raw` is then empty: formatted only when shown). */
+  cell: number | null;
   outputIndex: number;
   location: SourceLocation;
 };
+
+/** The number as the output shows it: a numeric cell as the table formats it ("3,214,567.89"). */
+export function shownText(number: SourceNumber): string {
+  return number.cell === null ? number.raw : formatCell(number.cell);
+}
 
 /** A message as stored or as the AI SDK holds it; parts are read defensively. */
 export type TraceMessage = { id: string; role: string; parts: readonly unknown[] };
@@ -147,7 +155,7 @@ function textPartNumbers(text: string, offset: number, firstLine: number, output
 
 /** One object shape for every source number: the matcher's hot loop stays monomorphic. */
 function sourceNumber(value: Value, raw: string, outputIndex: number, location: SourceLocation): SourceNumber {
-  return { raw, value: value.value, scale: value.scale, percent: value.percent, outputIndex, location };
+  return { raw, value: value.value, scale: value.scale, percent: value.percent, cell: null, outputIndex, location };
 }
 
 function valueOf(token: NumberToken): Value {
@@ -177,7 +185,7 @@ function tableNumbers(table: Table, outputIndex: number): SourceNumber[] {
     for (const column of fields) {
       const cell = cellOf(row, column);
       if (typeof cell === 'number') {
-        if (Number.isFinite(cell)) numbers.push({ raw: String(cell), value: Math.abs(cell), scale: 1, percent: false, outputIndex, location: { kind: 'table', row: rowIndex, column } });
+        if (Number.isFinite(cell)) numbers.push({ raw: '', value: Math.abs(cell), scale: 1, percent: false, cell, outputIndex, location: { kind: 'table', row: rowIndex, column } });
         continue;
       }
       for (const value of cellValues(cell)) numbers.push(sourceNumber(value, value.raw, outputIndex, { kind: 'table', row: rowIndex, column }));

@@ -24,7 +24,7 @@ describe('traces say where a figure came from', () => {
   it('points at a table cell by row and column, and at a chart record', () => {
     const north = trace.figures.find((f) => f.raw === '$3.21M')!;
     expect(north.source).toMatchObject({ toolCallId: 'c2', tool: 'sql', outputIndex: 0, location: { kind: 'table', row: 0, column: 'revenue' } });
-    expect(describeTrace(north)).toBe('From SQL run 2 of this answer, output 1 (table row 1, column revenue): rounded from 3214567.89.');
+    expect(describeTrace(north)).toBe('From SQL run 2 of this answer, output 1 (table row 1, column revenue): rounded from 3,214,567.89.');
     const signups = trace.figures.find((f) => f.raw === '120')!;
     expect(signups.source).toMatchObject({ toolCallId: 'c2', outputIndex: 1, location: { kind: 'chart', row: 0, field: 'signups' } });
   });

@@ -1,8 +1,7 @@
 import { handleChat } from '@/lib/chat/handle-chat';
 import { chatRequestSchema } from '@/lib/chat/request-schema';
 import { readJson } from '@/lib/http/read-json';
-import { currentUserId } from '@/lib/auth/current-user';
-import { jsonError } from '@/lib/http/errors';
+import { requireUser } from '@/lib/http/session';
 import { route } from '@/lib/http/route';
 import { ServerTiming } from '@/lib/http/server-timing';
 
@@ -15,10 +14,10 @@ export const POST = route(
     const body = await readJson(request, chatRequestSchema);
     if (!body.ok) return body.response;
     timing.mark('body');
-    const userId = await currentUserId();
-    if (!userId) return jsonError(401, 'Your session cookie is missing or invalid; reload the page.');
+    const user = await requireUser();
+    if (!user.ok) return user.response;
     timing.mark('session');
-    return handleChat({ userId, request: body.value, timing, requestId, log });
+    return handleChat({ identity: user.identity, request: body.value, timing, requestId, log });
   },
   { body: 'json' },
 );

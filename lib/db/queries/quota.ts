@@ -33,7 +33,8 @@ export async function reserveStorage(tx: Tx, ownerId: string, conversationId: st
   const guest = await tx
     .update(users)
     .set({ storedBytes: sql`${users.storedBytes} + ${bytes}` })
-    .where(and(eq(users.id, ownerId), sql`${users.storedBytes} + ${bytes} <= ${quota.guestBytes}`))
+    // A per-person limit set on the admin page overrides the instance's default.
+    .where(and(eq(users.id, ownerId), sql`${users.storedBytes} + ${bytes} <= coalesce(${users.storageBytes}, ${quota.guestBytes})`))
     .returning({ id: users.id });
   if (guest.length === 0) throw new QuotaExceededError('guest', quota.guestBytes);
 }
@@ -50,12 +51,13 @@ export async function releaseStorage(tx: Tx, ownerId: string, conversationId: st
  */
 export async function exceededQuota(db: Db, ownerId: string, conversationId: string, bytes: number, quota: StorageQuota): Promise<QuotaExceededError | null> {
   const [row] = await db
-    .select({ conversation: conversations.storedBytes, guest: users.storedBytes })
+    .select({ conversation: conversations.storedBytes, guest: users.storedBytes, guestLimit: users.storageBytes })
     .from(conversations)
     .innerJoin(users, eq(users.id, conversations.ownerId))
     .where(and(eq(conversations.id, conversationId), eq(conversations.ownerId, ownerId)));
   if (!row) return null;
   if (row.conversation + bytes > quota.conversationBytes) return new QuotaExceededError('conversation', quota.conversationBytes);
-  if (row.guest + bytes > quota.guestBytes) return new QuotaExceededError('guest', quota.guestBytes);
+  const guestLimit = row.guestLimit ?? quota.guestBytes;
+  if (row.guest + bytes > guestLimit) return new QuotaExceededError('guest', guestLimit);
   return null;
 }

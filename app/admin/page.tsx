@@ -1,0 +1,43 @@
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { AdminPeople } from '@/components/account/admin-people';
+import { resolveIdentity } from '@/lib/auth/current-user';
+import { getConfig } from '@/lib/config';
+import { getDb } from '@/lib/db/client';
+import { listPeople } from '@/lib/db/queries/users';
+
+export const dynamic = 'force-dynamic';
+
+/** Admins (RUNPAD_ADMIN_EMAILS): everyone with their usage; block a person or change their limits. */
+export default async function AdminPage() {
+  const result = await resolveIdentity();
+  if (!result.ok || result.identity.kind !== 'account') redirect('/sign-in?next=/admin');
+  if (!result.identity.isAdmin) redirect('/account');
+  const { limits } = getConfig();
+  const people = await listPeople(await getDb());
+  return (
+    <main className="mx-auto max-w-5xl px-6 py-12">
+      <p>
+        <Link href="/account" className="text-sm text-blue-700 underline dark:text-blue-300">
+          ← Your account
+        </Link>
+      </p>
+      <h1 className="mt-4 text-2xl font-semibold">People</h1>
+      <p className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">
+        Defaults: {limits.modelRequestsPerMinute} model requests a minute, {limits.modelRequestsPerDay} a day, {limits.guestStorageBytes} bytes stored. An empty field means the default.
+      </p>
+      <AdminPeople
+        people={people.map((p) => ({
+          id: p.id,
+          email: p.email,
+          modelRequests: p.modelRequests,
+          storedBytes: p.storedBytes,
+          blocked: Boolean(p.blockedAt),
+          modelRequestsPerMinute: p.modelRequestsPerMinute,
+          modelRequestsPerDay: p.modelRequestsPerDay,
+          storageBytes: p.storageBytes,
+        }))}
+      />
+    </main>
+  );
+}

@@ -1,0 +1,20 @@
+import { getBlobStore } from '@/lib/blobs/app-blob-store';
+import { getDb } from '@/lib/db/client';
+import { deleteBlobIfUnreferenced } from '@/lib/db/queries/blobs';
+import { deletePersonData } from '@/lib/db/queries/delete-account';
+import { route } from '@/lib/http/route';
+import { requireAccount } from '@/lib/http/session';
+
+export const runtime = 'nodejs';
+
+/** Deletes the signed-in account with all its data, and the stored contents nothing else references. */
+export const DELETE = route(async ({ log }) => {
+  const user = await requireAccount();
+  if (!user.ok) return user.response;
+  const db = await getDb();
+  const referenced = await deletePersonData(db, user.userId);
+  const store = await getBlobStore();
+  for (const sha256 of referenced) await deleteBlobIfUnreferenced(db, store, sha256);
+  log.info({ account: user.userId, blobs: referenced.length }, 'account deleted');
+  return Response.json({ deleted: true });
+});

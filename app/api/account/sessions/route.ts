@@ -1,0 +1,36 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { getAuth } from '@/lib/auth/auth';
+import { getConfig } from '@/lib/config';
+import { getDb } from '@/lib/db/client';
+import { authSessions } from '@/lib/db/schema';
+import { notFound } from '@/lib/http/errors';
+import { requestOrigin } from '@/lib/http/origin';
+import { readJson } from '@/lib/http/read-json';
+import { route } from '@/lib/http/route';
+import { requireAccount } from '@/lib/http/session';
+
+export const runtime = 'nodejs';
+
+const revokeSchema = z.object({ sessionId: z.uuid() });
+
+/** Signs one of the account's devices out (by session id; the token never leaves the server). */
+export const POST = route(
+  async ({ request }) => {
+    const body = await readJson(request, revokeSchema);
+    if (!body.ok) return body.response;
+    const user = await requireAccount();
+    if (!user.ok) return user.response;
+    const db = await getDb();
+    const [session] = await db
+      .select({ token: authSessions.token })
+      .from(authSessions)
+      .where(and(eq(authSessions.id, body.value.sessionId), eq(authSessions.userId, user.userId)));
+    if (!session) return notFound('session not the account’s');
+    const origin = requestOrigin(request.headers, getConfig());
+    if (!origin) return notFound('no origin');
+    await (await getAuth(origin)).api.revokeSession({ headers: request.headers, body: { token: session.token } });
+    return Response.json({ revoked: true });
+  },
+  { body: 'json' },
+);

@@ -1,0 +1,39 @@
+import { redirect } from 'next/navigation';
+import { SignInPanel } from '@/components/account/sign-in-panel';
+import { resolveIdentity } from '@/lib/auth/current-user';
+import { getConfig } from '@/lib/config';
+import { signInErrorText } from '@/lib/auth/sign-in-errors';
+
+export const dynamic = 'force-dynamic';
+
+/** Where people sign in (and where RUNPAD_ACCESS=accounts|invite sends everyone without an account). */
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const config = getConfig();
+  const identity = await resolveIdentity();
+  if (identity.ok && identity.identity.kind === 'account') redirect('/account');
+  const next = typeof params.next === 'string' && params.next.startsWith('/') && !params.next.startsWith('//') ? params.next : '/';
+  const error = typeof params.error === 'string' ? signInErrorText(params.error) : !identity.ok && identity.status === 403 ? identity.message : null;
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-md flex-col justify-center px-6 py-16">
+      <h1 className="text-2xl font-semibold">Sign in to Runpad</h1>
+      <p className="mt-3 text-sm text-zinc-700 dark:text-zinc-300">
+        {config.access.mode === 'open'
+          ? 'Your conversations, files and shares as a guest move to your account, and every device you sign in on sees them.'
+          : 'This Runpad is for people with an account.'}
+      </p>
+      {params['signed-out'] === '1' && (
+        <p role="status" className="mt-3 text-sm font-medium">
+          You are signed out.
+        </p>
+      )}
+      {params.deleted === '1' && (
+        <p role="status" className="mt-3 text-sm font-medium">
+          Your account and everything in it were deleted.
+        </p>
+      )}
+      <SignInPanel providerName={config.access.oidc?.name ?? null} next={next} error={error} />
+      <p className="mt-6 text-xs text-zinc-600 dark:text-zinc-400">A passkey signs you in once you have added it on your account page after signing in.</p>
+    </main>
+  );
+}

@@ -1,0 +1,51 @@
+'use client';
+/** Sign in with the configured OpenID Connect provider or with a passkey already added to an account. */
+import { useState } from 'react';
+import { authClient, authErrorText } from './auth-client';
+
+type Props = { providerName: string | null; next: string; error: string | null };
+
+export function SignInPanel({ providerName, next, error }: Props) {
+  const [message, setMessage] = useState<string | null>(error);
+  const [busy, setBusy] = useState(false);
+
+  const withProvider = async () => {
+    setBusy(true);
+    setMessage(null);
+    const result = await authClient.signIn.social({ provider: 'oidc', callbackURL: next, errorCallbackURL: '/sign-in' });
+    if (result.error) {
+      setMessage(authErrorText(result.error, 'Signing in with the provider failed. Try again.'));
+      setBusy(false);
+    }
+  };
+
+  const withPasskey = async () => {
+    setBusy(true);
+    setMessage(null);
+    const result = await authClient.signIn.passkey();
+    if (result?.error) {
+      setMessage(authErrorText(result.error, 'Signing in with a passkey failed. Try again.'));
+      setBusy(false);
+      return;
+    }
+    window.location.assign(next);
+  };
+
+  return (
+    <div className="mt-6 flex flex-col gap-3">
+      {providerName && (
+        <button type="button" disabled={busy} onClick={withProvider} className="rounded-lg bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60">
+          Sign in with {providerName}
+        </button>
+      )}
+      <button type="button" disabled={busy} onClick={withPasskey} className="rounded-lg border border-zinc-300 px-4 py-2 text-sm font-medium hover:bg-zinc-50 disabled:opacity-60 dark:border-zinc-700 dark:hover:bg-zinc-800">
+        Sign in with a passkey
+      </button>
+      {message && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {message}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * Accounts on better-auth (see docs/DECISIONS.md, "Accounts"): sign-in with one OpenID Connect
+ * provider (generic OAuth plugin, discovery, PKCE) and with passkeys (passkey plugin on
+ * SimpleWebAuthn), sessions in auth_sessions through the Drizzle adapter. Mounted at /api/auth.
+ *
+ * One instance per origin the app is reached at: the origin decides the OAuth redirect URL, the
+ * WebAuthn relying party and the cookie names. Cookies keep the guest cookie's rules: HttpOnly,
+ * SameSite=Lax, and over HTTPS `__Host-` prefixed (Secure, Path=/, no Domain).
+ *
+ * At every sign-in (a new session, which is how the session is rotated) the guest this browser
+ * was is merged into the account (lib/db/queries/merge-guest.ts), and the browser gets a new
+ * guest id for whenever it signs out.
+ */
+import 'server-only';
+import { passkey } from '@better-auth/passkey';
+import { eq } from 'drizzle-orm';
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { genericOAuth } from 'better-auth/plugins';
+import { getConfig } from '@/lib/config';
+import { getDb, type Db } from '@/lib/db/client';
+import { mergeGuestIntoAccount } from '@/lib/db/queries/merge-guest';
+import { ensureUser, isBlocked } from '@/lib/db/queries/users';
+import { authAccounts, authPasskeys, authSessions, authUsers, authVerifications } from '@/lib/db/schema';
+import { PEER_ADDRESS_HEADER } from '@/lib/http/peer-address-header';
+import { isSecureOrigin } from '@/lib/http/origin';
+import { logger } from '@/lib/log/logger';
+import { signInRefusal } from './access';
+import { accountCookiePrefix } from './account-cookie';
+import { getAuthSecret } from './secret';
+import { SESSION_MAX_AGE_S, sessionCookieName, signSession, verifySession } from './session';
+
+export const OIDC_PROVIDER_ID = 'oidc';
+/** An account session lasts this long, renewed once a day while it is used. */
+const ACCOUNT_SESSION_S = 30 * 24 * 60 * 60;
+
+function buildAuth(db: Db, origin: string) {
+  const config = getConfig();
+  const secure = isSecureOrigin(origin);
+  const oidc = config.access.oidc;
+  const log = logger().child({ component: 'auth' });
+  return betterAuth({
+    appName: 'Runpad',
+    baseURL: origin,
+    basePath: '/api/auth',
+    secret: getAuthSecret(),
+    trustedOrigins: [origin],
+    telemetry: { enabled: false },
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications, passkey: authPasskeys },
+    }),
+    session: { expiresIn: ACCOUNT_SESSION_S, updateAge: 24 * 60 * 60 },
+    // Accounts are made by the provider; a second provider login with the same verified email links to it.
+    account: { accountLinking: { enabled: true, trustedProviders: [OIDC_PROVIDER_ID] } },
+    advanced: {
+      database: { generateId: () => crypto.randomUUID() },
+      useSecureCookies: false,
+      cookiePrefix: accountCookiePrefix(secure),
+      defaultCookieAttributes: { secure, httpOnly: true, sameSite: 'lax', path: '/' },
+      ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for'] : [PEER_ADDRESS_HEADER] },
+    },
+    plugins: [
+      passkey({ rpID: new URL(origin).hostname, rpName: 'Runpad', origin }),
+      ...(oidc
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: OIDC_PROVIDER_ID,
+                  name: oidc.name,
+                  discoveryUrl: `${oidc.issuer}/.well-known/openid-configuration`,
+                  clientId: oidc.clientId,
+                  clientSecret: oidc.clientSecret,
+                  scopes: ['openid', 'email', 'profile'],
+                  pkce: true,
+                  // Signing out of Runpad does not sign the person out of their provider.
+                  disableProviderLogout: true,
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user) => {
+            const refusal = signInRefusal({ email: user.email, emailVerified: user.emailVerified });
+            if (refusal) throw new APIError('FORBIDDEN', { code: 'NOT_INVITED', message: refusal });
+          },
+          after: async (user) => ensureUser(db, user.id),
+        },
+      },
+      session: {
+        create: {
+          before: async (session) => {
+            const [user] = await db.select().from(authUsers).where(eq(authUsers.id, session.userId));
+            const refusal = user ? signInRefusal(user) : 'This account no longer exists.';
+            if (refusal) throw new APIError('FORBIDDEN', { code: 'NOT_INVITED', message: refusal });
+            if (await isBlocked(db, session.userId)) throw new APIError('FORBIDDEN', { code: 'BLOCKED', message: 'This account is blocked on this Runpad.' });
+          },
+        },
+      },
+    },
+    hooks: {
+      after: createAuthMiddleware(async (ctx) => {
+        const created = ctx.context.newSession;
+        if (!created) return;
+        const guestCookie = sessionCookieName(secure);
+        const value = ctx.getCookie(guestCookie);
+        const guestId = value ? verifySession(value, getAuthSecret()) : null;
+        if (guestId) {
+          try {
+            const moved = await mergeGuestIntoAccount(db, guestId, created.user.id);
+            if (moved) log.info({ account: created.user.id, guest: guestId, ...moved }, 'guest merged into account');
+          } catch (error) {
+            // The guest keeps its cookie (and its work); the next sign-in tries again.
+            log.error({ err: error, account: created.user.id }, 'merging the guest into the account failed');
+            return;
+          }
+        }
+        ctx.setCookie(guestCookie, signSession(crypto.randomUUID(), getAuthSecret()), { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge: SESSION_MAX_AGE_S });
+      }),
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof buildAuth>;
+
+const globalForAuth = globalThis as unknown as { runpadAuth?: Map<string, Auth> };
+/** Distinct origins remembered; requestOrigin validates hosts, this bounds what a Host header can cost. */
+const MAX_ORIGINS = 16;
+
+/** The auth instance for the origin browsers use (lib/http/origin.ts). */
+export async function getAuth(origin: string): Promise<Auth> {
+  const db = await getDb();
+  globalForAuth.runpadAuth ??= new Map();
+  const known = globalForAuth.runpadAuth.get(origin);
+  if (known) return known;
+  if (globalForAuth.runpadAuth.size >= MAX_ORIGINS) globalForAuth.runpadAuth.clear();
+  const auth = buildAuth(db, origin);
+  globalForAuth.runpadAuth.set(origin, auth);
+  return auth;
+}

@@ -1,0 +1,26 @@
+/**
+ * Deletes a person and everything they own in one transaction: their conversations (messages,
+ * files, output references), shares (links stop working), their row with its counters and, for
+ * an account, its sessions, provider links and passkeys. Returns the blobs they referenced; the
+ * caller drops those nothing else references (deleteBlobIfUnreferenced), after the commit.
+ */
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { authUsers, conversationBlobs, conversationFiles, conversations, shareBlobs, shareFiles, shares, users } from '../schema';
+
+export async function deletePersonData(db: Db, userId: string): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const owned = tx.select({ id: conversations.id }).from(conversations).where(eq(conversations.ownerId, userId));
+    const ownedShares = tx.select({ id: shares.id }).from(shares).where(eq(shares.ownerId, userId));
+    const referenced = await tx.execute<{ sha256: string }>(sql`
+      select sha256 from ${conversationBlobs} where ${inArray(conversationBlobs.conversationId, owned)}
+      union select sha256 from ${conversationFiles} where ${inArray(conversationFiles.conversationId, owned)}
+      union select sha256 from ${shareBlobs} where ${inArray(shareBlobs.shareId, ownedShares)}
+      union select sha256 from ${shareFiles} where ${inArray(shareFiles.shareId, ownedShares)}`);
+    // postgres-js returns the rows as an array, PGlite as { rows }.
+    const rows = (Array.isArray(referenced) ? referenced : (referenced as unknown as { rows: Array<{ sha256: string }> }).rows) as Array<{ sha256: string }>;
+    await tx.delete(users).where(eq(users.id, userId)); // conversations and shares cascade
+    await tx.delete(authUsers).where(eq(authUsers.id, userId)); // sessions, accounts, passkeys cascade
+    return rows.map((row) => row.sha256);
+  });
+}

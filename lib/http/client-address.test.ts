@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { clientAddress } from './client-address';
+import { PEER_ADDRESS_HEADER } from './peer-address-header';
+
+const headers = (entries: Record<string, string>) => new Headers(entries);
+
+describe('the client address for per-address limits', () => {
+  it('is the TCP peer without a trusted proxy, whatever X-Forwarded-For says', () => {
+    expect(clientAddress(headers({ [PEER_ADDRESS_HEADER]: '203.0.113.9', 'x-forwarded-for': '198.51.100.1' }), { trustProxy: false })).toBe('203.0.113.9');
+  });
+
+  it('behind a trusted proxy is the last X-Forwarded-For entry (what the proxy saw), not what the client wrote', () => {
+    expect(clientAddress(headers({ [PEER_ADDRESS_HEADER]: '10.0.0.2', 'x-forwarded-for': '1.1.1.1, 203.0.113.9' }), { trustProxy: true })).toBe('203.0.113.9');
+    expect(clientAddress(headers({ [PEER_ADDRESS_HEADER]: '10.0.0.2' }), { trustProxy: true })).toBe('10.0.0.2');
+  });
+
+  it('counts an IPv4 address reached over IPv6 as the IPv4 address', () => {
+    expect(clientAddress(headers({ [PEER_ADDRESS_HEADER]: '::ffff:203.0.113.9' }), { trustProxy: false })).toBe('203.0.113.9');
+  });
+
+  it('is "unknown" when nothing says', () => {
+    expect(clientAddress(headers({}), { trustProxy: false })).toBe('unknown');
+  });
+});

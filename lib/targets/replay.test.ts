@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '@/lib/runtime/protocol';
+import { compareStdout, planRestore } from '@/lib/runtime/restore-plan';
+import type { TargetId } from './registry';
+import { replayRuns } from './replay';
+import type { RunContext, TargetRunner } from './runner';
+
+/** Records which runner ran what; answers with the recorded stdout unless told otherwise. */
+function recordingRunners(answers: Partial<Record<string, RunResult>> = {}) {
+  const calls: Array<{ target: TargetId; code: string; runId?: string }> = [];
+  const runner = (target: TargetId): TargetRunner => ({
+    stateful: target !== 'graphviz',
+    replay: target !== 'graphviz' ? 'replay' : 'none',
+    start: async () => undefined,
+    run: async (code: string, context: RunContext) => {
+      calls.push({ target, code, runId: context.runId });
+      return answers[code] ?? { status: 'ok', durationMs: 1, outputs: [{ output_type: 'stream', name: 'stdout', text: `${code}\n` }] };
+    },
+    missingRuns: (ids) => [...ids],
+    restart: async () => undefined,
+    dispose: () => undefined,
+    state: () => ({ kind: 'ready' }),
+    subscribe: () => () => undefined,
+  });
+  const runners = new Map<TargetId, TargetRunner>();
+  return { calls, source: { get: (id: TargetId) => runners.get(id) ?? (runners.set(id, runner(id)), runners.get(id) as TargetRunner) } };
+}
+
+const stored = (toolCallId: string, type: string, code: string) => ({
+  type,
+  toolCallId,
+  state: 'output-available',
+  input: { code },
+  output: { status: 'ok', durationMs: 10, outputs: [{ output_type: 'stream', name: 'stdout', text: `${code}\n` }] },
+});
+
+describe('replayRuns (restore)', () => {
+  const messages = [{ id: 'a1', role: 'assistant', parts: [stored('s1', 'tool-sql', 'CREATE TABLE t AS SELECT 1 AS x'), stored('g1', 'tool-graphviz', 'digraph {}'), stored('p1', 'tool-python', 'print(_sql)')] }];
+
+  it('runs each planned step on its own target, SQL included, in order, with its run id', async () => {
+    const { calls, source } = recordingRunners();
+    const outcome = await replayRuns(planRestore(messages).steps, source, { files: [], timeoutMs: 1_000, compare: compareStdout });
+    expect(calls).toEqual([
+      { target: 'sql', code: 'CREATE TABLE t AS SELECT 1 AS x', runId: 's1' },
+      { target: 'python', code: 'print(_sql)', runId: 'p1' },
+    ]);
+    expect(outcome).toEqual({ runs: 2, failed: [] });
+  });
+
+  it('names the run and its target when it does not come back the same, and stops when the engine was replaced', async () => {
+    const { calls, source } = recordingRunners({ 'CREATE TABLE t AS SELECT 1 AS x': { status: 'error', durationMs: 1, outputs: [], restarted: true } });
+    const outcome = await replayRuns(planRestore(messages).steps, source, { files: [], timeoutMs: 1_000, compare: compareStdout });
+    expect(calls.map((call) => call.runId)).toEqual(['s1']);
+    expect(outcome).toEqual({ runs: 1, failed: ['run 1 (SQL) ended with error'] });
+  });
+});

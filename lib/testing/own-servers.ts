@@ -1,0 +1,82 @@
+/**
+ * Servers a test owns and may break: a throwaway Postgres cluster (Debian's initdb/pg_ctl, its own
+ * port and data directory) and a redis-server on its own port. Never the machine's 5432 or 6379.
+ * As root (CI containers), Postgres runs as the `postgres` user, since initdb refuses root.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+function postgresBin(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!fs.existsSync(root)) return null;
+  const versions = fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(root, versions[0], 'bin') : null;
+}
+
+export type OwnPostgres = { url: string; stop(): Promise<void>; start(): Promise<void>; close(): Promise<void> };
+
+/** null when this machine has no Postgres server binaries (the caller skips, saying so). */
+export function ownPostgresUnavailable(): string | null {
+  return postgresBin() ? null : 'no Postgres server binaries under /usr/lib/postgresql/*/bin';
+}
+
+export async function startOwnPostgres(port: number): Promise<OwnPostgres> {
+  const bin = postgresBin();
+  if (!bin) throw new Error('no Postgres binaries');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-own-pg-'));
+  const data = path.join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) fs.chownSync(dir, Number((await run('id', ['-u', 'postgres'])).stdout.trim()), Number((await run('id', ['-g', 'postgres'])).stdout.trim()));
+  const as = (command: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]) : run(path.join(bin, command), args));
+  await as('initdb', ['-D', data, '-U', 'runpad', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const start = async () => {
+    await as('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  };
+  const stop = async () => {
+    await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+  };
+  await start();
+  return {
+    url: `postgres://runpad@127.0.0.1:${port}/postgres`,
+    start,
+    stop,
+    close: async () => {
+      await stop().catch(() => undefined); // already stopped
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type OwnRedis = { url: string; stop(): Promise<void>; start(): Promise<void>; close(): Promise<void> };
+
+export function ownRedisUnavailable(): string | null {
+  return fs.existsSync('/usr/bin/redis-server') ? null : 'no /usr/bin/redis-server';
+}
+
+export async function startOwnRedis(port: number): Promise<OwnRedis> {
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    child = spawn('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child!.stdout!.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('Ready to accept connections')) resolve();
+      });
+      child!.once('exit', (code) => reject(new Error(`redis-server exited (${code})`)));
+    });
+  };
+  const stop = async () => {
+    const current = child;
+    if (!current || current.exitCode !== null) return;
+    const exited = new Promise((resolve) => current.once('exit', resolve));
+    current.kill('SIGKILL');
+    await exited;
+  };
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, start, stop, close: stop };
+}

@@ -1,0 +1,2 @@
+// Vitest runs server modules outside React's server condition, where 'server-only' would throw.
+export {};
