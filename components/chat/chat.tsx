@@ -186,11 +186,6 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   useEffect(() => {
     messagesRef.current = messages;
   }, [messages]);
-  // R starts on first need: as soon as the model starts writing an `r` call (or a reloaded page has one).
-  const wantsR = messages.some((m) => m.role === 'assistant' && m.parts.some((part) => part.type === 'tool-r'));
-  useEffect(() => {
-    if (wantsR) runners.get('r').start().catch(() => undefined); // a failed start is reported by the run that needs R
-  }, [wantsR, runners]);
   const restore = useRestore(kernel ? runners : null, messages, messagesRef, {
     files: () => dataFilesRef.current,
     timeoutMs: runTimeoutMs,

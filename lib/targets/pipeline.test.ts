@@ -5,8 +5,8 @@ import { TARGET_LIST, TARGETS, type TargetId } from './registry';
 import type { RunContext, RunnerState, TargetRunner } from './runner';
 import { RunnerSet } from './runners';
 
-/** The fake runners never load webR. */
-const NO_WEBR = { webrBasePath: '/webr/none/', rPackageRepoUrl: '' };
+/** Where R would load from: never used here (the runners are fakes). */
+const NO_WEBR = { webrBasePath: '/webr/test/', rPackageRepoUrl: 'http://127.0.0.1:9/' };
 
 type Call = { code: string; context: RunContext };
 
