@@ -5,6 +5,9 @@ export type ClientConfig = {
   pyodideIndexPath: string;
   packageBaseUrl: string;
   packageLockUrl: string;
+  /** DuckDB-wasm's files on this origin (versioned path) and where its extensions come from. */
+  duckdbAssetPath: string;
+  duckdbExtensionUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
 };

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
 import type { ClientConfig } from './client-config';
+import { duckdbAssetPath, officialDuckdbExtensionUrl } from '../scripts/duckdb-assets.mjs';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -18,6 +19,7 @@ const envSchema = z.object({
   OPENAI_BASE_URL: optionalUrl,
   RUNPAD_MODEL: optionalString,
   PYODIDE_PACKAGE_BASE_URL: optionalUrl,
+  RUNPAD_DUCKDB_EXTENSION_URL: optionalUrl,
   RUNPAD_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(RUN_LIMITS.maxTimeoutMs),
   RUNPAD_STEP_BUDGET: z.coerce.number().int().min(1).max(TURN_LIMITS.maxStepBudget).default(TURN_LIMITS.defaultStepBudget),
   RUNPAD_DEMO_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(8),
@@ -57,6 +59,10 @@ export type AppConfig = {
    * by `npm run pyodide:mirror` carries one), else the copy beside the self-hosted core.
    */
   packageLockUrl: string;
+  /** Where the browser loads DuckDB-wasm from (self-hosted, versioned path; scripts/copy-duckdb.mjs). */
+  duckdbAssetPath: string;
+  /** Where DuckDB's extensions (Parquet, JSON, Excel) come from: DuckDB's repository or a mirror. */
+  duckdbExtensionUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
   /** How the model asks for code to run: tool calls, or fenced code blocks (lib/ai/blocks-stream.ts). */
@@ -107,6 +113,8 @@ export function getConfig(): AppConfig {
     pyodideIndexPath,
     packageBaseUrl: env.PYODIDE_PACKAGE_BASE_URL ?? `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`,
     packageLockUrl: `${env.PYODIDE_PACKAGE_BASE_URL ?? pyodideIndexPath}pyodide-lock.json`,
+    duckdbAssetPath,
+    duckdbExtensionUrl: (env.RUNPAD_DUCKDB_EXTENSION_URL ?? officialDuckdbExtensionUrl).replace(/\/+$/, ''),
     maxRunTimeoutMs: env.RUNPAD_MAX_RUN_TIMEOUT_MS,
     stepBudget: env.RUNPAD_STEP_BUDGET,
     modelIdleTimeoutMs: env.RUNPAD_MODEL_IDLE_TIMEOUT_MS,
@@ -153,6 +161,8 @@ export function getClientConfig(): ClientConfig {
     pyodideIndexPath: config.pyodideIndexPath,
     packageBaseUrl: config.packageBaseUrl,
     packageLockUrl: config.packageLockUrl,
+    duckdbAssetPath: config.duckdbAssetPath,
+    duckdbExtensionUrl: config.duckdbExtensionUrl,
     maxRunTimeoutMs: config.maxRunTimeoutMs,
     stepBudget: config.stepBudget,
   };

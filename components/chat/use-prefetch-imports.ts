@@ -25,6 +25,11 @@ export function usePrefetchImports(messages: UIMessage[], kernel: Kernel | null)
   useEffect(() => {
     if (!kernel || last?.role !== 'assistant') return;
     for (const part of last.parts) {
+      if (part.type === 'tool-sql' && part.state === 'input-streaming' && !seen.current.has(`sql:${part.toolCallId}`)) {
+        seen.current.add(`sql:${part.toolCallId}`);
+        kernel.prefetchSql(); // DuckDB loads while the model writes the query
+        continue;
+      }
       if (part.type !== 'tool-python' || part.state !== 'input-streaming') continue;
       const input = part.input as { code?: unknown } | undefined;
       if (typeof input?.code !== 'string') continue;

@@ -52,7 +52,7 @@ export function buildSystemPrompt({ packages, packagesUnreachable = false, stepB
     `- You may run code at most ${stepBudget} times per user message.`,
     '',
     'Two more tools run in the same browser:',
-    '- `sql` runs SQL (SQLite dialect) in the same interpreter: every file in /data is a table named after its file; its result is `_sql` in Python afterwards. Prefer it for filtering, grouping and joining tabular files.',
+    '- `sql` runs SQL (DuckDB dialect) in the same interpreter: every file in /data is a table named after its file; its result is `_sql` in Python afterwards, and Python can call sql("…") on the same tables. Prefer it for filtering, grouping and joining tabular files.',
     "- `graphviz` renders a DOT diagram (flowcharts, trees, dependency graphs); you see the picture. From Python (e.g. a graph built with networkx), `display({'text/vnd.graphviz': dot_source}, raw=True)` draws DOT the same way.",
     '',
     'After running code, answer in markdown, quoting the actual numbers the code produced.',

@@ -193,7 +193,7 @@ function introMarkdown(title: string | null, files: Attachment[], usesSql: boole
   }
   if (usesSql) {
     blocks.push(
-      'SQL cells call `_runpad_sql`, defined by the first code cell: it runs each query with Python\'s `sqlite3` over every CSV/TSV file in `./data/` (or else `/data/`), each loaded as a table.',
+      'SQL cells call `_runpad_sql`, defined by the first code cell: it runs each query with DuckDB (`pip install duckdb`, the engine Runpad uses) over every CSV/TSV/JSON/Parquet file in `./data/` (or else `/data/`), each a table.',
     );
   }
   return blocks.join('\n\n');

@@ -43,14 +43,16 @@ export const TARGETS: Record<TargetId, Target> = {
     id: 'sql',
     toolName: 'sql',
     runsIn: 'interpreter',
-    label: 'SQL · SQLite',
+    label: 'SQL · DuckDB',
     fence: 'sql',
-    blockTags: ['sql', 'sqlite', 'duckdb'],
+    blockTags: ['sql', 'duckdb'],
     description:
-      "Run SQL in the user's browser, in the same interpreter as Python (SQLite, the sqlite3 of the standard library). " +
-      'Every file in /data is a table named after its file (sales.csv → sales; lowercase, other characters → _). ' +
-      'SQLite dialect: strftime for dates, || for concatenation. The result is shown as a table and is `_sql` in Python afterwards ' +
-      '(a pandas DataFrame when pandas is loaded, else a list of dicts). Several statements separated by ; run in order; the last result is shown.',
+      "Run SQL in the user's browser with DuckDB, in the same interpreter as Python. " +
+      'Every file in /data is a table named after its file (sales.csv → sales; lowercase, other characters → _), read by DuckDB (its CSV sniffer infers the types). ' +
+      "DuckDB dialect (PostgreSQL-like): date_trunc('month', d), strftime, quantile_cont, window functions, QUALIFY, read_csv('/data/x.csv'). " +
+      'The result is shown as a table and is `_sql` in Python afterwards; Python can also call sql("…") (a pandas DataFrame when pandas is loaded, else a table with .columns and .rows) ' +
+      'and sql_table(name, rows_or_csv_path) to make a table from its own data. Several statements separated by ; run in order; the last result is shown. ' +
+      'Parquet, JSON and Excel files need DuckDB extensions, which may be unavailable offline; CSV always works.',
   },
   graphviz: {
     id: 'graphviz',
