@@ -5,11 +5,11 @@
  */
 import 'server-only';
 import { createRequire } from 'node:module';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
 import type { ClientConfig } from './client-config';
-import { duckdbAssetPath, officialDuckdbExtensionUrl } from '../scripts/duckdb-assets.mjs';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -82,6 +82,18 @@ export type AppConfig = {
 };
 
 const DEFAULT_MODEL = 'gpt-5-mini';
+/** DuckDB's own extension repository, used unless RUNPAD_DUCKDB_EXTENSION_URL names a mirror. */
+const OFFICIAL_DUCKDB_EXTENSION_URL = 'https://extensions.duckdb.org';
+
+/**
+ * DuckDB-wasm's version, which names its directory (scripts/copy-duckdb.mjs). Read from disk at run
+ * time: the package exports no package.json, and resolving one of its files statically would make
+ * the bundler pull its 34 MB engine into the server build.
+ */
+function duckdbPackageVersion(): string {
+  const file = path.join(process.cwd(), 'node_modules', '@duckdb', 'duckdb-wasm', 'package.json');
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+}
 let cached: AppConfig | null = null;
 
 /** Variables set to "" (as in a copied .env.example) count as unset, for us and for libraries. */
@@ -113,8 +125,8 @@ export function getConfig(): AppConfig {
     pyodideIndexPath,
     packageBaseUrl: env.PYODIDE_PACKAGE_BASE_URL ?? `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`,
     packageLockUrl: `${env.PYODIDE_PACKAGE_BASE_URL ?? pyodideIndexPath}pyodide-lock.json`,
-    duckdbAssetPath,
-    duckdbExtensionUrl: (env.RUNPAD_DUCKDB_EXTENSION_URL ?? officialDuckdbExtensionUrl).replace(/\/+$/, ''),
+    duckdbAssetPath: `/duckdb/${duckdbPackageVersion()}/`,
+    duckdbExtensionUrl: (env.RUNPAD_DUCKDB_EXTENSION_URL ?? OFFICIAL_DUCKDB_EXTENSION_URL).replace(/\/+$/, ''),
     maxRunTimeoutMs: env.RUNPAD_MAX_RUN_TIMEOUT_MS,
     stepBudget: env.RUNPAD_STEP_BUDGET,
     modelIdleTimeoutMs: env.RUNPAD_MODEL_IDLE_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 // Where DuckDB-wasm's files come from and where the app serves them (like pyodide-assets.mjs):
-// shared by the copy script and the server config, so the version is written down once.
+// used by the copy script (lib/config.ts reads the same package.json at run time).
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,5 +14,3 @@ export const duckdbAssetPath = `/duckdb/${duckdbPackageVersion}/`;
 /** The engine (exceptions build) and the module that loads it, bundled with apache-arrow. */
 export const DUCKDB_WASM_FILE = 'duckdb-eh.wasm';
 export const DUCKDB_MODULE_FILE = 'duckdb-blocking.mjs';
-/** DuckDB's own extension repository, used unless RUNPAD_DUCKDB_EXTENSION_URL names a mirror. */
-export const officialDuckdbExtensionUrl = 'https://extensions.duckdb.org';

@@ -81,6 +81,7 @@ function ensureDuckdb(py: PyodideAPI): Promise<DuckdbBridge> {
       memoryLimitBytes: RUN_LIMITS.maxHeapBytes / 2,
       xhr: kernelXhr,
       fileSource: (path) => fileBytes(py, path),
+      checkInterrupt: () => py.checkInterrupt(),
     }),
   );
   duckdb = started;

@@ -63,6 +63,11 @@ export type DuckdbOptions = {
   /** The XMLHttpRequest DuckDB loads extensions with (captured before the worker's lockdown). */
   xhr: typeof XMLHttpRequest | undefined;
   fileSource: FileSource;
+  /**
+   * Throws (as KeyboardInterrupt, in Python) when the page has asked to stop: Pyodide's
+   * `checkInterrupt`, for JavaScript that Python is waiting on.
+   */
+  checkInterrupt: () => void;
 };
 
 /** The object Python holds (as `js` proxies): strings in, JSON strings out. */
@@ -162,6 +167,12 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
       return withNetwork(() => finished(db.startPendingQuery(connId, String(sql), false)));
     },
     poll() {
+      try {
+        options.checkInterrupt();
+      } catch (interrupt) {
+        db.cancelPendingQuery(connId); // Stop or the time limit: the statement leaves nothing behind
+        throw interrupt;
+      }
       return withNetwork(() => finished(db.pollPendingQuery(connId)));
     },
     cancel() {

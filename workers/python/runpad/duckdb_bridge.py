@@ -91,13 +91,18 @@ def _call(method, *args):
         raise DuckDBError(message) from None
 
 
+def _text(value):
+    """The result JSON, or None while the query is pending (JavaScript's null is not None in Pyodide)."""
+    return value if isinstance(value, str) else None
+
+
 def execute(statement):
     """Runs one statement to the end; KeyboardInterrupt (Stop, the time limit) cancels it."""
     engine = bridge()
-    text = _call(engine.start, statement)
+    text = _text(_call(engine.start, statement))
     try:
         while text is None:
-            text = _call(engine.poll)
+            text = _text(_call(engine.poll))
     except KeyboardInterrupt:
         try:
             engine.cancel()
