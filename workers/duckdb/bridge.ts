@@ -24,6 +24,7 @@ type DuckDBBindings = {
   startPendingQuery(conn: number, text: string, allowStreamResult: boolean): Uint8Array | null;
   pollPendingQuery(conn: number): Uint8Array | null;
   cancelPendingQuery(conn: number): boolean;
+  fetchQueryResults(conn: number): Uint8Array | null;
   registerFileHandle(name: string, handle: unknown, protocol: number, directIO: boolean): void;
   dropFile(name: string): void;
   insertArrowFromIPCStream(conn: number, buffer: Uint8Array, options: { name: string; create: boolean }): void;
@@ -39,7 +40,7 @@ type DuckdbLibrary = {
   BROWSER_RUNTIME: BrowserRuntime;
   VoidLogger: new () => unknown;
   DuckDBDataProtocol: { BROWSER_FILEREADER: number };
-  tableFromIPC(bytes: Uint8Array): Table;
+  tableFromIPC(bytes: Uint8Array[]): Table;
   tableFromJSON(rows: Record<string, unknown>[]): Table;
   tableToIPC(table: Table, type: 'stream'): Uint8Array;
 };
@@ -138,7 +139,13 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
     }
   }
 
-  const finished = (bytes: Uint8Array | null): string | null => (bytes ? JSON.stringify(resultOf(lib.tableFromIPC(bytes))) : null);
+  /** A finished query gives the Arrow stream's header; its record batches are fetched after it. */
+  const finished = (header: Uint8Array | null): string | null => {
+    if (!header) return null;
+    const chunks = [header];
+    for (let chunk = db.fetchQueryResults(connId); chunk && chunk.byteLength > 0; chunk = db.fetchQueryResults(connId)) chunks.push(chunk);
+    return JSON.stringify(resultOf(lib.tableFromIPC(chunks)));
+  };
   const setup = [
     `SET custom_extension_repository = '${options.extensionRepository.replaceAll("'", "''")}'`,
     'SET autoinstall_known_extensions = true',
