@@ -32,6 +32,11 @@ const nextConfig: NextConfig = {
         headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }],
       },
       {
+        // DuckDB-wasm's engine and module, versioned the same way (scripts/copy-duckdb.mjs).
+        source: '/duckdb/:version/:file*',
+        headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }],
+      },
+      {
         source: '/workers/:file*',
         headers: [{ key: 'Cache-Control', value: 'no-cache' }],
       },

@@ -75,6 +75,8 @@ export default defineConfig({
       OPENAI_API_KEY: 'test-key',
       RUNPAD_MODEL: 'fake-model',
       PYODIDE_PACKAGE_BASE_URL: `${FAKE_MODEL_URL}/mirror/`,
+      // DuckDB's extensions from a stand-in mirror that has none (e2e/duckdb.spec.ts).
+      RUNPAD_DUCKDB_EXTENSION_URL: `${FAKE_MODEL_URL}/mirror/duckdb-extensions`,
       // The hang tests wait this long for a silent model (e2e/durable.spec.ts).
       RUNPAD_MODEL_IDLE_TIMEOUT_MS: '6000',
     }),

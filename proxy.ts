@@ -30,7 +30,7 @@ export function proxy(request: NextRequest) {
   if (pathname.startsWith('/workers/')) {
     // A path-limited connect-src needs the origin; without a valid one the worker gets no network.
     const response = NextResponse.next();
-    response.headers.set('Content-Security-Policy', workerCsp(origin, config.pyodideIndexPath, config.packageBaseUrl));
+    response.headers.set('Content-Security-Policy', workerCsp(origin, config.pyodideIndexPath, config.packageBaseUrl, { assetPath: config.duckdbAssetPath, extensionUrl: config.duckdbExtensionUrl }));
     response.headers.set('Vary', 'Host');
     return response;
   }

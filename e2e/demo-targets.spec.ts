@@ -2,7 +2,7 @@ import { expect, test } from './test';
 import { openChat, send, waitForTurn } from './helpers';
 
 /** With no model configured, SQL over a dropped CSV and a diagram run for real, offline. */
-test('the demo model queries a dropped CSV with SQL (SQLite) and draws a diagram', async ({ page }) => {
+test('the demo model queries a dropped CSV with SQL (DuckDB) and draws a diagram', async ({ page }) => {
   await openChat(page);
   const transfer = await page.evaluateHandle(() => {
     const data = new DataTransfer();
@@ -18,6 +18,8 @@ test('the demo model queries a dropped CSV with SQL (SQLite) and draws a diagram
   await expect(sql).toHaveAttribute('data-cell-status', 'ok', { timeout: 60_000 });
   await expect(sql.getByTestId('table-output')).toHaveAttribute('data-row-count', '3');
   await expect(sql).toContainText('west');
+  await expect(sql).toContainText('SQL · DuckDB');
+  await expect(sql).toContainText('median_units'); // DuckDB's quantile_cont
   await waitForTurn(page);
   await expect(page.locator('#conversation')).toContainText('total_units');
 

@@ -6,7 +6,7 @@ import { addScenarios, openChat, send, waitForTurn } from './helpers';
  * Table outputs as a user meets them: sorting, filtering, paging through every kept row, Copy
  * (TSV on the clipboard) and Download CSV, numbers formatted for reading, and a wide table that
  * stays light in the DOM. Offline there is no pandas, so the tables come from the SQL tool
- * (SQLite in the interpreter), which emits the same data-resource table a DataFrame does.
+ * (DuckDB in the interpreter), which emits the same data-resource table a DataFrame does.
  */
 
 /** 2,000 generated rows; the table keeps the first 1,000 (OUTPUT_CAPS.tableRows). */

@@ -1,7 +1,7 @@
 import { expect, test } from './test';
 import { addScenarios, chatRequestsFor, dropCsv, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 
-/** More than Python: SQL in the conversation's interpreter (SQLite offline) and Graphviz diagrams. */
+/** More than Python: SQL in the conversation's interpreter (DuckDB) and Graphviz diagrams. */
 
 const CSV = 'region,units,price\nnorth,12,2.5\nsouth,30,1.25\nnorth,8,4.0\nwest,50,1.0\n';
 
@@ -14,7 +14,7 @@ test('a dropped CSV is a SQL table: an error names the tables and columns, the c
       steps: [
         { toolCall: { name: 'sql', arguments: { code: 'SELECT regoin, SUM(units) FROM sales GROUP BY regoin' } } },
         { toolCall: { name: 'sql', arguments: { code: 'SELECT region, SUM(units) AS total FROM sales GROUP BY region ORDER BY total DESC' } } },
-        { toolCall: { name: 'python', arguments: { code: 'rows = _sql if isinstance(_sql, list) else _sql.to_dict("records")\nprint("top region:", rows[0]["region"], rows[0]["total"])' } } },
+        { toolCall: { name: 'python', arguments: { code: 'rows = _sql.to_dict("records") if hasattr(_sql, "to_dict") else list(_sql)\nprint("top region:", rows[0]["region"], rows[0]["total"])' } } },
         { toolCall: { name: 'graphviz', arguments: { code: 'digraph { sales -> west }' } } },
         { text: 'West sold the most.' },
       ],
@@ -28,12 +28,12 @@ test('a dropped CSV is a SQL table: an error names the tables and columns, the c
   const cells = page.locator('section[data-target]');
   await expect(cells.nth(0)).toHaveAttribute('data-target', 'sql');
   await expect(cells.nth(0)).toHaveAttribute('data-cell-status', 'error');
-  await expect(cells.nth(0)).toContainText('no such column: regoin');
+  await expect(cells.nth(0)).toContainText('Referenced column "regoin" not found');
   await cells.nth(0).getByRole('button', { name: 'Show traceback' }).click();
-  await expect(cells.nth(0)).toContainText('sales(region TEXT, units INTEGER, price REAL)');
+  await expect(cells.nth(0)).toContainText('sales(region VARCHAR, units BIGINT, price DOUBLE)');
   await expect(cells.nth(1)).toHaveAttribute('data-cell-status', 'ok');
   await expect(cells.nth(1).getByTestId('table-output')).toHaveAttribute('data-row-count', '3');
-  await expect(cells.nth(1)).toContainText('SQL · SQLite');
+  await expect(cells.nth(1)).toContainText('SQL · DuckDB');
   await expect(cells.nth(2)).toContainText('top region: west 50');
   await expect(cells.nth(3)).toHaveAttribute('data-target', 'graphviz');
   await expect(cells.nth(3)).toHaveAttribute('data-cell-status', 'ok');
@@ -52,11 +52,12 @@ test('a dropped CSV is a SQL table: an error names the tables and columns, the c
 
   const requests = await chatRequestsFor(trigger);
   const toolResults = JSON.stringify(requests.at(-1)!.body.messages.filter((m) => m.role === 'tool'));
-  expect(toolResults).toContain('no such column: regoin');
+  expect(toolResults).toContain('regoin');
+  expect(toolResults).toContain('not found in FROM clause');
   expect(toolResults).toContain('west');
   expect(toolResults).toContain('top region: west 50');
   // The model was told the dialect before it wrote SQL.
-  expect(JSON.stringify(requests[0].body.tools)).toContain('SQLite');
+  expect(JSON.stringify(requests[0].body.tools)).toContain('DuckDB dialect');
 });
 
 test('a graphviz call shows a diagram as an image and sends the model a PNG; hostile DOT loads and runs nothing', async ({ page }) => {

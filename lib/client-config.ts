@@ -12,6 +12,9 @@ export type ClientConfig = {
   packageLockUrl: string;
   webrBasePath: string;
   rPackageRepoUrl: string;
+  /** DuckDB-wasm's files on this origin (versioned path) and where its extensions come from. */
+  duckdbAssetPath: string;
+  duckdbExtensionUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
 };

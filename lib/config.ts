@@ -28,6 +28,7 @@ const envSchema = z.object({
   GOOGLE_GENERATIVE_AI_BASE_URL: optionalUrl,
   PYODIDE_PACKAGE_BASE_URL: optionalUrl,
   RUNPAD_R_PACKAGE_REPO_URL: optionalUrl,
+  RUNPAD_DUCKDB_EXTENSION_URL: optionalUrl,
   RUNPAD_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(RUN_LIMITS.maxTimeoutMs),
   RUNPAD_STEP_BUDGET: z.coerce.number().int().min(1).max(TURN_LIMITS.maxStepBudget).default(TURN_LIMITS.defaultStepBudget),
   RUNPAD_DEMO_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(8),
@@ -97,6 +98,10 @@ export type AppConfig = {
   webrBasePath: string;
   /** Where R packages beyond the base library come from: webR's public repository, or a mirror. */
   rPackageRepoUrl: string;
+  /** Where the browser loads DuckDB-wasm from (self-hosted, versioned path; scripts/copy-duckdb.mjs). */
+  duckdbAssetPath: string;
+  /** Where DuckDB's extensions (Parquet, JSON, Excel) come from: DuckDB's repository or a mirror. */
+  duckdbExtensionUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
   /** How the model asks for code to run: tool calls, or fenced code blocks (lib/ai/blocks-stream.ts). */
@@ -139,6 +144,18 @@ export type AppConfig = {
   };
 };
 
+/** DuckDB's own extension repository, used unless RUNPAD_DUCKDB_EXTENSION_URL names a mirror. */
+const OFFICIAL_DUCKDB_EXTENSION_URL = 'https://extensions.duckdb.org';
+
+/**
+ * DuckDB-wasm's version, which names its directory (scripts/copy-duckdb.mjs). Read from disk at run
+ * time: the package exports no package.json, and resolving one of its files statically would make
+ * the bundler pull its 34 MB engine into the server build.
+ */
+function duckdbPackageVersion(): string {
+  const file = path.join(process.cwd(), 'node_modules', '@duckdb', 'duckdb-wasm', 'package.json');
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+}
 let cached: AppConfig | null = null;
 
 /** Variables set to "" (as in a copied .env.example) count as unset, for us and for libraries. */
@@ -171,6 +188,8 @@ export function getConfig(): AppConfig {
     webrBasePath: `/webr/${webrVersion()}/`,
     // A trailing slash, so the worker CSP's source expression covers the whole repository.
     rPackageRepoUrl: (env.RUNPAD_R_PACKAGE_REPO_URL ?? DEFAULT_R_PACKAGE_REPO_URL).replace(/\/?$/, '/'),
+    duckdbAssetPath: `/duckdb/${duckdbPackageVersion()}/`,
+    duckdbExtensionUrl: (env.RUNPAD_DUCKDB_EXTENSION_URL ?? OFFICIAL_DUCKDB_EXTENSION_URL).replace(/\/+$/, ''),
     maxRunTimeoutMs: env.RUNPAD_MAX_RUN_TIMEOUT_MS,
     stepBudget: env.RUNPAD_STEP_BUDGET,
     modelIdleTimeoutMs: env.RUNPAD_MODEL_IDLE_TIMEOUT_MS,
@@ -264,6 +283,8 @@ export function getClientConfig(): ClientConfig {
     packageLockUrl: config.packageLockUrl,
     webrBasePath: config.webrBasePath,
     rPackageRepoUrl: config.rPackageRepoUrl,
+    duckdbAssetPath: config.duckdbAssetPath,
+    duckdbExtensionUrl: config.duckdbExtensionUrl,
     maxRunTimeoutMs: config.maxRunTimeoutMs,
     stepBudget: config.stepBudget,
   };

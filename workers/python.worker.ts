@@ -4,12 +4,14 @@
  */
 import * as Comlink from 'comlink';
 import type { PyodideAPI } from 'pyodide';
-import type { OutputMessage, ProgressCallback, PythonWorkerApi, RunLanguage, WorkerInitOptions } from '@/lib/runtime/worker-api';
+import type { DuckdbLocation, OutputMessage, ProgressCallback, PythonWorkerApi, RunLanguage, WorkerInitOptions } from '@/lib/runtime/worker-api';
 import { bootLocationOf, InterpreterStarter } from './interpreter';
 import { lockDown, type KernelNetwork } from './lockdown';
 import { capMemoryGrowth } from './memory-cap';
 import { PackageLoader } from './packages';
 import { RUN_LIMITS } from '@/lib/runtime/limits';
+import { startDuckdb, type DuckdbBridge } from './duckdb/bridge';
+import { mentionsSql } from './duckdb/mentions-sql';
 
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
 type PyResult = { toJs(options: { dict_converter: typeof Object.fromEntries }): unknown; destroy(): void };
@@ -20,6 +22,10 @@ let packages: PackageLoader | null = null;
 let runKernel: PyCallable | null = null;
 let runSql: PyCallable | null = null;
 let packageSourceUrl = '';
+let duckdbLocation: DuckdbLocation | null = null;
+let duckdb: Promise<DuckdbBridge> | null = null;
+/** DuckDB loads extensions with a synchronous request: kept before the lockdown removes it. */
+const kernelXhr = (globalThis as { XMLHttpRequest?: typeof XMLHttpRequest }).XMLHttpRequest;
 /** A package source that has not answered in this long counts as unreachable. */
 const PROBE_TIMEOUT_MS = 8_000;
 /** The kernel's private port (see lib/runtime/worker-handle.ts); the global scope serves no one. */
@@ -48,6 +54,48 @@ function heapBytesOf(py: PyodideAPI): number {
   return (py as unknown as { _module: { HEAPU8: Uint8Array } })._module.HEAPU8.byteLength;
 }
 
+/** A file of the interpreter's file system as a view of its bytes (no copy), or null. */
+function fileBytes(py: PyodideAPI, path: string): Uint8Array | null {
+  try {
+    const node = py.FS.lookupPath(path, {}).node as unknown as { contents?: Uint8Array | null; usedBytes?: number };
+    if (!node.contents) return new Uint8Array(0);
+    return node.contents.subarray(0, node.usedBytes ?? node.contents.byteLength);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * DuckDB, started once on first need (a SQL run, Python code that calls sql(), or the page's
+ * prefetch when a dataset arrives or the model starts writing SQL). Python gets the bridge as
+ * `runpad.duckdb_bridge`; a failed start is kept so every SQL run says why, and retried on the next.
+ */
+function ensureDuckdb(py: PyodideAPI): Promise<DuckdbBridge> {
+  if (duckdb) return duckdb;
+  const location = duckdbLocation;
+  if (!location || !network) return Promise.reject(new Error('The interpreter has not started.'));
+  const started = network.withFetch(() =>
+    startDuckdb({
+      assetUrl: location.assetUrl,
+      extensionRepository: location.extensionRepository,
+      memoryLimitBytes: RUN_LIMITS.maxHeapBytes / 2,
+      xhr: kernelXhr,
+      fileSource: (path) => fileBytes(py, path),
+      checkInterrupt: () => py.checkInterrupt(),
+    }),
+  );
+  duckdb = started;
+  started.then(
+    (bridge) => (py.runPython('import runpad.duckdb_bridge as b; b.set_bridge') as PyCallable)(bridge),
+    (error: unknown) => {
+      duckdb = null;
+      const message = error instanceof Error ? error.message : String(error);
+      (py.runPython('import runpad.duckdb_bridge as b; b.set_start_error') as PyCallable)(message);
+    },
+  );
+  return started;
+}
+
 function requireReady(): PyodideAPI {
   if (!pyodide) throw new Error('The interpreter has not started.');
   return pyodide;
@@ -74,7 +122,8 @@ del __runpad_caps
 __runpad_kernel.run
 `) as PyCallable;
     runSql = py.runPython('__runpad_kernel.run_sql') as PyCallable;
-    network = lockDown([options.packageBaseUrl, options.indexURL]);
+    network = lockDown([options.packageBaseUrl, options.indexURL, options.duckdb.assetUrl]);
+    duckdbLocation = options.duckdb;
     packageSourceUrl = options.packageBaseUrl;
     pyodide = py;
     onProgress('ready');
@@ -86,10 +135,20 @@ __runpad_kernel.run
     const py = requireReady();
     const runner = language === 'sql' ? runSql : runKernel;
     if (!runner) throw new Error('The interpreter has not started.');
+    if (language === 'sql' || mentionsSql(code)) await ensureDuckdb(py).catch(() => undefined); // Python reports it
     const proxy = (await (runner(String(code)) as Promise<PyResult>)) as PyResult;
     const result = proxy.toJs({ dict_converter: Object.fromEntries }) as Record<string, unknown>;
     proxy.destroy();
     return { ...result, heapBytes: heapBytesOf(py) };
+  },
+
+  async startSql() {
+    try {
+      const bridge = await ensureDuckdb(requireReady());
+      return { version: bridge.version };
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
   },
 
   async packagesNeeded(code: string) {

@@ -81,6 +81,7 @@ describe('the demo model beyond Python', () => {
     expect(code).toContain('FROM sales');
     expect(code).toContain('GROUP BY region');
     expect(code).toContain('SUM(units)');
+    expect(code).toContain('quantile_cont(units, 0.5)'); // DuckDB's dialect
   });
 
   it('draws a diagram with a graphviz call', async () => {

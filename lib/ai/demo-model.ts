@@ -121,7 +121,7 @@ export function plan(turn: Turn): Plan {
     const code = programFor(intent);
     if (!code) return { text: HELP_TEXT };
     const tool = toolFor(intent);
-    const opening = intent.kind === 'error-demo' ? "Let me compute a mean; I'll check what the code does." : tool === 'sql' ? "I'll ask SQLite, in your browser." : tool === 'graphviz' ? "I'll draw it with Graphviz." : tool === 'r' ? "I'll fit it with R, in your browser." : "I'll compute that with Python.";
+    const opening = intent.kind === 'error-demo' ? "Let me compute a mean; I'll check what the code does." : tool === 'sql' ? "I'll ask DuckDB, in your browser." : tool === 'graphviz' ? "I'll draw it with Graphviz." : tool === 'r' ? "I'll fit it with R, in your browser." : "I'll compute that with Python.";
     return { text: opening, code, tool };
   }
   const failedWithTraceback = /^status: error/.test(lastResult) && /error: NameError/.test(lastResult);

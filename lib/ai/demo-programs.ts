@@ -89,11 +89,11 @@ export function programFor(intent: DemoIntent): string | null {
       return `import math\nimport matplotlib.pyplot as plt\n\nxs = [i / 50 for i in range(0, 315)]\nplt.figure(figsize=(6, 3.5))\nplt.plot(xs, [math.sin(x) for x in xs], label="sin(x)")\nplt.title("A sine wave")\nplt.xlabel("x")\nplt.legend()\nplt.show()\nprint(f"plotted {len(xs)} points")\n`;
     case 'sql': {
       if (!intent.file) {
-        return 'WITH numbers(n) AS (VALUES (1), (2), (3), (4), (5), (6), (7), (8), (9), (10))\nSELECT COUNT(*) AS how_many, SUM(n) AS total, SUM(n * n) AS sum_of_squares FROM numbers;';
+        return 'SELECT count(*) AS how_many, sum(n) AS total, sum(n * n) AS sum_of_squares, quantile_cont(n, 0.5) AS median\nFROM range(1, 11) AS numbers(n);';
       }
       const table = tableNameOf(intent.file);
       if (intent.groupBy && intent.measure) {
-        return `SELECT ${intent.groupBy}, COUNT(*) AS rows, SUM(${intent.measure}) AS total_${intent.measure}\nFROM ${table}\nGROUP BY ${intent.groupBy}\nORDER BY total_${intent.measure} DESC;`;
+        return `SELECT ${intent.groupBy}, COUNT(*) AS rows, SUM(${intent.measure}) AS total_${intent.measure}, quantile_cont(${intent.measure}, 0.5) AS median_${intent.measure}\nFROM ${table}\nGROUP BY ${intent.groupBy}\nORDER BY total_${intent.measure} DESC;`;
       }
       return `SELECT COUNT(*) AS rows FROM ${table};`;
     }
@@ -142,7 +142,7 @@ export const HELP_TEXT = [
   'Try:',
   '- *Compute the 30th Fibonacci number* (or a factorial, the primes up to N, an arithmetic expression like `2**100 / 7`)',
   '- *Show me a table of squares and cubes*',
-  '- *Query my data with SQL* (after dropping a CSV on the chat; runs in SQLite, offline)',
+  '- *Query my data with SQL* (after dropping a CSV on the chat; runs in DuckDB, offline)',
   '- *Draw a diagram of how Runpad works* (Graphviz)',
   '- *Fit a linear model in R* (`summary(lm(...))` and a base R plot; R runs in your browser too)',
   '- *Plot a sine wave* (needs matplotlib from the package source)',

@@ -29,6 +29,13 @@ describe('the origin the app answers for', () => {
     expect(workerCsp(null, '/pyodide/1.0/', '/mirror/')).not.toContain('connect-src');
   });
 
+  it('lets the worker load DuckDB from its versioned path and extensions from exactly the configured source', () => {
+    const csp = workerCsp('http://127.0.0.1:3100', '/pyodide/1.0/', '/mirror/', { assetPath: '/duckdb/1.32.0/', extensionUrl: 'https://ext.example/duckdb' });
+    expect(csp).toContain("script-src http://127.0.0.1:3100/pyodide/1.0/ http://127.0.0.1:3100/workers/ http://127.0.0.1:3100/duckdb/1.32.0/ 'wasm-unsafe-eval'");
+    expect(csp).toContain('connect-src http://127.0.0.1:3100/pyodide/1.0/ http://127.0.0.1:3100/mirror/ http://127.0.0.1:3100/duckdb/1.32.0/ https://ext.example/duckdb/');
+    expect(csp).not.toContain('extensions.duckdb.org');
+  });
+
   it('HTTPS origins get the __Host- cookie', () => {
     expect(isSecureOrigin('https://runpad.example')).toBe(true);
     expect(isSecureOrigin('http://127.0.0.1:3100')).toBe(false);

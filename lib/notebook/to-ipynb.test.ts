@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages';
 import { pythonStringLiteral, SQL_SETUP_SOURCE, sqlTableNames } from './sql-setup';
+import { FAKE_DUCKDB_MODULE } from './fake-duckdb';
 import { dotCellSource, notebookFileName, toLines, toNotebook, type CodeCell, type MimeData, type Notebook } from './to-ipynb';
 
 /** A valid 1×1 PNG (grey and alpha). */
@@ -457,14 +458,17 @@ describe('a stdlib-only notebook, executed top to bottom', () => {
     expect(cells.get('py0')).toBe('sum 55\n');
     expect(cells.get('py1')).toBe('110\n');
     expect(cells.get('py2')).toBe(`${[...'he said \'\'\'hi\'\'\' \\ "é" 😀'].length} 'he said \\'\\'\\'hi\\'\\'\\' \\\\ "\\xe9" \\U0001f600'\n`);
-    // Integers stay integers, "02134" stays text (a code, not a number).
-    expect(cells.get('sql0')).toBe(
-      ['region | total | zip   | price', '-------+-------+-------+------', 'north  |    30 | 02139 |   2.0', 'south  |     5 | 99501 |  2.25', '(2 rows)', ''].join('\n'),
-    );
-    expect(cells.get('sql1')).toBe(['q1    | q2    | bs  | u', '------+-------+-----+---', 'a"""b | c\'\'\'d | \\n\\ | é😀', '(1 row)', ''].join('\n'));
-    expect(cells.get('sql2')).toBe('n\n-\n2\n(1 row)\n');
+    // Each data file became a table through DuckDB's own reader, then each cell's exact SQL ran.
+    const log = JSON.parse(out.split('\nDUCKDB ')[1]) as string[];
+    expect(log.slice(0, 2)).toEqual([
+      'CREATE TABLE "t_2024_q1" AS SELECT * FROM read_csv(\'data/2024-Q1.tsv\', delim = \'\t\')',
+      'CREATE TABLE "sales" AS SELECT * FROM read_csv(\'data/sales.csv\')',
+    ]);
+    expect(log.slice(2)).toEqual(messages[2].parts.slice(0, 3).map((part) => (part as { input: { code: string } }).input.code));
+    expect(cells.get('sql0')).toBe('<duckdb result 3>\n');
+    expect(cells.get('sql2')).toBe('<duckdb result 5>\n');
     expect(cells.get('dot0')).toBe(`${trickyDot}\n`);
-    const queries = JSON.parse(out.split('\nQUERIES ')[1]) as string[];
+    const queries = JSON.parse(out.split('\nQUERIES ')[1].split('\nDUCKDB ')[0]) as string[];
     expect(queries).toEqual(messages[2].parts.slice(0, 3).map((part) => (part as { input: { code: string } }).input.code));
   });
 });
@@ -558,7 +562,8 @@ function outputsByCell(out: string): Map<string, string> {
  * IPython are made unimportable so the run does not depend on what is installed. Every query
  * `_runpad_sql` receives is recorded, to compare with the original text.
  */
-const NOTEBOOK_DRIVER = String.raw`import ast, json, sys
+const NOTEBOOK_DRIVER = String.raw`${FAKE_DUCKDB_MODULE}
+import ast, json, sys
 sys.modules["graphviz"] = None
 sys.modules["IPython"] = None
 notebook = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -584,4 +589,5 @@ for cell in notebook["cells"]:
         recording.recording = True
         namespace["_runpad_sql"] = recording
 print("\nQUERIES " + json.dumps(queries))
+print("\nDUCKDB " + json.dumps(FAKE_DUCKDB_LOG))
 `;

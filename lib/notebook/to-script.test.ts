@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages';
 import { SQL_SETUP_SOURCE } from './sql-setup';
+import { FAKE_DUCKDB_MODULE } from './fake-duckdb';
 import { DISPLAY_FALLBACK, scriptFileName, toComment, toScript } from './to-script';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'runpad-script-'));
@@ -145,21 +146,18 @@ describe('toScript', () => {
         String.raw`'it\'s \'\'\'quoted\'\'\' \\ "\xe9" \U0001f600'`,
         'tool failed',
         'stopped',
-        'region | total',
-        '-------+------',
-        'south  |    45',
-        'north  |    30',
-        '(2 rows)',
-        'a     | b     | c | d',
-        '------+-------+---+---',
-        'x"""y | p\'\'\'q | \\ | ü😀',
-        '(1 row)',
+        '<duckdb result 2>',
+        '<duckdb result 3>',
         TRICKY_DOT,
         '',
       ].join('\n'),
     );
     const statements = JSON.parse(recorded) as string[];
-    expect(statements).toContain(TRICKY_SQL);
+    expect(statements).toEqual([
+      "CREATE TABLE \"sales\" AS SELECT * FROM read_csv('data/sales.csv')",
+      'SELECT region, SUM(amount) AS total FROM sales GROUP BY region ORDER BY total DESC',
+      TRICKY_SQL,
+    ]);
   });
 });
 
@@ -173,18 +171,13 @@ describe('scriptFileName', () => {
 
 /**
  * Runs a script as `python3 script.py` would, with graphviz and IPython made unimportable (so
- * the result does not depend on what is installed) and every statement sqlite3 executes recorded.
+ * the result does not depend on what is installed) and a stand-in duckdb that records every
+ * statement (DuckDB's wheel cannot be installed here).
  */
-const SCRIPT_RUNNER = String.raw`import json, runpy, sqlite3, sys
+const SCRIPT_RUNNER = String.raw`${FAKE_DUCKDB_MODULE}
+import json, runpy
 sys.modules["graphviz"] = None
 sys.modules["IPython"] = None
-statements = []
-class Recording(sqlite3.Connection):
-    def execute(self, sql, *args):
-        statements.append(sql)
-        return super().execute(sql, *args)
-connect = sqlite3.connect
-sqlite3.connect = lambda *args, **kwargs: connect(*args, factory=Recording, **kwargs)
 runpy.run_path(sys.argv[1], run_name="__main__")
-print("\nSTATEMENTS " + json.dumps(statements))
+print("\nSTATEMENTS " + json.dumps(FAKE_DUCKDB_LOG))
 `;

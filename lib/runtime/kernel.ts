@@ -25,6 +25,10 @@ export type RunPhase =
   | { kind: 'loading-files'; names: string[]; bytes: number }
   | { kind: 'running'; startedAt: number };
 
+/** Files that become SQL tables (workers/python/runpad/dataset_tables.py FORMATS). */
+const TABLE_FILE = /\.(csv|tsv|json|jsonl|ndjson|parquet|xlsx)$/i;
+const SQL_START_TIMEOUT_MS = 120_000;
+
 export type RunOptions = {
   timeoutMs?: number;
   /** Python (default) or SQL, in the same interpreter. */
@@ -110,6 +114,13 @@ export class Kernel {
   /** The conversation's files; written into /data/ before the next run (and after a restart). */
   setFiles(files: DataFile[]): void {
     this.files = new Map(files.map((file) => [file.name, file]));
+    if (files.some((file) => TABLE_FILE.test(file.name))) this.prefetchSql();
+  }
+
+  /** Starts DuckDB (the SQL engine) in the background: a dataset arrived or the model is writing SQL. */
+  prefetchSql(): void {
+    const handle = this.handle;
+    handle.ready.then(() => handle.startSql(SQL_START_TIMEOUT_MS)).catch(() => undefined); // the run reports failures
   }
 
   /** Starts loading the packages that code (possibly still incomplete) imports. */

@@ -16,6 +16,15 @@ export type WorkerInitOptions = {
   /** Shared interrupt flag; the kernel writes 2 (SIGINT) to stop a run. */
   interruptBuffer: Uint8Array;
   caps: OutputCaps;
+  /** DuckDB, the SQL engine, started in the worker on first need (workers/duckdb/bridge.ts). */
+  duckdb: DuckdbLocation;
+};
+
+export type DuckdbLocation = {
+  /** Absolute URL of public/duckdb/<version>/ (the app's own origin). */
+  assetUrl: string;
+  /** DuckDB's extension repository or the configured mirror (no trailing slash). */
+  extensionRepository: string;
 };
 
 /** What the interpreter runs: Python, or SQL in the same namespace (workers/python/runpad/sql.py). */
@@ -32,6 +41,8 @@ export interface PythonWorkerApi {
   /** Loads the packages the code imports; safe to call while the model is still writing it. */
   loadPackagesFor(code: string): Promise<unknown>;
   heapBytes(): Promise<unknown>;
+  /** Starts DuckDB (the SQL engine) now, if it has not started; resolves when it is ready. */
+  startSql(): Promise<unknown>;
   /** Whether the package source answers (its lock file, fetched through the loader's own path). */
   probePackageSource(): Promise<unknown>;
   writeFile(path: string, bytes: Uint8Array): Promise<unknown>;
@@ -44,6 +55,8 @@ export type StartPhase = z.infer<typeof startPhaseSchema>;
 export const initResultSchema = z.object({ pythonVersion: z.string(), pyodideVersion: z.string() });
 export const heapBytesSchema = z.number().nonnegative();
 export const packageSourceAnswerSchema = z.boolean();
+/** DuckDB's version once started, or why it could not start. */
+export const sqlStartSchema = z.union([z.object({ version: z.string() }), z.object({ error: z.string() })]);
 export const workerRunResultSchema = z.object({ status: z.enum(['ok', 'error', 'interrupted']), heapBytes: heapBytesSchema });
 export type WorkerRunResult = z.infer<typeof workerRunResultSchema>;
 export const packageFailureSchema = z.object({ name: z.string(), url: z.string(), message: z.string() });

@@ -18,6 +18,8 @@ import {
   workerRunResultSchema,
   type LoadPackagesResult,
   type PythonWorkerApi,
+  type DuckdbLocation,
+  sqlStartSchema,
   type RunLanguage,
   type StartPhase,
   type WorkerRunResult,
@@ -32,6 +34,7 @@ export type WorkerConfig = {
   packageBaseUrl: string;
   packageLockUrl: string;
   caps: OutputCaps;
+  duckdb: DuckdbLocation;
 };
 
 export class WorkerHandle {
@@ -99,6 +102,7 @@ export class WorkerHandle {
         packageLockUrl: config.packageLockUrl,
         interruptBuffer: this.interruptBuffer,
         caps: config.caps,
+        duckdb: config.duckdb,
       },
       Comlink.proxy(progress.report),
     );
@@ -148,6 +152,11 @@ export class WorkerHandle {
   async loadPackagesFor(code: string, timeoutMs: number): Promise<LoadPackagesResult> {
     const value = await this.guard(this.remote.loadPackagesFor(code), timeoutMs, 'Loading packages');
     return loadPackagesResultSchema.parse(value);
+  }
+
+  /** Starts DuckDB in the worker; its version, or why it could not start. */
+  async startSql(timeoutMs: number): Promise<{ version: string } | { error: string }> {
+    return sqlStartSchema.parse(await this.guard(this.remote.startSql(), timeoutMs, 'Starting DuckDB'));
   }
 
   async heapBytes(): Promise<number> {

@@ -4,13 +4,22 @@
  * the app's API, which would answer with the user's cookies — and may load scripts only from
  * Pyodide's directory and the workers' own (so not `import('/api/…')` either).
  */
-export function workerCsp(origin: string | null, pyodideIndexPath: string, packageBaseUrl: string): string {
+export function workerCsp(
+  origin: string | null,
+  pyodideIndexPath: string,
+  packageBaseUrl: string,
+  duckdb: { assetPath: string; extensionUrl: string } = { assetPath: '', extensionUrl: '' },
+): string {
   if (!origin) return ["default-src 'none'", "script-src 'wasm-unsafe-eval'"].join('; ');
   const packageSource = new URL(packageBaseUrl, origin).href;
+  // DuckDB: its module and engine from its own versioned directory, extensions from exactly the
+  // configured source (a path-limited prefix, so a mirror on this origin exposes nothing else).
+  const duckdbAssets = duckdb.assetPath ? ` ${origin}${duckdb.assetPath}` : '';
+  const extensions = duckdb.extensionUrl ? ` ${new URL(`${duckdb.extensionUrl}/`, origin).href}` : '';
   return [
     "default-src 'none'",
-    `script-src ${origin}${pyodideIndexPath} ${origin}/workers/ 'wasm-unsafe-eval'`,
-    `connect-src ${origin}${pyodideIndexPath} ${packageSource}`,
+    `script-src ${origin}${pyodideIndexPath} ${origin}/workers/${duckdbAssets} 'wasm-unsafe-eval'`,
+    `connect-src ${origin}${pyodideIndexPath} ${packageSource}${duckdbAssets}${extensions}`,
   ].join('; ');
 }
 

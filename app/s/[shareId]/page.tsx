@@ -16,7 +16,7 @@ export default async function SharePage({ params }: { params: Promise<{ shareId:
   if (!share) notFound();
   // The files the share grants, for "Re-run in my browser" (the interpreter reads them from /data).
   const files = await listShareFiles(await getDb(), share.id);
-  const { pyodideIndexPath, packageBaseUrl, packageLockUrl, webrBasePath, rPackageRepoUrl, maxRunTimeoutMs } = getClientConfig();
+  const { pyodideIndexPath, packageBaseUrl, packageLockUrl, duckdbAssetPath, duckdbExtensionUrl, webrBasePath, rPackageRepoUrl, maxRunTimeoutMs } = getClientConfig();
   return (
     <SharedConversation
       shareId={share.id}
@@ -24,7 +24,7 @@ export default async function SharePage({ params }: { params: Promise<{ shareId:
       messages={share.messages as UIMessage[]}
       sharedAt={share.updatedAt.toISOString()}
       files={files.map((file) => ({ name: file.name, sha256: file.sha256 }))}
-      location={{ pyodideIndexPath, packageBaseUrl, packageLockUrl }}
+      location={{ pyodideIndexPath, packageBaseUrl, packageLockUrl, duckdbAssetPath, duckdbExtensionUrl }}
       webr={{ webrBasePath, rPackageRepoUrl }}
       maxRunTimeoutMs={maxRunTimeoutMs}
     />

@@ -1,6 +1,7 @@
 /**
- * The SQL target (server-safe). For now SQL runs in the conversation's Python interpreter
- * (SQLite, the standard library's sqlite3), so it shares Python's state; its runner says so.
+ * The SQL target (server-safe). SQL runs on DuckDB-wasm inside the conversation's Python worker
+ * (workers/duckdb/, workers/python/runpad/sql.py), so SQL and Python share one world: the same
+ * /data tables, `_sql` and `sql()`; its runner is the interpreter's, in SQL mode.
  */
 import { SQL_SETUP_SOURCE, sqlCellSource, sqlTableNames } from '@/lib/notebook/sql-setup';
 import { codeInputSchema, defineTarget } from '../target';
@@ -10,16 +11,19 @@ export const sql = defineTarget({
   toolName: 'sql',
   inputSchema: codeInputSchema,
   name: 'SQL',
-  label: 'SQL · SQLite',
+  label: 'SQL · DuckDB',
   fence: 'sql',
-  blockTags: ['sql', 'sqlite', 'duckdb'],
+  // 'sqlite': models used to SQLite tag blocks so; DuckDB runs that SQL too.
+  blockTags: ['sql', 'duckdb', 'sqlite'],
   description:
-    "Run SQL in the user's browser, in the same interpreter as Python (SQLite, the sqlite3 of the standard library). " +
-    'Every file in /data is a table named after its file (sales.csv → sales; lowercase, other characters → _). ' +
-    'SQLite dialect: strftime for dates, || for concatenation. The result is shown as a table and is `_sql` in Python afterwards ' +
-    '(a pandas DataFrame when pandas is loaded, else a list of dicts). Several statements separated by ; run in order; the last result is shown.',
+    "Run SQL in the user's browser with DuckDB, in the same interpreter as Python. " +
+    'Every file in /data is a table named after its file (sales.csv → sales; lowercase, other characters → _), read by DuckDB (its CSV sniffer infers the types). ' +
+    "DuckDB dialect (PostgreSQL-like): date_trunc('month', d), strftime, quantile_cont, window functions, QUALIFY, read_csv('/data/x.csv'). " +
+    'The result is shown as a table and is `_sql` in Python afterwards; Python can also call sql("…") (a pandas DataFrame when pandas is loaded, else a table with .columns and .rows) ' +
+    'and sql_table(name, rows_or_csv_path) to make a table from its own data. Several statements separated by ; run in order; the last result is shown. ' +
+    'Parquet, JSON and Excel files need DuckDB extensions, which may be unavailable offline; CSV always works.',
   prompt:
-    'runs SQL (SQLite dialect) in the same interpreter: every file in /data is a table named after its file; its result is `_sql` in Python afterwards. Prefer it for filtering, grouping and joining tabular files.',
+    'runs SQL (DuckDB dialect) in the same interpreter: every file in /data is a table named after its file; its result is `_sql` in Python afterwards, and Python can call sql("…") on the same tables. Prefer it for filtering, grouping and joining tabular files.',
   mimeTypes: ['application/vnd.dataresource+json', 'text/plain'],
   stateful: true,
   engine: 'pyodide',
@@ -32,7 +36,7 @@ export const sql = defineTarget({
       name: 'sql-setup',
       source: SQL_SETUP_SOURCE,
       intro:
-        "SQL cells call `_runpad_sql`, defined by the first code cell: it runs each query with Python's `sqlite3` over every CSV/TSV file in `./data/` (or else `/data/`), each loaded as a table.",
+        'SQL cells call `_runpad_sql`, defined by the first code cell: it runs each query with DuckDB (`pip install duckdb`, the engine Runpad uses) over every CSV/TSV/JSON/Parquet file in `./data/` (or else `/data/`), each a table.',
       namesOfFiles: sqlTableNames,
     },
   },

@@ -29,6 +29,7 @@ class Kernel:
         self.namespace = {"__name__": "__main__", "__builtins__": builtins}
         os.environ.setdefault("MPLBACKEND", BACKEND)
         builtins.display = display
+        self._install_sql()
         for directory in (data_dir, output_dir):
             try:
                 os.makedirs(directory, exist_ok=True)
@@ -85,6 +86,19 @@ class Kernel:
             capture.finish()
             _session.set_current(None)
         return {"status": status}
+
+    def _install_sql(self):
+        """`sql("…")` and `sql_table(name, data)` in the namespace: the SQL cells' DuckDB database."""
+        from . import sql as sql_module
+
+        data_dir = self._data_dir
+
+        def sql(query):
+            return sql_module.sql(query, data_dir=data_dir)
+
+        sql.__doc__ = sql_module.sql.__doc__
+        self.namespace["sql"] = sql
+        self.namespace["sql_table"] = sql_module.sql_table
 
     def _error(self, capture, error):
         capture.flush()

@@ -1,42 +1,31 @@
 """SQL cells that share state with Python, like marimo's.
 
-`run_sql(query, namespace, emit, caps)` runs one SQL cell in the interpreter's SQL engine
-(DuckDB when `import duckdb` works, else the standard library's sqlite3 in memory), created
-once per interpreter, so tables and views persist across runs. Every file in /data is a table
-named after it. The last statement's result is shown as a table (the same data-resource JSON,
-caps and full shape as a pandas table) and bound to `_sql` in the Python namespace.
+`run_sql(query, namespace, emit, caps)` runs one SQL cell in DuckDB (DuckDB-wasm on the worker's
+thread, reached through `duckdb_bridge`), one database per interpreter, so tables and views
+persist across runs. Every file in /data is a table named after it, read by DuckDB's own readers.
+The last statement's result is shown as a table (the same data-resource JSON, caps and full shape
+as a pandas table) and bound to `_sql` in the Python namespace, which `sql()` also reaches.
 
 Outputs go to `emit(dict)` in the same nbformat shapes a Python run emits. `run_sql` never
 raises; it returns the run's status, 'ok', 'error' or 'interrupted', as `Kernel.run` reports it.
 """
 
+import os
 import re
-import sqlite3
 import sys
 
 from . import dataset_tables as _datasets
+from . import duckdb_bridge as _bridge
 from .caps import Caps, clip
 from .errors import error_output
 from .tables import _column_name, _field_type, _json_value, _unique
 
 DATA_DIR = "/data"
-#: SQLite virtual-machine instructions between two interrupt checks.
-PROGRESS_STEPS = 10_000
 TEXT_ROWS = 60
 TEXT_COLUMNS = 20
 TEXT_CELL_CHARS = 60
 ERROR_TABLES = 200
 ERROR_COLUMNS = 100
-
-
-def _check_interrupt():
-    """Called by SQLite's progress handler while a query runs; raises KeyboardInterrupt to stop it.
-
-    Pyodide delivers the interrupt buffer's SIGINT at the interpreter's periodic checks, which run
-    in any Python code, including this function's frame: the handler is what gives the browser's
-    interrupt a chance to land during a long query (SQLite's own loop runs no Python). Under
-    CPython a Ctrl-C arrives the same way. Tests replace this function to simulate an interrupt.
-    """
 
 
 class _Interrupted(Exception):
@@ -49,11 +38,12 @@ class _Interrupted(Exception):
 class _Result:
     """What one statement produced: rows with column names, or a count of changed rows."""
 
-    def __init__(self, columns=None, rows=None, frame=None, changed=None):
+    def __init__(self, columns=None, rows=None, frame=None, changed=None, kinds=None):
         self.columns = columns
         self.rows = rows
         self.frame = frame
         self.changed = changed
+        self.kinds = kinds
 
     @property
     def has_rows(self):
@@ -136,14 +126,11 @@ def _plain_text(names, head, total_rows):
 
 
 def _show(result, namespace, caps):
-    """The output bundle for a result with rows; binds `_sql` (a DataFrame, or a list of dicts
-    without pandas)."""
+    """The output bundle for a result with rows; binds `_sql` (a DataFrame, or a SqlTable
+    without pandas: what `sql()` returns)."""
     pd = _pandas_module()
     if pd:
-        frame = result.frame
-        if frame is None:
-            names = _unique([str(c) for c in result.columns])
-            frame = pd.DataFrame.from_records(result.rows, columns=names)
+        frame = _as_python(result, result.kinds)
         namespace["_sql"] = frame
         table = _frame_table(frame, caps)
         head = list(frame.iloc[:TEXT_ROWS, :TEXT_COLUMNS].itertuples(index=False, name=None))
@@ -151,7 +138,7 @@ def _show(result, namespace, caps):
     else:
         names = _unique([str(c) for c in result.columns])
         rows = result.rows
-        namespace["_sql"] = [dict(zip(names, row)) for row in rows]
+        namespace["_sql"] = SqlTable(names, rows)
         table = _rows_table(names, rows, caps)
         text = _plain_text(names, rows, len(rows))
     return {"application/vnd.dataresource+json": table, "text/plain": clip(text, caps.text_chars)}
@@ -230,204 +217,77 @@ def _snippet(statement, limit=200):
     return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
 
 
-# --- engines ---------------------------------------------------------------------------------
+# --- the engine ------------------------------------------------------------------------------
+
+EXTENSION_OF = {"parquet": "parquet", "json": "json", "jsonl": "json", "xlsx": "excel"}
+FORMAT_NAME = {"parquet": "Parquet", "json": "JSON", "jsonl": "JSON Lines", "xlsx": "Excel"}
 
 
-def sqlite_note(version):
-    return f"SQLite {version}: use strftime for dates, || for concatenation, no FULL OUTER JOIN before 3.39"
-
-
-def duckdb_note(version):
+def extension_notice(path, fmt, error, repository):
+    """Why a file needing an extension is not a table, in words the user and the model can act on."""
+    source = repository or "DuckDB's extension repository"
     return (
-        f"DuckDB {version}: PostgreSQL-like SQL; strftime/date_trunc for dates, || for concatenation; "
-        "pandas DataFrames are tables by variable name; read_csv/read_parquet('/data/…') also work"
+        f"{path} is not a table: {FORMAT_NAME[fmt]} files are read by DuckDB's {EXTENSION_OF[fmt]} extension, "
+        f"which could not be loaded from {source} (this browser cannot reach it: offline, or the source "
+        f"does not have it). CSV and TSV files always work; save the data as CSV to query it. ({error})"
     )
 
 
-# --- engine classes ------------------------------------------------------------------------
-
-
-class SqliteEngine:
-    name = "sqlite"
-
-    def __init__(self):
-        # Autocommit: every statement commits unless the user opens a transaction (BEGIN).
-        self.con = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        self.datasets = _datasets.DatasetTables()
-        self._interrupted = False
-
-    @property
-    def version(self):
-        return sqlite3.sqlite_version
-
-    @property
-    def dialect_note(self):
-        return sqlite_note(self.version)
-
-    def close(self):
-        self.con.close()
-
-    # the dataset engine protocol (see dataset_tables.DatasetTables.sync)
-    def object_names(self):
-        rows = self.con.execute(
-            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
-            "UNION SELECT name FROM sqlite_temp_master WHERE type IN ('table', 'view')"
-        ).fetchall()
-        return {name.lower() for (name,) in rows}
-
-    def supports(self, fmt):
-        return fmt != "parquet"
-
-    def load(self, table, path, fmt):
-        _datasets.load_sqlite(self.con, table, path, fmt)
-
-    def drop(self, table):
-        self.con.execute(f"DROP TABLE IF EXISTS {_datasets.quote_identifier(table)}")
-
-    def prepare(self, data_dir, namespace):
-        return self.datasets.sync(data_dir, self)
-
-    def split(self, query):
-        return split_statements(query, complete=sqlite3.complete_statement, brackets=True)
-
-    def _progress(self):
-        try:
-            _check_interrupt()
-        except KeyboardInterrupt:
-            self._interrupted = True
-            return 1
-        return 0
-
-    def start(self):
-        self._interrupted = False
-        self.con.set_progress_handler(self._progress, PROGRESS_STEPS)
-
-    def stop(self):
-        self.con.set_progress_handler(None, 0)
-
-    def execute(self, statement):
-        cursor = self.con.execute(statement)
-        try:
-            if cursor.description is None:
-                return _Result(changed=cursor.rowcount)
-            columns = [d[0] for d in cursor.description]
-            return _Result(columns=columns, rows=cursor.fetchall())
-        finally:
-            cursor.close()
-
-    def is_error(self, error):
-        return isinstance(error, sqlite3.Error)
-
-    def is_interrupt(self, error):
-        # SQLITE_INTERRUPT comes only from our progress handler stopping the query, also when the
-        # interpreter raised KeyboardInterrupt in the handler before its own `try` (sqlite3 then
-        # swallows the exception and aborts the query).
-        if not isinstance(error, sqlite3.OperationalError):
-            return False
-        code = getattr(error, "sqlite_errorcode", None)
-        return self._interrupted or code == getattr(sqlite3, "SQLITE_INTERRUPT", 9) or str(error) == "interrupted"
-
-    def describe_tables(self):
-        """[(name, [(column, type)])] for every table and view."""
-        result = []
-        for schema, master in (("main", "sqlite_master"), ("temp", "sqlite_temp_master")):
-            names = self.con.execute(
-                f"SELECT name FROM {master} WHERE type IN ('table', 'view') "
-                "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
-            ).fetchall()
-            for (name,) in names:
-                info = self.con.execute(f"PRAGMA {schema}.table_info({_datasets.quote_identifier(name)})").fetchall()
-                result.append((name, [(row[1], row[2] or "") for row in info]))
-        return result
+def _is_extension_error(error):
+    text = str(error).lower()
+    return "extension" in text
 
 
 class DuckDBEngine:
-    """DuckDB: files are views over read_csv_auto / read_json_auto / read_parquet, and the
-    namespace's pandas DataFrames are registered under their variable names."""
+    """DuckDB-wasm through the worker's bridge (duckdb_bridge): every file in /data is a table,
+    read by DuckDB's own readers straight from the interpreter's file system."""
 
     name = "duckdb"
-    _NO_RESULT = {
-        "CREATE", "DROP", "ALTER", "TRANSACTION", "SET", "VARIABLE_SET", "LOAD", "ATTACH", "DETACH",
-        "VACUUM", "EXPORT", "PREPARE", "CREATE_FUNC", "COPY_DATABASE", "BEGIN", "COMMIT", "ROLLBACK",
-        "INSTALL", "USE", "CHECKPOINT", "RESET",
-    }
 
-    def __init__(self, duckdb):
-        self.duckdb = duckdb
-        self.con = duckdb.connect(":memory:")
-        # Only what we register is visible (no lookups in the Python frames of this module), and
-        # no progress bar printed to stdout.
-        for setting in ("SET python_enable_replacements = false", "SET enable_progress_bar = false"):
-            try:
-                self.con.execute(setting)
-            except duckdb.Error:
-                pass
+    def __init__(self):
         self.datasets = _datasets.DatasetTables()
-        self.registered = set()
+        self.notices = []
 
     @property
     def version(self):
-        return getattr(self.duckdb, "__version__", "unknown")
+        return _bridge.version()
 
     @property
     def dialect_note(self):
         return duckdb_note(self.version)
 
     def close(self):
-        self.con.close()
+        pass
 
+    # the dataset engine protocol (see dataset_tables.DatasetTables.sync)
     def object_names(self):
-        rows = self.con.execute("SELECT table_name FROM information_schema.tables").fetchall()
-        frames = {name.lower() for name in self.registered}  # re-registered each run, not owners of a name
-        return {name.lower() for (name,) in rows} - frames
+        result = _bridge.execute("SELECT table_name FROM information_schema.tables")
+        return {str(name).lower() for (name,) in result.rows}
 
     def supports(self, fmt):
         return True
 
     def load(self, table, path, fmt):
-        self.con.execute(
-            f"CREATE OR REPLACE VIEW {_datasets.quote_identifier(table)} AS SELECT * FROM {_datasets.duckdb_source(path, fmt)}"
-        )
+        _bridge.register_file(path)
+        name = _datasets.quote_identifier(table)
+        try:
+            _bridge.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM {_datasets.duckdb_source(path, fmt)}")
+        except _bridge.DuckDBError as error:
+            if fmt not in EXTENSION_OF or not _is_extension_error(error):
+                raise
+            if fmt in ("json", "jsonl"):
+                # JSON without the extension: Python's json module reads it, Arrow hands it over.
+                _bridge.insert_rows(table, _datasets.read_json_records(path, fmt))
+                return
+            raise _datasets.LoadError(extension_notice(path, fmt, error, _bridge.extension_repository())) from None
 
     def drop(self, table):
-        self.con.execute(f"DROP VIEW IF EXISTS {_datasets.quote_identifier(table)}")
+        _bridge.execute(f"DROP TABLE IF EXISTS {_datasets.quote_identifier(table)}")
 
     def prepare(self, data_dir, namespace):
-        notices = self.datasets.sync(data_dir, self)
-        self._register_frames(namespace)
-        return notices
-
-    def _register_frames(self, namespace):
-        pd = sys.modules.get("pandas")  # only if the user's code already has pandas
-        frames = {}
-        if pd is not None:
-            datasets = self.datasets.tables()
-            for name, value in list(namespace.items()):
-                if (
-                    isinstance(value, pd.DataFrame)
-                    and name.isidentifier()
-                    and not name.startswith("__")
-                    and name.lower() not in datasets
-                ):
-                    frames[name] = value
-        for name in self.registered - set(frames):
-            try:
-                self.con.unregister(name)
-            except self.duckdb.Error:
-                pass
-        registered = set()
-        for name, frame in frames.items():
-            try:
-                self.con.register(name, frame)
-            except (self.duckdb.Error, TypeError, ValueError):
-                continue  # a frame DuckDB cannot scan stays Python-only
-            registered.add(name)
-        self.registered = registered
+        return self.datasets.sync(data_dir, self)
 
     def split(self, query):
-        extract = getattr(self.con, "extract_statements", None)
-        if extract is not None:
-            return list(extract(query))
         return split_statements(query, dollar_quotes=True)
 
     def start(self):
@@ -436,45 +296,28 @@ class DuckDBEngine:
     def stop(self):
         pass
 
-    def _kind(self, statement):
-        kind = getattr(statement, "type", None)
-        if kind is not None:
-            return getattr(kind, "name", str(kind).rsplit(".", 1)[-1]).upper()
-        return _first_keyword(str(statement))
-
     def execute(self, statement):
-        kind = self._kind(statement)
-        self.con.execute(statement)
-        description = self.con.description
-        if not description:
+        result = _bridge.execute(statement)
+        if _first_keyword(statement) in ("SELECT", "WITH", "FROM", "VALUES", "PRAGMA", "DESCRIBE", "SHOW", "SUMMARIZE", "EXPLAIN", "TABLE", "CALL", "PIVOT", "UNPIVOT"):
+            return _Result(columns=result.columns, rows=result.rows, kinds=result.kinds)
+        if result.columns == ["Count"] and len(result.rows) == 1:
+            return _Result(changed=result.rows[0][0])
+        if not result.columns or (result.columns == ["Success"]):
             return _Result(changed=None)
-        columns = [d[0] for d in description]
-        if kind in self._NO_RESULT:
-            return _Result(changed=None)
-        queries = ("SELECT", "PRAGMA", "EXPLAIN", "CALL", "EXECUTE", "WITH")
-        if kind not in queries and [c.lower() for c in columns] == ["count"]:  # INSERT, UPDATE, DELETE, COPY
-            row = self.con.fetchone()
-            return _Result(changed=int(row[0]) if row and row[0] is not None else None)
-        pd = _pandas_module()
-        if pd:
-            return _Result(columns=columns, frame=self.con.df())
-        return _Result(columns=columns, rows=self.con.fetchall())
+        return _Result(columns=result.columns, rows=result.rows, kinds=result.kinds)
 
     def is_error(self, error):
-        return isinstance(error, self.duckdb.Error) or (isinstance(error, RuntimeError) and "interrupted" in str(error))
+        return isinstance(error, (_bridge.DuckDBError, _bridge.DuckDBUnavailable))
 
     def is_interrupt(self, error):
-        # DuckDB's Python client checks for signals while a query runs and then raises
-        # "Query interrupted" (or InterruptException when a query is cancelled).
-        interrupt = getattr(self.duckdb, "InterruptException", ())
-        return (interrupt and isinstance(error, interrupt)) or "Query interrupted" in str(error)
+        return isinstance(error, KeyboardInterrupt)
 
     def describe_tables(self):
-        rows = self.con.execute(
+        rows = _bridge.execute(
             "SELECT table_name, column_name, data_type FROM information_schema.columns "
             "WHERE table_schema NOT IN ('information_schema', 'pg_catalog') "
             "ORDER BY table_catalog, table_schema, table_name, ordinal_position"
-        ).fetchall()
+        ).rows
         result = []
         for table, column, data_type in rows:
             if not result or result[-1][0] != table:
@@ -483,46 +326,115 @@ class DuckDBEngine:
         return result
 
 
+def duckdb_note(version):
+    return (
+        f"DuckDB {version}: PostgreSQL-like SQL; date_trunc/strftime for dates, || for concatenation, "
+        "QUALIFY, quantile_cont, window functions; read_csv('/data/…') also works"
+    )
+
+
 _engine = None
-
-
-def _duckdb():
-    try:
-        import duckdb
-    except ImportError:
-        return None
-    return duckdb
 
 
 def _get_engine():
     global _engine
     if _engine is None:
-        duckdb = _duckdb()
-        _engine = DuckDBEngine(duckdb) if duckdb is not None else SqliteEngine()
+        _bridge.bridge()  # fails with the reason when DuckDB did not start
+        _engine = DuckDBEngine()
     return _engine
 
 
 def reset():
-    """Closes the engine: the next SQL run starts an empty database (tests; a fresh interpreter)."""
+    """Forgets the engine's bookkeeping: the next SQL run starts over (tests; a fresh interpreter)."""
     global _engine
-    if _engine is not None:
-        try:
-            _engine.close()
-        finally:
-            _engine = None
+    _engine = None
 
 
 def sql_engine():
-    """{name, version, dialect_note} of the engine SQL cells run in (the one in use, or the one
-    the first SQL run will create)."""
-    if _engine is not None:
-        return {"name": _engine.name, "version": _engine.version, "dialect_note": _engine.dialect_note}
-    duckdb = _duckdb()
-    if duckdb is not None:
-        version = getattr(duckdb, "__version__", "unknown")
-        return {"name": "duckdb", "version": version, "dialect_note": duckdb_note(version)}
-    version = sqlite3.sqlite_version
-    return {"name": "sqlite", "version": version, "dialect_note": sqlite_note(version)}
+    """{name, version, dialect_note} of the engine SQL cells run in."""
+    version = _bridge.version()
+    return {"name": "duckdb", "version": version, "dialect_note": duckdb_note(version)}
+
+
+# --- SQL from Python --------------------------------------------------------------------------
+
+
+class SqlTable:
+    """A query's result without pandas: `columns`, `rows` (tuples); iterating gives dicts."""
+
+    def __init__(self, columns, rows):
+        self.columns = list(columns)
+        self.rows = list(rows)
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __iter__(self):
+        return (dict(zip(self.columns, row)) for row in self.rows)
+
+    def __getitem__(self, index):
+        if isinstance(index, str):
+            i = self.columns.index(index)
+            return [row[i] for row in self.rows]
+        return dict(zip(self.columns, self.rows[index]))
+
+    def __eq__(self, other):
+        return isinstance(other, SqlTable) and other.columns == self.columns and other.rows == self.rows
+
+    def __repr__(self):
+        return _plain_text(self.columns, self.rows[:TEXT_ROWS], len(self.rows))
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/plain": repr(self)}
+
+
+def _as_python(result, kinds=None):
+    """A DataFrame when pandas is loaded, else a SqlTable."""
+    pd = _pandas_module()
+    names = _unique([str(c) for c in result.columns])
+    if pd:
+        frame = pd.DataFrame.from_records(result.rows, columns=names)
+        for name, kind in zip(names, kinds or []):
+            if kind in ("date", "datetime"):
+                frame[name] = pd.to_datetime(frame[name])
+        return frame
+    return SqlTable(names, result.rows)
+
+
+def sql(query, data_dir=DATA_DIR):
+    """Runs SQL in DuckDB (the same database as SQL cells; /data files are tables) and returns the
+    last statement's result: a pandas DataFrame when pandas is loaded, else a SqlTable."""
+    engine = _get_engine()
+    notices = engine.prepare(data_dir, None)
+    for notice in notices:
+        print(f"[runpad] {notice}", file=sys.stderr)
+    result = None
+    for statement in engine.split(query):
+        result = engine.execute(statement)
+    if result is None or not result.has_rows:
+        return None
+    return _as_python(result, result.kinds)
+
+
+def sql_table(name, data):
+    """Hands Python data to DuckDB as table `name`: a list of dicts, a pandas DataFrame, or the path
+    of a CSV/TSV/JSON file Python wrote (read by DuckDB's own reader). Returns the name."""
+    engine = _get_engine()
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):
+        raise ValueError(f"table name {name!r}: use letters, digits and _")
+    if isinstance(data, str):
+        fmt = _datasets.FORMATS.get(os.path.splitext(data)[1].lower())
+        if fmt is None:
+            raise ValueError(f"{data}: not a file DuckDB reads (csv, tsv, json, jsonl, parquet, xlsx)")
+        engine.load(name, os.path.abspath(data), fmt)
+        return name
+    if hasattr(data, "to_dict") and hasattr(data, "columns"):
+        data = data.to_dict(orient="records")
+    rows = [dict(row) for row in data]
+    if not rows:
+        raise ValueError("no rows to make a table of")
+    _bridge.insert_rows(name, rows)
+    return name
 
 
 # --- a run --------------------------------------------------------------------------------------

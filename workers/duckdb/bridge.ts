@@ -1,0 +1,196 @@
+/**
+ * DuckDB inside the Python worker (ARCHITECTURE.md, "SQL is DuckDB"): DuckDB-wasm's blocking
+ * bindings run on the worker's own thread, so Python calls them synchronously (`sql()` inside
+ * Python code, SQL cells) with no bridge to another worker. Measured in bench/duckdb.mjs.
+ *
+ * - Files in /data are read by DuckDB straight from Pyodide's in-memory file system: the runtime's
+ *   `readFile` copies the requested range from the file's bytes into DuckDB's heap, no second copy
+ *   of the whole file.
+ * - A statement runs as a pending query polled in slices, so Python checks the interrupt flag
+ *   between slices and Stop cancels the query, keeping both engines' state.
+ * - Extensions (Parquet, JSON, Excel) load over a synchronous request from one source (DuckDB's
+ *   repository or the configured mirror); the request object is lent only during DuckDB calls and
+ *   refuses any other URL (the worker CSP is the boundary; this is defence in depth).
+ */
+import type { Table } from 'apache-arrow';
+import { resultOf } from './result';
+
+/** The part of DuckDB-wasm's blocking bindings the bridge uses (its package exports no types for it). */
+type DuckDBBindings = {
+  instantiate(onProgress: (progress: unknown) => void): Promise<unknown>;
+  open(config: { query?: { queryPollingInterval?: number; castDecimalToDouble?: boolean; castTimestampToDate?: boolean } }): void;
+  getVersion(): string;
+  connect(): { query(text: string): Table; useUnsafe<R>(callback: (bindings: unknown, conn: number) => R): R };
+  startPendingQuery(conn: number, text: string, allowStreamResult: boolean): Uint8Array | null;
+  pollPendingQuery(conn: number): Uint8Array | null;
+  cancelPendingQuery(conn: number): boolean;
+  fetchQueryResults(conn: number): Uint8Array | null;
+  registerFileHandle(name: string, handle: unknown, protocol: number, directIO: boolean): void;
+  dropFile(name: string): void;
+  insertArrowFromIPCStream(conn: number, buffer: Uint8Array, options: { name: string; create: boolean }): void;
+};
+
+/** What public/duckdb/<version>/duckdb-blocking.mjs exports (scripts/copy-duckdb.mjs). */
+type DuckdbLibrary = {
+  createDuckDB(
+    bundles: { mvp: { mainModule: string; mainWorker: string }; eh: { mainModule: string; mainWorker: string } },
+    logger: unknown,
+    runtime: unknown,
+  ): Promise<DuckDBBindings>;
+  BROWSER_RUNTIME: BrowserRuntime;
+  VoidLogger: new () => unknown;
+  DuckDBDataProtocol: { BROWSER_FILEREADER: number };
+  tableFromIPC(bytes: Uint8Array[]): Table;
+  tableFromJSON(rows: Record<string, unknown>[]): Table;
+  tableToIPC(table: Table, type: 'stream'): Uint8Array;
+};
+
+type DuckdbModule = { HEAPU8: Uint8Array };
+type BrowserRuntime = {
+  readFile(mod: DuckdbModule, fileId: number, buffer: number, bytes: number, location: number): number;
+  getFileInfo(mod: DuckdbModule, fileId: number): { fileName: string } | null;
+};
+
+/** How the bridge reads a file of the interpreter's file system without copying it whole. */
+export type FileSource = (path: string) => Uint8Array | null;
+
+export type DuckdbOptions = {
+  /** Absolute URL of public/duckdb/<version>/ (trailing slash). */
+  assetUrl: string;
+  /** Where extensions come from: DuckDB's repository or a mirror (no trailing slash). */
+  extensionRepository: string;
+  /** DuckDB's own memory limit (bytes), inside the interpreter's cap. */
+  memoryLimitBytes: number;
+  /** The XMLHttpRequest DuckDB loads extensions with (captured before the worker's lockdown). */
+  xhr: typeof XMLHttpRequest | undefined;
+  fileSource: FileSource;
+  /**
+   * Throws (as KeyboardInterrupt, in Python) when the page has asked to stop: Pyodide's
+   * `checkInterrupt`, for JavaScript that Python is waiting on.
+   */
+  checkInterrupt: () => void;
+};
+
+/** The object Python holds (as `js` proxies): strings in, JSON strings out. */
+export type DuckdbBridge = {
+  version: string;
+  extensionRepository: string;
+  registerFile(path: string): boolean;
+  dropFile(path: string): void;
+  /** Starts a statement; the result JSON when it finished at once, else null (then poll). */
+  start(sql: string): string | null;
+  poll(): string | null;
+  cancel(): boolean;
+  /** Rows (a JSON array of objects) become table `name`, replacing it. */
+  insertRows(name: string, rowsJson: string): void;
+};
+
+const POLL_INTERVAL_MS = 40;
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** An XMLHttpRequest that opens only URLs under `prefix`. */
+function guardedXhr(Base: typeof XMLHttpRequest, prefix: string): typeof XMLHttpRequest {
+  return class GuardedXhr extends Base {
+    override open(method: string, url: string | URL, ...rest: [boolean?, string?, string?]): void {
+      const href = new URL(String(url), self.location.href).href;
+      if (!href.startsWith(`${prefix}/`)) throw new TypeError('network is disabled in this sandbox');
+      if (rest.length === 0) super.open(method, url, true);
+      else super.open(method, url, rest[0] ?? true, rest[1], rest[2]);
+    }
+  };
+}
+
+export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge> {
+  const lib = (await import(/* webpackIgnore: true */ `${options.assetUrl}duckdb-blocking.mjs`)) as DuckdbLibrary;
+  const runtime = lib.BROWSER_RUNTIME;
+  const files = new Set<string>();
+  const readFile = runtime.readFile.bind(runtime);
+  // Files of the interpreter's file system: read the range asked for, straight from its bytes.
+  runtime.readFile = (mod, fileId, buffer, bytes, location) => {
+    const info = runtime.getFileInfo(mod, fileId);
+    if (!info || !files.has(info.fileName)) return readFile(mod, fileId, buffer, bytes, location);
+    const data = options.fileSource(info.fileName);
+    if (!data) return 0;
+    const chunk = data.subarray(location, Math.min(location + bytes, data.byteLength));
+    mod.HEAPU8.set(chunk, buffer);
+    return chunk.byteLength;
+  };
+  const wasm = `${options.assetUrl}duckdb-eh.wasm`;
+  const db = await lib.createDuckDB({ mvp: { mainModule: wasm, mainWorker: '' }, eh: { mainModule: wasm, mainWorker: '' } }, new lib.VoidLogger(), runtime);
+  await db.instantiate(() => undefined);
+  const config = { query: { queryPollingInterval: POLL_INTERVAL_MS, castDecimalToDouble: true, castTimestampToDate: false } };
+  db.open(config);
+  const conn = db.connect();
+  const connId = conn.useUnsafe((_bindings, id) => id);
+  const Xhr = options.xhr ? guardedXhr(options.xhr, options.extensionRepository) : undefined;
+
+  /** DuckDB may fetch an extension during any call: lend the guarded request object meanwhile. */
+  function withNetwork<T>(task: () => T): T {
+    const scope = globalThis as unknown as { XMLHttpRequest?: typeof XMLHttpRequest };
+    if (!Xhr) return task();
+    scope.XMLHttpRequest = Xhr;
+    try {
+      return task();
+    } finally {
+      delete scope.XMLHttpRequest;
+    }
+  }
+
+  /** A finished query gives the Arrow stream's header; its record batches are fetched after it. */
+  const finished = (header: Uint8Array | null): string | null => {
+    if (!header) return null;
+    const chunks = [header];
+    for (let chunk = db.fetchQueryResults(connId); chunk && chunk.byteLength > 0; chunk = db.fetchQueryResults(connId)) chunks.push(chunk);
+    return JSON.stringify(resultOf(lib.tableFromIPC(chunks)));
+  };
+  const setup = [
+    `SET custom_extension_repository = '${options.extensionRepository.replaceAll("'", "''")}'`,
+    'SET autoinstall_known_extensions = true',
+    'SET autoload_known_extensions = true',
+    `SET memory_limit = '${Math.floor(options.memoryLimitBytes / 1024 ** 2)}MiB'`,
+    'SET threads = 1',
+  ];
+  for (const statement of setup) conn.query(statement);
+
+  const bridge: DuckdbBridge = {
+    version: db.getVersion(),
+    extensionRepository: options.extensionRepository,
+    registerFile(path) {
+      const data = options.fileSource(path);
+      if (!data) return false;
+      if (files.has(path)) db.dropFile(path);
+      db.registerFileHandle(path, { size: data.byteLength }, lib.DuckDBDataProtocol.BROWSER_FILEREADER, true);
+      files.add(path);
+      return true;
+    },
+    dropFile(path) {
+      if (!files.delete(path)) return;
+      db.dropFile(path);
+    },
+    start(sql) {
+      return withNetwork(() => finished(db.startPendingQuery(connId, String(sql), false)));
+    },
+    poll() {
+      try {
+        options.checkInterrupt();
+      } catch (interrupt) {
+        db.cancelPendingQuery(connId); // Stop or the time limit: the statement leaves nothing behind
+        throw interrupt;
+      }
+      return withNetwork(() => finished(db.pollPendingQuery(connId)));
+    },
+    cancel() {
+      return db.cancelPendingQuery(connId);
+    },
+    insertRows(name, rowsJson) {
+      const rows = JSON.parse(String(rowsJson)) as Record<string, unknown>[];
+      const table = lib.tableFromJSON(rows);
+      conn.query(`DROP TABLE IF EXISTS ${quoteIdentifier(name)}`);
+      db.insertArrowFromIPCStream(connId, lib.tableToIPC(table, 'stream'), { name: String(name), create: true });
+    },
+  };
+  return bridge;
+}
