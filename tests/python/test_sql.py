@@ -349,6 +349,15 @@ def test_results_are_parsed_back_into_python_values():
     assert result.rows[1] == (None, None, None)
 
 
+def test_dates_without_pandas_become_iso_text_in_the_table(bridge, data_dir, monkeypatch):
+    import datetime
+
+    monkeypatch.setattr(sql, "_pandas", False)
+    result = sql._Result(columns=["d"], rows=[(datetime.date(2024, 1, 31),)], kinds=["date"])
+    table = sql._rows_table(["d"], result.rows, sql._as_caps(CAPS))
+    assert table["data"] == [{"d": "2024-01-31"}]
+
+
 def test_table_names_and_statement_splitting():
     assert dataset_tables.base_table_name("Sales 2024.csv") == "sales_2024"
     assert dataset_tables.base_table_name("2024.csv") == "t_2024"

@@ -10,6 +10,7 @@ Outputs go to `emit(dict)` in the same nbformat shapes a Python run emits. `run_
 raises; it returns the run's status, 'ok', 'error' or 'interrupted', as `Kernel.run` reports it.
 """
 
+import datetime
 import os
 import re
 import sys
@@ -94,6 +95,11 @@ def _value_type(values):
     return "any"
 
 
+def _plain_value(value):
+    """Dates and timestamps as ISO text (JSON has neither)."""
+    return value.isoformat() if isinstance(value, (datetime.date, datetime.time)) else value
+
+
 def _rows_table(names, rows, caps):
     """Rows (tuples) as data-resource JSON, for when pandas is not available."""
     shown_names = names[: caps.table_columns]
@@ -101,7 +107,7 @@ def _rows_table(names, rows, caps):
     fields = [
         {"name": name, "type": _value_type([row[i] for row in shown])} for i, name in enumerate(shown_names)
     ]
-    data = [{name: _json_value(value) for name, value in zip(shown_names, row)} for row in shown]
+    data = [{name: _json_value(_plain_value(value)) for name, value in zip(shown_names, row)} for row in shown]
     return {"schema": {"fields": fields, "primaryKey": []}, "data": data, "shape": [len(rows), len(names)]}
 
 

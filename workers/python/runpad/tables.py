@@ -52,7 +52,7 @@ def _json_value(value):
             return value.isoformat()
         if isinstance(value, pd.Timedelta):
             return str(value)
-    except (TypeError, ValueError):
+    except (ImportError, TypeError, ValueError):  # without pandas: the fallback below
         pass
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()
