@@ -52,6 +52,10 @@ function buildAuth(db: Db, origin: string) {
       schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications, passkey: authPasskeys },
     }),
     session: { expiresIn: ACCOUNT_SESSION_S, updateAge: 24 * 60 * 60 },
+    // better-auth's own limiter allows 3 sign-ins per 10 s per address, a rule written for passwords.
+    // Runpad has none (the provider or a passkey proves who it is) and a team behind one address
+    // signs in together; the provider and our per-address limits (lib/abuse) bound the rest.
+    rateLimit: { enabled: true, customRules: { '/sign-in/*': { window: 10, max: 30 } } },
     // Accounts are made by the provider; a second provider login with the same verified email links to it.
     account: { accountLinking: { enabled: true, trustedProviders: [OIDC_PROVIDER_ID] } },
     advanced: {
