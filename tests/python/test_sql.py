@@ -76,6 +76,7 @@ class FakeBridge:
         reader = READER.match(statement)
         if reader:
             table, function, path = reader.groups()
+            path = path.replace("''", "'")
             assert path in self.files, f"{path} read before it was registered"
             if function != "read_csv":
                 raise Exception(
