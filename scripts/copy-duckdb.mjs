@@ -20,7 +20,7 @@ await esbuild.build({
   stdin: {
     contents: [
       `export { createDuckDB, BROWSER_RUNTIME, VoidLogger, DuckDBDataProtocol } from ${JSON.stringify(path.join(duckdbDistDir, 'duckdb-browser-blocking.mjs'))};`,
-      "export { tableFromIPC, tableFromJSON, tableToIPC } from 'apache-arrow';",
+      "export { tableFromIPC } from 'apache-arrow';",
     ].join('\n'),
     resolveDir: path.resolve('.'),
     loader: 'js',

@@ -61,21 +61,13 @@ class FakeBridge:
     def dropFile(self, path):
         self.files.discard(path)
 
-    def insertRows(self, name, rows_json):
-        rows = json.loads(rows_json)
-        columns = list(dict.fromkeys(key for row in rows for key in row))
-        self.con.execute(f'DROP TABLE IF EXISTS "{name}"')
-        self.con.execute(f'CREATE TABLE "{name}" ({", ".join(f"{c!r}" for c in columns)})')
-        self.con.executemany(
-            f'INSERT INTO "{name}" VALUES ({", ".join("?" for _ in columns)})', [[row.get(c) for c in columns] for row in rows]
-        )
-
     # -- queries
     def _run(self, statement):
         self.statements.append(statement)
         reader = READER.match(statement)
         if reader:
             table, function, path = reader.groups()
+            path = path.replace("''", "'")
             assert path in self.files, f"{path} read before it was registered"
             if function != "read_csv":
                 raise Exception(

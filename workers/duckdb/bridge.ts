@@ -27,7 +27,6 @@ type DuckDBBindings = {
   fetchQueryResults(conn: number): Uint8Array | null;
   registerFileHandle(name: string, handle: unknown, protocol: number, directIO: boolean): void;
   dropFile(name: string): void;
-  insertArrowFromIPCStream(conn: number, buffer: Uint8Array, options: { name: string; create: boolean }): void;
 };
 
 /** What public/duckdb/<version>/duckdb-blocking.mjs exports (scripts/copy-duckdb.mjs). */
@@ -41,8 +40,6 @@ type DuckdbLibrary = {
   VoidLogger: new () => unknown;
   DuckDBDataProtocol: { BROWSER_FILEREADER: number };
   tableFromIPC(bytes: Uint8Array[]): Table;
-  tableFromJSON(rows: Record<string, unknown>[]): Table;
-  tableToIPC(table: Table, type: 'stream'): Uint8Array;
 };
 
 type DuckdbModule = { HEAPU8: Uint8Array };
@@ -81,15 +78,9 @@ export type DuckdbBridge = {
   start(sql: string): string | null;
   poll(): string | null;
   cancel(): boolean;
-  /** Rows (a JSON array of objects) become table `name`, replacing it. */
-  insertRows(name: string, rowsJson: string): void;
 };
 
 const POLL_INTERVAL_MS = 40;
-
-function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 /** An XMLHttpRequest that opens only URLs under `prefix`. */
 function guardedXhr(Base: typeof XMLHttpRequest, prefix: string): typeof XMLHttpRequest {
@@ -184,12 +175,6 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
     },
     cancel() {
       return db.cancelPendingQuery(connId);
-    },
-    insertRows(name, rowsJson) {
-      const rows = JSON.parse(String(rowsJson)) as Record<string, unknown>[];
-      const table = lib.tableFromJSON(rows);
-      conn.query(`DROP TABLE IF EXISTS ${quoteIdentifier(name)}`);
-      db.insertArrowFromIPCStream(connId, lib.tableToIPC(table, 'stream'), { name: String(name), create: true });
     },
   };
   return bridge;

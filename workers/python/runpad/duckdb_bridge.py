@@ -62,6 +62,8 @@ class QueryResult:
 
 
 def _converter(kind):
+    if kind == "number":
+        return float  # a whole DOUBLE arrives as 140 in JSON
     if kind == "date":
         return datetime.date.fromisoformat
     if kind == "datetime":
@@ -120,9 +122,23 @@ def drop_file(path):
     _call(bridge().dropFile, path)
 
 
-def insert_rows(table, rows):
-    """A list of dicts becomes table `table` (replacing it)."""
-    _call(bridge().insertRows, table, json.dumps(rows, default=str, allow_nan=False))
+def insert_rows(table, rows, scratch_dir="/tmp"):
+    """A list of dicts becomes table `table` (replacing it): written as CSV to the interpreter's
+    file system and read by DuckDB's CSV reader (always available; its sniffer types the columns)."""
+    import csv
+    import os
+
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    path = os.path.join(scratch_dir, f"runpad_sql_{table}.csv")
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow(["" if row.get(c) is None else row.get(c) for c in columns])
+    register_file(path)
+    quoted = '"' + str(table).replace('"', '""') + '"'
+    literal = "'" + path.replace("'", "''") + "'"
+    execute(f"CREATE OR REPLACE TABLE {quoted} AS SELECT * FROM read_csv({literal})")
 
 
 def extension_repository():
