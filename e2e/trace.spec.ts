@@ -27,7 +27,10 @@ async function waitForTurn(page: Page) {
 async function expectMarks(page: Page) {
   const answer = page.locator('[data-role="assistant"][data-traced]').first();
   await expect(answer.locator('[data-trace="traced"]')).toHaveText(['$8.55M', '4', '$3.21M']);
-  await expect(answer.locator('[data-trace="untraced"]')).toHaveText(['17% (not found in any output)']);
+  const untraced = answer.locator('[data-trace="untraced"]');
+  await expect(untraced).toHaveText(['17%']);
+  // Screen readers hear why (generated content: not part of the sentence's text or a copy of it).
+  expect(await untraced.evaluate((element) => getComputedStyle(element, '::after').content)).toBe('" (not found in any output)"');
   // The year is prose, not a figure.
   await expect(answer.locator('[data-trace]', { hasText: '2023' })).toHaveCount(0);
   await expect(answer.getByTestId('trace-summary').locator('summary')).toHaveText('3 of 4 figures traced to outputs');
