@@ -81,9 +81,12 @@ test.describe('auto-scroll', () => {
     const reading = await main.evaluate((element) => {
       const box = element.getBoundingClientRect();
       const middle = box.top + box.height / 2;
-      const inView = Array.from(element.querySelectorAll('p'))
-        .map((p) => ({ text: p.textContent?.match(/^Paragraph \d+ of answer 6:/)?.[0], rect: p.getBoundingClientRect() }))
-        .filter((p) => p.text && p.rect.top >= box.top && p.rect.bottom <= box.bottom);
+      const label = (node: Element) => node.textContent?.match(/^Paragraph \d+ of answer 6:/)?.[0];
+      // The innermost elements that start with a paragraph's label, at least partly in view.
+      const inView = Array.from(element.querySelectorAll('*'))
+        .filter((node) => label(node) && !Array.from(node.children).some((child) => label(child)))
+        .map((node) => ({ text: label(node), rect: node.getBoundingClientRect() }))
+        .filter((p) => p.rect.bottom > box.top && p.rect.top < box.bottom);
       inView.sort((a, b) => Math.abs((a.rect.top + a.rect.bottom) / 2 - middle) - Math.abs((b.rect.top + b.rect.bottom) / 2 - middle));
       return inView[0]?.text ?? null;
     });

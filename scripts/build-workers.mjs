@@ -4,6 +4,7 @@
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeOutputs } from './write-outputs.mjs';
 
 const root = path.resolve('.');
 const pythonRoot = path.join(root, 'workers/python');
@@ -34,8 +35,9 @@ const entryPoints = fs
   .filter((name) => name.endsWith('.worker.ts'))
   .map((name) => path.join(root, 'workers', name));
 
-await esbuild.build({
+const result = await esbuild.build({
   entryPoints,
+  write: false,
   outdir: path.join(root, 'public/workers'),
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -52,4 +54,4 @@ await esbuild.build({
   alias: { '@': root },
   logLevel: 'warning',
 });
-console.log(`workers: ${entryPoints.length} bundled into public/workers/`);
+console.log(`workers: ${entryPoints.length} bundled into public/workers/ (${writeOutputs(result)} file(s) changed)`);

@@ -5,6 +5,7 @@
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeOutputs } from './write-outputs.mjs';
 import { DUCKDB_MODULE_FILE, DUCKDB_WASM_FILE, duckdbDistDir, duckdbPackageVersion } from './duckdb-assets.mjs';
 
 const target = path.resolve('public/duckdb', duckdbPackageVersion);
@@ -16,7 +17,9 @@ const src = fs.statSync(from);
 const dst = fs.existsSync(to) ? fs.statSync(to) : null;
 if (!dst || dst.size !== src.size || dst.mtimeMs < src.mtimeMs) fs.copyFileSync(from, to);
 
-await esbuild.build({
+writeOutputs(
+  await esbuild.build({
+  write: false,
   stdin: {
     contents: [
       `export { createDuckDB, BROWSER_RUNTIME, VoidLogger, DuckDBDataProtocol } from ${JSON.stringify(path.join(duckdbDistDir, 'duckdb-browser-blocking.mjs'))};`,
@@ -32,5 +35,6 @@ await esbuild.build({
   target: 'es2022',
   minify: true,
   logLevel: 'warning',
-});
+  }),
+);
 console.log(`duckdb-wasm ${duckdbPackageVersion}: engine and module in public/duckdb/${duckdbPackageVersion}/`);
