@@ -1,5 +1,6 @@
 'use client';
 
+import { useState } from 'react';
 import { checkRequest, describeSource, summaryLine, untracedFigures, type AnswerTrace } from '@/lib/trace';
 import { revealSource } from './trace-marks';
 
@@ -9,12 +10,15 @@ import { revealSource } from './trace-marks';
  * "Check with the model" — one click sends a follow-up; nothing is sent by itself.
  */
 export function TraceSummary({ trace, onCheck }: { trace: AnswerTrace; onCheck?: (text: string) => void }) {
+  // The list is made when opened: closed, it would repeat the answer's sentences in the page.
+  const [open, setOpen] = useState(false);
   if (trace.figures.length === 0) return null;
   const untraced = untracedFigures(trace).length;
   return (
     <div data-testid="trace-summary" data-traced={trace.traced} data-figures={trace.figures.length} className="mt-2 flex flex-wrap items-start gap-x-3 gap-y-1 text-xs text-zinc-600 dark:text-zinc-300">
-      <details className="min-w-0 flex-1">
+      <details className="min-w-0 flex-1" onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary className="cursor-pointer select-none rounded hover:text-zinc-900 dark:hover:text-zinc-100">{summaryLine(trace)}</summary>
+        {open && (
         <ul aria-label="Figures of this answer" className="mt-1 space-y-1 pl-4">
           {trace.figures.map((figure, i) => (
             <li key={i} className="leading-5">
@@ -31,6 +35,7 @@ export function TraceSummary({ trace, onCheck }: { trace: AnswerTrace; onCheck?:
             </li>
           ))}
         </ul>
+        )}
       </details>
       {untraced > 0 && onCheck && (
         <button type="button" onClick={() => onCheck(checkRequest(trace))} className="shrink-0 rounded border border-zinc-300 px-2 py-0.5 font-medium text-zinc-800 hover:bg-zinc-100 dark:border-zinc-600 dark:text-zinc-100 dark:hover:bg-zinc-800">
