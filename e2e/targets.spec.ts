@@ -46,7 +46,7 @@ test('a dropped CSV is a SQL table: an error names the tables and columns, the c
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toContain('```sql\nSELECT regoin, SUM(units) FROM sales GROUP BY regoin\n```');
   expect(copied).toContain('```sql\nSELECT region, SUM(units) AS total FROM sales GROUP BY region ORDER BY total DESC\n```');
-  expect(copied).toContain('```python\nrows = _sql if isinstance');
+  expect(copied).toContain('```python\nrows = _sql.to_dict("records") if hasattr');
   expect(copied).toContain('```dot\ndigraph { sales -> west }\n```');
   expect(copied).toContain('West sold the most.');
 
