@@ -384,7 +384,7 @@ test.describe('at 390 px', () => {
     await expect(downloads).toBeHidden();
 
     await page.setViewportSize({ width: 1280, height: 800 });
-    await expect.poll(async () => (await placeholderFits()).placeholder).toBe('Ask a question; the model can run Python in your browser');
+    await expect.poll(async () => (await placeholderFits()).placeholder).toBe('Ask a question; the model can run code in your browser');
     await page.screenshot({ path: test.info().outputPath('conversation-1280.png') });
 
     // A finished cell's buttons (Show code, Run again, Edit, Copy), back at 390 px: each on one line, in one row.

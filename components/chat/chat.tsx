@@ -316,7 +316,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           onFiles={uploads.add}
           attachments={<FileChips uploads={uploads.uploads} onRemove={uploads.remove} />}
         />
-        <p className="mt-1 text-center text-xs text-zinc-500 dark:text-zinc-400">Code runs in your browser, in a sandboxed Python (Pyodide).</p>
+        <p className="mt-1 text-center text-xs text-zinc-500 dark:text-zinc-400">Code runs in your browser, in sandboxed workers: Python, SQL (DuckDB), R and Graphviz.</p>
       </div>
       </DropZone>
     </div>

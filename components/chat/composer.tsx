@@ -14,7 +14,7 @@ type ComposerProps = {
   attachments: ReactNode;
 };
 
-const PLACEHOLDER = 'Ask a question; the model can run Python in your browser';
+const PLACEHOLDER = 'Ask a question; the model can run code in your browser';
 /** Where the long one would be cut (a phone, or beside the sidebar on a small tablet). */
 const SHORT_PLACEHOLDER = 'Ask a question';
 
