@@ -15,7 +15,7 @@ export function EmptyState({ isDemo, packagesUnavailable, onExample }: { isDemo:
     <div className="mx-auto flex max-w-2xl flex-col items-center px-4 py-16 text-center">
       <h2 className="text-2xl font-semibold">What should we compute?</h2>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-        The model writes Python; your browser runs it and shows the results — figures, tables, errors — and the model reads them back.
+        The model writes Python, SQL or R; your browser runs it and shows the results — figures, tables, errors — and the model reads them back.
         {isDemo && ' No model is configured, so the offline demo model answers.'}
       </p>
       <ul className="mt-6 grid w-full gap-2 sm:grid-cols-2">
