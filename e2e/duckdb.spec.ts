@@ -157,7 +157,7 @@ test('a Parquet file without its extension is explained; Stop ends a long DuckDB
   await expect(cells.nth(2)).toHaveAttribute('data-cell-status', 'running', { timeout: 120_000 });
   // The page answers while DuckDB works (it runs in the worker, not on the page's thread).
   expect(await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(1))))).toBe(1);
-  await page.getByRole('button', { name: 'Stop' }).click();
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await expect(cells.nth(2)).toHaveAttribute('data-cell-status', 'interrupted');
   await waitForTurn(page);
   const requests = await chatRequestsFor(trigger);

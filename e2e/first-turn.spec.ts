@@ -37,9 +37,9 @@ test('a new chat asks for nothing before it is stored, is listed from the first 
   await expect(page).toHaveURL(/\/c\/[0-9a-f-]{36}$/);
   const id = new URL(page.url()).pathname.split('/').at(-1)!;
   // Listed while its first answer is still pending.
-  await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible();
   await expect(conversations.locator(`a[href="/c/${id}"]`)).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible();
 
   // The e2e app gives up after 6 s without a byte (RUNPAD_MODEL_IDLE_TIMEOUT_MS in playwright.config.ts).
   const error = page.getByTestId('model-error');

@@ -33,7 +33,7 @@ export async function send(page: Page, text: string): Promise<void> {
 
 /** Waits until the turn is over: no Stop button, and the last cell (if any) has finished. */
 export async function waitForTurn(page: Page): Promise<void> {
-  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible({ timeout: 60_000 });
 }
 
 /** A tiny PNG chart drawn with the standard library only (no matplotlib offline). */

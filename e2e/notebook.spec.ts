@@ -241,7 +241,7 @@ test('a conversation downloads as a valid notebook and script; its share link to
   await visitorBrowser.close();
 
   // Revoked: the link's downloads are gone; the owner's are not.
-  await page.getByRole('button', { name: 'Revoke' }).click();
+  await page.getByRole('button', { name: 'Revoke', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Share', exact: true })).toBeVisible();
   expect((await visitor.get(`/api/shares/${shareId}/notebook`)).status()).toBe(404);
   expect((await visitor.get(`/api/shares/${shareId}/script`)).status()).toBe(404);

@@ -63,7 +63,7 @@ test.describe('auto-scroll', () => {
     // Mid-answer, the user scrolls up: the answer goes on below, the view stays where they put it.
     await send(page, `Question 6. ${triggers[5]}`);
     await expect(page.getByText(/^Paragraph 6 of answer 6:/)).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible();
     await main.hover();
     // Where the view was when the user turned the wheel (a wheel event comes before its scroll).
     await main.evaluate((element) => {
@@ -76,7 +76,7 @@ test.describe('auto-scroll', () => {
     // The view moved up, away from the end that is still being written.
     await expect.poll(scrollTop).toBeLessThan(wheelAt);
     await expect(jump).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible(); // still being written
+    await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible(); // still being written
     // What the user is reading: the paragraph in the middle of the view.
     const reading = await main.evaluate((element) => {
       const box = element.getBoundingClientRect();
@@ -438,7 +438,7 @@ test.describe('sharing', () => {
     await waitForTurn(page);
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     const url = await page.getByLabel('Share link').inputValue();
-    await page.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('button', { name: 'Revoke', exact: true }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Link revoked' })).toBeAttached();
     await expect(page.getByRole('button', { name: 'Share', exact: true })).toBeFocused();
 

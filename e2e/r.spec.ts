@@ -30,7 +30,7 @@ test('R reads a dropped CSV: summary(lm()) reaches the model, a base plot is an 
   await dropCsv(page, 'sales.csv', CSV);
   await send(page, `Fit sales on ads in R. ${trigger}`);
   await expect(page.locator('#conversation').getByText('Sales rise with ads.')).toBeVisible({ timeout: 150_000 });
-  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible({ timeout: 120_000 });
 
   const cells = page.locator('section[data-target="r"]');
   await expect(cells).toHaveCount(4);
@@ -84,14 +84,14 @@ test('R keeps state between runs; repeat {} is stopped by the time limit with th
   await openChat(page);
   await send(page, `Set a counter in R. ${first}`);
   await expect(page.locator('#conversation').getByText('Counter set.')).toBeVisible({ timeout: 150_000 });
-  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible({ timeout: 120_000 });
   await expect(page.locator('section[data-target="r"]').first()).toContainText('[1] 41');
 
   await send(page, `Loop forever. ${second}`);
   const cells = page.locator('section[data-target="r"]');
   await expect(cells.nth(1)).toHaveAttribute('data-cell-status', 'timeout', { timeout: 60_000 });
   await expect(page.locator('#conversation').getByText('Done looping.')).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible({ timeout: 120_000 });
   // The page answered while R looped and after: the composer takes text.
   await page.getByLabel('Message', { exact: true }).fill('still responsive');
   await expect(page.getByLabel('Message', { exact: true })).toHaveValue('still responsive');

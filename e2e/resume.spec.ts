@@ -37,7 +37,7 @@ test('Stop ends the model request upstream, and a stop before any text stores no
   await openChat(page);
   await send(page, `Go slowly. ${trigger}`);
   await expect.poll(async () => (await chatRequestsFor(trigger)).length).toBe(1);
-  await page.getByRole('button', { name: 'Stop' }).click();
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await expect.poll(async () => (await chatRequestsFor(trigger))[0]?.aborted).toBe(true);
   await waitForTurn(page);
   await page.reload();

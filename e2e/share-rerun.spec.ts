@@ -147,14 +147,14 @@ test('a re-run shows its progress and stops when asked; the cells it did not fin
   await expect(cells.nth(0).getByTestId('rerun-mark')).toHaveAttribute('data-rerun', 'running');
   await expect(cells.nth(1).getByTestId('rerun-mark')).toHaveAttribute('data-rerun', 'pending');
   await visitor.screenshot({ path: test.info().outputPath('share-rerun-running-dark.png') });
-  await visitor.getByRole('button', { name: 'Stop' }).click();
+  await visitor.getByRole('button', { name: 'Stop', exact: true }).click();
   await expect(summary).toHaveAttribute('data-rerun-phase', 'stopped');
   await expect(summary).toHaveText('Stopped after re-running 0 of 2 cells.');
   for (let i = 0; i < 2; i++) {
     await expect(cells.nth(i).getByTestId('rerun-mark')).toHaveAttribute('data-rerun', 'not-run');
     await expect(cells.nth(i).getByTestId('rerun-mark')).toContainText('Not re-run: you stopped the re-run');
   }
-  await expect(visitor.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  await expect(visitor.getByRole('button', { name: 'Stop', exact: true })).toHaveCount(0);
   await expect(visitor.getByRole('button', { name: 'Re-run in my browser' })).toBeEnabled();
   await context.close();
 });

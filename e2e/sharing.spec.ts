@@ -43,7 +43,7 @@ test('a conversation with a figure survives a reload, can be shared, revoked and
   await expect(visitor.getByText('the fork runs code: 42')).toBeVisible();
 
   // Revoke: the link is gone.
-  await page.getByRole('button', { name: 'Revoke' }).click();
+  await page.getByRole('button', { name: 'Revoke', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Share', exact: true })).toBeVisible();
   const gone = await visitor.goto(shareUrl);
   expect(gone?.status()).toBe(404);

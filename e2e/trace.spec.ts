@@ -21,7 +21,7 @@ async function openChat(page: Page) {
 }
 
 async function waitForTurn(page: Page) {
-  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible({ timeout: 120_000 });
 }
 
 async function expectMarks(page: Page) {

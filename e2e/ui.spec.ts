@@ -36,7 +36,7 @@ test('keyboard only: type, Enter sends, Esc stops a running cell, focus returns 
   await page.keyboard.press('Escape');
   await expect(cell).toHaveAttribute('data-cell-status', /interrupted|timeout/);
   await expect(composer).toBeFocused();
-  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
   await expect(page.locator('[data-role="user"]')).toContainText('first line');
 });
 
