@@ -7,7 +7,7 @@ import { route } from '@/lib/http/route';
 export const runtime = 'nodejs';
 
 /** better-auth's endpoints (sign-in with the provider or a passkey, callbacks, sessions, sign-out): lib/auth/auth.ts. */
-const handle = route(async ({ request }) => {
+const handle = route<{ all: string[] }>(async ({ request }) => {
   const origin = requestOrigin(request.headers, getConfig());
   if (!origin) return jsonError(400, 'This request names no valid host.', { reason: 'no origin' });
   return (await getAuth(origin)).handler(request);
