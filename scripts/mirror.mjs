@@ -18,7 +18,7 @@ const USAGE = `Usage: npm run mirror -- <kind> [names…] [options]
                         set RUNPAD_R_PACKAGE_REPO_URL.
 
 Options:
-  --source URL          where to fetch from (python: ${PYTHON_SOURCE}
+  --source URL          where to fetch from (python: ${PYTHON_SOURCE};
                         duckdb: ${OFFICIAL_EXTENSION_REPOSITORY}; r: ${WEBR_REPOSITORY})
   --out DIR             the mirror's directory (replaced whole when everything is verified)
   --accept-changes      duckdb, r: accept files that changed at the source since the last run

@@ -28,8 +28,8 @@ export async function mirrorDuckdbExtensions({ source = OFFICIAL_EXTENSION_REPOS
   const names = [...new Set(extensions)];
   const invalid = names.filter((name) => !EXTENSION_NAME.test(name));
   if (invalid.length > 0) throw new Error(`not an extension name: ${invalid.join(', ')} (DuckDB's are lowercase letters, digits and _)`);
-  const { version, platform } = engine ?? (await installedEngineFacts());
   const previous = readManifest(path.resolve(out), 'duckdb-extensions');
+  const { version, platform } = engine ?? (await installedEngineFacts());
   return replaceAtomically(out, async (staging) => {
     const files = [];
     for (const name of names) {
