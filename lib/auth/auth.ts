@@ -7,9 +7,11 @@
  * WebAuthn relying party and the cookie names. Cookies keep the guest cookie's rules: HttpOnly,
  * SameSite=Lax, and over HTTPS `__Host-` prefixed (Secure, Path=/, no Domain).
  *
- * At every sign-in (a new session, which is how the session is rotated) the guest this browser
- * was is merged into the account (lib/db/queries/merge-guest.ts), and the browser gets a new
- * guest id for whenever it signs out.
+ * Every sign-in rotates what the browser held (session fixation): better-auth makes a new
+ * session with a new token, and the hook below ends the account session the browser sent with
+ * the sign-in (a second sign-in, or a passkey after the provider, would otherwise leave the
+ * earlier token valid); the guest this browser was is merged into the account
+ * (lib/db/queries/merge-guest.ts), and the browser gets a new guest id for whenever it signs out.
  */
 import 'server-only';
 import { passkey } from '@better-auth/passkey';
@@ -112,6 +114,8 @@ function buildAuth(db: Db, origin: string) {
       after: createAuthMiddleware(async (ctx) => {
         const created = ctx.context.newSession;
         if (!created) return;
+        const previous = await ctx.getSignedCookie(ctx.context.authCookies.sessionToken.name, ctx.context.secret);
+        if (previous && previous !== created.session.token) await ctx.context.internalAdapter.deleteSession(previous);
         const guestCookie = sessionCookieName(secure);
         const value = ctx.getCookie(guestCookie);
         const guestId = value ? verifySession(value, getAuthSecret()) : null;
