@@ -25,7 +25,7 @@ import { getDb, type Db } from '@/lib/db/client';
 import { mergeGuestIntoAccount } from '@/lib/db/queries/merge-guest';
 import { ensureUser, isBlocked } from '@/lib/db/queries/users';
 import { authAccounts, authPasskeys, authSessions, authUsers, authVerifications } from '@/lib/db/schema';
-import { PEER_ADDRESS_HEADER } from '@/lib/http/peer-address-header';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/http/peer-address-header';
 import { isSecureOrigin } from '@/lib/http/origin';
 import { logger } from '@/lib/log/logger';
 import { signInRefusal } from './access';
@@ -65,7 +65,9 @@ function buildAuth(db: Db, origin: string) {
       useSecureCookies: false,
       cookiePrefix: accountCookiePrefix(secure),
       defaultCookieAttributes: { secure, httpOnly: true, sameSite: 'lax', path: '/' },
-      ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for'] : [PEER_ADDRESS_HEADER] },
+      // Set by the auth route from the one rule of lib/http/client-address.ts (a trusted proxy's last
+      // X-Forwarded-For entry, else the TCP peer), so this limiter counts the same addresses as ours.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     plugins: [
       passkey({ rpID: new URL(origin).hostname, rpName: 'Runpad', origin }),
