@@ -42,9 +42,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
     throw new AppError('rate_limit:exceeded', { message: limitMessage(limited), reason: `rate limit ${limited.kind}`, headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
   }
   // The model: the one the page picked, if the operator offers it (checked before anything is stored).
-  const chosen = await chooseModel(db, userId, request);
-  if (!chosen.ok) throw new AppError('request:invalid', { message: chosen.message, reason: 'model not offered', details: { cause: 'model-not-offered' } });
-  const entry: ModelConfig = chosen.model;
+  const entry: ModelConfig = await chooseModel(db, userId, request);
   await countModelRequest(db, userId);
   // Refusals below are AppErrors (lib/errors.ts), answered and logged once by route().
   const loaded = await loadConversationForChat(db, userId, request, entry.id);
@@ -59,10 +57,8 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   }
   const conversationLog = log.child({ conversationId: request.id, guest: userId });
   timing.mark('save');
-  const history = await loaded.history(stored);
+  const messages = await loaded.history(stored);
   timing.mark('history');
-  if (history.kind === 'invalid') throw new AppError('message:invalid', { message: history.message });
-  const messages = history.messages;
 
   const stepBudget = Math.min(request.settings.stepBudget, config.stepBudget);
   const budgetSpent = runsThisTurn(messages) >= stepBudget;
@@ -150,7 +146,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   });
   const shaped = blocksMode ? stream.pipeThrough(blocksToToolCalls(blockIds)) : stream;
   const [toPage, toDraft] = shaped.pipeThrough(timeoutsAsErrors(timedOut, conversationLog)).tee();
-  draft.watch(toDraft);
+  draft.watch(toDraft, continued ? messages.at(-1) : undefined);
   return createUIMessageStreamResponse({
     stream: toPage,
     headers: { 'Server-Timing': timing.header() },

@@ -7,6 +7,7 @@ import { listMessages } from '@/lib/db/queries/messages';
 import { listFiles, type ConversationFile } from '@/lib/db/queries/files';
 import { closeAbandonedRuns } from './abandoned-runs';
 import { markCutOffAnswer } from './answer-drafts';
+import { toUIMessages } from './ui-messages';
 import { getAppStreams } from '@/lib/streams/app-streams';
 
 const idSchema = z.uuid();
@@ -22,6 +23,5 @@ export async function loadOwnConversation(userId: string, id: string): Promise<{
   const live = (await (await getAppStreams()).registry.current(id)) !== null;
   let stored = await listMessages(db, id);
   if (!live) stored = await closeAbandonedRuns(db, userId, id, await markCutOffAnswer(db, userId, id, stored, live));
-  const messages = stored as UIMessage[];
-  return { id, title: conversation.title, modelId: conversation.modelId, messages, files: await listFiles(db, id) };
+  return { id, title: conversation.title, modelId: conversation.modelId, messages: await toUIMessages(stored), files: await listFiles(db, id) };
 }

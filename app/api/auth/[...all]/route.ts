@@ -1,6 +1,6 @@
 import { getAuth } from '@/lib/auth/auth';
 import { getConfig } from '@/lib/config';
-import { jsonError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { requestOrigin } from '@/lib/http/origin';
 import { route } from '@/lib/http/route';
 
@@ -9,7 +9,7 @@ export const runtime = 'nodejs';
 /** better-auth's endpoints (sign-in with the provider or a passkey, callbacks, sessions, sign-out): lib/auth/auth.ts. */
 const handle = route(async ({ request }) => {
   const origin = requestOrigin(request.headers, getConfig());
-  if (!origin) return jsonError(400, 'This request names no valid host.', { reason: 'no origin' });
+  if (!origin) throw new AppError('request:invalid', { message: 'This request names no valid host.', reason: 'no origin' });
   return (await getAuth(origin)).handler(request);
 });
 
