@@ -4,7 +4,7 @@ import { getConversation } from '@/lib/db/queries/conversations';
 import { route } from '@/lib/http/route';
 import { AppError } from '@/lib/errors';
 import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
-import { getAppStreams } from '@/lib/streams/app-streams';
+import { getAppStreams, liveStreamId } from '@/lib/streams/app-streams';
 
 export const runtime = 'nodejs';
 export const maxDuration = 300;
@@ -17,9 +17,9 @@ export const GET = route<{ id: string }>(async ({ params }) => {
   const user = await requireUser();
   const conversationId = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
   if (!(await getConversation(await getDb(), user.userId, conversationId))) throw new AppError('conversation:not_found', { reason: 'conversation not owned' });
-  const { streams, registry } = await getAppStreams();
-  const streamId = await registry.current(conversationId);
-  const stream = streamId ? await streams.context.resumeExistingStream(streamId) : null;
+  // Unknown (Redis down) is answered like none: the page shows what is stored, without an error.
+  const streamId = await liveStreamId(conversationId);
+  const stream = streamId && streamId !== 'unknown' ? await (await getAppStreams()).streams.context.resumeExistingStream(streamId) : null;
   if (!stream) return new Response(null, { status: 204 });
   return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
 });
