@@ -29,6 +29,33 @@ import { startS3TestServer, type S3TestServer } from '@/lib/blobs/s3-test-server
 
 const PG_PORT = 25_710; // below the ephemeral range (32768+), where a client socket may hold a port
 const REDIS_PORT = 25_711;
+
+/**
+ * The model, for the chats below: each request streams what the test pushes into it, so a fault
+ * can be made between two chunks the page has already read and the next ones.
+ */
+const model = vi.hoisted(() => {
+  const answers: Array<ReadableStreamDefaultController<unknown>> = [];
+  return { answers };
+});
+vi.mock('@/lib/ai/provider', () => ({
+  getLanguageModel: async () => ({
+    specificationVersion: 'v4',
+    provider: 'chaos',
+    modelId: 'scripted',
+    supportedUrls: {},
+    doGenerate: async () => {
+      throw new Error('not used');
+    },
+    doStream: async () => ({
+      stream: new ReadableStream({
+        start(controller) {
+          model.answers.push(controller);
+        },
+      }),
+    }),
+  }),
+}));
 const skipPostgres = ownPostgresUnavailable();
 if (skipPostgres) console.warn(`chaos tests skipped: ${skipPostgres}`);
 
@@ -265,4 +292,166 @@ describe.skipIf(skipRedis)('GET /api/health names the dependency that is down', 
     await pg.start();
     await vi.waitFor(async () => expect((await health()).status).toBe(200), { timeout: 20_000, interval: 500 });
   }, 120_000);
+});
+
+describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate limits count', () => {
+  let pg: OwnPostgres;
+  let redis: OwnRedis;
+  let dataDir: string;
+  const { log, lines } = capturedLog();
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-chaos-redis-'));
+    redis = await startOwnRedis(REDIS_PORT + 2);
+    pg = await startOwnPostgres(PG_PORT + 8);
+    vi.stubEnv('DATABASE_URL', pg.url);
+    vi.stubEnv('REDIS_URL', redis.url);
+    vi.stubEnv('RUNPAD_DATA_DIR', dataDir);
+    vi.stubEnv('S3_BUCKET', '');
+    vi.stubEnv('RUNPAD_MODELS', '');
+    vi.stubEnv('OPENAI_API_KEY', '');
+    vi.stubEnv('OPENAI_BASE_URL', '');
+    vi.stubEnv('RUNPAD_MODEL_REQUESTS_PER_MINUTE', '3');
+    vi.resetModules();
+    // Set before the streams and the rate limits open their connections: they log through it.
+    (globalThis as unknown as { runpadLogger?: pino.Logger }).runpadLogger = log;
+  }, 120_000);
+  afterAll(async () => {
+    const app = globalThis as unknown as { runpadDb?: Promise<DbHandle>; runpadBlobStore?: unknown; runpadStreams?: Promise<{ streams: { close(): Promise<void> }; registry: { close(): Promise<void> } }>; runpadRateLimits?: Map<string, Promise<{ close(): Promise<void> }>> };
+    const [db, streams, limits] = [app.runpadDb, app.runpadStreams, [...(app.runpadRateLimits?.values() ?? [])]];
+    Object.assign(app, { runpadDb: undefined, runpadBlobStore: undefined, runpadStreams: undefined, runpadRateLimits: undefined });
+    await streams?.then(async ({ streams: context, registry }) => Promise.all([context.close(), registry.close()]));
+    await Promise.all(limits.map((opened) => opened.then((l) => l.close())));
+    await db?.then((h) => h.close());
+    vi.unstubAllEnvs();
+    await redis?.close();
+    await pg?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** A guest with a person row, as requireUser would hand it to the chat. */
+  async function guest() {
+    const { getDb } = await import('@/lib/db/client');
+    const { getPerson, insertGuest } = await import('@/lib/db/queries/users');
+    const db = await getDb();
+    const id = crypto.randomUUID();
+    await insertGuest(db, id);
+    const person = (await getPerson(db, id))!;
+    return { userId: id, kind: 'guest' as const, email: null, name: null, isAdmin: false, sessionId: null, person, address: '192.0.2.7' };
+  }
+
+  /** POST /api/chat as route() answers it: the first message of a new conversation. */
+  async function chat(identity: Awaited<ReturnType<typeof guest>>, conversationId: string, text: string) {
+    const { route } = await import('@/lib/http/route');
+    const { handleChat } = await import('@/lib/chat/handle-chat');
+    const { chatRequestSchema } = await import('@/lib/chat/request-schema');
+    const { ServerTiming } = await import('@/lib/http/server-timing');
+    const request = chatRequestSchema.parse({ id: conversationId, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] } });
+    return route(async ({ requestId }) => handleChat({ identity, request, timing: new ServerTiming(), requestId, log: log.child({ requestId }) }))(new Request('http://app.test/api/chat'));
+  }
+
+  /** Pushes the model's next chunks into answer `index` (opened by the request that asked). */
+  async function say(index: number, parts: unknown[]) {
+    await vi.waitFor(() => expect(model.answers.length).toBeGreaterThan(index), { timeout: 20_000 });
+    for (const part of parts) model.answers[index].enqueue(part);
+  }
+  const text = (delta: string) => ({ type: 'text-delta', id: 't', delta });
+  const finish = { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } } };
+
+  /** Reads the page's stream until `until` is in what it got (or the stream ends); returns it all. */
+  async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, got: { text: string }, until?: string) {
+    const decoder = new TextDecoder();
+    while (until === undefined || !got.text.includes(until)) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      got.text += decoder.decode(value, { stream: true });
+    }
+    return got.text;
+  }
+
+  async function storedAnswer(conversationId: string) {
+    const { getDb } = await import('@/lib/db/client');
+    const { listMessages } = await import('@/lib/db/queries/messages');
+    const answer = (await listMessages(await getDb(), conversationId)).find((m) => m.role === 'assistant');
+    return answer ? { text: answer.parts.map((p) => (typeof p === 'object' && p !== null && 'text' in p && typeof p.text === 'string' ? p.text : '')).join(''), metadata: answer.metadata } : null;
+  }
+
+  it('the answer being read completes and is stored; new answers are refused in words; limits count in memory; all recovers without a restart', async () => {
+    const person = await guest();
+    const reading = crypto.randomUUID();
+    const response = await chat(person, reading, 'a long answer, please');
+    expect(response.status).toBe(200);
+    const page = response.body!.getReader();
+    const got = { text: '' };
+    await say(0, [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, text('The first half, read before Redis stopped. ')]);
+    await readUntil(page, got, 'read before Redis stopped');
+
+    await redis.stop();
+    await say(0, [text('The second half, written while it was down.'), { type: 'text-end', id: 't' }, finish]);
+    model.answers[0].close();
+    const seen = await readUntil(page, got);
+    // The reader saw all of it, and no error.
+    expect(seen).toContain('written while it was down');
+    expect(seen).not.toContain('"type":"error"');
+    // And it is stored as it was read, final (not a draft, not cut off).
+    await vi.waitFor(async () => expect((await storedAnswer(reading))?.text).toBe('The first half, read before Redis stopped. The second half, written while it was down.'), { timeout: 30_000, interval: 250 });
+    expect((await storedAnswer(reading))?.metadata).toEqual({ model: { id: 'demo', label: expect.any(String) } });
+
+    // While it is down, the conversation still opens (a reload reads what is stored).
+    const { loadOwnConversation } = await import('@/lib/chat/load-conversation');
+    expect((await loadOwnConversation(person.userId, reading))?.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+
+    // A new answer cannot be registered for resuming and stopping: refused in words, with Retry.
+    const other = await guest();
+    const refused = await chat(other, crypto.randomUUID(), 'a question while Redis is down');
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ code: 'streams:unavailable', retryable: true, error: expect.stringContaining('Redis is not reachable') });
+    // Rate limits counted it in process memory: still limited (3 a minute), not let through unlimited.
+    for (let i = 0; i < 2; i += 1) expect((await chat(other, crypto.randomUUID(), `again ${i}`)).status).toBe(503);
+    const limited = await chat(other, crypto.randomUUID(), 'one too many');
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ code: 'rate_limit:exceeded', error: expect.stringContaining('Try again in') });
+
+    // Logged once with the cause, not once per request or per reconnect attempt.
+    const limitWarnings = lines.filter((l) => l.component === 'rate-limits' && l.level === 40 && l.msg !== 'limit refused a request');
+    expect(limitWarnings).toHaveLength(1);
+    expect(String(limitWarnings[0].error)).toMatch(/ECONNREFUSED|ECONNRESET|Connection is closed|not ready|writable/i);
+    const outages = lines.filter((l) => l.msg === 'streams redis connection error');
+    const connections = outages.map((l) => l.connection);
+    expect(new Set(connections).size).toBe(connections.length);
+    expect(connections.length).toBeGreaterThan(0);
+    for (const outage of outages) expect(JSON.stringify(outage.err)).toMatch(/ECONNREFUSED|ECONNRESET|Connection is closed/);
+
+    // The stream's own end (marking it done for readers elsewhere) failed too: logged once, not thrown into the void.
+    const streamWrites = () => lines.filter((l) => String(l.msg).startsWith('answer stream write to Redis failed'));
+    await vi.waitFor(() => expect(streamWrites()).toHaveLength(1), { timeout: 30_000, interval: 250 });
+
+    // Back: each connection says so once, and a new answer streams, is stored and counts in Redis again.
+    await redis.start();
+    await vi.waitFor(() => expect(lines.filter((l) => l.msg === 'streams redis connection back').map((l) => l.connection).sort()).toEqual([...connections].sort()), { timeout: 20_000, interval: 250 });
+    const later = crypto.randomUUID();
+    const recovered = await chat(person, later, 'and now?');
+    expect(recovered.status).toBe(200);
+    const after = recovered.body!.getReader();
+    await say(1, [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, text('Back to normal.'), { type: 'text-end', id: 't' }, finish]);
+    model.answers.at(-1)!.close();
+    expect(await readUntil(after, { text: '' })).toContain('Back to normal.');
+    await vi.waitFor(async () => expect((await storedAnswer(later))?.text).toBe('Back to normal.'), { timeout: 30_000, interval: 250 });
+    expect(streamWrites()).toHaveLength(1);
+    // Rate limits count in Redis again (their connection reconnects by itself, as the streams' did).
+    const { getRateLimits } = await import('@/lib/abuse/app-rate-limits');
+    const { Redis } = await import('ioredis');
+    const direct = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    try {
+      await vi.waitFor(
+        async () => {
+          await (await getRateLimits()).consume('model-per-address', 'probe');
+          expect(await direct.keys('rl:model-per-address:probe')).toHaveLength(1);
+        },
+        { timeout: 20_000, interval: 500 },
+      );
+    } finally {
+      direct.disconnect();
+    }
+  }, 180_000);
 });

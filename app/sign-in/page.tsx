@@ -13,7 +13,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const identity = await resolveIdentity();
   if (identity.ok && identity.identity.kind === 'account') redirect('/account');
   const next = typeof params.next === 'string' && params.next.startsWith('/') && !params.next.startsWith('//') ? params.next : '/';
-  const error = typeof params.error === 'string' ? signInErrorText(params.error) : !identity.ok && identity.status === 403 ? identity.message : null;
+  const error = typeof params.error === 'string' ? signInErrorText(params.error) : !identity.ok && identity.refusal.status === 403 ? identity.refusal.message : null;
   return (
     <main className="mx-auto flex min-h-dvh max-w-md flex-col justify-center px-6 py-16">
       <h1 className="text-2xl font-semibold">Sign in to Runpad</h1>

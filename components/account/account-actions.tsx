@@ -2,6 +2,7 @@
 /** The account page's actions: sign devices out, add a passkey, export, delete the account. */
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { failureWords } from '@/lib/http/error-body';
 import { authClient, authErrorText } from './auth-client';
 
 type SessionRow = { id: string; userAgent: string | null; createdAt: string; updatedAt: string };
@@ -38,7 +39,7 @@ export function AccountActions({ currentSessionId, sessions, passkeys }: Props) 
   const signOutDevice = (id: string) =>
     act(async () => {
       const response = await fetch('/api/account/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: id }) });
-      if (!response.ok) return ((await response.json().catch(() => null)) as { error?: string } | null)?.error ?? 'That device could not be signed out.';
+      if (!response.ok) return failureWords(response, 'That device could not be signed out.');
       router.refresh();
       return 'The device was signed out.';
     });
@@ -67,7 +68,7 @@ export function AccountActions({ currentSessionId, sessions, passkeys }: Props) 
     act(async () => {
       if (!window.confirm('Delete your account, every conversation, file and share? This cannot be undone.')) return null;
       const response = await fetch('/api/account', { method: 'DELETE' });
-      if (!response.ok) return ((await response.json().catch(() => null)) as { error?: string } | null)?.error ?? 'The account could not be deleted.';
+      if (!response.ok) return failureWords(response, 'The account could not be deleted.');
       router.replace('/sign-in?deleted=1');
       router.refresh();
       return null;

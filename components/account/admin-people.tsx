@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { formatBytes } from '@/lib/format';
+import { failureWords } from '@/lib/http/error-body';
 
 type PersonView = {
   id: string;
@@ -27,9 +28,10 @@ export function AdminPeople({ people }: { people: PersonView[] }) {
 
   const change = async (person: PersonView, body: object, done: string) => {
     setMessage(null);
+    // No answer at all (offline, the server down) is worded like a refusal: the change was not saved.
     const response = await fetch(`/api/admin/people/${person.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).catch(() => null);
     if (!response?.ok) {
-      setMessage(((await response?.json().catch(() => null)) as { error?: string } | null)?.error ?? 'The change could not be saved.');
+      setMessage(await failureWords(response, 'The change could not be saved: Runpad could not be reached. Try again.'));
       return;
     }
     setMessage(done);

@@ -10,6 +10,8 @@ import type { Target } from '@/lib/targets/registry';
 import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
 import { lastPackageSource, rememberPackageSource, usePackageSource } from './use-package-source';
 import { PackageSourceNotice } from './package-source-notice';
+import { StopFailedNotice } from './stop-failed-notice';
+import { stopUpstream } from './stop-upstream';
 import type { ClientConfig } from '@/lib/client-config';
 import type { Attachment } from '@/lib/files/attachment';
 import { DropZone } from '@/components/files/drop-zone';
@@ -196,6 +198,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   });
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [stopFailed, setStopFailed] = useState<string | null>(null);
   // The sidebar reloads after each answer (a generated title appears), and once a new
   // conversation is stored (it is listed while its first answer is still coming).
   const [sidebarVersion, setSidebarVersion] = useState(0);
@@ -231,7 +234,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     stoppedRef.current = true;
     void chat.stop();
     // Closing the connection no longer stops the answer (a reload must not); Stop does, upstream.
-    void fetch(`/api/chat/${conversationId}/stop`, { method: 'POST' }).catch(() => undefined);
+    setStopFailed(null);
+    void stopUpstream(conversationId).then(setStopFailed);
     stopSignalRef.current.abort();
     stopSignalRef.current = new AbortController();
     kernelRef.current?.stop();
@@ -306,6 +310,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           </button>
         )}
         {packageSource === 'unreachable' && <PackageSourceNotice packageBaseUrl={config.packageBaseUrl} />}
+        {stopFailed && <StopFailedNotice message={stopFailed} onDismiss={() => setStopFailed(null)} />}
         <RestoreBanner restore={restore} busy={busy} />
         <Composer
           ref={composerRef}

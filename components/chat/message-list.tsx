@@ -3,6 +3,7 @@
 import { ModelErrorNotice } from './model-error';
 import type { ChatStatus, UIMessage } from 'ai';
 import { useState } from 'react';
+import { answerMetadataOf } from '@/lib/chat/answer-metadata';
 import { EditMessageForm } from './edit-message-form';
 import { EmptyState } from './empty-state';
 import { MessageView } from './message-view';
@@ -29,8 +30,6 @@ type MessageListProps = {
   onCheck: (text: string) => void;
 };
 
-type Metadata = { budgetSpent?: number; cutOff?: boolean };
-
 export function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onContinue, onEditMessage, isDemo, packagesUnavailable, onExample, onCheck }: MessageListProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
   const idleNow = status === 'ready' || status === 'error';
@@ -42,8 +41,9 @@ export function MessageList({ messages, runs, status, error, onRetry, onRegenera
   return (
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-6" aria-live="polite" aria-busy={status === 'streaming'}>
       {messages.map((message) => {
-        const budget = (message.metadata as Metadata | undefined)?.budgetSpent;
-        const cutOff = (message.metadata as Metadata | undefined)?.cutOff === true && message === last && idle;
+        const metadata = answerMetadataOf(message.metadata);
+        const budget = metadata.budgetSpent;
+        const cutOff = metadata.cutOff === true && message === last && idle;
         return (
           <div key={message.id}>
             {editingId === message.id ? (

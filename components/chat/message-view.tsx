@@ -4,7 +4,7 @@ import { readRunPart } from '@/lib/targets/run-part';
 import type { UIMessage } from 'ai';
 import { memo } from 'react';
 import { attachmentsOf } from '@/lib/files/attachment';
-import { answerModelSchema } from '@/lib/ai/model-catalog';
+import { answerMetadataOf } from '@/lib/chat/answer-metadata';
 import { formatBytes } from '@/lib/format';
 import { CodeCell } from './code-cell';
 import { Markdown } from './markdown';
@@ -46,10 +46,10 @@ export const MessageView = memo(function MessageView({ message, runs, streaming,
       </div>
     );
   }
-  const model = answerModelSchema.safeParse((message.metadata as { model?: unknown } | undefined)?.model);
+  const { model } = answerMetadataOf(message.metadata);
   const traced = trace !== undefined && !streaming;
   return (
-    <div data-role="assistant" data-model={model.success ? model.data.id : undefined} data-traced={traced ? '' : undefined} className="text-[15px] leading-7">
+    <div data-role="assistant" data-model={model?.id} data-traced={traced ? '' : undefined} className="text-[15px] leading-7">
       <TraceMarksProvider trace={traced ? trace : undefined}>
         {message.parts.map((part, i) => {
           if (part.type === 'text') {
@@ -61,9 +61,9 @@ export const MessageView = memo(function MessageView({ message, runs, streaming,
         })}
       </TraceMarksProvider>
       {traced && <TraceSummary trace={trace} onCheck={onCheck} />}
-      {model.success && (
+      {model && (
         <p data-testid="answer-model" className="text-xs leading-5 text-zinc-500 dark:text-zinc-400">
-          Answered by {model.data.label}
+          Answered by {model.label}
         </p>
       )}
     </div>

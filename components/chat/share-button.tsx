@@ -1,7 +1,7 @@
 'use client';
 
 import { z } from 'zod';
-import { readJsonAs } from '@/lib/http/error-body';
+import { failureWords, readJsonAs } from '@/lib/http/error-body';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useDismiss } from '@/components/ui/use-dismiss';
 
@@ -15,7 +15,7 @@ async function copy(text: string): Promise<boolean> {
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
-    return false;
+    return false; // refused or unavailable: the caller says to copy the link from its box
   }
 }
 
@@ -50,13 +50,18 @@ export function ShareButton({ conversationId, disabled }: { conversationId: stri
     setCopied(false);
     setInClipboard(null);
     setAnnouncement('');
-    const response = await fetch(`/api/conversations/${conversationId}/share`, { method: 'POST' }).catch(() => null);
+    const response = await fetch(`/api/conversations/${conversationId}/share`, { method: 'POST' }).catch(() => null); // no answer: worded below
     if (!response?.ok) {
-      setState({ kind: 'error', message: 'Send a message first: only saved conversations can be shared.' });
+      // Not found: the conversation is not stored yet. Anything else in the server's words (a database that is down).
+      const message = response?.status === 404 ? 'Send a message first: only saved conversations can be shared.' : await failureWords(response, 'The link could not be made: Runpad could not be reached. Try again.');
+      setState({ kind: 'error', message });
       return;
     }
     const body = await readJsonAs(response, z.object({ path: z.string().startsWith('/') }));
-    if (!body) throw new Error('The share link in the server’s answer was not understood.');
+    if (!body) {
+      setState({ kind: 'error', message: 'The share link in the server’s answer was not understood. Try again.' });
+      return;
+    }
     const { path } = body;
     const url = new URL(path, window.location.origin).href;
     setState({ kind: 'shared', url });
@@ -71,14 +76,15 @@ export function ShareButton({ conversationId, disabled }: { conversationId: stri
   const revoke = async () => {
     setState({ kind: 'busy', url: null });
     setCopied(false);
-    const response = await fetch(`/api/conversations/${conversationId}/share`, { method: 'DELETE' }).catch(() => null);
+    const response = await fetch(`/api/conversations/${conversationId}/share`, { method: 'DELETE' }).catch(() => null); // no answer: worded below
     if (response?.ok) {
       setState({ kind: 'idle' });
       setPanelOpen(false);
       setAnnouncement('Link revoked: it no longer opens this conversation.');
       button.current?.focus();
     } else {
-      setState({ kind: 'error', message: 'The link could not be revoked.' });
+      const message = response?.status === 404 ? 'There is no active link to revoke (it was revoked already).' : await failureWords(response, 'The link could not be revoked: Runpad could not be reached. Try again.');
+      setState({ kind: 'error', message });
     }
   };
 

@@ -8,6 +8,7 @@ const MAX_TITLE = 200;
 
 const secondary = 'rounded-lg border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-600 dark:hover:bg-zinc-800';
 
+/** What the dialog shows after a rename or delete: a refusal is words in the dialog, not an exception. */
 type Outcome = { ok: true } | { ok: false; message: string };
 
 type DialogProps = {

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import { groupByDate } from '@/lib/chat/group-by-date';
+import { failureWords } from '@/lib/http/error-body';
 import { DeleteDialog, RenameDialog } from './sidebar-dialogs';
 import { SidebarRow, titleOf, type SidebarItem } from './sidebar-row';
 
@@ -43,8 +44,13 @@ export function Sidebar({ currentId, refreshKey, open, onClose }: { currentId: s
     loading.current = true;
     try {
       const response = await fetch(`/api/conversations${after ? `?cursor=${encodeURIComponent(after)}` : ''}`);
-      const parsed = pageSchema.safeParse(response.ok ? await response.json() : null);
+      if (!response.ok) {
+        setError(await failureWords(response, 'Conversations could not be loaded.'));
+        return;
+      }
+      const parsed = pageSchema.safeParse(await response.json());
       if (!parsed.success) {
+        console.warn('The conversation list was not understood; the sidebar says so and keeps what it had.', parsed.error);
         setError('Conversations could not be loaded.');
         return;
       }
@@ -52,6 +58,7 @@ export function Sidebar({ currentId, refreshKey, open, onClose }: { currentId: s
       setList((previous) => ({ items: after ? [...previous.items, ...parsed.data.items] : parsed.data.items, loadedAt: new Date() }));
       setCursor(parsed.data.nextCursor);
     } catch {
+      // No answer, or a body that is not JSON: said in the sidebar, which loads again on the next change.
       setError('Conversations could not be loaded.');
     } finally {
       loading.current = false;
@@ -78,8 +85,8 @@ export function Sidebar({ currentId, refreshKey, open, onClose }: { currentId: s
       method: 'PATCH',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ title }),
-    }).catch(() => null);
-    if (!response?.ok) return { ok: false as const, message: 'The conversation could not be renamed. Try again.' };
+    }).catch(() => null); // no answer: worded below like a refusal
+    if (!response?.ok) return { ok: false as const, message: await failureWords(response, 'The conversation could not be renamed. Try again.') };
     setList((previous) => ({ ...previous, items: previous.items.map((i) => (i.id === item.id ? { ...i, title } : i)) }));
     return { ok: true as const };
   };
@@ -91,8 +98,8 @@ export function Sidebar({ currentId, refreshKey, open, onClose }: { currentId: s
   };
 
   const remove = async (item: SidebarItem) => {
-    const response = await fetch(`/api/conversations/${item.id}`, { method: 'DELETE' }).catch(() => null);
-    if (!response?.ok) return { ok: false as const, message: 'The conversation could not be deleted. Try again.' };
+    const response = await fetch(`/api/conversations/${item.id}`, { method: 'DELETE' }).catch(() => null); // no answer: worded below
+    if (!response?.ok) return { ok: false as const, message: await failureWords(response, 'The conversation could not be deleted. Try again.') };
     setList((previous) => ({ ...previous, items: previous.items.filter((i) => i.id !== item.id) }));
     if (item.id === currentId) router.push('/');
     return { ok: true as const };

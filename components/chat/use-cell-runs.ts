@@ -2,6 +2,7 @@
 
 import type { UIMessage } from 'ai';
 import { useCallback } from 'react';
+import { failureWords } from '@/lib/http/error-body';
 import type { Target } from '@/lib/targets/registry';
 import { readRunPart, withUserRun } from '@/lib/targets/run-part';
 import type { CellRun } from '@/lib/targets/pipeline';
@@ -38,9 +39,10 @@ export function useCellRuns(options: {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ code, result }),
-      }).catch(() => null);
+      }).catch(() => null); // no answer: worded below like a refusal
       if (!response?.ok) {
-        const unsaved = 'This run could not be saved, so the model will not see it.';
+        const why = await failureWords(response, 'Runpad could not be reached.');
+        const unsaved = `This run could not be saved, so the model will not see it: ${why}`;
         result = { ...result, notice: result.notice ? `${result.notice} ${unsaved}` : unsaved };
       }
       setMessages((messages) => withCellRun(messages, toolCallId, code, result));

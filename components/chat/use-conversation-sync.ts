@@ -27,8 +27,17 @@ export function useConversationSync({ conversationId, status, saved, busy, messa
   });
 
   const refresh = useCallback(async ({ afterFailure = false }: { afterFailure?: boolean } = {}) => {
-    const response = await fetch(`/api/conversations/${conversationId}`, { cache: 'no-store' }).catch(() => null);
-    if (!response?.ok) return;
+    const response = await fetch(`/api/conversations/${conversationId}`, { cache: 'no-store' }).catch((error: unknown) => {
+      console.warn('The stored conversation could not be re-read (no answer); the page keeps what it shows and tries again at the next focus.', error);
+      return null;
+    });
+    if (!response) return;
+    if (!response.ok) {
+      // Safe to go on: the page shows what it had, and the next focus or failure asks again.
+      console.warn(`The stored conversation could not be re-read (HTTP ${response.status}); the page keeps what it shows.`);
+      return;
+    }
+    // A body that is not JSON fails the schema below, which is logged with the reason.
     const body = z.object({ messages: z.array(z.unknown()) }).safeParse(await response.json().catch(() => null));
     const validated = body.success ? await safeValidateUIMessages({ messages: body.data.messages }) : null;
     if (!validated?.success) {

@@ -34,10 +34,10 @@ export function usePrefetchImports(messages: UIMessage[], kernel: Kernel | null,
       if (!run || run.part.state !== 'input-streaming') continue;
       if (runners && !started.current.has(run.target.id)) {
         started.current.add(run.target.id);
-        // A failure to start is reported by the run itself.
+        // Only a head start: a failure to start is reported, in words, by the run that needs it.
         void Promise.resolve()
           .then(() => runners.get(run.target.id).start())
-          .catch(() => undefined);
+          .catch((error: unknown) => console.warn(`The ${run.target.id} runner could not start early; its first run will start it again and report why.`, error));
       }
       if (!kernel || run.target.id !== TARGETS.python.id || run.code === null) continue;
       const fresh = completeImportLines(run.code).filter((line) => !seen.current.has(line));

@@ -23,7 +23,9 @@ function read(): Settings {
   let value = DEFAULTS;
   try {
     value = settingsSchema.parse(raw ? JSON.parse(raw) : {});
-  } catch {
+  } catch (error) {
+    // Settings this version cannot read (edited by hand, an older shape): the defaults apply until the next change is saved.
+    console.warn('Saved settings could not be read; using the defaults.', error);
     value = DEFAULTS;
   }
   cache = { raw, value };

@@ -1,6 +1,7 @@
 'use client';
 
 import { z } from 'zod';
+import { errorBodySchema } from '@/lib/http/error-body';
 
 /** What the server answers for a stored upload (201). */
 export const storedUploadSchema = z.object({ name: z.string(), size: z.number(), mediaType: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
@@ -80,11 +81,11 @@ function outcome(status: number, text: string): UploadOutcome {
   try {
     body = JSON.parse(text);
   } catch {
-    body = null;
+    body = null; // not JSON (a proxy's HTML page): worded below by its status
   }
   const stored = storedUploadSchema.safeParse(body);
   if (status === 201 && stored.success) return { kind: 'done', stored: stored.data };
-  const said = z.object({ error: z.string().min(1) }).safeParse(body);
-  if (said.success) return { kind: 'failed', message: said.data.error };
+  const said = errorBodySchema.safeParse(body);
+  if (said.success && said.data.error !== '') return { kind: 'failed', message: said.data.error };
   return { kind: 'failed', message: status === 201 ? 'The server’s answer to the upload was not understood.' : `The upload failed (HTTP ${status}).` };
 }

@@ -70,7 +70,11 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
           try {
             const [outcome, preview] = await Promise.all([
               uploadFile(`/api/conversations/${conversationId}/files`, file, file.name, onPhase, controller.signal),
-              previewFile(file).catch(() => null),
+              // Without a preview the file still uploads; the model is told its name and size only.
+              previewFile(file).catch((error: unknown) => {
+                console.warn(`No preview of ${file.name} for the model: its first bytes could not be read.`, error);
+                return null;
+              }),
             ]);
             if (outcome.kind === 'failed') {
               update(localId, { status: 'error', error: outcome.message });

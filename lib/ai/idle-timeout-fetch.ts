@@ -51,7 +51,7 @@ export function idleTimeoutFetch(idleMs: number, onIdle?: () => void, base: type
           if (onIdle) return onIdle();
           streamController.error(idleTimeoutError(idleMs));
           controller.abort(idleTimeoutError(idleMs));
-          void reader.cancel().catch(() => undefined);
+          void reader.cancel().catch(() => undefined); // the stream has already failed with the timeout; a failing cancel adds nothing
         };
         arm(expire);
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findModel, lastAnswerModel, modelCatalogFromEnv, modelChoice } from './model-catalog';
+import { findModel, modelCatalogFromEnv, modelChoice } from './model-catalog';
 
 describe('the models people may pick', () => {
   it('is the offline demo model when nothing is configured', () => {
@@ -44,17 +44,5 @@ describe('the models people may pick', () => {
     expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"openai-compatible","model":"m"}]' })).toThrow(/baseURL/);
     expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"anthropic"}]' })).toThrow(/"model" is required/);
     expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"anthropic","model":"m","apiKey":"sk"}]' })).toThrow(/apiKey/);
-  });
-
-  it('finds the model of the last answer that recorded one (what a fork keeps)', () => {
-    expect(
-      lastAnswerModel([
-        { role: 'assistant', metadata: { model: { id: 'claude', label: 'Claude' } } },
-        { role: 'user', metadata: { model: { id: 'forged', label: 'x' } } },
-        { role: 'assistant', metadata: { model: { id: 'gemini', label: 'Gemini' } } },
-        { role: 'assistant', metadata: null },
-      ]),
-    ).toEqual({ id: 'gemini', label: 'Gemini' });
-    expect(lastAnswerModel([{ role: 'assistant' }])).toBeNull();
   });
 });

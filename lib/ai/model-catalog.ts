@@ -123,16 +123,4 @@ export function modelChoice(entry: ModelEntry): ModelChoice {
   return { id: entry.id, label: entry.label, provider: entry.provider, tools: entry.tools, images: entry.images, contextTokens: entry.contextTokens };
 }
 
-/** Stored on each answer (metadata.model) and shown under it; kept by shares and forks. */
-export const answerModelSchema = z.object({ id: z.string().max(64), label: z.string().max(80) });
-export type AnswerModel = z.infer<typeof answerModelSchema>;
-
-/** The model that wrote the last answer in these messages, if one was recorded. */
-export function lastAnswerModel(messages: ReadonlyArray<{ role: string; metadata?: unknown }>): AnswerModel | null {
-  for (let i = messages.length - 1; i >= 0; i -= 1) {
-    if (messages[i].role !== 'assistant') continue;
-    const parsed = answerModelSchema.safeParse((messages[i].metadata as { model?: unknown } | null | undefined)?.model);
-    if (parsed.success) return parsed.data;
-  }
-  return null;
-}
+// What an answer records of its model (metadata.model): lib/chat/answer-metadata.ts.

@@ -11,6 +11,7 @@ import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { admitNewGuest, limitMessage } from '@/lib/abuse/app-rate-limits';
 import { getConfig } from '@/lib/config';
+import { AppError } from '@/lib/errors';
 import { getDb } from '@/lib/db/client';
 import { ensureUser, getPerson, insertGuest, type Person } from '@/lib/db/queries/users';
 import { clientAddress } from '@/lib/http/client-address';
@@ -33,8 +34,11 @@ export type Identity = {
   address: string;
 };
 
-export type IdentityRefusal = { status: 401 | 403 | 429; message: string; reason: string; retryAfterSeconds?: number };
-export type IdentityResult = { ok: true; identity: Identity } | ({ ok: false } & IdentityRefusal);
+/**
+ * No one (yet) is a normal outcome here, not a failure: a page shows sign-in or the refusal's words.
+ * The refusal is the AppError an API route throws for it (lib/http/session.ts, requireUser).
+ */
+export type IdentityResult = { ok: true; identity: Identity } | { ok: false; refusal: AppError };
 
 /** The verified guest id, without touching the database (for logs). */
 export async function sessionGuestId(): Promise<string | null> {
@@ -57,7 +61,7 @@ export async function resolveIdentity(): Promise<IdentityResult> {
     const session = await (await getAuth(origin)).api.getSession({ headers: requestHeaders });
     if (session) {
       const refusal = signInRefusal(session.user);
-      if (refusal) return { ok: false, status: 403, message: refusal, reason: 'not invited' };
+      if (refusal) return refused(new AppError('access:not_invited', { message: refusal, reason: 'not invited' }));
       // The row is made with the account (lib/auth/auth.ts); this covers one deleted meanwhile.
       let person = await getPerson(db, session.user.id);
       if (!person) {
@@ -70,14 +74,17 @@ export async function resolveIdentity(): Promise<IdentityResult> {
     }
   }
 
-  if (config.access.mode !== 'open') return { ok: false, status: 401, message: 'Sign in to use this Runpad.', reason: 'sign-in required' };
+  if (config.access.mode !== 'open') return refused(new AppError('session:sign_in_required', { reason: 'sign-in required' }));
   const value = jar.get(sessionCookieName(secure))?.value;
   const guestId = value ? verifySession(value, getAuthSecret()) : null;
-  if (!guestId) return { ok: false, status: 401, message: 'Your session cookie is missing or invalid; reload the page.', reason: 'no session cookie' };
+  if (!guestId) return refused(new AppError('session:missing', { reason: 'no session cookie' }));
   let person = await getPerson(db, guestId);
   if (!person) {
     const admitted = await admitNewGuest(address);
-    if (!admitted.ok) return { ok: false, status: 429, message: limitMessage(admitted), reason: 'rate limit guests-per-address', retryAfterSeconds: admitted.retryAfterSeconds };
+    if (!admitted.ok) {
+      const wait = admitted.retryAfterSeconds;
+      return refused(new AppError('rate_limit:exceeded', { message: limitMessage(admitted), reason: 'rate limit guests-per-address', headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } }));
+    }
     await insertGuest(db, guestId);
     person = await getPerson(db, guestId);
     if (!person) throw new Error('guest row missing');
@@ -86,8 +93,12 @@ export async function resolveIdentity(): Promise<IdentityResult> {
   return { ok: true, identity: { userId: guestId, kind: 'guest', email: null, name: null, isAdmin: false, sessionId: null, person, address } };
 }
 
+function refused(refusal: AppError): IdentityResult {
+  return { ok: false, refusal };
+}
+
 function blocked(): IdentityResult {
-  return { ok: false, status: 403, message: 'You are blocked from using this Runpad. Contact its operator.', reason: 'blocked' };
+  return refused(new AppError('access:blocked', { reason: 'blocked' }));
 }
 
 /** The current person's id, or null when there is none (pages show sign-in or not-found). */

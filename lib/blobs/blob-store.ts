@@ -124,7 +124,7 @@ export async function spoolToFile(
   } catch (error) {
     // Stop the producer (e.g. cancel an HTTP body) without waiting for it: it may be stuck.
     chunks.return?.().catch(() => {});
-    await file?.close().catch(() => {});
+    await file?.close().catch(() => {}); // the original error is thrown below; the partial file is removed either way
     await rm(path, { force: true });
     throw error;
   } finally {

@@ -39,8 +39,12 @@ export async function withChartImages(result: RunResult, render: ChartRenderer =
     if (!spec) return;
     images += 1;
     jobs.push(
+      // Without its PNG the model gets the chart described in words (lib/ai/run-to-model.ts); the page shows the chart either way.
       render(spec)
-        .catch(() => null)
+        .catch((error: unknown) => {
+          console.warn('A chart could not be drawn as a PNG for the model; it is described in words instead.', error);
+          return null;
+        })
         .then((png) => {
           if (png) outputs[index] = { ...output, data: { ...output.data, 'image/png': png } };
         }),

@@ -17,11 +17,15 @@ export async function chartToPng(spec: ChartSpec): Promise<string | null> {
   if (findUrls(spec).length > 0) return null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), RENDER_TIMEOUT_MS);
+    timer = setTimeout(() => {
+      console.warn(`A chart took more than ${RENDER_TIMEOUT_MS / 1000} s to draw as a PNG; the model gets it described in words instead.`);
+      resolve(null);
+    }, RENDER_TIMEOUT_MS);
   });
   try {
     return await Promise.race([draw(spec), timeout]);
-  } catch {
+  } catch (error) {
+    console.warn('A chart could not be drawn as a PNG; the model gets it described in words instead.', error);
     return null;
   } finally {
     clearTimeout(timer);

@@ -11,10 +11,9 @@ import type { Db } from '@/lib/db/client';
 import type { Logger } from '@/lib/log/logger';
 import { retryWhileDatabaseDown } from '@/lib/db/retry';
 import { deleteMessage, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages';
+import { answerMetadataOf } from './answer-metadata';
 
 const DRAFT_EVERY_MS = 2_000;
-
-export type AnswerMetadata = { streaming?: boolean; cutOff?: boolean; [key: string]: unknown };
 
 export class AnswerDraft {
   private writes: Promise<unknown> = Promise.resolve();
@@ -31,17 +30,21 @@ export class AnswerDraft {
     private readonly log?: Logger,
   ) {}
 
-  /** Reads the answer's chunks as they pass and writes a draft at most every DRAFT_EVERY_MS. */
-  watch(chunks: ReadableStream<UIMessageChunk>): void {
+  /**
+   * Reads the answer's chunks as they pass and writes a draft at most every DRAFT_EVERY_MS.
+   * `continues`: the original as validated for this request (lib/chat/ui-messages.ts), which the chunks extend.
+   */
+  watch(chunks: ReadableStream<UIMessageChunk>, continues?: UIMessage): void {
     void (async () => {
       let lastWrite = Date.now();
-      const start = this.original ? ({ ...this.original, parts: [...this.original.parts] } as UIMessage) : undefined;
+      const start = continues ? { ...continues, parts: [...continues.parts] } : undefined;
+      // A stream error is the answer's failure, worded and logged by the chat route; the drafts just stop with it.
       for await (const snapshot of readUIMessageStream<UIMessage>({ stream: chunks, message: start, onError: () => undefined })) {
         if (this.ended) break;
         this.draftId = snapshot.id;
         if (Date.now() - lastWrite < DRAFT_EVERY_MS) continue;
         lastWrite = Date.now();
-        this.write({ ...snapshot, metadata: { ...(snapshot.metadata as object | undefined), streaming: true } });
+        this.write({ ...snapshot, metadata: { ...answerMetadataOf(snapshot.metadata), streaming: true } });
       }
     })().catch((error: unknown) => this.log?.warn({ err: error }, 'answer drafts stopped: the answer is stored only when it ends'));
   }
@@ -63,7 +66,7 @@ export class AnswerDraft {
     this.ended = true;
     await this.writes; // each write logs its own failure and never rejects
     if (final) {
-      const metadata = { ...(final.metadata as AnswerMetadata | undefined) };
+      const metadata = { ...answerMetadataOf(final.metadata) };
       delete metadata.streaming;
       delete metadata.cutOff;
       // The user has read this answer: a database restarting now must not lose it.
@@ -85,7 +88,7 @@ export class AnswerDraft {
 /** A stored answer still marked `streaming` while no stream is live was cut off: say so. */
 export async function markCutOffAnswer(db: Db, userId: string, conversationId: string, messages: StoredMessage[], live: boolean): Promise<StoredMessage[]> {
   const last = messages.at(-1);
-  const metadata = (last?.metadata ?? {}) as AnswerMetadata;
+  const metadata = answerMetadataOf(last?.metadata);
   if (!last || last.role !== 'assistant' || !metadata.streaming || live) return messages;
   const updated = { ...last, metadata: { ...metadata, streaming: false, cutOff: true } };
   await upsertMessage(db, userId, conversationId, updated);

@@ -15,13 +15,13 @@ import { tools } from '@/lib/ai/python-tool';
 import type { ChatRequest } from './request-schema';
 import { externalizeMessageImages as externalizeImages } from './externalize-images';
 import { applyIncoming, type IncomingMessage } from './incoming-message';
+import { toUIMessages } from './ui-messages';
 import { AppError } from '@/lib/errors';
 import { isUniqueViolation } from '@/lib/db/pg-errors';
-type History = { kind: 'ok'; messages: UIMessage[] } | { kind: 'invalid'; message: string };
 type Loaded = {
   hasTitle: boolean;
   modelId: string | null;
-  history: (stored?: StoredMessage[]) => Promise<History>;
+  history: (stored?: StoredMessage[]) => Promise<UIMessage[]>;
   resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null>;
 };
 
@@ -41,16 +41,14 @@ export async function loadConversationForChat(db: Db, userId: string, request: C
   return {
     hasTitle: conversation.title !== null,
     modelId: conversation.modelId,
-    /** The stored messages, validated; pass them when the caller already has them (after a save). */
+    /** The stored messages, validated (message:invalid when one is not); pass them when the caller already has them (after a save). */
     history: async (known?: StoredMessage[]) => {
       let stored = known ?? (await listMessages(db, conversationId));
       if (request.trigger === 'regenerate-message') {
         stored = dropAfterLastUserMessage(stored);
         await saveMessages(db, userId, conversationId, stored);
       }
-      const validated = await safeValidateUIMessages({ messages: stored, tools });
-      if (!validated.success) return { kind: 'invalid', message: `The conversation has an invalid message: ${validated.error.message}` };
-      return { kind: 'ok', messages: validated.data };
+      return toUIMessages(stored);
     },
     resolveBlob: async (sha) => {
       const blob = await getBlobForUser(db, userId, sha);
@@ -84,14 +82,13 @@ export async function saveIncomingMessage(db: Db, userId: string, conversationId
     await tx.execute(sql`select 1 from conversations where id = ${conversationId} for update`);
     const stored = await listMessages(txDb, conversationId);
     const applied = applyIncoming(stored, prepared as IncomingMessage, knownIds);
-    if (!applied.ok) throw new AppError(applied.code, { message: applied.message, reason: applied.message });
     const message = applied.message;
     const valid = await safeValidateUIMessages({ messages: [message], tools });
     if (!valid.success) throw new AppError('message:invalid', { message: `The message is not valid: ${valid.error.message}` });
-    if (applied.kind === 'continue') return { messages: applied.messages as StoredMessage[], continued: true };
+    if (applied.kind === 'continue') return { messages: applied.messages, continued: true };
     if (applied.kind === 'edited-user') await saveMessages(txDb, userId, conversationId, applied.messages.slice(0, -1));
     const saved = await upsertMessage(txDb, userId, conversationId, message);
     if (!saved) throw new AppError('conversation:not_found', { reason: 'conversation not owned when saving' });
-    return { messages: applied.messages as StoredMessage[] };
+    return { messages: applied.messages };
   });
 }

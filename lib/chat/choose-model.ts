@@ -6,18 +6,23 @@
 import 'server-only';
 import { defaultModel, findConfiguredModel, getConfig, type ModelConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
+import { AppError } from '@/lib/errors';
 import { getConversation, lastUsedModelId } from '@/lib/db/queries/conversations';
 import type { ChatRequest } from './request-schema';
 
-export type ChosenModel = { ok: true; model: ModelConfig } | { ok: false; message: string };
-
-export async function chooseModel(db: Db, userId: string, request: Pick<ChatRequest, 'id' | 'modelId'>): Promise<ChosenModel> {
+/** Throws request:invalid (400, in words) for a picked id the operator does not offer. */
+export async function chooseModel(db: Db, userId: string, request: Pick<ChatRequest, 'id' | 'modelId'>): Promise<ModelConfig> {
   if (request.modelId !== undefined) {
     const picked = findConfiguredModel(request.modelId);
-    return picked ? { ok: true, model: picked } : { ok: false, message: 'The model picked for this conversation is not offered on this server any more: pick another one in the header.' };
+    if (picked) return picked;
+    throw new AppError('request:invalid', {
+      message: 'The model picked for this conversation is not offered on this server any more: pick another one in the header.',
+      reason: 'model not offered',
+      details: { cause: 'model-not-offered' },
+    });
   }
   const own = (await getConversation(db, userId, request.id))?.modelId;
-  return { ok: true, model: findConfiguredModel(own) ?? findConfiguredModel(await lastUsedModelId(db, userId)) ?? defaultModel() };
+  return findConfiguredModel(own) ?? findConfiguredModel(await lastUsedModelId(db, userId)) ?? defaultModel();
 }
 
 /** The model a page starts with: the conversation's, else the user's last, else the default (ids only). */

@@ -37,9 +37,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   const userId = identity.userId;
   // The model: the one the page picked, if the operator offers it. Checked before the limits, so
   // a request refused for its model costs no point, and before anything is stored.
-  const chosen = await chooseModel(db, userId, request);
-  if (!chosen.ok) throw new AppError('request:invalid', { message: chosen.message, reason: 'model not offered', details: { cause: 'model-not-offered' } });
-  const entry: ModelConfig = chosen.model;
+  const entry: ModelConfig = await chooseModel(db, userId, request);
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
   const limited = await admitModelRequest(userId, identity.address, identity.person);
   if (!limited.ok) {
@@ -60,10 +58,8 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   }
   const conversationLog = log.child({ conversationId: request.id, guest: userId });
   timing.mark('save');
-  const history = await loaded.history(stored);
+  const messages = await loaded.history(stored);
   timing.mark('history');
-  if (history.kind === 'invalid') throw new AppError('message:invalid', { message: history.message });
-  const messages = history.messages;
 
   const stepBudget = Math.min(request.settings.stepBudget, config.stepBudget);
   const budgetSpent = runsThisTurn(messages) >= stepBudget;
@@ -151,7 +147,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   });
   const shaped = blocksMode ? stream.pipeThrough(blocksToToolCalls(blockIds)) : stream;
   const [toPage, toDraft] = shaped.pipeThrough(timeoutsAsErrors(timedOut, conversationLog)).tee();
-  draft.watch(toDraft);
+  draft.watch(toDraft, continued ? messages.at(-1) : undefined);
   return createUIMessageStreamResponse({
     stream: toPage,
     headers: { 'Server-Timing': timing.header() },

@@ -6,7 +6,8 @@
  * existing outputs are the server's: they are taken from storage, never from the request.
  * Pure functions, so every rule is unit-tested (incoming-message.test.ts).
  */
-import type { ErrorCode } from '@/lib/errors';
+import { AppError } from '@/lib/errors';
+import { answerMetadataOf } from './answer-metadata';
 import { z } from 'zod';
 import { messageMetadataSchema } from '@/lib/files/attachment';
 import { incomingRunOutputSchema, readRunPart, withRunResult } from '@/lib/targets/run-part';
@@ -37,13 +38,15 @@ export const incomingAssistantMessageSchema = z.object({
 export const incomingMessageSchema = z.discriminatedUnion('role', [incomingUserMessageSchema, incomingAssistantMessageSchema]);
 export type IncomingMessage = z.infer<typeof incomingMessageSchema>;
 
-export type StoredLike = { id: string; role: string; parts: unknown[]; metadata?: unknown };
+/** A stored message (lib/db/queries/messages.ts's StoredMessage), as this pure module sees it. */
+export type StoredLike = { id: string; role: 'user' | 'assistant' | 'system'; parts: unknown[]; metadata?: unknown };
 type ToolPart = { type: string; toolCallId: string; state: string; output?: unknown; [key: string]: unknown };
 
 /** `messages` is the conversation as it will be once `message` is written. */
-export type Applied =
-  | { ok: true; kind: 'new-user' | 'edited-user' | 'tool-outputs' | 'continue'; message: StoredLike; messages: StoredLike[] }
-  | { ok: false; code: Extract<ErrorCode, 'conversation:changed' | 'message:conflict' | 'message:not_found' | 'message:invalid'>; message: string };
+export type Applied = { kind: 'new-user' | 'edited-user' | 'tool-outputs' | 'continue'; message: StoredLike; messages: StoredLike[] };
+
+/** A message the browser may not send: refused in words, nothing stored. */
+const refuse = (code: 'conversation:changed' | 'message:conflict' | 'message:not_found' | 'message:invalid', message: string) => new AppError(code, { message, reason: message });
 
 /** A sent part that looks like a tool part, to refuse one whose output the run-part schema refused. */
 function isToolPart(part: unknown): part is ToolPart {
@@ -53,7 +56,8 @@ function isToolPart(part: unknown): part is ToolPart {
 export const CHANGED_ELSEWHERE = 'This conversation changed in another tab, so your message was not sent. It now shows the latest messages; send yours again.';
 
 /**
- * Applies what the browser sent to the stored list, in memory; nothing is stored here.
+ * Applies what the browser sent to the stored list, in memory; nothing is stored here. What may
+ * not be applied throws its AppError (conversation:changed, message:*).
  * `knownIds`: the messages the sending tab has; a stored one it lacks means the tab is stale.
  * (Ids only the tab has, such as a failed answer's, are no evidence of anything.)
  */
@@ -63,21 +67,21 @@ export function applyIncoming(stored: StoredLike[], incoming: IncomingMessage, k
     const message: StoredLike = { id: incoming.id, role: 'user', parts: incoming.parts, ...(incoming.metadata ? { metadata: incoming.metadata } : {}) };
     if (index === -1) {
       // Sent from a tab that had not seen the latest messages: refused, never interleaved.
-      if (knownIds && stored.some((m) => !knownIds.has(m.id))) return { ok: false, code: 'conversation:changed', message: CHANGED_ELSEWHERE };
-      return { ok: true, kind: 'new-user', message, messages: [...stored, message] };
+      if (knownIds && stored.some((m) => !knownIds.has(m.id))) throw refuse('conversation:changed', CHANGED_ELSEWHERE);
+      return { kind: 'new-user', message, messages: [...stored, message] };
     }
-    if (stored[index].role !== 'user') return { ok: false, code: 'message:conflict', message: 'Only your own messages can be edited.' };
+    if (stored[index].role !== 'user') throw refuse('message:conflict', 'Only your own messages can be edited.');
     // An edited user message replaces the original and everything that followed it.
-    return { ok: true, kind: 'edited-user', message, messages: [...stored.slice(0, index), message] };
+    return { kind: 'edited-user', message, messages: [...stored.slice(0, index), message] };
   }
-  if (index === -1 || stored[index].role !== 'assistant') return { ok: false, code: 'message:not_found', message: 'Unknown assistant message.' };
-  if (index !== stored.length - 1) return { ok: false, code: 'conversation:changed', message: CHANGED_ELSEWHERE };
+  if (index === -1 || stored[index].role !== 'assistant') throw refuse('message:not_found', 'Unknown assistant message.');
+  if (index !== stored.length - 1) throw refuse('conversation:changed', CHANGED_ELSEWHERE);
   const outputs = new Map<string, z.infer<typeof incomingToolOutputSchema>>();
   for (const part of incoming.parts) {
     const parsed = incomingToolOutputSchema.safeParse(part);
     if (parsed.success) outputs.set(parsed.data.toolCallId, parsed.data);
     else if (isToolPart(part) && (part as ToolPart).state === 'output-available') {
-      return { ok: false, code: 'message:invalid', message: `The output of tool call ${(part as ToolPart).toolCallId} is not a valid run result.` };
+      throw refuse('message:invalid', `The output of tool call ${(part as ToolPart).toolCallId} is not a valid run result.`);
     }
   }
   const filled: string[] = [];
@@ -92,10 +96,9 @@ export function applyIncoming(stored: StoredLike[], incoming: IncomingMessage, k
   });
   if (filled.length === 0) {
     // "Continue" on an answer a crash cut off: nothing changes; the model goes on from it.
-    const metadata = stored[index].metadata as { cutOff?: unknown } | undefined;
-    if (metadata?.cutOff === true) return { ok: true, kind: 'continue', message: stored[index], messages: stored };
-    return { ok: false, code: 'message:conflict', message: 'Nothing new to store: these tool calls already have their outputs.' };
+    if (answerMetadataOf(stored[index].metadata).cutOff === true) return { kind: 'continue', message: stored[index], messages: stored };
+    throw refuse('message:conflict', 'Nothing new to store: these tool calls already have their outputs.');
   }
   const message = { ...stored[index], parts };
-  return { ok: true, kind: 'tool-outputs', message, messages: [...stored.slice(0, index), message] };
+  return { kind: 'tool-outputs', message, messages: [...stored.slice(0, index), message] };
 }

@@ -7,7 +7,8 @@ import { listMessages } from '@/lib/db/queries/messages';
 import { listFiles, type ConversationFile } from '@/lib/db/queries/files';
 import { closeAbandonedRuns } from './abandoned-runs';
 import { markCutOffAnswer } from './answer-drafts';
-import { getAppStreams } from '@/lib/streams/app-streams';
+import { toUIMessages } from './ui-messages';
+import { liveStreamId } from '@/lib/streams/app-streams';
 
 const idSchema = z.uuid();
 
@@ -18,10 +19,10 @@ export async function loadOwnConversation(userId: string, id: string): Promise<{
   const conversation = await getConversation(db, userId, id);
   if (!conversation) return null;
   // With no answer being written right now, an answer still marked streaming was cut off by a
-  // crash, and a run still waiting for its output was cut off with its page.
-  const live = (await (await getAppStreams()).registry.current(id)) !== null;
+  // crash, and a run still waiting for its output was cut off with its page. When that cannot be
+  // known (Redis down), nothing is marked: a live answer must not be called cut off.
+  const live = (await liveStreamId(id)) !== null;
   let stored = await listMessages(db, id);
   if (!live) stored = await closeAbandonedRuns(db, userId, id, await markCutOffAnswer(db, userId, id, stored, live));
-  const messages = stored as UIMessage[];
-  return { id, title: conversation.title, modelId: conversation.modelId, messages, files: await listFiles(db, id) };
+  return { id, title: conversation.title, modelId: conversation.modelId, messages: await toUIMessages(stored), files: await listFiles(db, id) };
 }

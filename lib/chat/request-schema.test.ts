@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatRequestSchema } from './request-schema';
+import { AppError } from '@/lib/errors';
 import { readJson } from '@/lib/http/read-json';
 
 const post = (body: string, headers: Record<string, string> = {}) =>
@@ -13,7 +14,7 @@ const valid = {
 describe('chat request validation', () => {
   it('accepts a valid body and fills defaults', async () => {
     const parsed = await readJson(post(JSON.stringify(valid)), chatRequestSchema);
-    expect(parsed.ok && parsed.value.settings).toEqual({ includeImages: true, stepBudget: 8 });
+    expect(parsed.settings).toEqual({ includeImages: true, stepBudget: 8 });
   });
 
   it.each([
@@ -22,16 +23,16 @@ describe('chat request validation', () => {
     ['a bad role', JSON.stringify({ ...valid, message: { ...valid.message, role: 'system' } }), 'at message.role'],
     ['a step budget out of range', JSON.stringify({ ...valid, settings: { stepBudget: 1000 } }), 'at settings.stepBudget'],
   ])('rejects %s with 400 and a clear message', async (_, body, expected) => {
-    const parsed = await readJson(post(body), chatRequestSchema);
-    expect(parsed.ok).toBe(false);
-    if (parsed.ok) return;
-    expect(parsed.response.status).toBe(400);
-    expect((await parsed.response.json()).error).toContain(expected);
+    const refused = await readJson(post(body), chatRequestSchema).then(() => null, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'request:invalid', status: 400 });
+    expect((refused as AppError).toResponse().status).toBe(400);
+    expect((await (refused as AppError).toResponse().json()).error).toContain(expected);
   });
 
   it('rejects an oversized body with 413', async () => {
-    const parsed = await readJson(post(JSON.stringify({ ...valid, pad: 'x'.repeat(2000) })), chatRequestSchema, 1000);
-    expect(!parsed.ok && parsed.response.status).toBe(413);
+    const refused = readJson(post(JSON.stringify({ ...valid, pad: 'x'.repeat(2000) })), chatRequestSchema, 1000);
+    await expect(refused).rejects.toMatchObject({ code: 'request:too_large', status: 413, message: expect.stringContaining('larger than') });
   });
 });
 

@@ -145,11 +145,11 @@ function declaredSize(response: Response): number | null {
 async function probeSize(url: string): Promise<number | null> {
   try {
     const response = await fetch(url, { headers: { range: 'bytes=0-0' }, cache: 'no-store' });
-    void response.body?.cancel().catch(() => undefined);
+    void response.body?.cancel().catch(() => undefined); // only the headers were wanted; a body that will not cancel is dropped with the response
     const total = response.status === 206 ? /\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] : undefined;
     return total === undefined ? null : Number(total);
   } catch {
-    return null;
+    return null; // no answer: the size is unknown, and the download proceeds without it
   }
 }
 
@@ -161,8 +161,9 @@ const pendingStores = new Map<string, { size: number; done: Promise<void> }>();
 function track(sha256: string, size: number, work: () => Promise<void>): Promise<void> {
   const pending = pendingStores.get(sha256);
   if (pending) return pending.done;
+  // A failed put is a cache miss later, never a wrong answer: the bytes are downloaded again then.
   const done = work()
-    .catch(() => undefined)
+    .catch((error: unknown) => console.warn(`Dataset ${sha256.slice(0, 12)}… was not kept in the browser's cache; it will be downloaded again when needed.`, error))
     .finally(() => pendingStores.delete(sha256));
   pendingStores.set(sha256, { size, done });
   return done;
@@ -187,7 +188,7 @@ async function cachedResponse(sha256: string): Promise<Response | null> {
   try {
     return (await cache.match(datasetCacheKey(sha256))) ?? null;
   } catch {
-    return null;
+    return null; // storage went away: a miss, and the bytes are downloaded
   }
 }
 
@@ -219,14 +220,16 @@ async function store(sha256: string, bytes: Blob): Promise<void> {
     await cache.put(key, new Response(bytes, { headers: { 'content-type': 'application/octet-stream', 'content-length': String(bytes.size) } }));
     touch(sha256, bytes.size);
   } catch {
-    // Over quota, or storage went away: no entry rather than a partial one.
-    await cache.delete(key).catch(() => false);
+    // Over quota, or storage went away: no entry rather than a partial one (a miss, downloaded again later).
+    console.warn(`Dataset ${sha256.slice(0, 12)}… could not be kept in the browser's cache.`);
+    await cache.delete(key).catch(() => false); // nothing was written, or storage is gone: either way no entry
     dropFromIndex(sha256);
   }
 }
 
 async function forget(sha256: string): Promise<void> {
   const cache = await openCache();
+  // Storage gone: the index no longer lists it, and an entry that is read again is checked by its hash.
   await cache?.delete(datasetCacheKey(sha256)).catch(() => false);
   dropFromIndex(sha256);
 }

@@ -220,6 +220,7 @@ function closeArrayPrefix(text: string): string | null {
   return lastEnd === -1 ? null : `${text.slice(start, lastEnd)}]`;
 }
 
+/** Whether a (possibly cut) file's text is JSON: "no" is an answer, not a failure (the file is sniffed as text then). */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };

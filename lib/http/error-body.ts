@@ -25,6 +25,17 @@ export function parseErrorBody(text: string): ParsedErrorBody | null {
 
 /** A response's body through a schema; null (never a throw) when it is not what was expected. */
 export async function readJsonAs<T>(response: Response, schema: z.ZodType<T>): Promise<T | null> {
+  // A body that is not JSON is just another body that is not what was expected: the caller words it.
   const parsed = schema.safeParse(await response.json().catch(() => undefined));
   return parsed.success ? parsed.data : null;
+}
+
+/**
+ * What to tell the person about a request that failed: the server's own words when it answered
+ * with an error body (a quota, a database that is down, a refusal), else `fallback`. `response`
+ * is null when the request got no answer at all.
+ */
+export async function failureWords(response: Response | null, fallback: string): Promise<string> {
+  if (!response) return fallback;
+  return (await readJsonAs(response, errorBodySchema))?.error ?? fallback;
 }

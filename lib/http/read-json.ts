@@ -1,21 +1,20 @@
 import type { z } from 'zod';
+import { AppError } from '@/lib/errors';
 import { formatBytes } from '@/lib/format';
-import { jsonError } from './errors';
 
 /** Request bodies larger than this are refused with 413 (documented in the README). */
 export const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
 
-type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
-
 /**
- * Reads a JSON body with a size cap and validates it. Streams the body so a liar's
- * Content-Length cannot make us buffer more than the cap.
+ * Reads a JSON body with a size cap and validates it; a body that is too large, not JSON or not
+ * of the schema's shape throws the AppError that refuses it in words (413 or 400). Streams the
+ * body so a liar's Content-Length cannot make us buffer more than the cap.
  */
-export async function readJson<T>(request: Request, schema: z.ZodType<T>, maxBytes = MAX_JSON_BODY_BYTES): Promise<Parsed<T>> {
+export async function readJson<T>(request: Request, schema: z.ZodType<T>, maxBytes = MAX_JSON_BODY_BYTES): Promise<T> {
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) return { ok: false, response: tooLarge(maxBytes) };
+  if (declared > maxBytes) throw tooLarge(maxBytes, `declared ${declared} bytes`);
   const reader = request.body?.getReader();
-  if (!reader) return { ok: false, response: jsonError(400, 'The request has no body.') };
+  if (!reader) throw invalid('The request has no body.', 'no body');
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -24,7 +23,7 @@ export async function readJson<T>(request: Request, schema: z.ZodType<T>, maxByt
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      return { ok: false, response: tooLarge(maxBytes) };
+      throw tooLarge(maxBytes, `more than ${maxBytes} bytes sent`);
     }
     chunks.push(value);
   }
@@ -32,18 +31,18 @@ export async function readJson<T>(request: Request, schema: z.ZodType<T>, maxByt
   try {
     json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    return { ok: false, response: jsonError(400, 'The request body is not valid JSON.') };
+    throw invalid('The request body is not valid JSON.', 'body not JSON');
   }
   if (nestingDepth(json) > MAX_JSON_DEPTH) {
-    return { ok: false, response: jsonError(400, `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`) };
+    throw invalid(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`, 'body nested too deep');
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-    return { ok: false, response: jsonError(400, `Invalid request${where}: ${issue?.message ?? 'unexpected shape'}.`) };
+    throw invalid(`Invalid request${where}: ${issue?.message ?? 'unexpected shape'}.`, `body refused by its schema${where}`);
   }
-  return { ok: true, value: parsed.data };
+  return parsed.data;
 }
 
 /**
@@ -66,6 +65,10 @@ export function nestingDepth(value: unknown): number {
   return deepest;
 }
 
-function tooLarge(maxBytes: number): Response {
-  return jsonError(413, `The request body is larger than the ${formatBytes(maxBytes)} this request accepts.`);
+function tooLarge(maxBytes: number, reason: string): AppError {
+  return new AppError('request:too_large', { message: `The request body is larger than the ${formatBytes(maxBytes)} this request accepts.`, reason });
+}
+
+function invalid(message: string, reason: string): AppError {
+  return new AppError('request:invalid', { message, reason });
 }

@@ -6,9 +6,14 @@ import { QuotaExceededError } from '@/lib/db/queries/quota';
 import { BlobTooLargeError } from '@/lib/blobs/blob-store';
 
 vi.mock('server-only', () => ({}));
-vi.mock('@/lib/auth/current-user', () => ({ sessionGuestId: async () => 'guest-1' }));
+/** Who is asking, as each test sets it (requireUser reads it through resolveIdentity). */
+let identity: { ok: false; refusal: AppError } | { ok: true; identity: { userId: string; kind: 'guest' | 'account'; isAdmin: boolean } } = { ok: false, refusal: new AppError('session:missing') };
+vi.mock('@/lib/auth/current-user', () => ({ sessionGuestId: async () => 'guest-1', resolveIdentity: async () => identity }));
 const { route } = await import('./route');
 const { toAppError } = await import('./to-app-error');
+const { idOrNotFound, requireAdmin, requireUser, conversationIdSchema } = await import('./session');
+const { readJson } = await import('./read-json');
+const { z } = await import('zod');
 
 /** Every log line the route writes, parsed. */
 const lines: Array<Record<string, unknown>> = [];
@@ -101,5 +106,83 @@ describe('toAppError: library failures that mean something to a user', () => {
 
   it('a quota names the limit in words', () => {
     expect(toAppError(new QuotaExceededError('conversation', 500_000_000)).message).toContain('500 MB');
+  });
+});
+
+describe('refusals thrown below route(): who is asking, the body, the id, the origin', () => {
+  const post = (handler: (request: Request) => Promise<Response>, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    route(async ({ request }) => handler(request), { body: 'json' })(
+      new Request('http://localhost:3000/api/thing', { method: 'POST', body: '{}', ...init, headers: { host: 'localhost:3000', origin: 'http://localhost:3000', 'content-type': 'application/json', ...init.headers } }),
+    );
+
+  it('requireUser throws the refusal of who is asking: its status, words, cause and the wait', async () => {
+    identity = { ok: false, refusal: new AppError('access:blocked', { reason: 'blocked' }) };
+    const blocked = await get(async () => Response.json(await requireUser()));
+    expect(blocked.status).toBe(403);
+    expect(await blocked.json()).toEqual({ error: 'You are blocked from using this Runpad. Contact its operator.', code: 'access:blocked', cause: 'blocked', retryable: false });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, code: 'access:blocked', reason: 'blocked', msg: 'request refused' });
+
+    identity = { ok: false, refusal: new AppError('rate_limit:exceeded', { message: 'Too many new guest sessions. Try again in 9 seconds.', headers: { 'retry-after': '9' }, details: { retryAfterSeconds: 9 } }) };
+    const limited = await get(async () => Response.json(await requireUser()));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('9');
+    expect(await limited.json()).toMatchObject({ code: 'rate_limit:exceeded', cause: 'rate-limited', retryable: true, retryAfterSeconds: 9 });
+  });
+
+  it('requireAdmin refuses a guest (sign in) and an account that is not an admin (403), and lets an admin through', async () => {
+    identity = { ok: true, identity: { userId: 'g', kind: 'guest', isAdmin: false } };
+    expect(await (await get(async () => Response.json(await requireAdmin()))).json()).toMatchObject({ code: 'session:account_required', error: 'Sign in first.' });
+    identity = { ok: true, identity: { userId: 'a', kind: 'account', isAdmin: false } };
+    expect((await get(async () => Response.json(await requireAdmin()))).status).toBe(403);
+    identity = { ok: true, identity: { userId: 'b', kind: 'account', isAdmin: true } };
+    expect(await (await get(async () => Response.json((await requireAdmin()).userId))).json()).toBe('b');
+  });
+
+  it('a malformed id is the same 404 as one that names nothing, with the malformation in the log only', async () => {
+    const response = await get(async () => Response.json(idOrNotFound(conversationIdSchema, 'not-a-uuid', 'conversation:not_found', 'conversation id')));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'Not found.', code: 'conversation:not_found', retryable: false });
+    expect(lines[0]).toMatchObject({ reason: 'malformed conversation id' });
+  });
+
+  it('readJson refuses a body that is not JSON, too large or of the wrong shape in words (400, 413)', async () => {
+    const schema = z.object({ title: z.string() });
+    const notJson = await post(async (request) => Response.json(await readJson(request, schema)), { body: '{nope' });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ code: 'request:invalid', error: 'The request body is not valid JSON.' });
+    const wrong = await post(async (request) => Response.json(await readJson(request, schema)), { body: '{"title":1}' });
+    expect(await wrong.json()).toMatchObject({ code: 'request:invalid', error: expect.stringContaining('Invalid request at title') });
+    const large = await post(async (request) => Response.json(await readJson(request, schema, 10)), { body: JSON.stringify({ title: 'x'.repeat(100) }) });
+    expect(large.status).toBe(413);
+    expect(await large.json()).toMatchObject({ code: 'request:too_large', error: expect.stringContaining('larger than') });
+    const fine = await post(async (request) => Response.json(await readJson(request, schema)), { body: '{"title":"ok"}' });
+    expect(await fine.json()).toEqual({ title: 'ok' });
+  });
+
+  it('another origin (403) and a JSON route sent text (415) are refused before the handler runs, logged once', async () => {
+    let ran = false;
+    const handler = async () => {
+      ran = true;
+      return Response.json({});
+    };
+    const cross = await post(handler, { headers: { origin: 'http://evil.test' } });
+    expect(cross.status).toBe(403);
+    expect(await cross.json()).toMatchObject({ code: 'request:cross_origin', error: 'This request did not come from Runpad’s own pages.' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ code: 'request:cross_origin', reason: 'cross-origin http://evil.test' });
+    const text = await post(handler, { headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toMatchObject({ code: 'request:unsupported_type' });
+    expect(ran).toBe(false);
+  });
+
+  it('bytes missing from the store under a granted file are the server’s fault: logged as an error, 404 in words', async () => {
+    const response = await get(async () => {
+      throw new AppError('blobs:missing', { reason: 'blob abc missing from the store' });
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ code: 'blobs:missing', error: 'The file’s bytes are missing from storage.' });
+    expect(lines[0]).toMatchObject({ level: 50, msg: 'request failed', reason: 'blob abc missing from the store' });
   });
 });

@@ -14,7 +14,8 @@ import 'server-only';
 import { getConfig } from '@/lib/config';
 import { sessionGuestId } from '@/lib/auth/current-user';
 import { logger, type Logger } from '@/lib/log/logger';
-import { jsonError, refusalReason } from './errors';
+import { AppError } from '@/lib/errors';
+import { refusalReason } from './errors';
 import { toAppError } from './to-app-error';
 import { isSameOriginRequest, requestOrigin } from './origin';
 
@@ -31,15 +32,19 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
     let response: Response;
     let logged = false;
     try {
-      response = (await guard(request, options)) ?? (await handler({ request, params: (await nextContext?.params) as P, requestId, log }));
+      guard(request, options);
+      response = await handler({ request, params: (await nextContext?.params) as P, requestId, log });
     } catch (thrown) {
       const error = toAppError(thrown);
       const path = new URL(request.url).pathname;
+      // The guest is only for the log line: a cookie that cannot be read is logged as no guest.
       const guest = error.level === 'error' ? undefined : await sessionGuestId().catch(() => null);
       log[error.level]({ code: error.code, status: error.status, reason: error.reason, method: request.method, path, ...(guest !== undefined ? { guest } : {}), ...(error.level === 'error' ? { err: error.cause ?? thrown } : {}) }, error.level === 'error' ? 'request failed' : 'request refused');
       logged = true;
-      response = error.code === 'server:internal' ? jsonError(500, `Something went wrong on the server (request ${requestId}).`, { reason: 'exception', details: { code: error.code, retryable: true } }) : error.toResponse();
+      // An unexpected failure names the request, so the person can quote it and the log be found.
+      response = (error.code === 'server:internal' ? new AppError('server:internal', { message: `Something went wrong on the server (request ${requestId}).` }) : error).toResponse();
     }
+    // A refusal answered without an AppError: a readiness probe's 503, one of better-auth's own.
     if (!logged && response.status >= 400 && response.status !== 500) {
       log.warn(
         { status: response.status, method: request.method, path: new URL(request.url).pathname, guest: await sessionGuestId().catch(() => null), reason: refusalReason(response) ?? 'unspecified' },
@@ -56,15 +61,15 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
   };
 }
 
-async function guard(request: Request, options: RouteOptions): Promise<Response | null> {
-  if (!UNSAFE.has(request.method)) return null;
+/** Throws the refusal of an unsafe request from another origin, or of a JSON route's non-JSON body. */
+function guard(request: Request, options: RouteOptions): void {
+  if (!UNSAFE.has(request.method)) return;
   const origin = requestOrigin(request.headers, getConfig());
   if (!isSameOriginRequest(request.headers, origin)) {
-    return jsonError(403, 'This request did not come from Runpad’s own pages.', { reason: `cross-origin ${request.headers.get('origin') ?? request.headers.get('sec-fetch-site')}` });
+    throw new AppError('request:cross_origin', { reason: `cross-origin ${request.headers.get('origin') ?? request.headers.get('sec-fetch-site')}` });
   }
   if (options.body === 'json') {
     const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-    if (type !== 'application/json') return jsonError(415, 'The request body must be JSON (Content-Type: application/json).', { reason: `content-type ${type ?? 'none'}` });
+    if (type !== 'application/json') throw new AppError('request:unsupported_type', { reason: `content-type ${type ?? 'none'}` });
   }
-  return null;
 }

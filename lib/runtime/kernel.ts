@@ -99,6 +99,7 @@ export class Kernel {
     const start = () => this.execute(code, options);
     const result = this.pendingRuns === 0 ? start() : this.queue.then(start);
     this.pendingRuns += 1;
+    // The queue only orders runs; each run's failure reaches its own caller through `result`.
     this.queue = result.catch(() => undefined).finally(() => {
       this.pendingRuns -= 1;
     });
@@ -120,16 +121,18 @@ export class Kernel {
   /** Starts DuckDB (the SQL engine) in the background: a dataset arrived or the model is writing SQL. */
   prefetchSql(): void {
     const handle = this.handle;
-    handle.ready.then(() => handle.startSql(SQL_START_TIMEOUT_MS)).catch(() => undefined); // the run reports failures
+    // A head start only: the SQL run that needs DuckDB starts it again and reports why it could not, in words.
+    handle.ready.then(() => handle.startSql(SQL_START_TIMEOUT_MS)).catch((error: unknown) => console.warn('DuckDB could not start early; the next SQL run will try again and say why.', error));
   }
 
   /** Starts loading the packages that code (possibly still incomplete) imports. */
   prefetch(code: string): void {
     if (!mayImport(code)) return;
     const handle = this.handle;
+    // A head start only: the run that imports them loads them again and reports a failure in words.
     handle.ready
       .then(() => handle.loadPackagesFor(code, PACKAGE_LOAD_TIMEOUT_MS))
-      .catch(() => undefined); // the real run reports failures
+      .catch((error: unknown) => console.warn('Packages could not be loaded ahead of the run; the run will load them and say why if it cannot.', error));
   }
 
   /** Stops the running cell: interrupt first, terminate if it does not come back. */

@@ -51,7 +51,7 @@ function jsonLength(value: unknown): number {
   try {
     return JSON.stringify(value)?.length ?? Infinity;
   } catch {
-    return Infinity;
+    return Infinity; // not serialisable (a cycle): refused as too large, never accepted unmeasured
   }
 }
 

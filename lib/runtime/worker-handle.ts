@@ -92,6 +92,7 @@ export class WorkerHandle {
     this.died = new Promise<never>((_, reject) => {
       this.rejectDied = reject;
     });
+    // Observed by every call through guard(); this keeps a death with no call pending from being an unhandled rejection.
     this.died.catch(() => undefined);
     this.remote = Comlink.wrap<PythonWorkerApi>(this.port);
     const progress = startProgress(onPhase);
@@ -106,6 +107,7 @@ export class WorkerHandle {
       },
       Comlink.proxy(progress.report),
     );
+    // Only settles the progress reports; init's failure reaches the page through `ready` below.
     void init.finally(progress.settle).catch(() => undefined);
     this.ready = this.guard(init, RUN_LIMITS.startTimeoutMs, 'Starting the interpreter').then((value) => {
       const started = initResultSchema.parse(value);
@@ -165,7 +167,11 @@ export class WorkerHandle {
 
   /** False when the package source did not answer (or the worker could not ask). */
   async probePackageSource(): Promise<boolean> {
-    const answer = await this.guard(this.remote.probePackageSource(), 15_000, 'Checking the package source').catch(() => false);
+    // No answer counts as unreachable: the page then says so and the model is told to use the standard library.
+    const answer = await this.guard(this.remote.probePackageSource(), 15_000, 'Checking the package source').catch((error: unknown) => {
+      console.warn('The package source could not be checked; treating it as unreachable.', error);
+      return false;
+    });
     return packageSourceAnswerSchema.safeParse(answer).data ?? false;
   }
 
@@ -204,6 +210,7 @@ export class WorkerHandle {
   }
 }
 
+/** Undefined for text that is not JSON: the schema then refuses it, and the run reports a malformed result. */
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);

@@ -5,6 +5,7 @@
  * subscribes to, so a Stop handled by instance A aborts the model request running on instance B.
  */
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import { logger } from '@/lib/log/logger';
 import { closeRedis, DEFAULT_STREAMS_KEY_PREFIX, openRedis } from './redis-connection';
 
@@ -114,15 +115,19 @@ function memoryRegistry(ttlSeconds: number): StreamRegistry {
   };
 }
 
-function parseStopSignal(message: string): { conversationId: string; streamId: string } | null {
+const stopSignalSchema = z.object({ conversationId: z.string(), streamId: z.string() });
+
+/** A stop signal from the channel; null (logged) for anything else published there. */
+function parseStopSignal(message: string): z.infer<typeof stopSignalSchema> | null {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(message);
-    if (typeof value !== 'object' || value === null) return null;
-    const { conversationId, streamId } = value as Record<string, unknown>;
-    return typeof conversationId === 'string' && typeof streamId === 'string' ? { conversationId, streamId } : null;
+    value = JSON.parse(message);
   } catch {
-    return null;
+    value = undefined; // not JSON: refused by the schema below
   }
+  const parsed = stopSignalSchema.safeParse(value);
+  if (!parsed.success) logger().warn({ message: message.slice(0, 200) }, 'ignored a malformed stop signal');
+  return parsed.success ? parsed.data : null;
 }
 
 async function redisRegistry(url: string, keyPrefix: string, ttlSeconds: number): Promise<StreamRegistry> {

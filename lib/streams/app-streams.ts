@@ -5,6 +5,7 @@
  */
 import 'server-only';
 import { getConfig } from '@/lib/config';
+import { logger } from '@/lib/log/logger';
 import { createStreamRegistry, type StreamRegistry } from './active-streams';
 import { createStreamContext, type StreamContext } from './stream-context';
 
@@ -20,4 +21,19 @@ export function getAppStreams(): Promise<AppStreams> {
     });
   }
   return globalForStreams.runpadStreams;
+}
+
+/**
+ * The conversation's live answer stream, or null; 'unknown' when the registry cannot be asked
+ * (Redis unreachable). Readers then show what is stored and assume nothing about what is live:
+ * a reload works during an outage, it only cannot attach to an answer being written.
+ */
+export async function liveStreamId(conversationId: string): Promise<string | null | 'unknown'> {
+  try {
+    return await (await getAppStreams()).registry.current(conversationId);
+  } catch (error) {
+    // The outage itself is logged once by the connection (lib/streams/redis-connection.ts).
+    logger().info({ conversationId, reason: error instanceof Error ? error.message : String(error) }, 'live answer unknown: the stream registry cannot be reached; what is stored is shown');
+    return 'unknown';
+  }
 }

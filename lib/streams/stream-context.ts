@@ -8,6 +8,7 @@ import { createResumableStreamContext, type ResumableStreamContext } from 'resum
 import { logger } from '@/lib/log/logger';
 import { MemoryPubSub } from './memory-pubsub';
 import { closeRedis, DEFAULT_STREAMS_KEY_PREFIX, openRedis } from './redis-connection';
+import { redisPubSub } from './redis-pubsub';
 
 export interface StreamContextOptions {
   /** Redis for streams shared by every instance; null for the in-process pub/sub. */
@@ -33,10 +34,10 @@ export function createStreamContext(options: StreamContextOptions): StreamContex
     return { context, close: () => bus.close() };
   }
 
-  // Two connections: one in subscriber mode can run no other command. Given raw ioredis clients,
-  // the package wraps them in its own ioredis adapters (its runtime detects them).
+  // Two connections: one in subscriber mode can run no other command. Our adapters, not the
+  // package's: its unawaited writes must not reject while Redis is down (./redis-pubsub.ts).
   const clients: Redis[] = [openRedis(options.redisUrl, 'runpad-streams-publisher'), openRedis(options.redisUrl, 'runpad-streams-subscriber')];
-  const [publisher, subscriber] = clients;
+  const { publisher, subscriber } = redisPubSub(clients[0], clients[1]);
   const context = createResumableStreamContext({ keyPrefix, waitUntil, publisher, subscriber });
   return {
     context,

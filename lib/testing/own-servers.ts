@@ -72,7 +72,8 @@ export async function startOwnRedis(port: number): Promise<OwnRedis> {
   };
   const stop = async () => {
     const current = child;
-    if (!current || current.exitCode !== null) return;
+    // Already stopped: a process killed by a signal has a signalCode and no exitCode.
+    if (!current || current.exitCode !== null || current.signalCode !== null) return;
     const exited = new Promise((resolve) => current.once('exit', resolve));
     current.kill('SIGKILL');
     await exited;

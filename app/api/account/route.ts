@@ -10,7 +10,6 @@ export const runtime = 'nodejs';
 /** Deletes the signed-in account with all its data, and the stored contents nothing else references. */
 export const DELETE = route(async ({ log }) => {
   const user = await requireAccount();
-  if (!user.ok) return user.response;
   const db = await getDb();
   const referenced = await deletePersonData(db, user.userId);
   const store = await getBlobStore();

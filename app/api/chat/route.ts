@@ -12,12 +12,10 @@ export const POST = route(
   async ({ request, requestId, log }) => {
     const timing = new ServerTiming();
     const body = await readJson(request, chatRequestSchema);
-    if (!body.ok) return body.response;
     timing.mark('body');
-    const user = await requireUser();
-    if (!user.ok) return user.response;
+    const identity = await requireUser();
     timing.mark('session');
-    return handleChat({ identity: user.identity, request: body.value, timing, requestId, log });
+    return handleChat({ identity, request: body, timing, requestId, log });
   },
   { body: 'json' },
 );

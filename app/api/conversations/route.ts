@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { listConversations } from '@/lib/db/queries/conversations';
-import { jsonError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { route } from '@/lib/http/route';
 import { requireUser } from '@/lib/http/session';
 
@@ -23,10 +23,9 @@ const cursorSchema = z
 /** The guest's conversations, newest first; `?cursor=` for the next page. */
 export const GET = route(async ({ request }) => {
   const user = await requireUser();
-  if (!user.ok) return user.response;
   const raw = new URL(request.url).searchParams.get('cursor');
   const cursor = raw === null ? null : cursorSchema.safeParse(raw);
-  if (cursor && !cursor.success) return jsonError(400, 'The list cursor is not valid; reload the list.');
+  if (cursor && !cursor.success) throw new AppError('request:invalid', { message: 'The list cursor is not valid; reload the list.', reason: 'malformed list cursor' });
   const page = await listConversations(await getDb(), user.userId, { limit: 30, cursor: cursor?.data ?? null });
   return Response.json(page);
 });

@@ -1,6 +1,6 @@
-import type { UIMessage } from 'ai';
 import { notFound } from 'next/navigation';
 import { SharedConversation } from '@/components/chat/shared-conversation';
+import { toUIMessages } from '@/lib/chat/ui-messages';
 import { getDb } from '@/lib/db/client';
 import { getShare, listShareFiles } from '@/lib/db/queries/shares';
 import { getClientConfig } from '@/lib/config';
@@ -21,7 +21,7 @@ export default async function SharePage({ params }: { params: Promise<{ shareId:
     <SharedConversation
       shareId={share.id}
       title={share.title}
-      messages={share.messages as UIMessage[]}
+      messages={await toUIMessages(share.messages)}
       sharedAt={share.updatedAt.toISOString()}
       files={files.map((file) => ({ name: file.name, sha256: file.sha256 }))}
       location={{ pyodideIndexPath, packageBaseUrl, packageLockUrl, duckdbAssetPath, duckdbExtensionUrl }}

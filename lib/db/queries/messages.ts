@@ -5,8 +5,16 @@ import { conversations, messages } from '../schema';
 import { getConversation, touchConversation } from './conversations';
 
 export type StoredMessage = { id: string; role: 'user' | 'assistant' | 'system'; parts: unknown[]; metadata?: unknown };
-/** A stored row read back: its shape checked, not assumed (each part's rules: safeValidateUIMessages). */
-const storedRowSchema = z.object({ id: z.string(), role: z.enum(['user', 'assistant', 'system']), parts: z.array(z.looseObject({ type: z.string() })), metadata: z.unknown() });
+/** A stored message read back (a row, or an entry of a share's snapshot): its shape checked, not assumed (each part's rules: safeValidateUIMessages). */
+const storedMessageSchema = z.object({ id: z.string(), role: z.enum(['user', 'assistant', 'system']), parts: z.array(z.looseObject({ type: z.string() })), metadata: z.unknown().optional() });
+
+/** Stored messages read back from JSON the database holds; throws (a 500, logged) when they are not. */
+export function parseStoredMessages(values: unknown[]): StoredMessage[] {
+  return values.map((raw) => {
+    const row = storedMessageSchema.parse(raw);
+    return { id: row.id, role: row.role, parts: row.parts, ...(row.metadata === null || row.metadata === undefined ? {} : { metadata: row.metadata }) };
+  });
+}
 type MessageInput = { id: string; role: string; parts: unknown[]; metadata?: unknown };
 
 export async function listMessages(db: Db, conversationId: string): Promise<StoredMessage[]> {
@@ -15,10 +23,7 @@ export async function listMessages(db: Db, conversationId: string): Promise<Stor
     .from(messages)
     .where(eq(messages.conversationId, conversationId))
     .orderBy(asc(messages.seq));
-  return rows.map((raw) => {
-    const row = storedRowSchema.parse(raw);
-    return { id: row.id, role: row.role, parts: row.parts, ...(row.metadata === null || row.metadata === undefined ? {} : { metadata: row.metadata }) };
-  });
+  return parseStoredMessages(rows);
 }
 
 /** Inserts a message at the end, or updates it in place when its id exists. */

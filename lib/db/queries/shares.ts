@@ -3,13 +3,13 @@
  * its snapshot holds — the blobs its messages reference and the files the conversation had —
  * recorded when it is made or updated; nothing added to the conversation later.
  */
-import { lastAnswerModel } from '@/lib/ai/model-catalog';
+import { lastAnswerModel } from '@/lib/chat/answer-metadata';
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { conversationBlobs, conversationFiles, conversations, messages, shareBlobs, shareFiles, shares } from '../schema';
 import { getConversation } from './conversations';
-import { listMessages, type StoredMessage } from './messages';
+import { listMessages, parseStoredMessages, type StoredMessage } from './messages';
 import { reserveStorage, type StorageQuota } from './quota';
 
 export type Share = { id: string; conversationId: string; title: string | null; messages: StoredMessage[]; updatedAt: Date };
@@ -79,7 +79,13 @@ export async function revokeShare(db: Db, userId: string, conversationId: string
 export async function getShare(db: Db, id: string): Promise<Share | null> {
   const [row] = await db.select().from(shares).where(and(eq(shares.id, id), isNull(shares.revokedAt))).limit(1);
   if (!row) return null;
-  return { id: row.id, conversationId: row.conversationId, title: row.title, messages: row.snapshot as StoredMessage[], updatedAt: row.updatedAt };
+  return { id: row.id, conversationId: row.conversationId, title: row.title, messages: parseStoredMessages(snapshotEntries(row.snapshot)), updatedAt: row.updatedAt };
+}
+
+/** A snapshot is a JSON list of stored messages; anything else is refused when read back (as each entry is). */
+function snapshotEntries(snapshot: unknown): unknown[] {
+  if (!Array.isArray(snapshot)) throw new TypeError('a share snapshot is not a list of messages');
+  return snapshot;
 }
 
 /** The files a share's snapshot holds (what a fork gets under /data/). */

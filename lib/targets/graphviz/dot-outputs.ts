@@ -8,7 +8,7 @@ import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import type { MimeBundle, Output, RunResult } from '@/lib/runtime/protocol';
 
-/** A drawn diagram's bundle (SVG shown, PNG for the model, its text), or why it could not be drawn. */
+/** A drawn diagram's bundle (SVG shown, PNG for the model, its text), or why it could not be drawn: an outcome the cell shows, not an error. */
 export type DrawnDot = { ok: true; bundle: MimeBundle } | { ok: false; message: string };
 /** Draws DOT: the run pipeline runs the Graphviz target (lib/targets/pipeline.ts). */
 export type DrawDot = (dot: string) => Promise<DrawnDot>;

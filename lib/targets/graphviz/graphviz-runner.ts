@@ -70,6 +70,7 @@ export class GraphvizRunner implements TargetRunner {
         } else pending.get(reply.data.id)?.(reply.data);
       };
     });
+    // Awaited by every render, which reports the failure in words; this keeps an unused connection's failure from being unhandled.
     ready.catch(() => undefined);
     worker.postMessage({ type: 'connect', port: channel.port2 }, [channel.port2]);
     this.connection = { worker, port: channel.port1, ready, pending };
@@ -109,7 +110,11 @@ export class GraphvizRunner implements TargetRunner {
         return { ok: false, status: 'timeout', message: `Graphviz did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.` };
       }
       if (!reply.ok) return { ok: false, status: 'error', syntax: true, message: `${reply.message}${reply.line ? ` (line ${reply.line})` : ''}`, detail: reply.message };
-      const png = await svgToPngBase64(reply.svg, reply.width, reply.height).catch(() => null);
+      // The page shows the SVG either way; without a PNG the model reads the diagram's size in words (it wrote the DOT itself).
+      const png = await svgToPngBase64(reply.svg, reply.width, reply.height).catch((error: unknown) => {
+        console.warn('A diagram could not be turned into a PNG for the model; it is described in words instead.', error);
+        return null;
+      });
       return { ok: true, svg: reply.svg, png, width: reply.width, height: reply.height };
     } catch (error) {
       this.kill();
@@ -158,6 +163,7 @@ export function createGraphvizRunner(): TargetRunner {
   return new GraphvizRunner();
 }
 
+/** Not drawn (bad DOT, past the time limit) is an outcome the run reports in words, not an exception. */
 export type DotRender =
   | { ok: true; svg: string; png: string | null; width: number; height: number }
   | { ok: false; status: 'error' | 'timeout'; message: string; syntax?: boolean; detail?: string };

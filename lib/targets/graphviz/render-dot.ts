@@ -9,6 +9,7 @@
 import { instance, type RenderError, type Viz } from '@viz-js/viz';
 import { GRAPHVIZ_LIMITS } from './protocol';
 
+/** DOT that does not draw is a run's result (its words and line go to the cell and the model), not a failure of ours. */
 export type RenderDotResult =
   | { ok: true; svg: string; width: number; height: number }
   | { ok: false; message: string; line?: number };

@@ -8,7 +8,6 @@ export const runtime = 'nodejs';
 /** Everything the current person owns, as one zip (lib/account/export-archive.ts). Guests may export too. */
 export const GET = route(async () => {
   const user = await requireUser();
-  if (!user.ok) return user.response;
   return new Response(exportArchive(user.userId), {
     headers: {
       'content-type': 'application/zip',

@@ -4,7 +4,7 @@ import { getAuth } from '@/lib/auth/auth';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { authSessions } from '@/lib/db/schema';
-import { notFound } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { requestOrigin } from '@/lib/http/origin';
 import { readJson } from '@/lib/http/read-json';
 import { route } from '@/lib/http/route';
@@ -18,17 +18,15 @@ const revokeSchema = z.object({ sessionId: z.uuid() });
 export const POST = route(
   async ({ request }) => {
     const body = await readJson(request, revokeSchema);
-    if (!body.ok) return body.response;
     const user = await requireAccount();
-    if (!user.ok) return user.response;
     const db = await getDb();
     const [session] = await db
       .select({ token: authSessions.token })
       .from(authSessions)
-      .where(and(eq(authSessions.id, body.value.sessionId), eq(authSessions.userId, user.userId)));
-    if (!session) return notFound('session not the account’s');
+      .where(and(eq(authSessions.id, body.sessionId), eq(authSessions.userId, user.userId)));
+    if (!session) throw new AppError('device:not_found', { reason: 'session not the account’s' });
     const origin = requestOrigin(request.headers, getConfig());
-    if (!origin) return notFound('no origin');
+    if (!origin) throw new AppError('request:invalid', { message: 'This request names no valid host.', reason: 'no origin' });
     await (await getAuth(origin)).api.revokeSession({ headers: request.headers, body: { token: session.token } });
     return Response.json({ revoked: true });
   },

@@ -1,6 +1,6 @@
 import { getAuth } from '@/lib/auth/auth';
 import { getConfig } from '@/lib/config';
-import { jsonError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { withClientAddress } from '@/lib/http/client-address';
 import { requestOrigin } from '@/lib/http/origin';
 import { route } from '@/lib/http/route';
@@ -11,7 +11,7 @@ export const runtime = 'nodejs';
 const handle = route<{ all: string[] }>(async ({ request }) => {
   const config = getConfig();
   const origin = requestOrigin(request.headers, config);
-  if (!origin) return jsonError(400, 'This request names no valid host.', { reason: 'no origin' });
+  if (!origin) throw new AppError('request:invalid', { message: 'This request names no valid host.', reason: 'no origin' });
   return (await getAuth(origin)).handler(withClientAddress(request, config));
 });
 

@@ -3,9 +3,9 @@ import { parseRange } from '@/lib/blobs/blob-store';
 import { getDb } from '@/lib/db/client';
 import { getBlobForShare, getBlobForUser } from '@/lib/db/queries/blobs';
 import { servingHeaders } from '@/lib/files/media-types';
-import { jsonError, notFound } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { route } from '@/lib/http/route';
-import { requireUser, sha256Schema, shareIdSchema } from '@/lib/http/session';
+import { idOrNotFound, requireUser, sha256Schema, shareIdSchema } from '@/lib/http/session';
 
 export const runtime = 'nodejs';
 
@@ -16,19 +16,17 @@ export const runtime = 'nodejs';
  * store, with `Range` (206) and an `ETag` that is the content hash itself.
  */
 export const GET = route<{ sha: string }>(async ({ request, params }) => {
-  if (!sha256Schema.safeParse(params.sha).success) return notFound('malformed blob id');
-  const shareId = new URL(request.url).searchParams.get('share');
+  const sha256 = idOrNotFound(sha256Schema, params.sha, 'file:not_found', 'blob id');
+  const shareParam = new URL(request.url).searchParams.get('share');
   const db = await getDb();
   let blob = null;
-  if (shareId !== null) {
-    if (!shareIdSchema.safeParse(shareId).success) return notFound('malformed share id');
-    blob = await getBlobForShare(db, shareId, params.sha);
+  if (shareParam !== null) {
+    blob = await getBlobForShare(db, idOrNotFound(shareIdSchema, shareParam, 'file:not_found', 'share id'), sha256);
   } else {
     const user = await requireUser();
-    if (!user.ok) return user.response;
-    blob = await getBlobForUser(db, user.userId, params.sha);
+    blob = await getBlobForUser(db, user.userId, sha256);
   }
-  if (!blob) return notFound('blob not granted');
+  if (!blob) throw new AppError('file:not_found', { reason: 'blob not granted' });
   const etag = `"${blob.sha256}"`;
   const headers: Record<string, string> = {
     ...servingHeaders(blob.mediaType),
@@ -41,10 +39,10 @@ export const GET = route<{ sha: string }>(async ({ request, params }) => {
   };
   if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
   const range = parseRange(request.headers.get('range'), blob.size);
-  if (range === 'unsatisfiable') return jsonError(416, 'That byte range is not in this file.', { headers: { 'content-range': `bytes */${blob.size}` } });
+  if (range === 'unsatisfiable') throw new AppError('request:range_not_satisfiable', { reason: `range ${request.headers.get('range')}`, headers: { 'content-range': `bytes */${blob.size}` } });
   const store = await getBlobStore();
   const body = await store.read(blob.sha256, range ?? undefined);
-  if (!body) return jsonError(404, 'The file’s bytes are missing from storage.', { reason: 'blob missing from store' });
+  if (!body) throw new AppError('blobs:missing', { reason: `blob ${blob.sha256} missing from the store` });
   // Next drops Content-Length from a route's response (send-response.js); Content-Range and the
   // file list carry the size.
   if (!range) return new Response(body, { headers });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { updatePerson } from '@/lib/db/queries/users';
-import { notFound } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { readJson } from '@/lib/http/read-json';
 import { route } from '@/lib/http/route';
-import { requireAdmin } from '@/lib/http/session';
+import { idOrNotFound, requireAdmin } from '@/lib/http/session';
 
 export const runtime = 'nodejs';
 
@@ -18,12 +18,10 @@ const changeSchema = z.strictObject({
 export const PATCH = route<{ id: string }>(
   async ({ request, params, log }) => {
     const admin = await requireAdmin();
-    if (!admin.ok) return admin.response;
-    if (!z.uuid().safeParse(params.id).success) return notFound('malformed person id');
-    const body = await readJson(request, changeSchema);
-    if (!body.ok) return body.response;
-    if (!(await updatePerson(await getDb(), params.id, body.value))) return notFound('no such person');
-    log.info({ admin: admin.userId, person: params.id, change: body.value }, 'admin changed a person');
+    const personId = idOrNotFound(z.uuid(), params.id, 'person:not_found', 'person id');
+    const change = await readJson(request, changeSchema);
+    if (!(await updatePerson(await getDb(), personId, change))) throw new AppError('person:not_found', { reason: 'no such person' });
+    log.info({ admin: admin.userId, person: personId, change }, 'admin changed a person');
     return Response.json({ updated: true });
   },
   { body: 'json' },

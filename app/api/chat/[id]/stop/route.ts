@@ -1,8 +1,8 @@
 import { getDb } from '@/lib/db/client';
 import { getConversation } from '@/lib/db/queries/conversations';
-import { notFound } from '@/lib/http/errors';
 import { route } from '@/lib/http/route';
-import { conversationIdSchema, requireUser } from '@/lib/http/session';
+import { AppError } from '@/lib/errors';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
 import { getAppStreams } from '@/lib/streams/app-streams';
 
 export const runtime = 'nodejs';
@@ -13,10 +13,9 @@ export const runtime = 'nodejs';
  */
 export const POST = route<{ id: string }>(async ({ params }) => {
   const user = await requireUser();
-  if (!user.ok) return user.response;
-  if (!conversationIdSchema.safeParse(params.id).success) return notFound('malformed conversation id');
-  if (!(await getConversation(await getDb(), user.userId, params.id))) return notFound('conversation not owned');
+  const conversationId = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
+  if (!(await getConversation(await getDb(), user.userId, conversationId))) throw new AppError('conversation:not_found', { reason: 'conversation not owned' });
   const { registry } = await getAppStreams();
-  const stopped = await registry.stop(params.id);
+  const stopped = await registry.stop(conversationId);
   return Response.json({ stopped });
 });

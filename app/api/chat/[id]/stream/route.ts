@@ -1,10 +1,10 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import { getDb } from '@/lib/db/client';
 import { getConversation } from '@/lib/db/queries/conversations';
-import { notFound } from '@/lib/http/errors';
 import { route } from '@/lib/http/route';
-import { conversationIdSchema, requireUser } from '@/lib/http/session';
-import { getAppStreams } from '@/lib/streams/app-streams';
+import { AppError } from '@/lib/errors';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
+import { getAppStreams, liveStreamId } from '@/lib/streams/app-streams';
 
 export const runtime = 'nodejs';
 export const maxDuration = 300;
@@ -15,12 +15,11 @@ export const maxDuration = 300;
  */
 export const GET = route<{ id: string }>(async ({ params }) => {
   const user = await requireUser();
-  if (!user.ok) return user.response;
-  if (!conversationIdSchema.safeParse(params.id).success) return notFound('malformed conversation id');
-  if (!(await getConversation(await getDb(), user.userId, params.id))) return notFound('conversation not owned');
-  const { streams, registry } = await getAppStreams();
-  const streamId = await registry.current(params.id);
-  const stream = streamId ? await streams.context.resumeExistingStream(streamId) : null;
+  const conversationId = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
+  if (!(await getConversation(await getDb(), user.userId, conversationId))) throw new AppError('conversation:not_found', { reason: 'conversation not owned' });
+  // Unknown (Redis down) is answered like none: the page shows what is stored, without an error.
+  const streamId = await liveStreamId(conversationId);
+  const stream = streamId && streamId !== 'unknown' ? await (await getAppStreams()).streams.context.resumeExistingStream(streamId) : null;
   if (!stream) return new Response(null, { status: 204 });
   return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
 });

@@ -2,13 +2,13 @@ import { getDb } from '@/lib/db/client';
 import { getConversation } from '@/lib/db/queries/conversations';
 import { deleteBlobIfUnreferenced } from '@/lib/db/queries/blobs';
 import { listFiles, removeFile } from '@/lib/db/queries/files';
+import { AppError } from '@/lib/errors';
 import { UPLOAD_LIMITS } from '@/lib/files/accept';
 import { checkHeadroom, checkUpload, ownOrNewConversation, storeUpload } from '@/lib/files/store-upload';
 import { formatBytes } from '@/lib/format';
-import { jsonError, notFound } from '@/lib/http/errors';
 import { getBlobStore } from '@/lib/blobs/app-blob-store';
 import { route } from '@/lib/http/route';
-import { conversationIdSchema, requireUser } from '@/lib/http/session';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
 
 export const runtime = 'nodejs';
 
@@ -16,34 +16,33 @@ type Params = { id: string };
 
 export const GET = route<Params>(async ({ params }) => {
   const user = await requireUser();
-  if (!user.ok) return user.response;
-  if (!conversationIdSchema.safeParse(params.id).success) return notFound('malformed conversation id');
+  const id = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
   const db = await getDb();
-  if (!(await getConversation(db, user.userId, params.id))) return notFound('conversation not owned');
-  return Response.json({ files: await listFiles(db, params.id) });
+  if (!(await getConversation(db, user.userId, id))) throw new AppError('conversation:not_found', { reason: 'conversation not owned' });
+  return Response.json({ files: await listFiles(db, id) });
 });
 
 /** Uploads one file: the raw bytes as the body, its name in the `x-file-name` header (URI-encoded). */
 export const POST = route<Params>(
   async ({ request, params }) => {
     const user = await requireUser();
-    if (!user.ok) return user.response;
-    if (!conversationIdSchema.safeParse(params.id).success) return notFound('malformed conversation id');
+    const id = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
     let rawName = '';
     try {
       rawName = decodeURIComponent(request.headers.get('x-file-name') ?? '');
     } catch {
-      return jsonError(400, 'The file name is not valid.');
+      throw new AppError('upload:invalid_name', { message: 'The file name is not valid.', reason: 'file name not URI-encoded' });
     }
     const checked = checkUpload(rawName);
     const tooLarge = `“${checked.name}” is larger than the ${formatBytes(UPLOAD_LIMITS.fileBytes)} limit per file.`;
     const declared = Number(request.headers.get('content-length') ?? '0');
-    if (declared > UPLOAD_LIMITS.fileBytes || !request.body) return jsonError(declared > UPLOAD_LIMITS.fileBytes ? 413 : 400, request.body ? tooLarge : 'The upload has no body.');
+    if (declared > UPLOAD_LIMITS.fileBytes) throw new AppError('upload:too_large', { message: tooLarge, reason: `declared ${declared} bytes` });
+    if (!request.body) throw new AppError('request:invalid', { message: 'The upload has no body.', reason: 'no body' });
     const db = await getDb();
     // Authorize before reading or storing anything.
-    await ownOrNewConversation(db, user.userId, params.id);
-    await checkHeadroom(db, user.userId, params.id, Number.isFinite(declared) ? declared : 0);
-    const stored = await storeUpload(db, await getBlobStore(), { userId: user.userId, conversationId: params.id }, checked, request.body, {
+    await ownOrNewConversation(db, user.userId, id);
+    await checkHeadroom(db, user.userId, id, Number.isFinite(declared) ? declared : 0);
+    const stored = await storeUpload(db, await getBlobStore(), { userId: user.userId, conversationId: id }, checked, request.body, {
       maxBytes: UPLOAD_LIMITS.fileBytes,
       tooLarge,
       signal: request.signal,
@@ -55,12 +54,11 @@ export const POST = route<Params>(
 
 export const DELETE = route<Params>(async ({ request, params }) => {
   const user = await requireUser();
-  if (!user.ok) return user.response;
   const name = new URL(request.url).searchParams.get('name');
-  if (!conversationIdSchema.safeParse(params.id).success || !name || name.length > 300) return notFound('malformed file reference');
+  if (!conversationIdSchema.safeParse(params.id).success || !name || name.length > 300) throw new AppError('file:not_found', { reason: 'malformed file reference' });
   const db = await getDb();
   const removed = await removeFile(db, user.userId, params.id, name);
-  if (!removed) return notFound('file not found or not owned');
+  if (!removed) throw new AppError('file:not_found', { reason: 'file not found or not owned' });
   await deleteBlobIfUnreferenced(db, await getBlobStore(), removed);
   return new Response(null, { status: 204 });
 });

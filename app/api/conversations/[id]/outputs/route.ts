@@ -5,9 +5,9 @@ import { UPLOAD_LIMITS } from '@/lib/files/accept';
 import { storableMediaType } from '@/lib/files/media-types';
 import { checkHeadroom, storeOutput } from '@/lib/files/store-upload';
 import { formatBytes } from '@/lib/format';
-import { jsonError, notFound } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { route } from '@/lib/http/route';
-import { conversationIdSchema, requireUser } from '@/lib/http/session';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
 
 export const runtime = 'nodejs';
 
@@ -15,15 +15,14 @@ export const runtime = 'nodejs';
 export const POST = route<{ id: string }>(
   async ({ request, params }) => {
     const user = await requireUser();
-    if (!user.ok) return user.response;
-    const { id } = params;
-    if (!conversationIdSchema.safeParse(id).success) return notFound('malformed conversation id');
+    const id = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
     const db = await getDb();
-    if (!(await getConversation(db, user.userId, id))) return notFound('conversation not owned');
+    if (!(await getConversation(db, user.userId, id))) throw new AppError('conversation:not_found', { reason: 'conversation not owned' });
     const declared = Number(request.headers.get('content-length') ?? '0');
     await checkHeadroom(db, user.userId, id, Number.isFinite(declared) ? declared : 0);
     const tooLarge = `Output files are limited to ${formatBytes(UPLOAD_LIMITS.outputFileBytes)} each.`;
-    if (declared > UPLOAD_LIMITS.outputFileBytes || !request.body) return jsonError(declared > UPLOAD_LIMITS.outputFileBytes ? 413 : 400, request.body ? tooLarge : 'The output has no body.');
+    if (declared > UPLOAD_LIMITS.outputFileBytes) throw new AppError('upload:too_large', { message: tooLarge, reason: `declared ${declared} bytes` });
+    if (!request.body) throw new AppError('request:invalid', { message: 'The output has no body.', reason: 'no body' });
     const mediaType = storableMediaType(request.headers.get('content-type'));
     const stored = await storeOutput(db, await getBlobStore(), { userId: user.userId, conversationId: id }, mediaType, request.body, {
       maxBytes: UPLOAD_LIMITS.outputFileBytes,

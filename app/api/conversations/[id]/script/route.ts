@@ -1,6 +1,6 @@
-import { notFound } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors';
 import { route } from '@/lib/http/route';
-import { conversationIdSchema, requireUser } from '@/lib/http/session';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
 import { loadConversationExport, scriptResponse } from '@/lib/notebook/load-export';
 
 export const runtime = 'nodejs';
@@ -8,9 +8,8 @@ export const runtime = 'nodejs';
 /** The conversation's code as a Python script (.py, percent cell format), as a download: to its owner only. */
 export const GET = route<{ id: string }>(async ({ params }) => {
   const user = await requireUser();
-  if (!user.ok) return user.response;
-  if (!conversationIdSchema.safeParse(params.id).success) return notFound('malformed conversation id');
-  const source = await loadConversationExport(user.userId, params.id);
-  if (!source) return notFound('conversation not owned');
+  const id = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
+  const source = await loadConversationExport(user.userId, id);
+  if (!source) throw new AppError('conversation:not_found', { reason: 'conversation not owned' });
   return scriptResponse(source);
 });
