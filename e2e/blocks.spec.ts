@@ -6,7 +6,7 @@ import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers
  * writes fenced blocks; each runs as a cell, its outputs go back as the next message, and the
  * conversation is stored, reloaded and shared exactly like one with tool calls.
  */
-test('a blocks-only model fixes its own error in a two-step turn, then runs SQL and DOT blocks', async ({ page, browser, baseURL }) => {
+test('a blocks-only model fixes its own error in a two-step turn, then runs SQL, DOT and R blocks', async ({ page, browser, baseURL }) => {
   const stamp = Date.now();
   const first = `e2e-blocks-fix-${stamp}`;
   const second = `e2e-blocks-more-${stamp}`;
@@ -21,7 +21,10 @@ test('a blocks-only model fixes its own error in a two-step turn, then runs SQL 
     },
     {
       trigger: second,
-      steps: [{ text: 'A query and a diagram:\n```sql\nSELECT 6 * 7 AS answer;\n```\n```dot\ndigraph { ask -> answer }\n```\n' }, { text: 'Both ran.' }],
+      steps: [
+        { text: 'A query, a diagram and R:\n```sql\nSELECT 6 * 7 AS answer;\n```\n```dot\ndigraph { ask -> answer }\n```\n```r\nfactors <- c(6, 7)\ncat("product", prod(factors), "\\n")\n```\n' },
+        { text: 'All three ran.' },
+      ],
     },
   ]);
   await openChat(page);
@@ -48,20 +51,27 @@ test('a blocks-only model fixes its own error in a two-step turn, then runs SQL 
   expect(secondRequest).toContain('```python');
 
   await send(page, `More. ${second}`);
-  await expect(page.locator('#conversation').getByText('Both ran.')).toBeVisible();
+  await expect(page.locator('#conversation').getByText('All three ran.')).toBeVisible();
   await waitForTurn(page);
   await expect(page.locator('section[data-target="sql"]')).toContainText('42');
   await expect(page.locator('section[data-target="graphviz"]').getByRole('img', { name: /Diagram/ })).toBeVisible();
+  const rCell = page.locator('section[data-target="r"]');
+  await expect(rCell).toHaveAttribute('data-cell-status', 'ok');
+  await expect(rCell).toContainText('product 42');
+  // The R block's output went back to the model with the others, as the next message.
+  const more = ((await (await fetch(`${FAKE_MODEL}/__requests`)).json()) as Array<{ body: { messages: unknown[] } }>).filter((r) => JSON.stringify(r.body.messages).includes(second));
+  expect(JSON.stringify(more.at(-1)!.body.messages)).toMatch(/Output of block 3 \(r\)[^]*product 42/);
 
   // Stored, reloaded and shared like tool calls.
   await page.reload();
-  await expect(page.locator('section[data-target]')).toHaveCount(4);
+  await expect(page.locator('section[data-target]')).toHaveCount(5);
   await expect(page.locator('section[data-target]').nth(1)).toContainText('total 5050');
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   const shareUrl = await page.getByLabel('Share link').inputValue();
   const visitor = await (await newSeededContext(browser, baseURL!)).newPage();
   await visitor.goto(shareUrl);
-  await expect(visitor.locator('section[data-target]')).toHaveCount(4);
+  await expect(visitor.locator('section[data-target]')).toHaveCount(5);
+  await expect(visitor.locator('section[data-target="r"]')).toContainText('product 42');
   await expect(visitor.locator('section[data-target="sql"]')).toContainText('42');
   await visitor.context().close();
 });

@@ -42,7 +42,7 @@ test('a reload during a run leaves no ghost: the cell is stored as cut off, Run 
   expect(toolResults).toContain('The page was closed or reloaded while this ran');
 });
 
-test('after a reload, earlier runs (Python and SQL) are replayed by themselves before the next run, and the model is told in one line', async ({ page }) => {
+test('after a reload, earlier runs (Python, SQL and R) are replayed by themselves before the next run, and the model is told in one line', async ({ page }) => {
   const stamp = Date.now();
   const trigger = `e2e-restore-define-${stamp}`;
   const after = `e2e-restore-use-${stamp}`;
@@ -52,12 +52,15 @@ test('after a reload, earlier runs (Python and SQL) are replayed by themselves b
       steps: [
         { toolCall: { name: 'python', arguments: { code: 'answer = 41\nprint("defined")' } } },
         { toolCall: { name: 'sql', arguments: { code: 'CREATE TABLE kept AS SELECT 41 AS v' } } },
+        { toolCall: { name: 'r', arguments: { code: 'kept_r <- 41\ncat("r defined\\n")' } } },
         { text: 'Defined it.' },
       ],
     },
     {
       trigger: after,
       steps: [
+        // R first: its state comes back before the next R run, with Python's and SQL's before it.
+        { toolCall: { name: 'r', arguments: { code: 'cat("kept_r is", kept_r + 1, "\\n")' } } },
         { toolCall: { name: 'python', arguments: { code: 'print("answer is", answer + 1)' } } },
         { toolCall: { name: 'sql', arguments: { code: 'SELECT v + 1 AS from_sql FROM kept' } } },
         { text: 'Used it.' },
@@ -74,14 +77,23 @@ test('after a reload, earlier runs (Python and SQL) are replayed by themselves b
   await expect(page.getByTestId('restore-banner')).toHaveAttribute('data-restore-state', 'offered');
   await send(page, `Use it. ${after}`);
   await expect(chatText(page, 'Used it.')).toBeVisible();
+  const rCell = page.getByRole('region', { name: 'R code cell' }).nth(1);
+  await expect(rCell).toHaveAttribute('data-cell-status', 'ok');
+  await expect(rCell).toContainText('kept_r is 42');
   await expect(cells(page).nth(1)).toContainText('answer is 42');
   // The table the SQL run made came back too: restore replays SQL runs in order with Python's.
   const sqlCell = page.getByRole('region', { name: 'SQL code cell' }).nth(1);
   await expect(sqlCell).toHaveAttribute('data-cell-status', 'ok');
   await expect(sqlCell.getByTestId('table-output')).toHaveAttribute('data-row-count', '1');
   await expect(sqlCell).toContainText('from_sql');
-  const [request] = await chatRequestsFor(after).then((list) => list.filter((r) => JSON.stringify(r.body.messages).includes('answer is 42')));
-  expect(JSON.stringify(request.body.messages)).toContain('The interpreter was restored by re-running 2 earlier runs');
+  // The R run, the first after the reload, carries the one line; no later run claims a lost state
+  // (a Python run does not lack R's runs, nor R Python's).
+  const requests = await chatRequestsFor(after);
+  const [first] = requests.filter((r) => JSON.stringify(r.body.messages).includes('kept_r is 42'));
+  expect(JSON.stringify(first.body.messages)).toContain('The interpreter was restored by re-running 3 earlier runs.');
+  const toolResults = JSON.stringify(requests.at(-1)!.body.messages.filter((m) => m.role === 'tool'));
+  expect(toolResults).toContain('from_sql');
+  expect(toolResults).not.toContain('This ran in a new interpreter');
 });
 
 test('model failures are shown in words with a way out, and a failed turn leaves nothing half-stored', async ({ page }) => {

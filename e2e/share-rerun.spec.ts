@@ -26,7 +26,7 @@ async function openAsVisitor(browser: Browser, baseURL: string | undefined, shar
   return { context, visitor };
 }
 
-test('a visitor re-runs a shared conversation — print, figure, SQL over its CSV, diagram and error — and every cell is the same', async ({ page, browser, baseURL }) => {
+test('a visitor re-runs a shared conversation — print, figure, SQL over its CSV, diagram, error, R state and an R plot — and every cell is the same', async ({ page, browser, baseURL }) => {
   test.setTimeout(240_000);
   const trigger = `e2e-rerun-alike-${Date.now()}`;
   await addScenarios([
@@ -38,6 +38,8 @@ test('a visitor re-runs a shared conversation — print, figure, SQL over its CS
         { toolCall: { name: 'sql', arguments: { code: 'SELECT region, SUM(units) AS total FROM sales GROUP BY region ORDER BY total DESC' } } },
         { toolCall: { name: 'graphviz', arguments: { code: 'digraph G {\n  load -> query -> chart\n}' } } },
         { toolCall: { name: 'python', arguments: { code: 'print("still", answer)\nanswer / 0' } } },
+        { toolCall: { name: 'r', arguments: { code: 'units <- read.csv("/data/sales.csv")$units\ncat("units", sum(units), "\\n")' } } },
+        { toolCall: { name: 'r', arguments: { code: 'barplot(units, main = "Units")\ncat("mean", mean(units), "\\n")' } } },
         { text: 'Everything, as asked.' },
       ],
     },
@@ -54,7 +56,7 @@ test('a visitor re-runs a shared conversation — print, figure, SQL over its CS
     const scheme = 'light';
     const { context, visitor } = await openAsVisitor(browser, baseURL, shareUrl, scheme);
     const cells = visitor.locator('section[data-target]');
-    await expect(cells).toHaveCount(5);
+    await expect(cells).toHaveCount(7);
     // Nothing runs until asked: the page reads as the snapshot, with no interpreter and no marks.
     await expect(visitor.getByTestId('kernel-status')).toHaveCount(0);
     await expect(visitor.getByTestId('rerun-mark')).toHaveCount(0);
@@ -62,8 +64,8 @@ test('a visitor re-runs a shared conversation — print, figure, SQL over its CS
     const summary = visitor.getByTestId('rerun-summary');
     await expect(summary).toHaveAttribute('role', 'status');
     await expect(summary).toHaveAttribute('data-rerun-phase', 'finished', { timeout: 180_000 });
-    await expect(summary).toHaveText('Re-ran 5 cells: 5 same, 0 different.');
-    for (let i = 0; i < 5; i++) {
+    await expect(summary).toHaveText('Re-ran 7 cells: 7 same, 0 different.');
+    for (let i = 0; i < 7; i++) {
       await expect(cells.nth(i).getByTestId('rerun-mark')).toHaveAttribute('data-rerun', 'same');
       await expect(cells.nth(i).getByTestId('rerun-mark')).toContainText('Same when re-run in your browser');
     }
@@ -71,6 +73,10 @@ test('a visitor re-runs a shared conversation — print, figure, SQL over its CS
     await expect(visitor.getByRole('img', { name: 'Figure 1' })).toBeVisible();
     await expect(cells.nth(2).getByTestId('table-output')).toHaveAttribute('data-row-count', '3');
     await expect(cells.nth(4)).toContainText('ZeroDivisionError');
+    // R's cells re-ran in the visitor's own R: its state carried from one to the next, and its plot compared as an image.
+    await expect(cells.nth(6)).toHaveAttribute('data-target', 'r');
+    await expect(cells.nth(6)).toContainText('mean 25');
+    await expect(cells.nth(6).getByRole('img', { name: /Figure/ })).toBeVisible();
     await visitor.screenshot({ path: test.info().outputPath(`share-rerun-${scheme}.png`), fullPage: true });
     expect(await seriousViolations(visitor)).toEqual([]);
     await context.close();

@@ -35,7 +35,11 @@ function rString(value: string): string {
 /** How long the package repository has to answer at start before R is told it cannot be reached. */
 const REPO_PROBE_TIMEOUT_MS = 4_000;
 
-/** Whether the R package repository answers (its listing for this R); asked once, while R starts. */
+/**
+ * Whether the R package repository answers: one HEAD of its package listing for this R, asked
+ * once, while R starts (never at page load: R starts on the first R run). The page says so (the
+ * package notice, the model's prompt), and library() fails at once instead of after a timeout.
+ */
 async function repositoryAnswers(repoUrl: string, rVersion: Promise<string>): Promise<boolean> {
   try {
     const listing = rPackagesIndexUrl(repoUrl, await rVersion);
@@ -46,7 +50,7 @@ async function repositoryAnswers(repoUrl: string, rVersion: Promise<string>): Pr
   }
 }
 
-async function startR(baseUrl: string, repoUrl: string): Promise<WebR> {
+async function startR(baseUrl: string, repoUrl: string): Promise<{ r: WebR; repoAnswers: boolean }> {
   const r = new WebR({
     baseUrl,
     channelType: ChannelType.SharedArrayBuffer,
@@ -55,35 +59,38 @@ async function startR(baseUrl: string, repoUrl: string): Promise<WebR> {
     repoUrl,
   });
   await r.init();
-  const reachable = repositoryAnswers(repoUrl, r.evalRString('paste(R.version$major, R.version$minor, sep = ".")'));
+  const probe = repositoryAnswers(repoUrl, r.evalRString('paste(R.version$major, R.version$minor, sep = ".")'));
   await r.FS.mkdir('/data').catch(() => undefined);
   await r.FS.mkdir('/output').catch(() => undefined);
   await r.evalRVoid(captureSource);
   const caps = OUTPUT_CAPS;
+  const repoAnswers = await probe;
   await r.evalRVoid(
     [
       `.runpad$repo <- ${rString(repoUrl)}`,
-      `.runpad$repo_reachable <- ${(await reachable) ? 'TRUE' : 'FALSE'}`,
+      `.runpad$repo_reachable <- ${repoAnswers ? 'TRUE' : 'FALSE'}`,
       `.runpad$caps <- list(rows = ${caps.tableRows}L, columns = ${caps.tableColumns}L, chars = ${caps.textChars}L, stream_bytes = ${caps.streamChars}L, plot_width = ${R_LIMITS.plotWidth}L, plot_height = ${R_LIMITS.plotHeight}L)`,
       `invisible(mem.maxVSize(${R_LIMITS.vectorHeapMb}))`,
       'options(warn = 1, width = 100)',
       'setwd("/data")',
     ].join('\n'),
   );
-  return r;
+  return { r, repoAnswers };
 }
 
 async function serve(port: MessagePort, baseUrl: string, repoUrl: string): Promise<void> {
+  let started: Awaited<ReturnType<typeof startR>>;
   try {
-    webR = await startR(baseUrl, repoUrl);
+    started = await startR(baseUrl, repoUrl);
   } catch (error) {
     reply(port, { type: 'failed', message: `R could not start: ${messageOf(error)}`.slice(0, R_LIMITS.maxMessageChars) });
     port.close();
     return;
   }
+  webR = started.r;
   port.addEventListener('message', (event) => void handle(port, event.data));
   port.start();
-  reply(port, { type: 'ready', version: webR.version });
+  reply(port, { type: 'ready', version: started.r.version, packages: started.repoAnswers ? 'reachable' : 'unreachable' });
 }
 
 /** Runs, file writes and reads one at a time, in arrival order; an interrupt goes straight through. */

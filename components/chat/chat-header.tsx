@@ -7,6 +7,7 @@ import { ThemeToggle } from '@/components/ui/theme-toggle';
 import { ShareButton } from './share-button';
 import { ExportMenu } from './export-menu';
 import { ModelPicker } from './model-picker';
+import type { ScriptLanguage } from '@/lib/notebook/script-language';
 
 type ChatHeaderProps = {
   conversationId: string;
@@ -20,9 +21,11 @@ type ChatHeaderProps = {
   onRestart: () => void;
   onOpenSidebar: () => void;
   onOpenSettings: () => void;
+  /** The script the conversation downloads as. */
+  scriptLanguage: ScriptLanguage;
 };
 
-export function ChatHeader({ conversationId, saved, title, config, modelId, onPickModel, modelPickDisabled, kernelState, onRestart, onOpenSidebar, onOpenSettings }: ChatHeaderProps) {
+export function ChatHeader({ conversationId, saved, title, config, modelId, onPickModel, modelPickDisabled, kernelState, onRestart, onOpenSidebar, onOpenSettings, scriptLanguage }: ChatHeaderProps) {
   // One row at every width. Below lg, Share, Settings and Theme are icons (their names stay, for
   // screen readers); on phones (390 px) the model label goes and the interpreter's status shows
   // as its dot (the words stay in its live region); beside the sidebar (md to lg) the label goes.
@@ -46,7 +49,7 @@ export function ChatHeader({ conversationId, saved, title, config, modelId, onPi
       )}
       <KernelStatus state={kernelState} onRestart={onRestart} />
       <ShareButton conversationId={conversationId} disabled={!saved} />
-      {saved && <ExportMenu basePath={`/api/conversations/${conversationId}`} />}
+      {saved && <ExportMenu basePath={`/api/conversations/${conversationId}`} script={scriptLanguage} />}
       <button type="button" onClick={onOpenSettings} className={iconButton}>
         <svg aria-hidden viewBox="0 0 24 24" className="size-4 lg:hidden" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
           <path d="M4 6h10M18 6h2M4 12h4M12 12h8M4 18h12M20 18h0" />

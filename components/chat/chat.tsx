@@ -8,10 +8,12 @@ import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/
 import { RunnerSet } from '@/lib/targets/runners';
 import type { Target } from '@/lib/targets/registry';
 import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
-import { lastPackageSource, rememberPackageSource, usePackageSource } from './use-package-source';
+import { lastPackageSources, rememberPackageSources, usePackageSource, useRunnerPackageSource } from './use-package-source';
 import { PackageSourceNotice } from './package-source-notice';
 import { StopFailedNotice } from './stop-failed-notice';
 import { stopUpstream } from './stop-upstream';
+import { sourceHost } from './package-source-words';
+import { scriptLanguage } from '@/lib/notebook/script-language';
 import type { ClientConfig } from '@/lib/client-config';
 import type { Attachment } from '@/lib/files/attachment';
 import { DropZone } from '@/components/files/drop-zone';
@@ -60,7 +62,6 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const kernel = useKernel(config);
   const kernelState = useKernelState(kernel);
   const packageSource = usePackageSource(kernel);
-  useEffect(() => rememberPackageSource(packageSource), [packageSource]);
   const kernelRef = useRef(kernel);
   useEffect(() => {
     kernelRef.current = kernel;
@@ -96,6 +97,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     [kernel, config.webrBasePath, config.rPackageRepoUrl],
   );
   useEffect(() => () => runners.dispose(), [runners]);
+  // R's repository is asked when R starts (its first run), never at page load.
+  const rPackageSource = useRunnerPackageSource(runners, 'r');
+  useEffect(() => rememberPackageSources({ python: packageSource, r: rPackageSource }), [packageSource, rPackageSource]);
   // Stop ends every run of the turn: the signal each run gets is aborted, and a new one made.
   const stopSignalRef = useRef(new AbortController());
   /** The run pipeline (lib/targets/pipeline.ts) with this conversation's files, limits and restore. */
@@ -105,7 +109,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       files: () => dataFilesRef.current,
       timeoutMs: runTimeoutMs,
       storeFile: conversationFileStore(conversationId),
-      beforeStatefulRun: async (id) => (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] },
+      beforeStatefulRun: async (id, target) => (await restoreRef.current?.beforeRun(id, target.engine)) ?? { dependsOn: [] },
     }),
     [runners, runTimeoutMs, conversationId],
   );
@@ -143,7 +147,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           const message = messages.at(-1);
           // A new message says which messages this tab has, so a stale tab is refused, not interleaved.
           const knownMessageIds = trigger === 'submit-message' && !messageId && message?.role === 'user' ? messages.slice(0, -1).map((m) => m.id) : undefined;
-          return { body: { id, trigger, messageId, message, knownMessageIds, packageSource: lastPackageSource(), modelId: pickedModel(id), settings: { includeImages, stepBudget } } };
+          const sources = lastPackageSources();
+          return {
+            body: { id, trigger, messageId, message, knownMessageIds, packageSource: sources.python, rPackageSource: sources.r, modelId: pickedModel(id), settings: { includeImages, stepBudget } },
+          };
         },
       }),
     [],
@@ -209,6 +216,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   }, [status]);
   usePrefetchImports(messages, kernel, kernel ? runners : null);
 
+  const exportScript = useMemo(() => scriptLanguage(messages), [messages]);
   const { setMessages } = chat;
   const runCell = useCellRuns({ conversationId, setMessages, runCode });
   const kernelContext = useMemo(() => ({ kernel, runCell }), [kernel, runCell]);
@@ -267,6 +275,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         onRestart={() => kernel?.restart()}
         onOpenSidebar={() => setSidebarOpen(true)}
         onOpenSettings={() => setSettingsOpen(true)}
+        scriptLanguage={exportScript}
       />
       <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} maxTimeoutMs={config.maxRunTimeoutMs} />
       <main ref={scrollRef} className="relative min-h-0 flex-1 overflow-y-auto" id="conversation">
@@ -309,7 +318,13 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
             Jump to latest
           </button>
         )}
-        {packageSource === 'unreachable' && <PackageSourceNotice packageBaseUrl={config.packageBaseUrl} />}
+        <PackageSourceNotice
+          key={`${packageSource}-${rPackageSource}`}
+          unreachable={{
+            python: packageSource === 'unreachable' ? sourceHost(config.packageBaseUrl, 'this site’s package mirror') : undefined,
+            r: rPackageSource === 'unreachable' ? sourceHost(config.rPackageRepoUrl, 'this site’s R package mirror') : undefined,
+          }}
+        />
         {stopFailed && <StopFailedNotice message={stopFailed} onDismiss={() => setStopFailed(null)} />}
         <RestoreBanner restore={restore} busy={busy} />
         <Composer

@@ -2,20 +2,23 @@
 
 import { useCallback, useId, useRef, useState } from 'react';
 import { useDismiss } from '@/components/ui/use-dismiss';
+import { SCRIPT_LINK_LABEL, type ScriptLanguage } from '@/lib/notebook/script-language';
 
 type ExportMenuProps = {
   /** `/api/conversations/<id>` or `/api/shares/<shareId>`: the export routes live under it. */
   basePath: string;
   /** What is downloaded, for screen readers ("conversation", "shared conversation"). */
   subject?: string;
+  /** The script the conversation exports as (an R-only conversation is an .R script). */
+  script?: ScriptLanguage;
 };
 
 /**
  * Download: a disclosure (button + two links) to the conversation as a Jupyter notebook or a
- * Python script. The links are plain downloads served by the export routes; Escape or a click
+ * script (Python, or R when it ran only R: lib/notebook/script-language.ts). The links are plain downloads served by the export routes; Escape or a click
  * elsewhere closes the list, and Escape gives focus back to the button.
  */
-export function ExportMenu({ basePath, subject = 'conversation' }: ExportMenuProps) {
+export function ExportMenu({ basePath, subject = 'conversation', script = 'python' }: ExportMenuProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -50,7 +53,7 @@ export function ExportMenu({ basePath, subject = 'conversation' }: ExportMenuPro
         </li>
         <li>
           <a href={`${basePath}/script`} download onClick={() => setOpen(false)} className={item}>
-            Python script (.py)
+            {SCRIPT_LINK_LABEL[script]}
           </a>
         </li>
       </ul>

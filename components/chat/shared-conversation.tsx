@@ -11,6 +11,7 @@ import type { RLocation } from '@/lib/targets/runner-env';
 import type { KernelLocation } from '@/lib/runtime/use-kernel';
 import { isCodePartType } from '@/lib/targets/registry';
 import { traceConversation } from '@/lib/trace';
+import { scriptLanguage } from '@/lib/notebook/script-language';
 import { ExportMenu } from './export-menu';
 import { MessageView } from './message-view';
 import { RerunMarksProvider } from './rerun-mark';
@@ -49,6 +50,7 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
   const hasCells = useMemo(() => messages.some((message) => message.role === 'assistant' && message.parts.some((part) => isCodePartType(part.type))), [messages]);
   // The same traces as the owner's page: computed from the same stored messages.
   const traces = useMemo(() => traceConversation(messages), [messages]);
+  const script = useMemo(() => scriptLanguage(messages), [messages]);
   const [forking, setForking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const router = useRouter();
@@ -78,7 +80,7 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
           <button type="button" onClick={fork} disabled={forking} className="rounded-lg bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
             {forking ? 'Copying…' : 'Continue in my own chat'}
           </button>
-          <ExportMenu basePath={`/api/shares/${shareId}`} subject="shared conversation" />
+          <ExportMenu basePath={`/api/shares/${shareId}`} subject="shared conversation" script={script} />
           <ThemeToggle />
         </header>
         {hasCells && <RerunPanel state={rerun.state} kernelState={rerun.kernelState} onStart={() => void rerun.start()} onStop={rerun.stop} />}

@@ -12,7 +12,7 @@
 import type { UIMessage } from 'ai';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DataFile } from '@/lib/runtime/kernel';
-import { compareStdout, planRestore, shouldAutoRestore, type RestorePlan } from '@/lib/runtime/restore-plan';
+import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from '@/lib/runtime/restore-plan';
 import { TARGET_LIST, TARGETS } from '@/lib/targets/registry';
 import { replayRuns } from '@/lib/targets/replay';
 import type { RunnerSource } from '@/lib/targets/runners';
@@ -26,8 +26,8 @@ export type RestoreApi = {
   state: RestoreState;
   /** Earlier runs the engines lack (for the banner), and their recorded time in all. */
   missing: { runs: number; recordedMs: number };
-  /** Called before a run: replays what it may by itself; says what the run depends on. */
-  beforeRun: (toolCallId: string) => Promise<{ dependsOn: string[]; restored?: { runs: number; failed: string[] } }>;
+  /** Called before a run on `engine`: replays what it may by itself; says which of that engine's runs it depends on. */
+  beforeRun: (toolCallId: string, engine: string) => Promise<{ dependsOn: string[]; restored?: { runs: number; failed: string[] } }>;
   restoreNow: () => Promise<void>;
   stop: () => void;
 };
@@ -90,9 +90,9 @@ export function useRestore(runners: RunnerSource | null, messages: UIMessage[], 
   );
 
   const beforeRun = useCallback(
-    async (toolCallId: string) => {
+    async (toolCallId: string, engine: string) => {
       const plan = planRestore(messagesRef.current, { beforeToolCallId: toolCallId });
-      const dependsOn = plan.steps.map((step) => step.toolCallId);
+      const dependsOn = dependsOnFor(plan, engine);
       // By itself only in the engines the page opened with, not after a restart the user saw.
       const auto = runners !== null && optionsRef.current.mayAutoRestore() && shouldAutoRestore(plan);
       const restored = auto ? await replay(plan) : undefined;

@@ -17,6 +17,23 @@ describe('buildSystemPrompt', () => {
     expect(prompt).toMatch(/`graphviz` tool/);
   });
 
+  it('tells the model what the page found of R’s package repository: base R only when it does not answer', () => {
+    const rLine = (prompt: string) => prompt.split('\n').find((line) => line.startsWith('- `r` '))!;
+    const unreachable = rLine(buildSystemPrompt({ packages: [], packageSources: { r: 'unreachable' }, stepBudget: 8 }));
+    expect(unreachable).toContain('The R package repository does not answer');
+    expect(unreachable).toContain('do not call library() or install.packages()');
+    expect(unreachable).toContain('use base R');
+    const reachable = rLine(buildSystemPrompt({ packages: [], packageSources: { r: 'reachable' }, stepBudget: 8 }));
+    expect(reachable).toContain('downloaded from the R package repository on library()');
+    expect(reachable).not.toContain('does not answer');
+    // Before R has started the page has not asked: neither promised nor ruled out.
+    const unknown = rLine(buildSystemPrompt({ packages: [], stepBudget: 8 }));
+    expect(unknown).toContain('when it answers');
+    expect(unknown).toContain('do not retry, use base R');
+    // Python's words are its own source's: R's repository not answering says nothing of Python's.
+    expect(buildSystemPrompt({ packages: ['numpy'], packageSources: { r: 'unreachable' }, stepBudget: 8 })).toContain('loaded automatically on import): numpy.');
+  });
+
   it('tells the model how Python draws DOT', () => {
     expect(buildSystemPrompt({ packages: [], stepBudget: 8 })).toContain("display({'text/vnd.graphviz': dot_source}, raw=True)");
   });

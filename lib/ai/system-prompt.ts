@@ -1,7 +1,8 @@
 /** The system prompt: what the model has, and how to use it well. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { TARGET_LIST, TARGETS } from '@/lib/targets/registry';
+import { TARGET_LIST, TARGETS, type TargetId } from '@/lib/targets/registry';
+import type { PackageSourceAnswer } from '@/lib/targets/target';
 
 const CURATED = [
   'numpy', 'pandas', 'matplotlib', 'scipy', 'scikit-learn', 'statsmodels', 'sympy', 'networkx',
@@ -21,7 +22,16 @@ export function mainAvailablePackages(): string[] {
   return cachedPackages;
 }
 
-type PromptOptions = { packages: string[]; packagesUnreachable?: boolean; stepBudget: number; budgetSpent?: boolean; codeMode?: 'tools' | 'blocks' };
+type PromptOptions = {
+  packages: string[];
+  /** Python's package source does not answer. */
+  packagesUnreachable?: boolean;
+  /** What the page found of the other targets' own package sources (R's repository); unknown when absent. */
+  packageSources?: Partial<Record<TargetId, PackageSourceAnswer>>;
+  stepBudget: number;
+  budgetSpent?: boolean;
+  codeMode?: 'tools' | 'blocks';
+};
 
 /** `a`, `b` or `c` (with `joiner` before the last). */
 function listOf(words: readonly string[], joiner: string): string {
@@ -41,14 +51,18 @@ function blocksMode(): string[] {
   ];
 }
 
-/** The other targets, one line each, from the registry. */
-function otherTools(): string[] {
+/** The other targets, one line each, from the registry; with what is known of their packages. */
+function otherTools(sources: Partial<Record<TargetId, PackageSourceAnswer>>): string[] {
   const others = TARGET_LIST.filter((target) => target.id !== TARGETS.python.id);
   if (others.length === 0) return [];
-  return ['', 'More tools run in the same browser:', ...others.map((target) => `- \`${target.toolName}\` ${target.prompt}`)];
+  const line = (target: (typeof others)[number]) => {
+    const packages = target.packagesPrompt?.[sources[target.id] ?? 'unknown'];
+    return `- \`${target.toolName}\` ${target.prompt}${packages ? ` ${packages}` : ''}`;
+  };
+  return ['', 'More tools run in the same browser:', ...others.map(line)];
 }
 
-export function buildSystemPrompt({ packages, packagesUnreachable = false, stepBudget, budgetSpent = false, codeMode = 'tools' }: PromptOptions): string {
+export function buildSystemPrompt({ packages, packagesUnreachable = false, packageSources = {}, stepBudget, budgetSpent = false, codeMode = 'tools' }: PromptOptions): string {
   const lines = [
     'You are Runpad, a careful data analyst and programmer. You answer by writing Python and running it with the `python` tool; never guess a number you can compute.',
     '',
@@ -66,7 +80,7 @@ export function buildSystemPrompt({ packages, packagesUnreachable = false, stepB
     '- If a package fails to load, do not retry the same import: use the standard library instead and say so.',
     '- When a run fails, read the traceback, fix the code and run it again.',
     `- You may run code at most ${stepBudget} times per user message.`,
-    ...otherTools(),
+    ...otherTools(packageSources),
     '',
     'After running code, answer in markdown, quoting the actual numbers the code produced.',
   ];

@@ -74,7 +74,14 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
     codeMode,
   });
   const instructions =
-    buildSystemPrompt({ packages: mainAvailablePackages(), packagesUnreachable: request.packageSource === 'unreachable', stepBudget, budgetSpent, codeMode }) +
+    buildSystemPrompt({
+      packages: mainAvailablePackages(),
+      packagesUnreachable: request.packageSource === 'unreachable',
+      packageSources: { r: request.rPackageSource },
+      stepBudget,
+      budgetSpent,
+      codeMode,
+    }) +
     (continuing ? '\n\nYour previous answer was cut off before it ended. Continue it exactly where it stopped, without repeating what you already wrote.' : '');
 
   // No byte from the model for the idle timeout (counted on the wire) aborts the call like a Stop

@@ -19,6 +19,8 @@ export const chatRequestSchema = z.object({
   modelId: modelIdSchema.optional(),
   /** Whether the browser could reach the package source; the model is told to do without when not. */
   packageSource: z.enum(['reachable', 'unreachable', 'unknown']).default('unknown'),
+  /** Whether R's package repository answered when the page's R started ('unknown' before R has run). */
+  rPackageSource: z.enum(['reachable', 'unreachable', 'unknown']).default('unknown'),
   settings: z
     .object({
       includeImages: z.boolean().default(true),

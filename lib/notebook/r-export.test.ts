@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages';
 import { scriptFormat, toScript } from './to-script';
 import { toNotebook } from './to-ipynb';
+import { SCRIPT_LINK_LABEL, scriptLanguage } from './script-language';
 
 const R_CODE = 'fit <- lm(mpg ~ wt, data = mtcars)\nprint(summary(fit))\ncat("he said \\"\'\'\'ok\'\'\'\\"\\n")';
 
@@ -34,6 +35,19 @@ describe('exporting an R conversation', () => {
     expect(script).toContain(`# %%\n${R_CODE}`);
     expect(script).toContain('# Fit mpg on weight in R.');
     expect(script).not.toContain('# R run');
+  });
+
+  it('the Download menu says R script (.R) from the same messages the route names the file by; a call cut off before its code does not count, any other target does', () => {
+    const cutOff = { type: 'tool-python', toolCallId: 'p0', state: 'input-streaming', input: {} };
+    const rOnly = conversation(call('r1', 'tool-r', R_CODE), cutOff);
+    expect(scriptLanguage(rOnly)).toBe('r');
+    expect(SCRIPT_LINK_LABEL[scriptLanguage(rOnly)]).toBe('R script (.R)');
+    expect(scriptFormat({ title: 'x', messages: rOnly }).fileName).toBe('x.R');
+    const mixed = conversation(call('r1', 'tool-r', R_CODE), call('g1', 'tool-graphviz', 'digraph {}'));
+    expect(scriptLanguage(mixed)).toBe('python');
+    expect(scriptFormat({ title: 'x', messages: mixed }).fileName).toBe('x.py');
+    // No run at all: a Python script, as before R existed.
+    expect(scriptLanguage(conversation())).toBe('python');
   });
 
   it('a notebook (Python kernel) whose R cell passes the exact R source to Rscript, with the stored outputs', async () => {

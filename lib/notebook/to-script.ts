@@ -9,6 +9,7 @@
 import type { StoredMessage } from '@/lib/db/queries/messages';
 import { TARGETS } from '@/lib/targets/registry';
 import { conversationCells, exportFileName } from './to-ipynb';
+import { scriptLanguage } from './script-language';
 
 /**
  * Every line as a comment. Splits on every character Python's tokenizer ends a line at (and the
@@ -39,7 +40,7 @@ export function toScript(input: { title: string | null; messages: StoredMessage[
   // The title is in the first markdown cell; the header says what the file is.
   const cells = conversationCells(input);
   // A conversation that ran only R is an R script: the same percent cells (R comments are `#` too), the R as written.
-  const rOnly = isROnly(cells);
+  const rOnly = scriptLanguage(input.messages) === 'r';
   const blocks: string[] = [
     `# Exported from Runpad: the conversation ${rOnly ? 'as an R script ' : ''}in the percent cell format of Jupytext and VS Code.\n# Stored outputs are not included.`,
   ];
@@ -72,15 +73,9 @@ export function toScript(input: { title: string | null; messages: StoredMessage[
   return `${blocks.join('\n\n')}\n`;
 }
 
-/** Whether every run of the conversation is R (then its script is an .R file). */
-export function isROnly(cells: ReturnType<typeof conversationCells>): boolean {
-  const code = cells.filter((cell) => cell.kind === 'code');
-  return code.length > 0 && code.every((cell) => cell.kind === 'code' && cell.target === 'r');
-}
-
 /** The script's name and type: `.R` when the conversation ran only R, else `.py`. */
 export function scriptFormat(input: { title: string | null; messages: StoredMessage[] }): { fileName: string; contentType: string } {
-  return isROnly(conversationCells(input))
+  return scriptLanguage(input.messages) === 'r'
     ? { fileName: exportFileName(input.title, '.R'), contentType: 'text/x-r-source; charset=utf-8' }
     : { fileName: scriptFileName(input.title), contentType: 'text/x-python; charset=utf-8' };
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from './protocol';
-import { compareStdout, planRestore, shouldAutoRestore, type RestorePlan } from './restore-plan';
+import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from './restore-plan';
 
 type Message = { id: string; role: string; parts: unknown[] };
 
@@ -43,6 +43,17 @@ describe('planRestore', () => {
     expect(plan.totalRecordedMs).toBe(125);
     // Before the second SQL run, it depends on the first SQL run and the Python run.
     expect(ids(planRestore(messages, { beforeToolCallId: 's2' }))).toEqual(['s1', 'p1']);
+  });
+
+  it('replays R runs in stored order with Python’s; a run depends only on the earlier runs of its own engine', () => {
+    const messages: Message[] = [
+      assistant('a1', run('p1', 'x = 1'), run('r1', 'kept <- 41', result(), 'tool-r'), run('s1', 'CREATE TABLE t AS SELECT 1', result(), 'tool-sql')),
+      assistant('a2', run('r2', 'cat(kept + 1)', result(), 'tool-r'), run('p2', 'print(x)')),
+    ];
+    expect(planRestore(messages).steps.map((step) => [step.toolCallId, step.target])).toEqual([['p1', 'python'], ['r1', 'r'], ['s1', 'sql'], ['r2', 'r'], ['p2', 'python']]);
+    const beforeP2 = planRestore(messages, { beforeToolCallId: 'p2' });
+    expect(dependsOnFor(beforeP2, 'pyodide')).toEqual(['p1', 's1']);
+    expect(dependsOnFor(beforeP2, 'webr')).toEqual(['r1', 'r2']);
   });
 
   it('clears Python and SQL steps alike when a SQL run replaced the interpreter they share', () => {

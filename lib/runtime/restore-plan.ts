@@ -5,7 +5,7 @@
  */
 import { streamOutputSchema } from './protocol';
 import { readRunPart } from '@/lib/targets/run-part';
-import type { TargetId } from '@/lib/targets/registry';
+import { TARGETS, type TargetId } from '@/lib/targets/registry';
 
 export type ReplayStep = {
   toolCallId: string;
@@ -114,6 +114,15 @@ export function planRestore(
     }
   }
   return plan();
+}
+
+/**
+ * The planned runs a run on `engine` depends on (tool call ids, in order): those of the targets
+ * whose state lives in that engine. A Python run does not lack the state of R's runs, nor R's of
+ * Python's: counting them would tell the model a state was lost that it never had there.
+ */
+export function dependsOnFor(plan: RestorePlan, engine: string): string[] {
+  return plan.steps.filter((step) => TARGETS[step.target].engine === engine).map((step) => step.toolCallId);
 }
 
 function sum(steps: readonly ReplayStep[]): number {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import { runOnTarget, runToolCall, type PipelineOptions } from './pipeline';
-import { TARGET_LIST, TARGETS, type TargetId } from './registry';
+import { TARGET_LIST, TARGETS, type Target, type TargetId } from './registry';
 import type { RunContext, RunnerState, TargetRunner } from './runner';
 import { RunnerSet } from './runners';
 
@@ -144,13 +144,13 @@ describe('the run pipeline', () => {
   it('restores before a run of a stateful target only, and says so instead of "fresh interpreter"', async () => {
     const { runners, set } = fakes({ sql: () => ({ ...ok(), freshInterpreter: { missingRuns: 2 } }) });
     const asked: string[] = [];
-    const beforeStatefulRun = async (runId: string) => {
-      asked.push(runId);
+    const beforeStatefulRun = async (runId: string, target: Target) => {
+      asked.push(`${runId} on ${target.engine}`);
       return { dependsOn: ['earlier-1', 'earlier-2'], restored: { runs: 2, failed: [] } };
     };
     const sql = await runOnTarget(TARGETS.sql, 'SELECT * FROM t', { runId: 's2' }, options(set, { beforeStatefulRun }));
     await runOnTarget(TARGETS.graphviz, 'digraph {}', { runId: 'g2' }, options(set, { beforeStatefulRun }));
-    expect(asked).toEqual(['s2']);
+    expect(asked).toEqual(['s2 on pyodide']);
     expect(runners.sql.calls[0].context.dependsOn).toEqual(['earlier-1', 'earlier-2']);
     expect(sql.restored).toEqual({ runs: 2, failed: [] });
     expect(sql.freshInterpreter).toBeUndefined();

@@ -31,7 +31,7 @@ export type PipelineOptions = {
    * Before a run of a target with state: restore what the engine lacks, when it may, and say
    * which earlier runs this run depends on (the engine tells the model what it lacked).
    */
-  beforeStatefulRun?: (runId: string) => Promise<{ dependsOn: string[]; restored?: RunResult['restored'] }>;
+  beforeStatefulRun?: (runId: string, target: Target) => Promise<{ dependsOn: string[]; restored?: RunResult['restored'] }>;
   /** Draws a Vega-Lite chart as a PNG (tests give their own). */
   chartRenderer?: ChartRenderer;
 };
@@ -47,7 +47,7 @@ export async function runOnTarget(target: Target, code: string, run: CellRun, op
   } catch (error) {
     return unavailable(target, error);
   }
-  const prepared = runner.stateful && run.runId && options.beforeStatefulRun ? await options.beforeStatefulRun(run.runId) : undefined;
+  const prepared = runner.stateful && run.runId && options.beforeStatefulRun ? await options.beforeStatefulRun(run.runId, target) : undefined;
   const context: RunContext = { ...run, dependsOn: prepared?.dependsOn, files: options.files(), timeoutMs: options.timeoutMs() };
   let result: RunResult;
   try {

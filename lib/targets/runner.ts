@@ -4,7 +4,7 @@
  * only this; it never knows which language it is running.
  */
 import type { Output, RunResult } from '@/lib/runtime/protocol';
-import type { DataFile, RunPhase } from '@/lib/runtime/kernel';
+import type { DataFile, PackageSourceState, RunPhase } from '@/lib/runtime/kernel';
 import type { ReplayPolicy } from './target';
 
 export type RunnerState =
@@ -46,6 +46,11 @@ export interface TargetRunner {
   missingRuns(runIds: readonly string[]): string[];
   /** The bytes of a file the code wrote (e.g. `/output/report.csv`), when the engine has files. */
   readFile?(path: string): Promise<Uint8Array>;
+  /**
+   * Whether the engine's own package source answered when the engine started ('unknown' before it
+   * has), for a runner whose engine asks (R's repository); its subscribers hear when that is known.
+   */
+  packageSource?(): PackageSourceState;
   /** A fresh engine: state is lost. */
   restart(): Promise<void>;
   dispose(): void;

@@ -29,6 +29,9 @@ export type NotebookSetup = {
   namesOfFiles?: (fileNames: string[]) => Map<string, string>;
 };
 
+/** Whether a package source answers, as the page found it ('unknown': not asked yet). */
+export type PackageSourceAnswer = 'reachable' | 'unreachable' | 'unknown';
+
 /** How a cell of the target becomes Python outside Runpad (notebook export, script export). */
 export type NotebookForm = {
   /** The Python of the notebook cell. */
@@ -55,6 +58,11 @@ export type TargetDefinition<Id extends string = string> = {
   description: string;
   /** One line of the system prompt's list of tools. */
   prompt: string;
+  /**
+   * For a target whose engine downloads packages from a source of its own (R's repository): what
+   * the model is told of them after its prompt line, by what the page found of that source.
+   */
+  packagesPrompt?: Record<PackageSourceAnswer, string>;
   /** The display MIME types its runs produce (beyond stream, error and file outputs). */
   mimeTypes: readonly DisplayMimeType[];
   /** Whether runs leave state (variables, tables) that later runs use. */

@@ -7,7 +7,10 @@
 # - Printed output goes to a file through sink(), read back whenever a message, warning or error
 #   has to be placed after it, so the events keep R's order.
 # - Plots go to png() files: options(device) opens one for any plot, and every device still open
-#   at the end of the run is closed, so a plot left open is kept too.
+#   at the end of the run is closed, so a plot left open is kept too. A PNG is written only when its
+#   page is done, so where a page begins (graphics' before.plot.new and grid's before.grid.newpage
+#   hooks) is marked in the events by a `plot` event naming the file it will be; events.ts puts
+#   each PNG there, so a plot sits between the text printed before and after it, as in R.
 # - A missing package is installed from the configured repository when it can be reached; when it
 #   cannot, library() fails at once with a message that says to use base R.
 local({
@@ -150,14 +153,33 @@ local({
     dir.create(plot_dir, showWarnings = FALSE, recursive = TRUE)
     unlink(list.files(plot_dir, full.names = TRUE))
     devices <- 0L
+    # Our devices by R's device number, and the pages each has begun (page n is plot-<device>-<n>.png).
+    ours <- integer()
+    pages <- integer()
     options(device = function(...) {
       devices <<- devices + 1L
       grDevices::png(file.path(plot_dir, sprintf("plot-%03d-%%03d.png", devices)), width = caps$plot_width, height = caps$plot_height, res = 96)
+      ours[as.character(grDevices::dev.cur())] <<- devices
+      pages[devices] <<- 0L
     })
+    # Called just before a page may begin: marks where its PNG belongs. Base graphics begin a page
+    # only when par("page") says so (not for the next panel of par(mfrow)); grid's newpage always does.
+    page_begins <- function(always) tryCatch({
+      if (grDevices::dev.cur() == 1L) grDevices::dev.new()
+      device <- ours[as.character(grDevices::dev.cur())]
+      if (!is.na(device) && (always || isTRUE(graphics::par("page")))) {
+        pages[device] <<- pages[device] + 1L
+        flush_out()
+        add(list(type = "plot", path = file.path(plot_dir, sprintf("plot-%03d-%03d.png", device, pages[device]))))
+      }
+    }, error = function(e) NULL)
+    hooks <- list(before.plot.new = function() page_begins(FALSE), before.grid.newpage = function() page_begins(TRUE))
+    for (name in names(hooks)) setHook(name, hooks[[name]])
 
     status <- "ok"
     outputs_before <- runpad$output_files()
     finish <- function() {
+      for (name in names(hooks)) setHook(name, Filter(function(hook) !identical(hook, hooks[[name]]), getHook(name)), "replace")
       while (sink.number() > sinks) sink()
       flush_out()
       close(out)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionLine, eventsToOutputs, fromWebR, parseEvents, rRunSchema } from './events';
+import { conditionLine, eventsToOutputs, fromWebR, parseEvents, placePlots, rRunSchema, type REvent } from './events';
 import { mediaTypeOfName } from './media-type';
 import { outputSchema } from '@/lib/runtime/protocol';
 
@@ -98,6 +98,51 @@ describe('R run events → outputs', () => {
       { output_type: 'display_data', data: { 'image/png': 'iVBORw0KGgo=', 'text/plain': '<R plot>' } },
       { output_type: 'stream', name: 'stderr', text: 'A plot could not be read back from R.\n' },
       { output_type: 'file', name: 'fit.csv', size: 120, mediaType: 'text/csv' },
+    ]);
+  });
+
+  it('a plot sits where its page began, between what was printed before and after it (R’s order)', () => {
+    const plot = (page: number) => `/tmp/runpad-plots/plot-001-00${page}.png`;
+    const { outputs } = run(
+      'ok',
+      list({ type: chr('stream'), name: chr('stdout'), text: chr('before\n') }),
+      list({ type: chr('plot'), path: chr(plot(1)) }),
+      list({ type: chr('stream'), name: chr('stdout'), text: chr('after\n') }),
+      list({ type: chr('image'), path: chr(plot(1)) }),
+    );
+    expect(outputs).toEqual([
+      { output_type: 'stream', name: 'stdout', text: 'before\n' },
+      { output_type: 'display_data', data: { 'image/png': 'iVBORw0KGgo=', 'text/plain': '<R plot>' } },
+      { output_type: 'stream', name: 'stdout', text: 'after\n' },
+    ]);
+  });
+
+  it('places each PNG at its own page’s mark; a PNG without a mark stays at the end, a mark without a PNG goes', () => {
+    const path = (device: number, page: number) => `/tmp/runpad-plots/plot-00${device}-00${page}.png`;
+    const text = (value: string): REvent => ({ type: 'stream', name: 'stdout', text: value });
+    const events: REvent[] = [
+      text('a'),
+      { type: 'plot', path: path(1, 1) },
+      text('b'),
+      { type: 'plot', path: path(2, 1) }, // a second device, drawn before the first's next page
+      { type: 'plot', path: path(1, 2) },
+      { type: 'plot', path: path(1, 3) }, // begun, never written
+      text('c'),
+      { type: 'image', path: path(1, 1) },
+      { type: 'image', path: path(1, 2) },
+      { type: 'image', path: path(2, 1) },
+      { type: 'image', path: path(3, 1) }, // no mark (a page begun where no hook saw it)
+      { type: 'file', name: 'out.csv', size: 3 },
+    ];
+    expect(placePlots(events)).toEqual([
+      text('a'),
+      { type: 'image', path: path(1, 1) },
+      text('b'),
+      { type: 'image', path: path(2, 1) },
+      { type: 'image', path: path(1, 2) },
+      text('c'),
+      { type: 'image', path: path(3, 1) },
+      { type: 'file', name: 'out.csv', size: 3 },
     ]);
   });
 

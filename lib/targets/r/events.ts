@@ -55,6 +55,8 @@ const eventSchema = z.union([
     text: scalar,
   }),
   z.object({ type: one(z.literal('image')), path: scalar }),
+  /** Where a plot page began: its PNG (an `image` event at the end, once written) belongs here. */
+  z.object({ type: one(z.literal('plot')), path: scalar }),
   z.object({ type: one(z.literal('file')), name: scalar, size: one(z.number().nonnegative()) }),
 ]);
 export type REvent = z.infer<typeof eventSchema>;
@@ -117,7 +119,30 @@ export type ReadImage = (path: string) => string | null;
 /** A file under /output/ as a download: its media type from its name. */
 export type MediaTypeOf = (name: string) => string;
 
-/** The outputs of a run, in R's order; consecutive text on one stream is one output. */
+/**
+ * Plots in R's order. A PNG is written when its page is done, so capture.R lists the written ones
+ * (`image` events) at the end, and marks where each page began (`plot` events, naming the file it
+ * will be). Each PNG moves to its page's mark; a PNG without a mark (a page begun where no hook
+ * sees it) stays at the end; a mark without a PNG (a page that was never written) goes.
+ */
+export function placePlots(events: readonly REvent[]): REvent[] {
+  const written = new Set(events.flatMap((event) => (event.type === 'image' && event.path ? [event.path] : [])));
+  const placed = new Set<string>();
+  const ordered: REvent[] = [];
+  for (const event of events) {
+    if (event.type === 'plot') {
+      if (event.path && written.has(event.path) && !placed.has(event.path)) {
+        placed.add(event.path);
+        ordered.push({ type: 'image', path: event.path });
+      }
+    } else if (!(event.type === 'image' && event.path && placed.has(event.path))) {
+      ordered.push(event);
+    }
+  }
+  return ordered;
+}
+
+/** The outputs of a run, in R's order (plots where their page began); consecutive text on one stream is one output. */
 export function eventsToOutputs(events: readonly REvent[], readImage: ReadImage, mediaTypeOf: MediaTypeOf): Output[] {
   const outputs: Output[] = [];
   const text = (name: 'stdout' | 'stderr', value: string) => {
@@ -126,7 +151,7 @@ export function eventsToOutputs(events: readonly REvent[], readImage: ReadImage,
     if (last?.output_type === 'stream' && last.name === name) last.text += value;
     else outputs.push({ output_type: 'stream', name, text: value });
   };
-  for (const event of events) {
+  for (const event of placePlots(events)) {
     switch (event.type) {
       case 'stream':
         text(event.name, event.text ?? '');
@@ -156,6 +181,8 @@ export function eventsToOutputs(events: readonly REvent[], readImage: ReadImage,
         else text('stderr', 'A plot could not be read back from R.\n');
         break;
       }
+      case 'plot':
+        break; // placePlots made each mark its PNG, or dropped it
       case 'file':
         if (event.name) outputs.push({ output_type: 'file', name: event.name, size: event.size, mediaType: mediaTypeOf(event.name) });
         break;

@@ -17,7 +17,14 @@ export const r = defineTarget({
     'a data frame or matrix left as the last value is shown as a table; print() what matters. Files uploaded by the user are in /data (read.csv("/data/name.csv")); ' +
     'write files for the user to /output/. Packages beyond the base library (ggplot2, dplyr) may be unavailable: prefer base R.',
   prompt:
-    "runs R (webR) with its own state, separate from Python's. Use it when the user asks for R, or for classical statistics where R's output is the reference (summary(lm(...)), glm, t.test, anova). Base R is there (stats, graphics, grDevices, utils, grid, datasets); plots from plot(), hist(), boxplot() are captured as images; a data frame or matrix left as the last value is shown as a table; /data files are readable (`read.csv('/data/sales.csv')`). Packages beyond base R usually cannot be downloaded: if library() fails, do not retry, use base R.",
+    "runs R (webR) with its own state, separate from Python's. Use it when the user asks for R, or for classical statistics where R's output is the reference (summary(lm(...)), glm, t.test, anova). Base R is there (stats, graphics, grDevices, utils, grid, datasets); plots from plot(), hist(), boxplot() are captured as images; a data frame or matrix left as the last value is shown as a table; /data files are readable (`read.csv('/data/sales.csv')`).",
+  // The page asks R's repository once, when R starts (workers/r.worker.ts), and sends the answer with each request.
+  packagesPrompt: {
+    unknown: 'Packages beyond base R are downloaded from the R package repository on library() when it answers; when it does not, library() fails at once saying so: then do not retry, use base R.',
+    reachable: 'Packages beyond base R (ggplot2, dplyr…) are downloaded from the R package repository on library(); the first library() of each takes a moment.',
+    unreachable:
+      "The R package repository does not answer from the user's browser right now, so only base R is available: do not call library() or install.packages() for other packages (ggplot2, dplyr…); use base R (graphics for plots, stats for models, utils for files).",
+  },
   mimeTypes: ['image/png', 'text/plain', 'application/vnd.dataresource+json'],
   stateful: true,
   engine: 'webr',

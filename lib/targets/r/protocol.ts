@@ -44,7 +44,12 @@ export type RequestIn = z.input<typeof requestSchema>;
 const message = z.string().max(R_LIMITS.maxMessageChars);
 
 export const replySchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready'), version: z.string().max(100) }),
+  z.object({
+    type: z.literal('ready'),
+    version: z.string().max(100),
+    /** Whether the R package repository answered the worker's one probe while R started. */
+    packages: z.enum(['reachable', 'unreachable']),
+  }),
   z.object({ type: z.literal('failed'), message }),
   z.object({
     type: z.literal('ran'),

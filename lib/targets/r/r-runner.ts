@@ -13,7 +13,7 @@
  */
 import type { RunContext, RunnerState, TargetRunner } from '@/lib/targets/runner';
 import type { RLocation, RunnerEnv } from '@/lib/targets/runner-env';
-import type { DataFile } from '@/lib/runtime/kernel';
+import type { DataFile, PackageSourceState } from '@/lib/runtime/kernel';
 import { RESTARTED_NOTICE, outputSchema, type Output, type RunResult } from '@/lib/runtime/protocol';
 import { OUTPUT_CAPS, RUN_LIMITS } from '@/lib/runtime/limits';
 import { OutputBudget } from '@/lib/runtime/output-budget';
@@ -43,8 +43,14 @@ export class RRunner implements TargetRunner {
   /** True once a worker was replaced: the next run tells the model its state was lost. */
   private lostState = false;
   private queue: Promise<unknown> = Promise.resolve();
+  /** What the last R to start found of the package repository (the worker asks once as R starts). */
+  private repository: PackageSourceState = 'unknown';
 
   constructor(private readonly location: RLocation) {}
+
+  packageSource(): PackageSourceState {
+    return this.repository;
+  }
 
   missingRuns(runIds: readonly string[]): string[] {
     const ran = this.connection?.ran;
@@ -105,6 +111,8 @@ export class RRunner implements TargetRunner {
     }
     const restarted = this.lostState;
     this.lostState = false;
+    // Earlier R runs this run may use that this R has not run (a reload, a replaced worker, no restore).
+    const missing = (context.dependsOn ?? []).filter((runId) => !connection.ran.has(runId)).length;
     context.onPhase?.({ kind: 'running', startedAt: Date.now() });
     this.setState({ kind: 'busy' });
 
@@ -148,6 +156,7 @@ export class RRunner implements TargetRunner {
         durationMs: elapsed(),
         ...(notices.length ? { notice: notices.join(' ') } : {}),
         ...(restarted || killed ? { restarted: true } : {}),
+        ...(missing > 0 ? { freshInterpreter: { missingRuns: missing } } : {}),
       };
     } finally {
       clearTimeout(timer);
@@ -198,6 +207,8 @@ export class RRunner implements TargetRunner {
         if (!reply.success) return; // anything else from the worker is ignored
         if (reply.data.type === 'ready') {
           clearTimeout(timer);
+          // Known before `ready` is announced, so subscribers read it with the state change.
+          this.repository = reply.data.packages;
           resolve();
         } else if (reply.data.type === 'failed') {
           clearTimeout(timer);
