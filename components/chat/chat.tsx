@@ -103,7 +103,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       files: () => dataFilesRef.current,
       timeoutMs: runTimeoutMs,
       storeFile: conversationFileStore(conversationId),
-      beforeStatefulRun: async (id) => (await restoreRef.current?.beforeRun(id)) ?? { dependsOn: [] },
+      beforeStatefulRun: (id) => restoreRef.current?.beforeRun(id) ?? { dependsOn: [] },
     }),
     [runners, runTimeoutMs, conversationId],
   );
