@@ -7,12 +7,13 @@ import { startFakeOpenAI } from '../e2e/fixtures/fake-openai/server.mjs';
 import { startApp } from './servers.mjs';
 
 const RUNS = Number(process.argv[2] ?? 10);
-const PORT = 3301;
+const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 0); // as in run.mjs
+const PORT = 3301 + OFFSET;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
 });
-const fake = await startFakeOpenAI({ port: 4011 });
+const fake = await startFakeOpenAI({ port: 4011 + OFFSET });
 const app = await startApp(PORT, { PORT: String(PORT), OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'bench', RUNPAD_MODEL: 'bench', RUNPAD_DATA_DIR: `${os.tmpdir()}/runpad-rt-${Date.now()}` });
 const TERMINAL = ['ok', 'error', 'timeout', 'interrupted', 'crashed'];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: measures the app against its baselines in the same run, and writes
 // bench/out/<date>.json and bench/RESULTS.md. Benchmarks report; they never fail on a timing.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { chromium } from 'playwright-core';
@@ -19,9 +20,14 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
  */
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? null;
 const wanted = (section) => !ONLY || ONLY.includes(section);
-const BARE = 'http://127.0.0.1:3300';
-const APP_PORT = 3301;
+/** BENCH_PORT_OFFSET moves the bench's ports (3300, 3301, 4011), so runs on a shared machine do not collide. */
+const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 0);
+const BARE_PORT = 3300 + OFFSET;
+const BARE = `http://127.0.0.1:${BARE_PORT}`;
+const APP_PORT = 3301 + OFFSET;
 const APP = `http://127.0.0.1:${APP_PORT}`;
+/** `uptime`'s line (load averages over 1, 5 and 15 minutes): the machine is shared. */
+const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
 const stats = (xs) => ({ median: Math.round(median(xs) * 10) / 10, p95: Math.round(p95(xs) * 10) / 10, n: xs.length });
@@ -30,8 +36,8 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
 });
-const bare = await startBareServer(3300);
-const fake = await startFakeOpenAI({ port: 4011 });
+const bare = await startBareServer(BARE_PORT);
+const fake = await startFakeOpenAI({ port: 4011 + OFFSET });
 const app = await startApp(APP_PORT, { PORT: String(APP_PORT), OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'bench', RUNPAD_MODEL: 'bench', RUNPAD_DATA_DIR: `${os.tmpdir()}/runpad-bench-${Date.now()}` });
 
 async function bareStart(context) {
@@ -73,20 +79,28 @@ async function snapshotStored(page) {
   });
 }
 
-async function coldStarts(start, { afterFirst } = {}) {
-  const first = [];
-  const cached = [];
-  for (let i = 0; i < REPEAT; i += 1) {
+/**
+ * Cold starts of the bare page and the app, interleaved (bare then app, app then bare, ...) so
+ * that a loaded machine's swings fall on both sides of the ratio rather than on one.
+ */
+async function coldStartsInterleaved() {
+  const times = { bare: { first: [], cached: [] }, app: { first: [], cached: [] } };
+  const one = async (which) => {
+    const start = which === 'app' ? appStart : bareStart;
     const context = await browser.newContext();
     const a = await start(context);
-    first.push(a.ms);
-    await afterFirst?.(a.page);
+    times[which].first.push(a.ms);
+    if (which === 'app') await snapshotStored(a.page);
     await a.page.close();
     const b = await start(context);
-    cached.push(b.ms);
+    times[which].cached.push(b.ms);
     await context.close();
+  };
+  for (let i = 0; i < REPEAT; i += 1) {
+    for (const which of i % 2 === 0 ? ['bare', 'app'] : ['app', 'bare']) await one(which);
   }
-  return { first: stats(first), cached: stats(cached) };
+  const summary = (t) => ({ first: stats(t.first), cached: stats(t.cached) });
+  return { bare: summary(times.bare), app: summary(times.app) };
 }
 
 /** Code complete in the browser (the app's User Timing mark) → outputs in the DOM (cell ok, per MutationObserver). */
@@ -126,11 +140,11 @@ async function appRunRoundTrip(page, code) {
   return { total: done[1] - (complete ?? (queued ?? done)[1]), running: done[1] - running[1] };
 }
 
-const results = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, ${os.type()} ${os.release()}`, versions: { node: process.version, pyodide: pyodideVersion, chromium: browser.version() }, repeat: REPEAT, loadAverage: { start: os.loadavg()[0] } };
+const results = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, ${os.type()} ${os.release()}`, versions: { node: process.version, pyodide: pyodideVersion, chromium: browser.version() }, repeat: REPEAT, loadAverage: { start: os.loadavg()[0] }, uptime: { start: uptime() } };
 try {
   if (wanted('coldStart')) {
     console.log('1. cold start');
-    results.coldStart = { bare: await coldStarts(bareStart), app: await coldStarts(appStart, { afterFirst: snapshotStored }) };
+    results.coldStart = await coldStartsInterleaved();
   }
 
   if (wanted('roundTrip')) {
@@ -138,15 +152,16 @@ try {
     const bareContext = await browser.newContext();
     const barePage = (await bareStart(bareContext)).page;
     const print10k = 'print("x" * 10_000)';
-    const bareTimes = { onePlusOne: [], print10k: [] };
-    for (let i = 0; i < REPEAT * 4; i += 1) {
-      bareTimes.onePlusOne.push((await barePage.evaluate(() => window.bareRun('1+1'))).ms);
-      bareTimes.print10k.push((await barePage.evaluate((c) => window.bareRun(c), print10k)).ms);
-    }
     const appContext = await browser.newContext();
     const appPage = (await appStart(appContext)).page;
+    // Bare and app samples alternate, so both see the same load.
+    const bareTimes = { onePlusOne: [], print10k: [] };
     const appTimes = { onePlusOne: [], print10k: [] };
-    for (let i = 0; i < REPEAT; i += 1) {
+    for (let i = 0; i < REPEAT * 2; i += 1) {
+      for (let k = 0; k < 2; k += 1) {
+        bareTimes.onePlusOne.push((await barePage.evaluate(() => window.bareRun('1+1'))).ms);
+        bareTimes.print10k.push((await barePage.evaluate((c) => window.bareRun(c), print10k)).ms);
+      }
       appTimes.onePlusOne.push((await appRunRoundTrip(appPage, '1+1')).total);
       appTimes.print10k.push((await appRunRoundTrip(appPage, print10k)).total);
     }
@@ -159,10 +174,12 @@ try {
     await appPage.evaluate(() => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs: 1000 })));
     const interrupt = [];
     const restart = [];
+    const cachedStart = [];
+    await snapshotStored(appPage);
     for (let i = 0; i < REPEAT; i += 1) {
       interrupt.push((await appRunRoundTrip(appPage, 'while True: pass')).running - 1000);
     }
-    for (let i = 0; i < Math.min(REPEAT, 3); i += 1) {
+    for (let i = 0; i < REPEAT; i += 1) {
       // From the limit (code complete + 1 s: the run starts at once) to the status showing a ready
       // interpreter again, both in the page's clock.
       await appPage.evaluate(() => {
@@ -179,8 +196,12 @@ try {
       restart.push(
         await appPage.evaluate(() => window.readyAt - performance.getEntriesByName('runpad:code-complete').at(-1).startTime - 1000),
       );
+      // The restart's baseline, a cached start, measured between restarts (same load).
+      const cached = await appStart(appContext);
+      cachedStart.push(cached.ms);
+      await cached.page.close();
     }
-    results.interrupt = { toUsableAfterLimitMs: stats(interrupt.filter(Number.isFinite)), hardRestartAfterLimitMs: stats(restart) };
+    results.interrupt = { toUsableAfterLimitMs: stats(interrupt.filter(Number.isFinite)), hardRestartAfterLimitMs: stats(restart), cachedStartBetweenRestartsMs: stats(cachedStart) };
     await appContext.close();
     await bareContext.close();
   }
@@ -203,6 +224,7 @@ try {
   }
 } finally {
   results.loadAverage.end = os.loadavg()[0];
+  results.uptime.end = uptime();
   await browser.close();
   app.kill();
   bare.close();

@@ -109,7 +109,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       files: () => dataFilesRef.current,
       timeoutMs: runTimeoutMs,
       storeFile: conversationFileStore(conversationId),
-      beforeStatefulRun: async (id, target) => (await restoreRef.current?.beforeRun(id, target.engine)) ?? { dependsOn: [] },
+      beforeStatefulRun: (id, target) => restoreRef.current?.beforeRun(id, target.engine) ?? { dependsOn: [] },
     }),
     [runners, runTimeoutMs, conversationId],
   );

@@ -6,7 +6,10 @@
  * what a cell shows before that, and it is not persisted.
  *
  * Listeners hear at most once per animation frame, however many outputs arrive: a run printing
- * thousands of lines must cost the page one render per frame, not one per line.
+ * thousands of lines must cost the page one render per frame, not one per line. The one exception
+ * is a run's end: it is shown at once (in a microtask, with whatever else is pending), not at the
+ * next frame, which was up to 16 ms of every run's round trip. That is at most one render more per
+ * run.
  */
 import { useSyncExternalStore } from 'react';
 import type { RunPhase } from '@/lib/runtime/kernel';
@@ -25,8 +28,9 @@ export class RunStore {
 
   update(id: string, change: (run: LiveRun) => LiveRun): void {
     const current = this.runs.get(id) ?? { phase: { kind: 'queued' }, outputs: [] };
-    this.runs.set(id, change(current));
-    this.schedule();
+    const next = change(current);
+    this.runs.set(id, next);
+    this.schedule(next.phase.kind === 'done');
   }
 
   /** The kernel's outputs so far (a list it keeps growing): copied once per frame, when shown. */
@@ -36,16 +40,20 @@ export class RunStore {
   }
 
   private readonly pendingOutputs = new Map<string, readonly Output[]>();
+  /** Which scheduled flush is current: a flush done early makes the pending frame's a no-op. */
+  private flushToken = 0;
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
 
-  private schedule(): void {
-    if (this.scheduled) return;
+  private schedule(now = false): void {
+    if (this.scheduled && !now) return;
     this.scheduled = true;
+    const token = ++this.flushToken;
     const flush = () => {
+      if (token !== this.flushToken) return; // superseded by an earlier flush
       this.scheduled = false;
       for (const [id, outputs] of this.pendingOutputs) {
         const current = this.runs.get(id) ?? { phase: { kind: 'queued' }, outputs: [] };
@@ -54,8 +62,9 @@ export class RunStore {
       this.pendingOutputs.clear();
       for (const listener of this.listeners) listener();
     };
+    if (now) queueMicrotask(flush);
     // A hidden tab gets no animation frames; a timer keeps the state current there.
-    if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(flush);
+    else if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(flush);
     else setTimeout(flush, 50);
   }
 }

@@ -15,7 +15,10 @@ import type { DataFile } from '@/lib/runtime/kernel';
 import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from '@/lib/runtime/restore-plan';
 import { TARGET_LIST, TARGETS } from '@/lib/targets/registry';
 import { replayRuns } from '@/lib/targets/replay';
+import type { Prepared } from '@/lib/targets/pipeline';
 import type { RunnerSource } from '@/lib/targets/runners';
+
+type Restored = { runs: number; failed: string[] };
 
 export type RestoreState =
   | { kind: 'idle' }
@@ -27,7 +30,8 @@ export type RestoreApi = {
   /** Earlier runs the engines lack (for the banner), and their recorded time in all. */
   missing: { runs: number; recordedMs: number };
   /** Called before a run on `engine`: replays what it may by itself; says which of that engine's runs it depends on. */
-  beforeRun: (toolCallId: string, engine: string) => Promise<{ dependsOn: string[]; restored?: { runs: number; failed: string[] } }>;
+  /** Synchronous when nothing is restored first (most runs), so the run is posted without a yield. */
+  beforeRun: (toolCallId: string, engine: string) => Prepared | Promise<Prepared>;
   restoreNow: () => Promise<void>;
   stop: () => void;
 };
@@ -66,15 +70,11 @@ export function useRestore(runners: RunnerSource | null, messages: UIMessage[], 
     return () => unsubscribe.forEach((stop) => stop());
   }, [runners]);
 
-  const replay = useCallback(
-    async (plan: RestorePlan) => {
-      if (!runners) return undefined;
-      const steps = missingSteps(runners, plan);
-      const why = notReplayed(plan);
-      if (steps.length === 0) return why.length > 0 ? { runs: 0, failed: why } : undefined;
+  const replaySteps = useCallback(
+    async (source: RunnerSource, steps: RestorePlan['steps'], why: string[]): Promise<Restored> => {
       abort.current = new AbortController();
       setState({ kind: 'running', done: 0, total: steps.length });
-      const outcome = await replayRuns(steps, runners, {
+      const outcome = await replayRuns(steps, source, {
         files: optionsRef.current.files(),
         timeoutMs: optionsRef.current.timeoutMs(),
         compare: compareStdout,
@@ -86,17 +86,31 @@ export function useRestore(runners: RunnerSource | null, messages: UIMessage[], 
       setState({ kind: 'finished', ...finished });
       return finished;
     },
-    [runners],
+    [],
+  );
+
+  // Synchronous when there is nothing to replay (the interpreter has every earlier run), so a run
+  // that restores nothing is posted to its engine without a yield.
+  const replay = useCallback(
+    (plan: RestorePlan): Restored | undefined | Promise<Restored> => {
+      if (!runners) return undefined;
+      const steps = missingSteps(runners, plan);
+      const why = notReplayed(plan);
+      if (steps.length === 0) return why.length > 0 ? { runs: 0, failed: why } : undefined;
+      return replaySteps(runners, steps, why);
+    },
+    [runners, replaySteps],
   );
 
   const beforeRun = useCallback(
-    async (toolCallId: string, engine: string) => {
+    (toolCallId: string, engine: string): Prepared | Promise<Prepared> => {
       const plan = planRestore(messagesRef.current, { beforeToolCallId: toolCallId });
       const dependsOn = dependsOnFor(plan, engine);
       // By itself only in the engines the page opened with, not after a restart the user saw.
       const auto = runners !== null && optionsRef.current.mayAutoRestore() && shouldAutoRestore(plan);
-      const restored = auto ? await replay(plan) : undefined;
-      return { dependsOn, ...(restored ? { restored } : {}) };
+      const restored = auto ? replay(plan) : undefined;
+      const withRestored = (done: Restored | undefined): Prepared => ({ dependsOn, ...(done ? { restored: done } : {}) });
+      return restored instanceof Promise ? restored.then(withRestored) : withRestored(restored);
     },
     [runners, messagesRef, replay],
   );

@@ -210,7 +210,12 @@ export class Kernel {
    * the run has to be killed, its replacement is already (nearly) ready.
    */
   private prepareSpare(): void {
-    if (!this.spare && !this.disposed) this.spare = this.spawn(true);
+    if (this.spare || this.disposed) return;
+    const spare = this.spawn(true);
+    // A spare that is discarded (the run came back) is terminated before anyone awaits its
+    // start: without this its rejected start was an unhandled rejection in the page.
+    spare.ready.catch(() => undefined);
+    this.spare = spare;
   }
 
   private discardSpare(): void {

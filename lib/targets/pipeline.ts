@@ -31,10 +31,13 @@ export type PipelineOptions = {
    * Before a run of a target with state: restore what the engine lacks, when it may, and say
    * which earlier runs this run depends on (the engine tells the model what it lacked).
    */
-  beforeStatefulRun?: (runId: string, target: Target) => Promise<{ dependsOn: string[]; restored?: RunResult['restored'] }>;
+  beforeStatefulRun?: (runId: string, target: Target) => Prepared | Promise<Prepared>;
   /** Draws a Vega-Lite chart as a PNG (tests give their own). */
   chartRenderer?: ChartRenderer;
 };
+
+/** What a stateful run depends on, and what was restored for it first. */
+export type Prepared = { dependsOn: string[]; restored?: RunResult['restored'] };
 
 /** One run's own part of the context. */
 export type CellRun = Pick<RunContext, 'runId' | 'signal' | 'onOutputs' | 'onPhase'>;
@@ -47,7 +50,10 @@ export async function runOnTarget(target: Target, code: string, run: CellRun, op
   } catch (error) {
     return unavailable(target, error);
   }
-  const prepared = runner.stateful && run.runId && options.beforeStatefulRun ? await options.beforeStatefulRun(run.runId, target) : undefined;
+  // Awaited only when it is a promise (a restore runs first): every await before the code reaches
+  // the worker lets React render the message list first, which then delays the run's reply.
+  const preparing = runner.stateful && run.runId && options.beforeStatefulRun ? options.beforeStatefulRun(run.runId, target) : undefined;
+  const prepared = preparing instanceof Promise ? await preparing : preparing;
   const context: RunContext = { ...run, dependsOn: prepared?.dependsOn, files: options.files(), timeoutMs: options.timeoutMs() };
   let result: RunResult;
   try {
