@@ -150,7 +150,10 @@ for (const backend of [{ name: 'memory', redisUrl: null }, { name: 'Redis', redi
         // The producer's own bookkeeping (DONE sentinel, unsubscribe) has reached Redis.
         expect(await instance.context.hasExistingStream(streamId)).toBe('DONE');
         await instance.close();
-        expect(openHandles()).toEqual(before);
+        // Nothing of this instance's is left; a timer of an earlier test may have ended meanwhile.
+        const after = openHandles();
+        expect(after.sockets).toBeLessThanOrEqual(before.sockets);
+        expect(after.timers).toBeLessThanOrEqual(before.timers);
       });
     }
   });
