@@ -18,6 +18,9 @@ const nextConfig: NextConfig = {
   // store drivers dynamically, pino and ioredis are plain Node packages.
   serverExternalPackages: ['@electric-sql/pglite', 'rate-limiter-flexible', 'ioredis', 'pino'],
   poweredByHeader: false,
+  // `npm test` type-checks the whole project, the build's route types included, beside the build
+  // (tsconfig.routes.json), so its build skips the same pass; every other build runs it.
+  typescript: { ignoreBuildErrors: process.env.RUNPAD_BUILD_SKIP_TYPECHECK === '1' },
   async headers() {
     return [
       { source: '/:path*', headers: isolationHeaders },

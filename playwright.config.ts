@@ -45,8 +45,10 @@ export default defineConfig({
   outputDir: 'test-results',
   timeout: 90_000,
   expect: { timeout: 30_000 },
+  globalSetup: './e2e/global-setup.ts',
+  // Spec files are spread over workers; the tests of one file run in order in one worker.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.RUNPAD_E2E_WORKERS ?? 2),
   retries: 0,
   reporter: [['list']],
   use: {

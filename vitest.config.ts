@@ -8,7 +8,9 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'e2e/**/*.spec.ts', '.next/**', 'bench/**'],
     environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Safety nets, not expectations: a fresh PGlite with its migrations took 30 s on a machine at
+    // load 23 (the tests wait for states and never time anything).
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

@@ -3,16 +3,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import { expect, request as playwrightRequest, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import postgres from 'postgres';
+import { chromium, expect, request as playwrightRequest, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider, type OidcProvider } from './fixtures/oidc-provider';
+import { startTlsProxy } from './fixtures/tls-proxy.mjs';
 import { FAKE_MODEL } from './helpers';
 import { e2ePort } from './ports';
 
 /**
  * Accounts against a real OpenID Connect provider (oidc-provider on loopback) and Chromium's
  * virtual WebAuthn authenticator, on three app servers started here: `open` (guests and
- * accounts; admins; a small per-address guest limit), `accounts` (sign-in required; a daily
- * ceiling of 2 model requests for the whole instance) and `invite` (only @team.example).
+ * accounts; admins; a small per-address guest limit; on the machine's Postgres server, in a
+ * database of its own, when one answers, else on PGlite; also reached over HTTPS through a TLS
+ * proxy), `accounts` (sign-in required; a daily ceiling of 2 model requests for the whole
+ * instance) and `invite` (only @team.example), both on PGlite.
  * Apps are reached at `localhost`: a passkey's relying party must be a domain, not an IP.
  */
 test.describe.configure({ mode: 'serial' });
@@ -23,10 +27,38 @@ const ACCOUNTS = `http://localhost:${e2ePort(3195)}`;
 const INVITE = `http://localhost:${e2ePort(3196)}`;
 const PERSON = 'person@example.com';
 const ADMIN = 'admin@example.com';
+const POSTGRES_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const database = `runpad_e2e_accounts_${Math.random().toString(36).slice(2, 10)}`;
 
 const servers: ChildProcess[] = [];
 let oidc: OidcProvider;
+let tls: Awaited<ReturnType<typeof startTlsProxy>>;
+/** The open server's HTTPS origin (the TLS proxy; the browser maps *.runpad.test to loopback). */
+let SECURE_OPEN = '';
+/** The open server's database URL, or null (then why) when no Postgres server answered. */
+let openDatabaseUrl: string | null = null;
+let noPostgres: string | null = null;
 const contexts: BrowserContext[] = [];
+
+/** A sibling subdomain's page: plants the session token in its hash for the whole site, as both names. */
+const ATTACKER_PAGE = `<!doctype html><title>evil</title><script>
+  const token = location.hash.slice(1);
+  document.cookie = "__Host-runpad.session_token=" + token + "; Secure; Path=/; Domain=runpad.test";
+  document.cookie = "runpad.session_token=" + token + "; Secure; Path=/; Domain=runpad.test";
+  document.title = "planted";
+</script>`;
+
+async function createServerDatabase(): Promise<void> {
+  const admin = postgres(POSTGRES_ADMIN_URL, { max: 1, connect_timeout: 3, onnotice: () => undefined });
+  try {
+    await admin.unsafe(`create database ${database}`);
+    openDatabaseUrl = Object.assign(new URL(POSTGRES_ADMIN_URL), { pathname: `/${database}` }).href;
+  } catch (error) {
+    noPostgres = `no Postgres server at ${new URL(POSTGRES_ADMIN_URL).host} (${(error as Error).message})`;
+  } finally {
+    await admin.end();
+  }
+}
 
 function startApp(origin: string, env: Record<string, string>) {
   const port = new URL(origin).port;
@@ -54,8 +86,18 @@ function startApp(origin: string, env: Record<string, string>) {
 test.beforeAll(async () => {
   // Three servers start at once; on a loaded machine their first migration takes a while.
   test.setTimeout(240_000);
-  oidc = await startOidcProvider(OIDC_PORT, [OPEN, ACCOUNTS, INVITE]);
-  startApp(OPEN, { RUNPAD_ADMIN_EMAILS: ADMIN, RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: '12' });
+  await createServerDatabase();
+  if (noPostgres) console.warn(`[accounts] the open server runs on PGlite; its Postgres pass is skipped: ${noPostgres}`);
+  tls = await startTlsProxy({ appPort: Number(new URL(OPEN).port), attackerPage: ATTACKER_PAGE });
+  SECURE_OPEN = `https://app.runpad.test:${tls.port}`;
+  oidc = await startOidcProvider(OIDC_PORT, [OPEN, ACCOUNTS, INVITE, SECURE_OPEN]);
+  startApp(OPEN, {
+    RUNPAD_ADMIN_EMAILS: ADMIN,
+    RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: '12',
+    // The TLS proxy says https in X-Forwarded-Proto; requests straight to the port send none.
+    RUNPAD_TRUST_PROXY: '1',
+    ...(openDatabaseUrl ? { DATABASE_URL: openDatabaseUrl } : {}),
+  });
   startApp(ACCOUNTS, { RUNPAD_ACCESS: 'accounts', RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: '2' });
   startApp(INVITE, { RUNPAD_ACCESS: 'invite', RUNPAD_ALLOWED_EMAILS: '@team.example' });
   for (const origin of [OPEN, ACCOUNTS, INVITE]) {
@@ -73,6 +115,12 @@ test.afterAll(async () => {
     }
   }
   await oidc?.stop();
+  await tls?.close();
+  if (openDatabaseUrl) {
+    const admin = postgres(POSTGRES_ADMIN_URL, { max: 1, onnotice: () => undefined });
+    await admin.unsafe(`drop database if exists ${database} with (force)`);
+    await admin.end();
+  }
 });
 
 async function newPage(browser: Browser): Promise<Page> {
@@ -108,6 +156,20 @@ async function conversationIds(page: Page, origin: string): Promise<string[]> {
   return ((await response.json()) as { items: Array<{ id: string }> }).items.map((item) => item.id);
 }
 
+/** Looks into the open server's Postgres database; without one, says in the report why not. */
+async function expectOnServerDatabase(check: (sql: postgres.Sql) => Promise<void>) {
+  if (!openDatabaseUrl) {
+    test.info().annotations.push({ type: 'skipped', description: `the Postgres pass: ${noPostgres}` });
+    return;
+  }
+  const sql = postgres(openDatabaseUrl, { max: 1, onnotice: () => undefined });
+  try {
+    await check(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
 const first = crypto.randomUUID();
 const second = crypto.randomUUID();
 let person: Page;
@@ -131,6 +193,13 @@ test('a guest keeps two conversations and a file on signing in; a second browser
   expect((await conversationIds(laptop, OPEN)).sort()).toEqual([first, second].sort());
   const files = await laptop.request.get(`${OPEN}/api/conversations/${second}/files`);
   expect(JSON.stringify(await files.json())).toContain('data.csv');
+  await expectOnServerDatabase(async (sql) => {
+    // The merge and both devices' sessions are rows of the server database.
+    const owners = await sql<Array<{ email: string }>>`select distinct u.email from conversations c join auth_users u on u.id = c.owner_id where c.id in ${sql([first, second])}`;
+    expect(owners.map((row) => row.email)).toEqual([PERSON]);
+    const [{ count }] = await sql<Array<{ count: number }>>`select count(*)::int as count from auth_sessions s join auth_users u on u.id = s.user_id where u.email = ${PERSON}`;
+    expect(count).toBe(2);
+  });
 
   // Sign the laptop out from the first browser.
   await person.reload();
@@ -169,6 +238,84 @@ test('a guest keeps two conversations and a file on signing in; a second browser
   expect(strFromU8(entries[notebook])).toContain('hello from a guest');
   const csv = names.find((name) => name.includes(second.slice(0, 8)) && name.endsWith('/files/data.csv'))!;
   expect(strFromU8(entries[csv])).toBe('a,b\n1,2\n');
+});
+
+/** A request from the page itself: only the browser resolves *.runpad.test (--host-resolver-rules). */
+async function inPage(page: Page, url: string, body?: unknown): Promise<{ status: number; text: string }> {
+  return page.evaluate(
+    async ([target, json]) => {
+      const init = json === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: json };
+      const response = await fetch(target, init);
+      return { status: response.status, text: await response.text() };
+    },
+    [url, body === undefined ? undefined : JSON.stringify(body)] as const,
+  );
+}
+
+async function conversationIdsInPage(page: Page): Promise<string[]> {
+  const listed = await inPage(page, '/api/conversations');
+  expect(listed.status).toBe(200);
+  return (JSON.parse(listed.text) as { items: Array<{ id: string }> }).items.map((item) => item.id);
+}
+
+test('over HTTPS every account cookie is __Host-, a sibling subdomain cannot plant a session, and signing in rotates what the browser held', async () => {
+  const tlsBrowser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--host-resolver-rules=MAP *.runpad.test 127.0.0.1'],
+  });
+  const appCookies = async (context: BrowserContext) => (await context.cookies(SECURE_OPEN)).filter((cookie) => cookie.domain === 'app.runpad.test');
+  const named = (cookies: Awaited<ReturnType<typeof appCookies>>, name: string) => cookies.find((cookie) => cookie.name === name)!;
+  try {
+    // Someone with an account of their own, who would like this browser to use it.
+    const attacker = await tlsBrowser.newContext({ ignoreHTTPSErrors: true });
+    const attackerPage = await attacker.newPage();
+    await signInWithProvider(attackerPage, SECURE_OPEN, 'attacker@example.com');
+    await expect(attackerPage.getByTestId('account-email')).toContainText('attacker@example.com');
+    const attackerToken = named(await appCookies(attacker), '__Host-runpad.session_token').value;
+
+    const context = await tlsBrowser.newContext({ ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    await page.goto(`${SECURE_OPEN}/sign-in`);
+    const guestBefore = named(await appCookies(context), '__Host-runpad_session');
+    const id = crypto.randomUUID();
+    expect((await inPage(page, '/api/chat', chatBody(id, 'mine, over https'))).status).toBe(200);
+
+    // A page on a sibling subdomain plants the attacker's session for the whole site: the
+    // browser refuses the __Host- one, and the app does not read the other name over HTTPS.
+    const evil = await context.newPage();
+    await evil.goto(`https://evil.runpad.test:${tls.port}/#${attackerToken}`);
+    await expect(evil).toHaveTitle('planted');
+    await evil.close();
+    expect((await context.cookies(SECURE_OPEN)).map((cookie) => `${cookie.domain} ${cookie.name}`).sort()).toEqual(['.runpad.test runpad.session_token', 'app.runpad.test __Host-runpad_session']);
+    expect(await conversationIdsInPage(page)).toEqual([id]);
+
+    await signInWithProvider(page, SECURE_OPEN, 'secure@example.com');
+    await expect(page.getByTestId('account-email')).toContainText('Signed in as secure@example.com');
+    const issued = await appCookies(context);
+    for (const cookie of issued) expect(cookie).toMatchObject({ name: expect.stringMatching(/^__Host-runpad/), secure: true, httpOnly: true, path: '/', sameSite: 'Lax' });
+    const session = named(issued, '__Host-runpad.session_token');
+    expect(named(issued, '__Host-runpad_session').value).not.toBe(guestBefore.value);
+    expect(await conversationIdsInPage(page)).toEqual([id]);
+
+    // Signing in again from this browser (the provider remembers the person) makes a new session and ends the one before.
+    const again = JSON.parse((await inPage(page, '/api/auth/sign-in/social', { provider: 'oidc', callbackURL: '/account' })).text) as { url: string };
+    await page.goto(again.url);
+    await expect(page.getByTestId('account-email')).toContainText('Signed in as secure@example.com');
+    expect(named(await appCookies(context), '__Host-runpad.session_token').value).not.toBe(session.value);
+
+    // What the browser held before each sign-in speaks for no account: not the ended session, not the guest cookie.
+    const stale = await tlsBrowser.newContext({ ignoreHTTPSErrors: true });
+    const probe = await stale.newPage();
+    await probe.goto(`${SECURE_OPEN}/api/health`);
+    const replay = (cookie: typeof session) => stale.addCookies([{ name: cookie.name, value: cookie.value, url: SECURE_OPEN, secure: true, httpOnly: true, sameSite: 'Lax' }]);
+    await replay(session);
+    expect((await inPage(probe, '/api/conversations')).status).toBe(401);
+    await stale.clearCookies();
+    await replay(guestBefore);
+    expect(await conversationIdsInPage(probe)).toEqual([]);
+  } finally {
+    await tlsBrowser.close();
+  }
 });
 
 test('an admin sees usage, blocks a person (refused in words), sets their limit; the person deletes their account', async ({ browser }) => {

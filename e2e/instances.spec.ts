@@ -17,7 +17,7 @@ import { e2ePort } from './ports';
 test.describe.configure({ mode: 'serial' });
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const ports = [e2ePort(3192), e2ePort(3193)];
+const ports = [e2ePort(3188), e2ePort(3189)];
 const database = `runpad_e2e_${Math.random().toString(36).slice(2, 10)}`;
 const servers: ChildProcess[] = [];
 let s3: Awaited<ReturnType<typeof startS3TestServer>> | null = null;

@@ -77,11 +77,13 @@ test.describe('auto-scroll', () => {
     await expect.poll(scrollTop).toBeLessThan(wheelAt);
     await expect(jump).toBeVisible();
     await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible(); // still being written
-    // What the user is reading: the paragraph in the middle of the view.
+    // What the user is reading: the paragraph in the middle of the view (of answer 6 or, when the
+    // wheel took the view above its start, of answer 5: how far it had been written is the
+    // machine's business, not the test's).
     const reading = await main.evaluate((element) => {
       const box = element.getBoundingClientRect();
       const middle = box.top + box.height / 2;
-      const label = (node: Element) => node.textContent?.match(/^Paragraph \d+ of answer 6:/)?.[0];
+      const label = (node: Element) => node.textContent?.match(/^Paragraph \d+ of answer [56]:/)?.[0];
       // The innermost elements that start with a paragraph's label, at least partly in view.
       const inView = Array.from(element.querySelectorAll('*'))
         .filter((node) => label(node) && !Array.from(node.children).some((child) => label(child)))

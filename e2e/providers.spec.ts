@@ -12,7 +12,7 @@ import { e2ePort } from './ports';
  * RUNPAD_MODELS lists one model per wire protocol, all served by the fake model server (which
  * records which protocol each request spoke). Started here, so only this file pays for it.
  */
-const port = e2ePort(3192);
+const port = e2ePort(3198);
 const origin = `http://127.0.0.1:${port}`;
 const MODELS = [
   { id: 'gpt', provider: 'openai', model: 'fake-gpt', label: 'GPT (fake)', baseURL: `${FAKE_MODEL}/v1` },

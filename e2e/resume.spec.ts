@@ -46,7 +46,7 @@ test('Stop ends the model request upstream, and a stop before any text stores no
 });
 
 test.describe('a server killed mid-answer', () => {
-  const port = e2ePort(3191);
+  const port = e2ePort(3197);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-kill-'));
   let server: ChildProcess | null = null;
 

@@ -5,11 +5,14 @@
  * exactly this cache entry; nothing else of the app changes. Opt out with
  * `test.use({ seedSnapshot: false })`.
  *
- * The snapshot is captured once per origin per test process, from a context that booted the
- * interpreter the way a first visit does.
+ * The snapshot is captured once per origin per run, from a context that booted the interpreter the
+ * way a first visit does, and kept in a file that every Playwright worker of the run reads: the
+ * first worker to need an origin's snapshot captures it under a lock, the others wait for the file.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { test as base, expect, type Browser, type BrowserContext } from '@playwright/test';
 
 const SNAPSHOT_CACHE = 'runpad-pyodide-snapshot-v1';
@@ -17,6 +20,9 @@ const SNAPSHOT_CACHE = 'runpad-pyodide-snapshot-v1';
 type Snapshot = { key: string; body: Buffer };
 
 const snapshots = new Map<string, Promise<Snapshot>>();
+
+/** The run's snapshot files; e2e/global-setup.ts empties it, so a run never takes an earlier build's. */
+export const SNAPSHOT_DIR = path.resolve('e2e/.artifacts/snapshots');
 
 /**
  * The bytes travel from a loopback server of the test process (CORS-open), not through the
@@ -68,11 +74,42 @@ async function captureSnapshot(browser: Browser, origin: string): Promise<Snapsh
   }
 }
 
+/**
+ * The origin's snapshot from the run's file, captured by this worker if no other worker holds the
+ * lock (a directory: `mkdir` is atomic). A worker whose capture fails removes the lock, so a
+ * waiting worker takes over instead of waiting for a file that will never come.
+ */
+async function sharedSnapshot(browser: Browser, origin: string): Promise<Snapshot> {
+  const name = encodeURIComponent(origin);
+  const file = path.join(SNAPSHOT_DIR, `${name}.bin`);
+  const keyFile = path.join(SNAPSHOT_DIR, `${name}.key`);
+  const lock = path.join(SNAPSHOT_DIR, `${name}.lock`);
+  fs.mkdirSync(SNAPSHOT_DIR, { recursive: true });
+  for (;;) {
+    if (fs.existsSync(keyFile)) return { key: fs.readFileSync(keyFile, 'utf8'), body: fs.readFileSync(file) };
+    try {
+      fs.mkdirSync(lock);
+    } catch {
+      // Another worker is capturing: wait for its key file (written last) or for the lock to go.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    try {
+      const snapshot = await captureSnapshot(browser, origin);
+      fs.writeFileSync(file, snapshot.body);
+      fs.writeFileSync(keyFile, snapshot.key);
+      return snapshot;
+    } finally {
+      fs.rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+
 /** Puts the origin's snapshot into the context's Cache Storage, as a returning visit would find it. */
 export async function seedSnapshot(browser: Browser, context: BrowserContext, origin: string): Promise<void> {
   let snapshot = snapshots.get(origin);
   if (!snapshot) {
-    snapshot = captureSnapshot(browser, origin);
+    snapshot = sharedSnapshot(browser, origin);
     snapshots.set(origin, snapshot);
     snapshot.catch(() => snapshots.delete(origin));
   }

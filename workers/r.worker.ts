@@ -14,6 +14,7 @@ import { connectMessageSchema, R_LIMITS, requestSchema, type Reply, type Request
 import { eventsToOutputs, fromWebR, parseEvents, rRunSchema } from '@/lib/targets/r/events';
 import { mediaTypeOfName } from '@/lib/targets/r/media-type';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
+import { rPackagesIndexUrl } from '@/lib/package-sources/layout.mjs';
 
 let webR: WebR | null = null;
 
@@ -37,8 +38,7 @@ const REPO_PROBE_TIMEOUT_MS = 4_000;
 /** Whether the R package repository answers (its listing for this R); asked once, while R starts. */
 async function repositoryAnswers(repoUrl: string, rVersion: Promise<string>): Promise<boolean> {
   try {
-    const [major, minor] = (await rVersion).split('.');
-    const listing = new URL(`bin/emscripten/contrib/${major}.${minor}/PACKAGES`, repoUrl);
+    const listing = rPackagesIndexUrl(repoUrl, await rVersion);
     const response = await fetch(listing, { method: 'HEAD', signal: AbortSignal.timeout(REPO_PROBE_TIMEOUT_MS) });
     return response.ok;
   } catch {

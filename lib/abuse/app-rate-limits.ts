@@ -2,19 +2,21 @@
  * The app's rate limits, opened once per process: counters in Redis when REDIS_URL is set
  * (shared by every instance), else in the app's Postgres (embedded or server).
  *
- * A model request passes three gates, each its own counter: the person's (per minute and per
- * day; an admin may set other numbers for one person, which then count on the same counters),
- * the client address's (per day, so minting guests does not reset it), and the instance's daily
- * ceiling when the operator set one. Starting a guest counts against the address too.
+ * A model request passes three gates, each its own counter (./model-request-limits.ts): the
+ * person's (per minute and per day; an admin may set other numbers for one person, which then
+ * count on the same counters), the client address's (per day, so minting guests does not reset
+ * it), and the instance's daily ceiling when the operator set one. They are taken together: a
+ * request one of them refuses costs no point of the others. Starting a guest counts against the
+ * address too.
  */
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { logger } from '@/lib/log/logger';
+import { limitRules, modelRequestCounters, type PersonalLimits } from './model-request-limits';
 import { createRateLimits, type LimitDecision, type LimitKind, type LimitRules, type RateLimits } from './rate-limits';
 
 const globalForLimits = globalThis as unknown as { runpadRateLimits?: Map<string, Promise<RateLimits>> };
-const DAY_S = 86_400;
 
 function open(rules: LimitRules): Promise<RateLimits> {
   const config = getConfig();
@@ -30,44 +32,16 @@ function open(rules: LimitRules): Promise<RateLimits> {
 
 /** The instance's default rules, for every kind it counts. */
 export function getRateLimits(): Promise<RateLimits> {
-  const { limits } = getConfig();
-  return open({
-    'model-per-minute': { points: limits.modelRequestsPerMinute, durationSeconds: 60 },
-    'model-per-day': { points: limits.modelRequestsPerDay, durationSeconds: DAY_S },
-    'guests-per-address': { points: limits.guestsPerAddressPerHour, durationSeconds: 3_600 },
-    'model-per-address': { points: limits.modelRequestsPerAddressPerDay, durationSeconds: DAY_S },
-    ...(limits.instanceModelRequestsPerDay ? { 'model-instance': { points: limits.instanceModelRequestsPerDay, durationSeconds: DAY_S } } : {}),
-  });
+  return open(limitRules(getConfig().limits));
 }
 
-export type PersonalLimits = { modelRequestsPerMinute: number | null; modelRequestsPerDay: number | null };
-
-/** The key of the instance-wide counter. */
-const INSTANCE_KEY = 'instance';
-
-/**
- * Counts one model request against the person, their address and the instance, in that order;
- * the first refusal stops it (later gates are not counted).
- */
+/** Counts one model request against the person, their address and the instance, all or none. */
 export async function admitModelRequest(personId: string, address: string, personal: PersonalLimits): Promise<LimitDecision> {
   const { limits } = getConfig();
-  const defaults = await getRateLimits();
-  const perPerson =
-    personal.modelRequestsPerMinute === null && personal.modelRequestsPerDay === null
-      ? defaults
-      : await open({
-          'model-per-minute': { points: personal.modelRequestsPerMinute ?? limits.modelRequestsPerMinute, durationSeconds: 60 },
-          'model-per-day': { points: personal.modelRequestsPerDay ?? limits.modelRequestsPerDay, durationSeconds: DAY_S },
-        });
-  const own = await perPerson.consumeAll(['model-per-minute', 'model-per-day'], personId);
-  if (!own.ok) return refused(own, personId);
-  const fromAddress = await defaults.consume('model-per-address', address);
-  if (!fromAddress.ok) return refused(fromAddress, personId);
-  if (limits.instanceModelRequestsPerDay) {
-    const instance = await defaults.consume('model-instance', INSTANCE_KEY);
-    if (!instance.ok) return refused(instance, personId);
-  }
-  return own;
+  // A person without numbers of their own gets the default rules, hence the same opened limits.
+  const rateLimits = await open(limitRules(limits, personal));
+  const decision = await rateLimits.consumeEvery(modelRequestCounters(personId, address, limits));
+  return decision.ok ? decision : refused(decision, personId);
 }
 
 /** Counts one new guest against its address. */

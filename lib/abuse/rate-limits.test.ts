@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '@/lib/db/client';
 import { createDb } from '@/lib/db/client';
 import { pgliteBackend, serverBackend, type TestBackend } from '@/lib/db/test-databases';
+import { limitRules, modelRequestCounters } from './model-request-limits';
 import { RATE_LIMITS_TABLE_SQL, rateLimits } from './rate-limit-table';
 import { createRateLimits, DEFAULT_LIMIT_RULES, RateLimitStoreError, type LimitRules, type RateLimits, type RateLimitsOptions } from './rate-limits';
 
@@ -191,6 +192,28 @@ for (const backend of [dbStore(pgliteBackend()), dbStore(serverBackend()), redis
       expect(await limits.consume('model-per-minute', g, 3)).toEqual({ ok: true, remaining: 2 });
       expect((await limits.consume('model-per-minute', g, 3)).ok).toBe(false);
       expect(await limits.consume('model-per-minute', g, 2)).toEqual({ ok: true, remaining: 0 });
+    });
+
+    live('a model request refused by the address or the instance keeps no point of any other counter', async () => {
+      const settings = { modelRequestsPerMinute: 2, modelRequestsPerDay: 50, guestsPerAddressPerHour: 10, modelRequestsPerAddressPerDay: 3, instanceModelRequestsPerDay: 4 };
+      const limits = await open(limitRules(settings));
+      const [a, b, c] = [guest(), guest(), guest()];
+      const [home, office] = [`address-${crypto.randomUUID()}`, `address-${crypto.randomUUID()}`];
+      const request = (person: string, address: string) => limits.consumeEvery(modelRequestCounters(person, address, settings));
+      for (const [person, address] of [[a, home], [b, home], [a, home]]) expect((await request(person, address)).ok).toBe(true);
+      // The address is spent: b keeps its minute and day points, and the instance is not reached.
+      expect(await request(b, home)).toMatchObject({ ok: false, kind: 'model-per-address' });
+      // a's minute is spent: the office's counter is not even written.
+      expect(await request(a, office)).toMatchObject({ ok: false, kind: 'model-per-minute' });
+      const officeKey = `${keyPrefix}:model-per-address:${office}`;
+      const stored = await backend.peek(officeKey);
+      if (stored !== undefined) expect(stored).toBeNull();
+      expect((await request(c, office)).ok).toBe(true);
+      // The instance's 4 are spent: b and the office get their points back.
+      expect(await request(b, office)).toMatchObject({ ok: false, kind: 'model-instance' });
+      expect(await limits.consume('model-per-minute', b)).toEqual({ ok: true, remaining: 0 });
+      expect(await limits.consume('model-per-day', b)).toEqual({ ok: true, remaining: 48 });
+      expect(await limits.consume('model-per-address', office)).toEqual({ ok: true, remaining: 1 });
     });
 
     // Process memory is per instance by design, so this one is for the shared stores only.

@@ -10,9 +10,12 @@
  *
  * What a refused request costs: rate-limiter-flexible always adds the points, then refuses if the
  * total went over. So
- * - consumeAll() takes the kinds shortest window first and stops at the first refusal: a request
- *   refused by the per-minute limit never reaches the per-day counter. If a later (longer) limit
- *   refuses, the points already taken from the earlier ones are given back (reward()).
+ * - consumeEvery() takes one point from each of several counters (each a kind and a key: the
+ *   person's minute and day, the address's day, the instance's day), shortest window first, and
+ *   stops at the first refusal: a request refused by the per-minute limit never reaches the
+ *   per-day counters. If a later counter refuses, the points the earlier ones took are given back
+ *   (reward()), whoever's they are: no counter keeps a point for a request another one refused.
+ *   consumeAll() is the same for several kinds of one key.
  * - a refused consume of several points whose points would have fitted had the window not been so
  *   close to full gives its points back too, so it does not hide the capacity that was left.
  *   (A refused 1-point request needs nothing back: the window was already full.)
@@ -26,7 +29,7 @@
  *   with the same rules (the library's insuranceLimiter idea, done here so the failure is logged).
  *   Traffic stays limited, but per instance, so N instances allow up to N times the limit, and the
  *   counts start from zero. Requests are neither let through unlimited nor failed.
- * - onStoreError 'throw': consume/consumeAll reject with RateLimitStoreError; map it to 503.
+ * - onStoreError 'throw': consume/consumeAll/consumeEvery reject with RateLimitStoreError; map it to 503.
  */
 import { lt, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
@@ -53,6 +56,8 @@ export const DEFAULT_LIMIT_RULES: Required<Pick<LimitRules, 'model-per-minute' |
 };
 
 export type LimitDecision = { ok: true; remaining: number } | { ok: false; kind: LimitKind; retryAfterSeconds: number };
+/** One counter: a kind, and whose it is (a person's id, an address, the instance's one key). */
+export type LimitCounter = { kind: LimitKind; key: string };
 
 export type RateLimitStore = 'postgres' | 'redis' | 'memory';
 
@@ -76,6 +81,12 @@ export interface RateLimits {
    * remainder among the kinds.
    */
   consumeAll(kinds: LimitKind[], guestId: string): Promise<LimitDecision>;
+  /**
+   * consumeAll across keys: one point from each counter, shortest window first (ties in the given
+   * order), stopping at the first refusal and giving back what every earlier counter took.
+   * `remaining` is the smallest remainder among the counters.
+   */
+  consumeEvery(counters: LimitCounter[]): Promise<LimitDecision>;
   /** Stops the sweep timer and closes the Redis connection it opened; a Db stays the caller's. */
   close(): Promise<void>;
   readonly store: RateLimitStore;
@@ -239,6 +250,32 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
     }
   };
 
+  const consumeEvery = async (counters: LimitCounter[]): Promise<LimitDecision> => {
+    for (const { key } of counters) checkGuest(key);
+    // Shortest window first: it is the one that refuses in a burst, and a request it refuses
+    // must not spend a point of a longer window (which would take much longer to come back).
+    // The sort is stable, so counters of equal windows are taken in the caller's order.
+    const unique = [...new Map(counters.map((counter) => [`${counter.kind}\n${counter.key}`, counter])).values()];
+    const ordered = unique.sort((a, b) => limiterOf(a.kind).rule.durationSeconds - limiterOf(b.kind).rule.durationSeconds);
+    if (ordered.length === 0) throw new RangeError('consumeAll and consumeEvery need at least one counter');
+    const taken: Array<{ taken: Taken; key: string }> = [];
+    const giveBack = () => Promise.all(taken.map((t) => refund(t.taken, t.key)));
+    try {
+      for (const { kind, key } of ordered) {
+        const outcome = await attempt(kind, key, 1);
+        if (!outcome.ok) {
+          await giveBack();
+          return outcome.decision;
+        }
+        taken.push({ taken: outcome.taken, key });
+      }
+    } catch (error) {
+      await giveBack();
+      throw error;
+    }
+    return { ok: true, remaining: Math.min(...taken.map((t) => t.taken.remaining)) };
+  };
+
   return {
     store,
     async consume(kind, guestId, points = 1) {
@@ -249,26 +286,9 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
     },
     async consumeAll(kinds, guestId) {
       checkGuest(guestId);
-      // Shortest window first: it is the one that refuses in a burst, and a request it refuses
-      // must not spend a point of a longer window (which would take much longer to come back).
-      const ordered = [...new Set(kinds)].sort((a, b) => limiterOf(a).rule.durationSeconds - limiterOf(b).rule.durationSeconds);
-      if (ordered.length === 0) throw new RangeError('consumeAll needs at least one kind');
-      const taken: Taken[] = [];
-      try {
-        for (const kind of ordered) {
-          const outcome = await attempt(kind, guestId, 1);
-          if (!outcome.ok) {
-            await Promise.all(taken.map((t) => refund(t, guestId)));
-            return outcome.decision;
-          }
-          taken.push(outcome.taken);
-        }
-      } catch (error) {
-        await Promise.all(taken.map((t) => refund(t, guestId)));
-        throw error;
-      }
-      return { ok: true, remaining: Math.min(...taken.map((t) => t.remaining)) };
+      return consumeEvery(kinds.map((kind) => ({ kind, key: guestId })));
     },
+    consumeEvery,
     async close() {
       if (closed) return;
       closed = true;

@@ -57,7 +57,7 @@ describe('offline demo model', () => {
   it('is honest when a package could not be loaded', async () => {
     const { text } = await run(toolTurn('Plot a sine wave', 'import matplotlib', 'status: error (1 ms)\nerror: PackageLoadError: Could not load matplotlib'));
     expect(text).toContain('could not be loaded');
-    expect(text).toContain('npm run pyodide:mirror');
+    expect(text).toContain('npm run mirror -- python');
   });
 
   it('takes the upper bound of a range as the size of the problem', () => {

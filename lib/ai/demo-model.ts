@@ -97,7 +97,7 @@ export function summarize(result: string): string {
   const error = result.match(/error: ([^\n]+)/)?.[1];
   const lines = ['*(Offline demo model.)*', ''];
   if (/PackageLoadError/.test(result)) {
-    lines.push(`The code needs a package that could not be loaded here: ${error ? inlineCode(error) : 'see the error above'}.`, '', 'The package source is not reachable from this browser. An administrator can self-host the packages with `npm run pyodide:mirror`.');
+    lines.push(`The code needs a package that could not be loaded here: ${error ? inlineCode(error) : 'see the error above'}.`, '', 'The package source is not reachable from this browser. An administrator can self-host the packages with `npm run mirror -- python`.');
     return lines.join('\n');
   }
   if (status !== 'ok') {

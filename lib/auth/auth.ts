@@ -7,9 +7,11 @@
  * WebAuthn relying party and the cookie names. Cookies keep the guest cookie's rules: HttpOnly,
  * SameSite=Lax, and over HTTPS `__Host-` prefixed (Secure, Path=/, no Domain).
  *
- * At every sign-in (a new session, which is how the session is rotated) the guest this browser
- * was is merged into the account (lib/db/queries/merge-guest.ts), and the browser gets a new
- * guest id for whenever it signs out.
+ * Every sign-in rotates what the browser held (session fixation): better-auth makes a new
+ * session with a new token, and the hook below ends the account session the browser sent with
+ * the sign-in (a second sign-in, or a passkey after the provider, would otherwise leave the
+ * earlier token valid); the guest this browser was is merged into the account
+ * (lib/db/queries/merge-guest.ts), and the browser gets a new guest id for whenever it signs out.
  */
 import 'server-only';
 import { passkey } from '@better-auth/passkey';
@@ -23,7 +25,7 @@ import { getDb, type Db } from '@/lib/db/client';
 import { mergeGuestIntoAccount } from '@/lib/db/queries/merge-guest';
 import { ensureUser, isBlocked } from '@/lib/db/queries/users';
 import { authAccounts, authPasskeys, authSessions, authUsers, authVerifications } from '@/lib/db/schema';
-import { PEER_ADDRESS_HEADER } from '@/lib/http/peer-address-header';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/http/peer-address-header';
 import { isSecureOrigin } from '@/lib/http/origin';
 import { logger } from '@/lib/log/logger';
 import { signInRefusal } from './access';
@@ -63,7 +65,9 @@ function buildAuth(db: Db, origin: string) {
       useSecureCookies: false,
       cookiePrefix: accountCookiePrefix(secure),
       defaultCookieAttributes: { secure, httpOnly: true, sameSite: 'lax', path: '/' },
-      ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for'] : [PEER_ADDRESS_HEADER] },
+      // Set by the auth route from the one rule of lib/http/client-address.ts (a trusted proxy's last
+      // X-Forwarded-For entry, else the TCP peer), so this limiter counts the same addresses as ours.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     plugins: [
       passkey({ rpID: new URL(origin).hostname, rpName: 'Runpad', origin }),
@@ -112,6 +116,8 @@ function buildAuth(db: Db, origin: string) {
       after: createAuthMiddleware(async (ctx) => {
         const created = ctx.context.newSession;
         if (!created) return;
+        const previous = await ctx.getSignedCookie(ctx.context.authCookies.sessionToken.name, ctx.context.secret);
+        if (previous && previous !== created.session.token) await ctx.context.internalAdapter.deleteSession(previous);
         const guestCookie = sessionCookieName(secure);
         const value = ctx.getCookie(guestCookie);
         const guestId = value ? verifySession(value, getAuthSecret()) : null;

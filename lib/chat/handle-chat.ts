@@ -35,14 +35,15 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   const db = await getDb();
   const config = getConfig();
   const userId = identity.userId;
+  // The model: the one the page picked, if the operator offers it. Checked before the limits, so
+  // a request refused for its model costs no point, and before anything is stored.
+  const entry: ModelConfig = await chooseModel(db, userId, request);
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
   const limited = await admitModelRequest(userId, identity.address, identity.person);
   if (!limited.ok) {
     const wait = limited.retryAfterSeconds;
     throw new AppError('rate_limit:exceeded', { message: limitMessage(limited), reason: `rate limit ${limited.kind}`, headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
   }
-  // The model: the one the page picked, if the operator offers it (checked before anything is stored).
-  const entry: ModelConfig = await chooseModel(db, userId, request);
   await countModelRequest(db, userId);
   // Refusals below are AppErrors (lib/errors.ts), answered and logged once by route().
   const loaded = await loadConversationForChat(db, userId, request, entry.id);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress } from './client-address';
-import { PEER_ADDRESS_HEADER } from './peer-address-header';
+import { clientAddress, withClientAddress } from './client-address';
+import { CLIENT_ADDRESS_HEADER, PEER_ADDRESS_HEADER } from './peer-address-header';
 
 const headers = (entries: Record<string, string>) => new Headers(entries);
 
@@ -20,5 +20,17 @@ describe('the client address for per-address limits', () => {
 
   it('is "unknown" when nothing says', () => {
     expect(clientAddress(headers({}), { trustProxy: false })).toBe('unknown');
+  });
+
+  it('is handed to a library that reads one header, over whatever the client wrote there, with the body intact', async () => {
+    const spoofed = new Request('http://app.test/api/auth/sign-in/social', {
+      method: 'POST',
+      headers: { [PEER_ADDRESS_HEADER]: '10.0.0.2', 'x-forwarded-for': '1.1.1.1, 203.0.113.9', [CLIENT_ADDRESS_HEADER]: '192.0.2.77' },
+      body: JSON.stringify({ provider: 'oidc' }),
+    });
+    const behindProxy = withClientAddress(spoofed.clone(), { trustProxy: true });
+    expect(behindProxy.headers.get(CLIENT_ADDRESS_HEADER)).toBe('203.0.113.9');
+    expect(await behindProxy.json()).toEqual({ provider: 'oidc' });
+    expect(withClientAddress(spoofed, { trustProxy: false }).headers.get(CLIENT_ADDRESS_HEADER)).toBe('10.0.0.2');
   });
 });

@@ -6,7 +6,7 @@
  * header of that name a client sent. Next's own X-Forwarded-For is not used: it keeps whatever
  * the client sent.
  */
-import { PEER_ADDRESS_HEADER } from './peer-address-header';
+import { CLIENT_ADDRESS_HEADER, PEER_ADDRESS_HEADER } from './peer-address-header';
 
 type HeaderSource = { get(name: string): string | null };
 
@@ -24,4 +24,16 @@ export function clientAddress(headers: HeaderSource, settings: { trustProxy: boo
 function normalize(address: string): string {
   const lower = address.toLowerCase();
   return lower.startsWith('::ffff:') && lower.includes('.') ? lower.slice(7) : lower;
+}
+
+/**
+ * The same request with the client address in CLIENT_ADDRESS_HEADER, for a library that keys its
+ * own limits by one header (better-auth): one rule for every per-address limit, behind a trusted
+ * proxy or not, and a client cannot choose its bucket by writing the header itself.
+ */
+export function withClientAddress(request: Request, settings: { trustProxy: boolean }): Request {
+  const headers = new Headers(request.headers);
+  headers.set(CLIENT_ADDRESS_HEADER, clientAddress(request.headers, settings));
+  // duplex: a streamed body is passed on as it is, not read first.
+  return new Request(request, { headers, duplex: 'half' } as RequestInit);
 }

@@ -12,7 +12,7 @@ export function packageFailureResult(failed: PackageFailure[], durationMs: numbe
   const traceback = [
     `PackageLoadError: ${evalue}`,
     ...failed.map((f) => `  ${f.name}: ${f.url} (${f.message})`),
-    'An administrator can self-host the packages with `npm run pyodide:mirror`.',
+    'An administrator can self-host the packages with `npm run mirror -- python`.',
   ];
   return { status: 'error', durationMs, outputs: [{ output_type: 'error', ename: 'PackageLoadError', evalue, traceback }] };
 }

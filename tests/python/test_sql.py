@@ -289,6 +289,7 @@ def test_a_parquet_file_without_its_extension_is_explained(cell, bridge, data_di
     assert "events.parquet is not a table: Parquet files are read by DuckDB's parquet extension" in notice
     assert "https://mirror.example/duckdb" in notice
     assert "CSV and TSV files always work" in notice
+    assert "npm run mirror -- duckdb parquet" in notice
     cell.run("SELECT 1")
     assert "events.parquet" not in cell.stderr()  # said once per version of the file
 

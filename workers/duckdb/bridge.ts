@@ -14,6 +14,7 @@
  */
 import type { Table } from 'apache-arrow';
 import { resultOf } from './result';
+import { extensionSettings } from './extension-settings';
 
 /** The part of DuckDB-wasm's blocking bindings the bridge uses (its package exports no types for it). */
 type DuckDBBindings = {
@@ -138,9 +139,7 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
     return JSON.stringify(resultOf(lib.tableFromIPC(chunks)));
   };
   const setup = [
-    `SET custom_extension_repository = '${options.extensionRepository.replaceAll("'", "''")}'`,
-    'SET autoinstall_known_extensions = true',
-    'SET autoload_known_extensions = true',
+    ...extensionSettings(options.extensionRepository),
     `SET memory_limit = '${Math.floor(options.memoryLimitBytes / 1024 ** 2)}MiB'`,
     'SET threads = 1',
   ];

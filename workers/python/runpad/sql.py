@@ -235,7 +235,8 @@ def extension_notice(path, fmt, error, repository):
     return (
         f"{path} is not a table: {FORMAT_NAME[fmt]} files are read by DuckDB's {EXTENSION_OF[fmt]} extension, "
         f"which could not be loaded from {source} (this browser cannot reach it: offline, or the source "
-        f"does not have it). CSV and TSV files always work; save the data as CSV to query it. ({error})"
+        f"does not have it). CSV and TSV files always work; save the data as CSV to query it. "
+        f"An administrator can self-host the extension with `npm run mirror -- duckdb {EXTENSION_OF[fmt]}`. ({error})"
     )
 
 

@@ -4,7 +4,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mirror, resolvePackages } from './pyodide-mirror.mjs';
+import { mirror, resolvePackages } from './python.mjs';
+import { unusedOrigin } from './test-support';
 
 const files: Record<string, Buffer> = {
   'alpha-1.0-py3-none-any.whl': Buffer.from('alpha wheel bytes'),
@@ -59,7 +60,7 @@ afterAll(() => {
 
 const run = (out: string, packages: string[]) => mirror({ source, out, lock: lockPath, packages });
 
-describe('npm run pyodide:mirror', () => {
+describe('npm run mirror -- python', () => {
   it('resolves dependencies from the lock file', () => {
     expect(resolvePackages(lock, ['alpha']).map((p) => p.name)).toEqual(['alpha', 'beta']);
     expect(() => resolvePackages(lock, ['nope'])).toThrow('"nope" is not in the lock file');
@@ -85,5 +86,20 @@ describe('npm run pyodide:mirror', () => {
     await expect(run(out, packages)).rejects.toThrow(message);
     expect(fs.readdirSync(out).sort()).toEqual(before);
     expect(fs.readdirSync(dir).filter((name) => name.includes('.partial-'))).toEqual([]);
+  });
+
+  it('fails in words when the source cannot be reached', async () => {
+    const origin = await unusedOrigin();
+    const out = path.join(dir, 'unreachable');
+    await expect(mirror({ source: `${origin}/pkgs/`, out, lock: lockPath, packages: ['beta'] })).rejects.toThrow(`${origin}/pkgs/beta-2.0-py3-none-any.whl cannot be reached (ECONNREFUSED)`);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it('refuses to replace a directory that is not a Pyodide mirror', async () => {
+    const out = path.join(dir, 'not-a-mirror');
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'index.html'), 'keep me');
+    await expect(run(out, ['beta'])).rejects.toThrow('is not a Pyodide mirror');
+    expect(fs.readdirSync(out)).toEqual(['index.html']);
   });
 });

@@ -1,0 +1,1 @@
+export declare function extensionProblem(bytes: Buffer): string | null;

@@ -1,3 +1,0 @@
-export type LockPackage = { name: string; version: string; file_name: string; sha256: string; depends?: string[] };
-export declare function resolvePackages(lock: { packages: Record<string, LockPackage> }, names: string[]): LockPackage[];
-export declare function mirror(options: { source: string; out: string; lock: string; packages: string[] }): Promise<{ packages: string[]; bytes: number; out: string }>;
