@@ -3,12 +3,15 @@
 // same run, same 1,000,000-row CSV (bench/targets-data.mjs). Also the price of the alternative
 // placement (DuckDB in a worker of its own, Python calling it over a SharedArrayBuffer bridge):
 // the file's bytes copied to that worker and one synchronous round trip.
-// Writes bench/RESULTS-duckdb.md. Usage: node bench/duckdb.mjs [--rows N] [--repeat N]
+// Writes its section of bench/RESULTS-duckdb.md (bench/duckdb-browser.mjs writes the browser one).
+// Usage: node bench/duckdb.mjs [--rows N] [--repeat N]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { loadCsv, nativeRun, QUERY } from './duckdb-native.mjs';
+import { writeSection } from './results-section.mjs';
 import { writeSalesCsv } from './targets-data.mjs';
 
 const require = createRequire(import.meta.url);
@@ -19,8 +22,7 @@ const option = (name, fallback) => {
 };
 const ROWS = option('rows', 1_000_000);
 const REPEAT = option('repeat', 3);
-const QUERY = 'SELECT region, count(*) AS n, sum(amount) AS total FROM sales GROUP BY region ORDER BY region';
-const LOAD = (file) => `CREATE OR REPLACE TABLE sales AS SELECT * FROM read_csv('${file}')`;
+const LOAD = (file) => loadCsv('sales', file);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-duckdb-bench-'));
 const csvPath = path.join(dir, 'sales.csv');
@@ -31,20 +33,6 @@ const time = async (task) => {
   const value = await task();
   return [performance.now() - start, value];
 };
-
-// --- native: @duckdb/node-api, one thread ------------------------------------------------------
-const { DuckDBInstance } = await import('@duckdb/node-api');
-async function nativeRun() {
-  const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-  const conn = await instance.connect();
-  const [firstMs, first] = await time(async () => {
-    await conn.run(LOAD(csvPath));
-    return (await conn.runAndReadAll(QUERY)).getRowObjectsJson();
-  });
-  const [secondMs] = await time(async () => (await conn.runAndReadAll(QUERY)).getRowObjectsJson());
-  conn.closeSync();
-  return { firstMs, secondMs, first };
-}
 
 // --- wasm: the blocking bindings the worker uses --------------------------------------------------
 const wasm = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs');
@@ -106,7 +94,7 @@ async function bridgeCosts() {
 const native = [];
 const browserEngine = [];
 for (let i = 0; i < REPEAT; i += 1) {
-  native.push(await nativeRun());
+  native.push(await nativeRun(csvPath));
   browserEngine.push(await wasmRun());
   process.stdout.write('.');
 }
@@ -125,7 +113,7 @@ const ms = (x) => `${Math.round(x).toLocaleString('en-US')} ms`;
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
 const load = os.loadavg()[0].toFixed(1);
 const lines = [
-  '# DuckDB: the browser engine against native DuckDB',
+  '## In Node: DuckDB-wasm\'s blocking bindings against native DuckDB',
   '',
   `Written by \`node bench/duckdb.mjs\` on ${new Date().toISOString()} (Node ${process.version}, ${os.cpus().length} cores, load average ${load} at the end; other work on the machine inflates every number, the ratios less).`,
   `Input: ${ROWS.toLocaleString('en-US')}-row sales CSV, ${(csv.bytes / 1e6).toFixed(1)} MB. Query: \`${QUERY}\`. Medians of ${REPEAT}.`,
@@ -138,13 +126,13 @@ const lines = [
   '',
   `Same answer (regions and counts): ${sameAnswer ? 'yes' : 'NO'}.`,
   '',
-  '## Where DuckDB runs',
+  '### Where DuckDB runs',
   '',
   `DuckDB runs inside the Python worker, through DuckDB-wasm's blocking bindings. The alternative, a worker of its own with Python blocking on a SharedArrayBuffer, would add per dataset a copy of the file to the other worker (${ms(bridge.copyMs)} for this ${(csv.bytes / 1e6).toFixed(0)} MB file here) and per call a synchronous round trip (${bridge.roundTripMs.toFixed(2)} ms median) plus serialising every result, and keep two wasm heaps' worth of the data. In the Python worker, DuckDB reads the file's bytes where Pyodide already holds them, and Stop still works (queries run as pending queries polled in slices, between which Python sees the interrupt flag).`,
   '',
   'Notes: in Node the CSV is handed to DuckDB-wasm as a buffer (one copy into its heap, included in the first run); in the browser the bridge reads the ranges DuckDB asks for straight from Pyodide\'s file system. The browser adds the page ↔ worker messaging and rendering, measured in bench/RESULTS.md.',
   '',
 ];
-fs.writeFileSync(new URL('./RESULTS-duckdb.md', import.meta.url), lines.join('\n'));
+writeSection(new URL('./RESULTS-duckdb.md', import.meta.url), 'node', 'DuckDB: the browser engine against native DuckDB', lines);
 fs.rmSync(dir, { recursive: true, force: true });
 console.log(lines.join('\n'));
