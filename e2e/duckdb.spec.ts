@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test';
 import { addScenarios, chatRequestsFor, FAKE_MODEL, send, waitForTurn } from './helpers';
 
 // Each test boots an interpreter and DuckDB (34 MB of wasm) and waits on real work: generous limits

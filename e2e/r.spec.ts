@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './test';
 import { addScenarios, chatRequestsFor, dropCsv, send } from './helpers';
 
 /** R in the browser (webR, lib/targets/r): offline, from the app's own origin. Each test starts one R. */

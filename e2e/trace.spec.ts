@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test';
 import { seriousViolations } from './axe';
 import { addScenarios, FAKE_MODEL, send } from './helpers';
 
