@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { expect, test, type Page } from './test';
 import { addScenarios, chatRequestsFor, FAKE_MODEL, send, waitForTurn } from './helpers';
 
@@ -42,6 +44,27 @@ async function dropFiles(page: Page, files: DroppedFile[]): Promise<void> {
   const items = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
   for (const file of files) await expect(items.filter({ hasText: file.name })).toHaveAttribute('data-upload-status', 'done', { timeout: 120_000 });
 }
+
+/**
+ * Reads an exported notebook with nbformat (validating it) and prints, as JSON, each code cell's
+ * call: the argument of a `_runpad_sql(...)` cell read back as the exact string, whether a cell
+ * defines `_runpad_sql`, and the output types each cell kept.
+ */
+const READ_SQL_CELLS = String.raw`
+import ast, json, nbformat, sys
+nb = nbformat.read(sys.argv[1], as_version=4)
+nbformat.validate(nb)
+cells = []
+for cell in nb.cells:
+    if cell.cell_type != "code":
+        continue
+    tree = ast.parse(cell.source)
+    call = tree.body[-1].value if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    sql = ast.literal_eval(call.args[0]) if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "_runpad_sql" else None
+    defines = any(isinstance(node, ast.FunctionDef) and node.name == "_runpad_sql" for node in tree.body)
+    cells.append({"sql": sql, "defines": defines, "outputs": [o.output_type for o in cell.outputs]})
+print(json.dumps(cells))
+`;
 
 const MONTHLY_SQL = [
   'SELECT c.region, date_trunc(\'month\', o.ordered_at) AS month, sum(o.amount) AS total,',
@@ -116,6 +139,24 @@ test('two CSVs joined in DuckDB: window function, date_trunc, quantile_cont; an 
   expect(toolResults).toContain('agree: True');
   // The model was told the dialect before it wrote SQL.
   expect(JSON.stringify(requests[0].body.tools)).toContain('DuckDB dialect');
+
+  // Exported, the SQL cells are DuckDB calls with their exact text and their outputs, after a setup
+  // cell that defines the helper (lib/notebook/to-ipynb.test.ts runs it over ./data in CPython).
+  await expect(page).toHaveURL(/\/c\/[0-9a-f-]{36}$/);
+  const notebookUrl = `/api/conversations/${page.url().split('/c/')[1]}/notebook`;
+  const notebookPath = test.info().outputPath('duckdb.ipynb');
+  // The answer is stored when the turn ends: wait until the export holds it.
+  await expect.poll(async () => (await (await page.request.get(notebookUrl)).text()).includes('North leads.')).toBe(true);
+  writeFileSync(notebookPath, await (await page.request.get(notebookUrl)).body());
+  const exported = JSON.parse(execFileSync('/usr/bin/python3', ['-c', READ_SQL_CELLS, notebookPath], { encoding: 'utf8' })) as Array<{ sql: string | null; defines: boolean; outputs: string[] }>;
+  const setup = exported.findIndex((cell) => cell.defines);
+  const sqlCells = exported.filter((cell) => cell.sql !== null);
+  expect(setup).toBeGreaterThanOrEqual(0);
+  expect(exported.findIndex((cell) => cell.sql !== null)).toBeGreaterThan(setup);
+  expect(sqlCells.map((cell) => cell.sql)).toEqual(['SELECT regoin, sum(amount) FROM orders JOIN customers USING (customer_id) GROUP BY regoin', MONTHLY_SQL]);
+  expect(sqlCells[0].outputs).toContain('error');
+  expect(sqlCells[1].outputs.length).toBeGreaterThan(0);
+  expect(sqlCells[1].outputs).not.toContain('error');
 });
 
 test('a Parquet file without its extension is explained; Stop ends a long DuckDB query with the page responsive; Python and SQL state survive', async ({ page }) => {
