@@ -429,6 +429,7 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
     // Back: each connection says so once, and a new answer streams, is stored and counts in Redis again.
     await redis.start();
     await vi.waitFor(() => expect(lines.filter((l) => l.msg === 'streams redis connection back').map((l) => l.connection).sort()).toEqual([...connections].sort()), { timeout: 20_000, interval: 250 });
+    await vi.waitFor(() => expect(lines.filter((l) => l.component === 'rate-limits' && l.msg === 'redis back: rate limits count in Redis again')).toHaveLength(1), { timeout: 20_000, interval: 250 });
     const later = crypto.randomUUID();
     const recovered = await chat(person, later, 'and now?');
     expect(recovered.status).toBe(200);

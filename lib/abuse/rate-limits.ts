@@ -169,7 +169,11 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
     sweep.unref();
     cleanups.push(async () => clearInterval(sweep));
   } else if (options.store === 'redis') {
-    const client = await connectRedis(options.redisUrl, (error) => warn('redis connection error', error));
+    const client = await connectRedis(options.redisUrl, {
+      // Through the store failures' throttle: the commands that fail meanwhile say the same thing.
+      down: (error) => warn('redis unreachable: rate limits count in process memory until it is back', error),
+      back: () => log.info('redis back: rate limits count in Redis again'),
+    });
     makePrimary = (kind, rule) =>
       new RateLimiterRedis({
         storeClient: client,
@@ -346,14 +350,25 @@ async function ensureTable(db: Db) {
  * waits a moment for the first connection but does not fail without one: ioredis keeps
  * reconnecting, and the store-failure policy covers the gap.
  */
-async function connectRedis(url: string, onError: (error: unknown) => void): Promise<Redis> {
+async function connectRedis(url: string, outage: { down: (error: unknown) => void; back: () => void }): Promise<Redis> {
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
-  client.on('error', onError);
+  // An outage is logged once, with its cause, and its end once: not every reconnect attempt.
+  let down = false;
+  client.on('error', (error: unknown) => {
+    if (down) return;
+    down = true;
+    outage.down(error);
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    outage.back();
+  });
   await new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
