@@ -49,8 +49,10 @@ let page: Page;
 test.beforeAll(async ({ browser, baseURL }) => {
   const context = await newSeededContext(browser, baseURL!);
   page = await context.newPage();
-  // A short time limit keeps the suite fast (the user's setting, as the settings dialog stores it).
-  await page.addInitScript(() => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs: 2000 })));
+  // A short time limit keeps the suite fast (the user's setting, as the settings dialog stores it),
+  // yet long enough for the first run in a fresh interpreter on a loaded machine: at 2 s, the
+  // "alive" check after a restart timed out at load 20.
+  await page.addInitScript(() => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs: 4000 })));
   page.on('pageerror', (error) => console.log('pageerror:', error.message));
   await openChat(page);
 });

@@ -43,6 +43,9 @@ test('a reload during a run leaves no ghost: the cell is stored as cut off, Run 
 });
 
 test('after a reload, earlier runs (Python, SQL and R) are replayed by themselves before the next run, and the model is told in one line', async ({ page }) => {
+  // Three engines start here, twice (DuckDB's and webR's wasm each took ~25 s on a machine at load
+  // 20): generous limits, as in duckdb.spec and r.spec; every wait is for a state.
+  test.setTimeout(300_000);
   const stamp = Date.now();
   const trigger = `e2e-restore-define-${stamp}`;
   const after = `e2e-restore-use-${stamp}`;
@@ -69,14 +72,14 @@ test('after a reload, earlier runs (Python, SQL and R) are replayed by themselve
   ]);
   await openChat(page);
   await send(page, `Define it. ${trigger}`);
-  await expect(chatText(page, 'Defined it.')).toBeVisible();
+  await expect(chatText(page, 'Defined it.')).toBeVisible({ timeout: 120_000 });
   await waitForTurn(page);
   await page.reload();
   await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
   // A new interpreter: the page says what it lacks and offers to restore it.
   await expect(page.getByTestId('restore-banner')).toHaveAttribute('data-restore-state', 'offered');
   await send(page, `Use it. ${after}`);
-  await expect(chatText(page, 'Used it.')).toBeVisible();
+  await expect(chatText(page, 'Used it.')).toBeVisible({ timeout: 120_000 });
   const rCell = page.getByRole('region', { name: 'R code cell' }).nth(1);
   await expect(rCell).toHaveAttribute('data-cell-status', 'ok');
   await expect(rCell).toContainText('kept_r is 42');
