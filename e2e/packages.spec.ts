@@ -45,7 +45,7 @@ test('a package that cannot be fetched gives a clear message to the user and to 
   await expect(cell).not.toContainText('http://');
   await expect(cell).not.toContainText('Do not retry');
   await cell.getByRole('button', { name: 'Show traceback' }).click();
-  await expect(cell).toContainText('npm run pyodide:mirror');
+  await expect(cell).toContainText('npm run mirror -- python');
   await expect(cell).toContainText(new RegExp(`numpy: ${FAKE_MODEL.replaceAll(".", "\\.")}/mirror/numpy-[\\d.]+-cp314`));
   await waitForTurn(page);
 

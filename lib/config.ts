@@ -91,7 +91,7 @@ export type AppConfig = {
   packageBaseUrl: string;
   /**
    * The lock file that lists the available packages: a configured source's own (a mirror written
-   * by `npm run pyodide:mirror` carries one), else the copy beside the self-hosted core.
+   * by `npm run mirror -- python` carries one), else the copy beside the self-hosted core.
    */
   packageLockUrl: string;
   /** Where the browser loads webR from (self-hosted, versioned path). */
