@@ -43,6 +43,7 @@ test('a reload during a run leaves no ghost: the cell is stored as cut off, Run 
 });
 
 test('after a reload, earlier runs (Python, SQL and R) are replayed by themselves before the next run, and the model is told in one line', async ({ page }) => {
+  test.setTimeout(150_000); // three engines start twice each
   const stamp = Date.now();
   const trigger = `e2e-restore-define-${stamp}`;
   const after = `e2e-restore-use-${stamp}`;
@@ -69,14 +70,14 @@ test('after a reload, earlier runs (Python, SQL and R) are replayed by themselve
   ]);
   await openChat(page);
   await send(page, `Define it. ${trigger}`);
-  await expect(chatText(page, 'Defined it.')).toBeVisible();
+  await expect(chatText(page, 'Defined it.')).toBeVisible({ timeout: 60_000 }); // DuckDB and R start in this turn
   await waitForTurn(page);
   await page.reload();
   await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
   // A new interpreter: the page says what it lacks and offers to restore it.
   await expect(page.getByTestId('restore-banner')).toHaveAttribute('data-restore-state', 'offered');
   await send(page, `Use it. ${after}`);
-  await expect(chatText(page, 'Used it.')).toBeVisible();
+  await expect(chatText(page, 'Used it.')).toBeVisible({ timeout: 60_000 }); // and again, restoring before the R run
   const rCell = page.getByRole('region', { name: 'R code cell' }).nth(1);
   await expect(rCell).toHaveAttribute('data-cell-status', 'ok');
   await expect(rCell).toContainText('kept_r is 42');
