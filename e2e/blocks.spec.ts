@@ -7,6 +7,7 @@ import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers
  * conversation is stored, reloaded and shared exactly like one with tool calls.
  */
 test('a blocks-only model fixes its own error in a two-step turn, then runs SQL, DOT and R blocks', async ({ page, browser, baseURL }) => {
+  test.setTimeout(150_000); // R starts on its block's run, after DuckDB on the SQL block's
   const stamp = Date.now();
   const first = `e2e-blocks-fix-${stamp}`;
   const second = `e2e-blocks-more-${stamp}`;
@@ -51,7 +52,7 @@ test('a blocks-only model fixes its own error in a two-step turn, then runs SQL,
   expect(secondRequest).toContain('```python');
 
   await send(page, `More. ${second}`);
-  await expect(page.locator('#conversation').getByText('All three ran.')).toBeVisible();
+  await expect(page.locator('#conversation').getByText('All three ran.')).toBeVisible({ timeout: 90_000 });
   await waitForTurn(page);
   await expect(page.locator('section[data-target="sql"]')).toContainText('42');
   await expect(page.locator('section[data-target="graphviz"]').getByRole('img', { name: /Diagram/ })).toBeVisible();

@@ -70,7 +70,7 @@ test('a visitor re-runs a shared conversation — print, figure, SQL over its CS
       await expect(cells.nth(i).getByTestId('rerun-mark')).toContainText('Same when re-run in your browser');
     }
     // The recorded outputs stay on screen.
-    await expect(visitor.getByRole('img', { name: 'Figure 1' })).toBeVisible();
+    await expect(cells.nth(1).getByRole('img', { name: 'Figure 1' })).toBeVisible();
     await expect(cells.nth(2).getByTestId('table-output')).toHaveAttribute('data-row-count', '3');
     await expect(cells.nth(4)).toContainText('ZeroDivisionError');
     // R's cells re-ran in the visitor's own R: its state carried from one to the next, and its plot compared as an image.

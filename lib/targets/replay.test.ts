@@ -47,6 +47,16 @@ describe('replayRuns (restore)', () => {
     expect(outcome).toEqual({ runs: 2, failed: [] });
   });
 
+  it('after an engine is replaced, skips that engine’s later runs and goes on with another engine’s (R after a SQL timeout)', async () => {
+    const mixed = [
+      { id: 'a1', role: 'assistant', parts: [stored('s1', 'tool-sql', 'CREATE TABLE t AS SELECT 1 AS x'), stored('r1', 'tool-r', 'kept <- 41'), stored('p1', 'tool-python', 'print(1)'), stored('r2', 'tool-r', 'cat(kept)')] },
+    ];
+    const { calls, source } = recordingRunners({ 'CREATE TABLE t AS SELECT 1 AS x': { status: 'timeout', durationMs: 1, outputs: [], restarted: true } });
+    const outcome = await replayRuns(planRestore(mixed).steps, source, { files: [], timeoutMs: 1_000, compare: compareStdout });
+    expect(calls.map((call) => call.runId)).toEqual(['s1', 'r1', 'r2']);
+    expect(outcome).toEqual({ runs: 3, failed: ['run 1 (SQL) ended with timeout'] });
+  });
+
   it('names the run and its target when it does not come back the same, and stops when the engine was replaced', async () => {
     const { calls, source } = recordingRunners({ 'CREATE TABLE t AS SELECT 1 AS x': { status: 'error', durationMs: 1, outputs: [], restarted: true } });
     const outcome = await replayRuns(planRestore(messages).steps, source, { files: [], timeoutMs: 1_000, compare: compareStdout });

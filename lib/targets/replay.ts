@@ -1,8 +1,9 @@
 /**
  * Restore's replay (browser-only): the planned runs (lib/runtime/restore-plan.ts) run again, in
  * order, each on its own target's runner, so every stateful target's state is rebuilt (Python
- * and SQL alike). Stops at the first engine replacement (the state is gone again). Each replayed
- * run's printed output is compared with the recorded one by `compare`.
+ * and SQL alike, R too). When a replay replaces its engine (the state is gone again), the later
+ * runs of that engine are skipped; another engine's go on (R's state does not depend on Python's).
+ * Each replayed run's printed output is compared with the recorded one by `compare`.
  */
 import type { DataFile } from '@/lib/runtime/kernel';
 import type { ReplayStep } from '@/lib/runtime/restore-plan';
@@ -24,10 +25,13 @@ export async function replayRuns(
 ): Promise<ReplayOutcome> {
   const failed: string[] = [];
   let runs = 0;
+  /** Engines replaced during this replay. */
+  const lost = new Set<string>();
   for (const [index, step] of steps.entries()) {
     if (options.signal?.aborted) break;
-    options.onProgress?.(index, steps.length);
     const target = TARGETS[step.target];
+    if (lost.has(target.engine)) continue;
+    options.onProgress?.(index, steps.length);
     const result = await runners.get(step.target).run(step.code, { runId: step.toolCallId, files: options.files, timeoutMs: options.timeoutMs, signal: options.signal });
     runs += 1;
     const stdout = result.outputs.flatMap((o) => (o.output_type === 'stream' && o.name === 'stdout' ? [o.text] : [])).join('');
@@ -37,7 +41,7 @@ export async function replayRuns(
       const difference = options.compare(step.recordedStdout, stdout);
       if (difference) failed.push(`${name} printed something else (${difference})`);
     }
-    if (result.restarted) break;
+    if (result.restarted) lost.add(target.engine);
   }
   options.onProgress?.(steps.length, steps.length);
   return { runs, failed };
