@@ -56,7 +56,10 @@ export default defineConfig({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
     },
-    trace: 'retain-on-failure',
+    // Off unless asked for (RUNPAD_E2E_TRACE=1): recording every test's trace, to keep only the
+    // failures', cost a quarter of the suite's CPU (screencast frames in the browser and the GPU
+    // process), and the suite is CPU-bound on two cores.
+    trace: process.env.RUNPAD_E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
   },
   projects: [
     { name: 'fake-model', testIgnore: ['**/demo*.spec.ts', '**/limits.spec.ts', '**/blocks.spec.ts'], use: { baseURL: `http://127.0.0.1:${APP_PORT}` } },

@@ -212,3 +212,30 @@ test('a Parquet file without its extension is explained; Stop ends a long DuckDB
   await expect(cells.nth(3)).toContainText('42');
   await expect(cells.nth(4)).toContainText('kept is 42');
 });
+
+test("the time limit counts a SQL run, not DuckDB's start: a first query under a 1 s limit runs, and Python keeps its state", async ({ page }) => {
+  const trigger = `e2e-duckdb-start-limit-${Date.now()}`;
+  await addScenarios([
+    {
+      trigger,
+      steps: [
+        { toolCall: { name: 'python', arguments: { code: 'kept = 41\nprint("set kept")' } } },
+        // No dataset was dropped: DuckDB starts with this query (cold, seconds on this machine).
+        { toolCall: { name: 'sql', arguments: { code: 'SELECT 6 * 7 AS answer' } } },
+        { toolCall: { name: 'python', arguments: { code: 'print("kept is", kept + 1)' } } },
+        { text: 'Counted.' },
+      ],
+    },
+  ]);
+  // The user's own setting, as the settings dialog stores it: the shortest limit it allows.
+  await page.addInitScript(() => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs: 1000 })));
+  await openChat(page);
+  await send(page, `Count it ${trigger}`);
+  await expect(page.locator('#conversation').getByText('Counted.')).toBeVisible({ timeout: 180_000 });
+  await waitForTurn(page);
+  const cells = page.locator('section[data-target]');
+  await expect(cells.nth(1)).toHaveAttribute('data-cell-status', 'ok');
+  await expect(cells.nth(1).getByTestId('table-output')).toContainText('42');
+  await expect(cells.nth(2)).toHaveAttribute('data-cell-status', 'ok');
+  await expect(cells.nth(2)).toContainText('kept is 42');
+});

@@ -1,5 +1,5 @@
 import { expect, test, type Page, newSeededContext } from './test';
-import { addScenarios, chatRequestsFor, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
+import { addScenarios, chatRequestsFor, FAKE_MODEL, openChat, send, waitForHydration, waitForTurn } from './helpers';
 import type { RecordedRequest } from './fixtures/fake-openai/server.mjs';
 
 /**
@@ -159,6 +159,7 @@ test('two tabs: a stale tab is refused instead of interleaving, learns the lates
   const second = await context.newPage();
   await second.goto(first.url());
   await expect(chatText(second, 'Answer to tab A.')).toBeVisible();
+  await waitForHydration(second); // its focus listener is attached by then
 
   // Tab A goes on; tab B has not looked since.
   await first.bringToFront();

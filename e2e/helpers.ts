@@ -20,6 +20,15 @@ export async function chatRequestsFor(trigger: string): Promise<RecordedRequest[
   return all.filter((r) => r.body.tools && JSON.stringify(r.body.messages).includes(trigger));
 }
 
+/**
+ * Waits until the page's scripts run (the composer is read-only until then): events a test
+ * dispatches itself, such as a focus, reach no listener before that, and the page shows its
+ * server-rendered messages long before on a loaded machine.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await expect(page.locator('#composer')).toBeEditable({ timeout: 60_000 });
+}
+
 export async function openChat(page: Page): Promise<void> {
   await page.goto('/');
   await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });

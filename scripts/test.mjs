@@ -3,8 +3,11 @@
 // route types the build generates too (tsconfig.routes.json), so the build skips its own pass of
 // the same check (RUNPAD_BUILD_SKIP_TYPECHECK) and the e2e suite starts sooner. Each lane stops at
 // its first failure; the exit code is non-zero if any step failed. The short lane's output is
-// printed whole when it ends, so the two never interleave.
+// printed whole after both lanes end, so the two never interleave, and a summary of every step
+// comes last: the end of the log says what failed (CI shows only its tail).
 import { spawn } from 'node:child_process';
+
+const summary = [];
 
 function runStep(script, sink, env = {}) {
   return new Promise((resolve) => {
@@ -14,7 +17,9 @@ function runStep(script, sink, env = {}) {
     child.stderr.on('data', (chunk) => sink(chunk));
     child.on('close', (code, signal) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
-      sink(Buffer.from(`\n[test] ${script}: ${code === 0 ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`} in ${seconds} s\n`));
+      const line = `[test] ${script}: ${code === 0 ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`} in ${seconds} s`;
+      summary.push(line);
+      sink(Buffer.from(`\n${line}\n`));
       resolve(code === 0);
     });
   });
@@ -42,11 +47,11 @@ async function checksLane() {
     await built;
     ok = await runStep('typecheck', sink);
   }
-  process.stdout.write(Buffer.concat(chunks));
-  return ok;
+  return { ok, output: Buffer.concat(chunks) };
 }
 
-const results = await Promise.all([checksLane(), browserLane()]);
-const failed = results.some((ok) => !ok);
-process.stdout.write(`\n[test] ${failed ? 'FAILED' : 'all suites passed'}\n`);
+const [checks, browser] = await Promise.all([checksLane(), browserLane()]);
+process.stdout.write(checks.output);
+const failed = !checks.ok || !browser;
+process.stdout.write(`\n${summary.join('\n')}\n[test] ${failed ? 'FAILED' : 'all suites passed'}\n`);
 process.exit(failed ? 1 : 0);

@@ -11,7 +11,7 @@ import { capMemoryGrowth } from './memory-cap';
 import { PackageLoader } from './packages';
 import { RUN_LIMITS } from '@/lib/runtime/limits';
 import { startDuckdb, type DuckdbBridge } from './duckdb/bridge';
-import { mentionsSql } from './duckdb/mentions-sql';
+import { mentionsSql } from '@/lib/runtime/mentions-sql';
 
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
 type PyResult = { toJs(options: { dict_converter: typeof Object.fromEntries }): unknown; destroy(): void };

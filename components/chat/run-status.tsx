@@ -10,6 +10,7 @@ export type CellStatus =
   | { kind: 'queued' }
   | { kind: 'loading-packages'; names: string[] }
   | { kind: 'loading-files'; names: string[]; bytes: number }
+  | { kind: 'starting-engine'; name: string }
   | { kind: 'running'; startedAt: number }
   | { kind: 'finished'; result: RunResult }
   | { kind: 'not-run' };
@@ -57,6 +58,8 @@ export function RunStatusLabel({ status }: { status: CellStatus }) {
       return <span className="text-zinc-500 dark:text-zinc-400">Loading {status.names.join(', ')}…</span>;
     case 'loading-files':
       return <span className="text-zinc-500 dark:text-zinc-400">{filesLabel(status)}…</span>;
+    case 'starting-engine':
+      return <span className="text-zinc-500 dark:text-zinc-400">Starting {status.name}…</span>;
     case 'running':
       return (
         <span className="text-blue-700 dark:text-blue-400">
@@ -92,6 +95,8 @@ export function statusAnnouncement(status: CellStatus): string {
       return `Loading ${status.names.join(', ')}.`;
     case 'loading-files':
       return `${filesLabel(status)}.`;
+    case 'starting-engine':
+      return `Starting ${status.name}.`;
     case 'running':
       return 'Running code.';
     case 'not-run':

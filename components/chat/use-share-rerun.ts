@@ -42,6 +42,7 @@ type Options = {
 function phaseDetail(phase: RunPhase): string | undefined {
   if (phase.kind === 'loading-files') return `Loading ${phase.names.join(', ')}…`;
   if (phase.kind === 'loading-packages') return `Loading ${phase.names.join(', ')}…`;
+  if (phase.kind === 'starting-engine') return `Starting ${phase.name}…`;
   return undefined;
 }
 

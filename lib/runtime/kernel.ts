@@ -8,6 +8,7 @@ import { RUN_LIMITS } from './limits';
 import { OutputBudget } from './output-budget';
 import { packageFailureResult } from './package-errors';
 import { mayImport } from './may-import';
+import { mentionsSql } from './mentions-sql';
 import { openDataset } from '@/lib/files/dataset-cache';
 import type { RunLanguage, StartPhase } from './worker-api';
 import { WorkerHandle, type WorkerConfig } from './worker-handle';
@@ -23,6 +24,8 @@ export type RunPhase =
   | { kind: 'loading-packages'; names: string[] }
   /** The conversation's files being written into /data/ first: their names and total size (0 when unknown). */
   | { kind: 'loading-files'; names: string[]; bytes: number }
+  /** An engine the run needs starting first (DuckDB inside the interpreter): not counted in the time limit. */
+  | { kind: 'starting-engine'; name: string }
   | { kind: 'running'; startedAt: number };
 
 /** Files that become SQL tables (workers/python/runpad/dataset_tables.py FORMATS). */
@@ -241,6 +244,12 @@ export class Kernel {
     try {
       const unwritten = this.unwrittenFiles(handle);
       if (unwritten.length > 0) await this.writeFiles(handle, unwritten, options.onPhase);
+      // DuckDB starts before the time limit counts: on a loaded machine its start alone can take
+      // longer than a run may, and an interpreter cut off while starting it would lose its state.
+      if (!handle.sqlStarted && (options.language === 'sql' || mentionsSql(code))) {
+        options.onPhase?.({ kind: 'starting-engine', name: 'DuckDB' });
+        await handle.startSql(SQL_START_TIMEOUT_MS); // a failure is the run's to report, in words
+      }
       const needed = options.language !== 'sql' && mayImport(code) ? await handle.packagesNeeded(code) : [];
       if (needed.length > 0) options.onPhase?.({ kind: 'loading-packages', names: needed });
       // Most runs import nothing new: no second round trip to the worker for them.
@@ -291,7 +300,15 @@ export class Kernel {
       const interrupted = handle.canInterrupt && reason !== 'memory';
       if (interrupted) handle.interrupt();
       const graceMs = interrupted || reason === 'memory' ? RUN_LIMITS.interruptGraceMs : 0;
-      graceTimer = setTimeout(() => handle.terminate(RESTARTED_NOTICE), graceMs);
+      const interruptedAt = performance.now();
+      // Killed at the end of the grace unless Python took the interrupt and is unwinding (state
+      // kept); even then, not later than the unwind limit.
+      const killUnlessUnwinding = () => {
+        const unwinding = interrupted && handle.interruptTaken && performance.now() - interruptedAt < RUN_LIMITS.interruptUnwindMs;
+        if (unwinding) graceTimer = setTimeout(killUnlessUnwinding, graceMs);
+        else handle.terminate(RESTARTED_NOTICE);
+      };
+      graceTimer = setTimeout(killUnlessUnwinding, graceMs);
       // Python code stops within milliseconds of the flag; still running later means C code that
       // ignores it, and a kill at the end of the grace period. The memory limit always replaces.
       if (graceMs > 0) spareTimer = setTimeout(() => this.prepareSpare(), reason === 'memory' ? 0 : SPARE_AFTER_MS);

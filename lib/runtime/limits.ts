@@ -37,6 +37,12 @@ export const RUN_LIMITS = {
    * ignores the flag, and a spare interpreter is ready by then (lib/runtime/kernel.ts).
    */
   interruptGraceMs: 1_000,
+  /**
+   * How long an interrupt Python has taken (it clears the flag when it raises KeyboardInterrupt)
+   * may take to unwind before the worker is killed anyway: the traceback and the result still have
+   * to reach the page, which on a loaded machine can take longer than the grace.
+   */
+  interruptUnwindMs: 10_000,
   /** wasm heap size past which the run is stopped and the worker replaced. */
   maxHeapBytes: 1.5 * 1024 ** 3,
   /** How long starting an interpreter may take before it is reported as failed. */

@@ -49,6 +49,7 @@ export class WorkerHandle {
   /** Set once the interpreter asked for more memory than allowed; it is then replaced. */
   memoryLimitReached = false;
   private memoryLimitListener: (() => void) | null = null;
+  private sqlStartedValue = false;
   private outputListener: ((output: Output, sizeBytes: number) => void) | null = null;
   private readonly worker: Worker;
   /**
@@ -158,7 +159,14 @@ export class WorkerHandle {
 
   /** Starts DuckDB in the worker; its version, or why it could not start. */
   async startSql(timeoutMs: number): Promise<{ version: string } | { error: string }> {
-    return sqlStartSchema.parse(await this.guard(this.remote.startSql(), timeoutMs, 'Starting DuckDB'));
+    const started = sqlStartSchema.parse(await this.guard(this.remote.startSql(), timeoutMs, 'Starting DuckDB'));
+    if ('version' in started) this.sqlStartedValue = true;
+    return started;
+  }
+
+  /** Whether DuckDB answered a start in this worker (later SQL runs need no round trip for it). */
+  get sqlStarted(): boolean {
+    return this.sqlStartedValue;
   }
 
   async heapBytes(): Promise<number> {
@@ -185,6 +193,11 @@ export class WorkerHandle {
 
   interrupt(): void {
     this.interruptBuffer[0] = 2; // SIGINT
+  }
+
+  /** After `interrupt()`: Python has seen the flag (it clears it as it raises KeyboardInterrupt). */
+  get interruptTaken(): boolean {
+    return this.canInterrupt && this.interruptBuffer[0] === 0;
   }
 
   clearInterrupt(): void {
