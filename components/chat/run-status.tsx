@@ -42,9 +42,19 @@ function Elapsed({ since }: { since: number }) {
   return <>{formatDuration(Math.max(0, now - since))}</>;
 }
 
-/** "Loading sales.csv, 60 MB": the files written into /data/ before the run (size when known). */
-function filesLabel(status: { names: string[]; bytes: number }): string {
-  return `Loading ${status.names.join(', ')}${status.bytes > 0 ? `, ${formatBytes(status.bytes)}` : ''}`;
+/**
+ * What a run waits for before it runs, in words without end punctuation ("Loading sales.csv,
+ * 60 MB", "Starting DuckDB"): the cell's status, its announcement and the share page's re-run.
+ */
+export function waitWords(phase: Extract<CellStatus, { kind: 'loading-packages' | 'loading-files' | 'starting-engine' }>): string {
+  switch (phase.kind) {
+    case 'loading-packages':
+      return `Loading ${phase.names.join(', ')}`;
+    case 'loading-files':
+      return `Loading ${phase.names.join(', ')}${phase.bytes > 0 ? `, ${formatBytes(phase.bytes)}` : ''}`;
+    case 'starting-engine':
+      return `Starting ${phase.name}`;
+  }
 }
 
 /** The status line of a code cell: queued · loading packages · running 2.4 s · done in 120 ms. */
@@ -55,11 +65,9 @@ export function RunStatusLabel({ status }: { status: CellStatus }) {
     case 'queued':
       return <span className="text-zinc-500 dark:text-zinc-400">queued</span>;
     case 'loading-packages':
-      return <span className="text-zinc-500 dark:text-zinc-400">Loading {status.names.join(', ')}…</span>;
     case 'loading-files':
-      return <span className="text-zinc-500 dark:text-zinc-400">{filesLabel(status)}…</span>;
     case 'starting-engine':
-      return <span className="text-zinc-500 dark:text-zinc-400">Starting {status.name}…</span>;
+      return <span className="text-zinc-500 dark:text-zinc-400">{waitWords(status)}…</span>;
     case 'running':
       return (
         <span className="text-blue-700 dark:text-blue-400">
@@ -92,11 +100,9 @@ export function statusAnnouncement(status: CellStatus): string {
     case 'queued':
       return 'Code queued.';
     case 'loading-packages':
-      return `Loading ${status.names.join(', ')}.`;
     case 'loading-files':
-      return `${filesLabel(status)}.`;
     case 'starting-engine':
-      return `Starting ${status.name}.`;
+      return `${waitWords(status)}.`;
     case 'running':
       return 'Running code.';
     case 'not-run':

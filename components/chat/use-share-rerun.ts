@@ -15,6 +15,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DataFile, Kernel, RunPhase } from '@/lib/runtime/kernel';
+import { waitWords } from './run-status';
 import type { RunResult } from '@/lib/runtime/protocol';
 import { createKernel, useKernelState, type KernelLocation } from '@/lib/runtime/use-kernel';
 import { runOnTarget } from '@/lib/targets/pipeline';
@@ -40,10 +41,7 @@ type Options = {
 };
 
 function phaseDetail(phase: RunPhase): string | undefined {
-  if (phase.kind === 'loading-files') return `Loading ${phase.names.join(', ')}…`;
-  if (phase.kind === 'loading-packages') return `Loading ${phase.names.join(', ')}…`;
-  if (phase.kind === 'starting-engine') return `Starting ${phase.name}…`;
-  return undefined;
+  return phase.kind === 'queued' || phase.kind === 'running' ? undefined : `${waitWords(phase)}…`;
 }
 
 function whenAborted(signal: AbortSignal): Promise<'stopped'> {
