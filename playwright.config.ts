@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './e2e/browser';
 import { e2ePort, FAKE_MODEL_PORT, FAKE_MODEL_URL } from './e2e/ports';
 
 /**
@@ -53,8 +54,8 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+      executablePath: CHROMIUM_EXECUTABLE,
+      args: CHROMIUM_ARGS,
     },
     // Off unless asked for (RUNPAD_E2E_TRACE=1): recording every test's trace, to keep only the
     // failures', cost a quarter of the suite's CPU (screencast frames in the browser and the GPU

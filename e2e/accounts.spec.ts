@@ -5,6 +5,7 @@ import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import postgres from 'postgres';
 import { chromium, expect, request as playwrightRequest, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './browser';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider, type OidcProvider } from './fixtures/oidc-provider';
 import { startTlsProxy } from './fixtures/tls-proxy.mjs';
 import { FAKE_MODEL } from './helpers';
@@ -260,8 +261,8 @@ async function conversationIdsInPage(page: Page): Promise<string[]> {
 
 test('over HTTPS every account cookie is __Host-, a sibling subdomain cannot plant a session, and signing in rotates what the browser held', async () => {
   const tlsBrowser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--host-resolver-rules=MAP *.runpad.test 127.0.0.1'],
+    executablePath: CHROMIUM_EXECUTABLE,
+    args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP *.runpad.test 127.0.0.1'],
   });
   const appCookies = async (context: BrowserContext) => (await context.cookies(SECURE_OPEN)).filter((cookie) => cookie.domain === 'app.runpad.test');
   const named = (cookies: Awaited<ReturnType<typeof appCookies>>, name: string) => cookies.find((cookie) => cookie.name === name)!;

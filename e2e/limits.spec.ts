@@ -1,6 +1,7 @@
 import { chromium, expect, request as playwrightRequest, test, type APIRequestContext } from './test';
 import { startTlsProxy } from './fixtures/tls-proxy.mjs';
 import { e2ePort } from './ports';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './browser';
 
 /**
  * Limits a public deployment lives by, against the app server started with small ones
@@ -108,8 +109,8 @@ test('over HTTPS the session cookie is __Host-, and a sibling subdomain cannot p
   </script>`;
   const proxy = await startTlsProxy({ appPort: e2ePort(3102), attackerPage });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu', '--host-resolver-rules=MAP *.runpad.test 127.0.0.1'],
+    executablePath: CHROMIUM_EXECUTABLE,
+    args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP *.runpad.test 127.0.0.1'],
   });
   try {
     const context = await browser.newContext({ ignoreHTTPSErrors: true });

@@ -4,7 +4,9 @@
 // the same check (RUNPAD_BUILD_SKIP_TYPECHECK) and the e2e suite starts sooner. Each lane stops at
 // its first failure; the exit code is non-zero if any step failed. The short lane's output is
 // printed whole after both lanes end, so the two never interleave, and a summary of every step
-// comes last: the end of the log says what failed (CI shows only its tail).
+// comes last: the end of the log says what failed (CI shows only its tail), after the browser
+// lane's own last lines again (Playwright's list of failed tests, which the short lane's output
+// would otherwise push out of that tail).
 import { spawn } from 'node:child_process';
 
 const summary = [];
@@ -28,8 +30,14 @@ function runStep(script, sink, env = {}) {
 let buildEnded;
 const built = new Promise((resolve) => (buildEnded = resolve));
 
+const BROWSER_TAIL_LINES = 40;
+let browserTail = '';
+
 async function browserLane() {
-  const sink = (chunk) => process.stdout.write(chunk);
+  const sink = (chunk) => {
+    process.stdout.write(chunk);
+    browserTail = (browserTail + chunk.toString()).split('\n').slice(-BROWSER_TAIL_LINES - 1).join('\n');
+  };
   const ok = await runStep('build', sink, { RUNPAD_BUILD_SKIP_TYPECHECK: '1' });
   buildEnded();
   return ok && (await runStep('test:browser', sink));
@@ -52,6 +60,7 @@ async function checksLane() {
 
 const [checks, browser] = await Promise.all([checksLane(), browserLane()]);
 process.stdout.write(checks.output);
+if (!browser) process.stdout.write(`\n[test] the browser lane's last lines again:\n${browserTail}\n`);
 const failed = !checks.ok || !browser;
 process.stdout.write(`\n${summary.join('\n')}\n[test] ${failed ? 'FAILED' : 'all suites passed'}\n`);
 process.exit(failed ? 1 : 0);
