@@ -1,7 +1,8 @@
 /**
  * Runs once when the Next server starts: on SIGTERM/SIGINT the database is closed after Next has
  * finished its in-flight requests (lib/health.ts), whether or not /api/health was ever asked; and
- * every request carries its TCP peer's address (lib/http/peer-address.ts).
+ * every request carries its TCP peer's address (lib/http/peer-address.ts); idle keep-alive
+ * connections outlive the clients and proxies that reuse them (lib/http/keep-alive.ts).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
@@ -10,4 +11,6 @@ export async function register(): Promise<void> {
   // The per-address limits need the TCP peer, which a Fetch Request does not carry.
   const { installPeerAddressHeader } = await import('./lib/http/peer-address');
   installPeerAddressHeader();
+  const { installKeepAlive } = await import('./lib/http/keep-alive');
+  installKeepAlive();
 }

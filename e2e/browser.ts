@@ -1,9 +1,9 @@
 /**
  * The browser the end-to-end suite drives: Debian's Chromium headless shell
  * (`chromium-headless-shell`, the same Blink and V8 as `chromium`, installed by .ci/run) unless
- * CHROMIUM_PATH names another. The full browser's new headless mode costs a quarter more CPU
- * (measured on the whole suite: 1,119 s of browser CPU against 470 s), and the suite is CPU-bound
- * on two cores. Playwright's own downloaded browsers are not reachable here.
+ * CHROMIUM_PATH names another. The full browser's headless mode did the same specs with a quarter
+ * more CPU (docs/DECISIONS.md, "The suite's browser"), and the suite is CPU-bound on two cores.
+ * Playwright's own downloaded browsers are not reachable here.
  */
 import fs from 'node:fs';
 

@@ -212,6 +212,42 @@ test('/api/health says the running app is ready, without caching or cookies', as
   expect(await response.json()).toEqual({ status: 'ok', database: 'ok', blobStore: 'ok' });
 });
 
+/** Two GETs of /api/health on one connection, `idleMs` apart: the status lines seen, and whether the server closed it first. */
+async function twoRequestsOnOneConnection(origin: string, idleMs: number): Promise<{ statusLines: string[]; closedWhileIdle: boolean }> {
+  const { hostname, port } = new URL(origin);
+  const socket = net.connect(Number(port), hostname);
+  let received = '';
+  let closed = false;
+  socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => (closed = true));
+  const statusLines = () => received.match(/^HTTP\/1\.1 \d{3}/gm) ?? [];
+  const request = `GET /api/health HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: keep-alive\r\n\r\n`;
+  try {
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(request);
+    await expect.poll(() => statusLines().length, { timeout: 30_000 }).toBe(1);
+    // The idle time is the condition under test, not a duration being measured.
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    const closedWhileIdle = closed;
+    if (!closedWhileIdle) {
+      socket.write(request);
+      await expect.poll(() => statusLines().length + (closed ? 10 : 0), { timeout: 30_000 }).not.toBe(1);
+    }
+    return { statusLines: statusLines(), closedWhileIdle };
+  } finally {
+    socket.destroy();
+  }
+}
+
+test('an idle keep-alive connection outlives the idle times of clients and proxies that reuse it (no reset on reuse)', async ({ baseURL }) => {
+  // Node's default is 5 s: a client reusing the socket just then had it reset under it (a
+  // Playwright request in accounts.spec failed "socket hang up"; load balancers idle for 60 s).
+  const { statusLines, closedWhileIdle } = await twoRequestsOnOneConnection(baseURL!, 6_500);
+  expect(closedWhileIdle).toBe(false);
+  expect(statusLines).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+});
+
 test('npm start stops cleanly on SIGTERM to npm: port free, no process left, within 10 s', async () => {
   test.setTimeout(READY_DEADLINE_MS + 60_000);
   const app = await npmStart(e2ePort(3190), (status) => status === 200);
