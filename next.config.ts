@@ -1,17 +1,12 @@
 import type { NextConfig } from 'next';
+import { ISOLATION_HEADERS } from './lib/security/isolation-headers';
 
 /**
- * Cross-origin isolation on every response (SharedArrayBuffer for the interrupt flag needs it).
- * The worker scripts' own CSP and the page CSP are set per request in proxy.ts, because they
- * name the request's origin and a nonce.
+ * Cross-origin isolation on every response (lib/security/isolation-headers.ts). The worker
+ * scripts' own CSP and the page CSP are set per request (lib/assets/engine-asset-server.ts,
+ * proxy.ts), because they name the request's origin and a nonce.
  */
-const isolationHeaders = [
-  { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
-  { key: 'Cross-Origin-Embedder-Policy', value: 'require-corp' },
-  { key: 'Cross-Origin-Resource-Policy', value: 'same-origin' },
-  { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'Referrer-Policy', value: 'same-origin' },
-];
+const isolationHeaders = ISOLATION_HEADERS.map(({ key, value }) => ({ key, value }));
 
 const nextConfig: NextConfig = {
   // Loaded by Node at run time, not bundled: PGlite ships wasm, rate-limiter-flexible imports its
@@ -25,23 +20,10 @@ const nextConfig: NextConfig = {
     return [
       { source: '/:path*', headers: isolationHeaders },
       {
-        // Versioned path: a new Pyodide version is a new URL.
-        source: '/pyodide/:version/:file*',
+        // webR's lazily read library (vfs/, read in byte ranges) is Next's to serve; the engines'
+        // other files are served precompressed before Next sees them (lib/assets/).
+        source: '/webr/:version/vfs/:file*',
         headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }],
-      },
-      {
-        // Versioned path: a new webR version is a new URL.
-        source: '/webr/:version/:file*',
-        headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }],
-      },
-      {
-        // DuckDB-wasm's engine and module, versioned the same way (scripts/copy-duckdb.mjs).
-        source: '/duckdb/:version/:file*',
-        headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }],
-      },
-      {
-        source: '/workers/:file*',
-        headers: [{ key: 'Cache-Control', value: 'no-cache' }],
       },
     ];
   },

@@ -1,13 +1,14 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from '@/lib/config';
-import { pageCsp, rWorkerCsp, webrWorkerCsp, workerCsp } from '@/lib/security/csp';
+import { pageCsp } from '@/lib/security/csp';
 import { sessionCookieHeader, sessionCookieName, signSession, verifySession } from '@/lib/auth/session';
 import { getAuthSecret } from '@/lib/auth/secret';
 import { accountCookieName } from '@/lib/auth/account-cookie';
 import { isSecureOrigin, requestOrigin } from '@/lib/http/origin';
 
 /**
- * Per request: the Content-Security-Policies (lib/security/csp.ts), and a guest session cookie
+ * Per page request: the page's Content-Security-Policy (lib/security/csp.ts; the workers' own are
+ * set where their scripts are served, lib/assets/engine-asset-server.ts), and a guest session cookie
  * for a browser that has none (or a tampered one), visible to the page it is requesting.
  * When RUNPAD_ACCESS requires an account, there are no guests: a page request without an account
  * cookie goes to the sign-in page (whether the cookie is valid is the page's and the API's
@@ -19,22 +20,6 @@ export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const config = getConfig();
   const origin = requestOrigin(request.headers, config);
-  if (pathname === `${config.webrBasePath}webr-worker.js` || pathname.startsWith('/workers/r.worker.')) {
-    // R's two workers (lib/targets/r): each with a policy of its own, and no network but webR's files and the R repository.
-    const response = NextResponse.next();
-    const csp = pathname.startsWith('/workers/') ? rWorkerCsp(origin, config.webrBasePath, config.rPackageRepoUrl) : webrWorkerCsp(origin, config.webrBasePath, config.rPackageRepoUrl);
-    response.headers.set('Content-Security-Policy', csp);
-    response.headers.set('Vary', 'Host');
-    return response;
-  }
-  if (pathname.startsWith('/workers/')) {
-    // A path-limited connect-src needs the origin; without a valid one the worker gets no network.
-    const response = NextResponse.next();
-    response.headers.set('Content-Security-Policy', workerCsp(origin, config.pyodideIndexPath, config.packageBaseUrl, { assetPath: config.duckdbAssetPath, extensionUrl: config.duckdbExtensionUrl }));
-    response.headers.set('Vary', 'Host');
-    return response;
-  }
-
   const nonce = btoa(crypto.randomUUID());
   const csp = pageCsp(nonce, process.env.NODE_ENV === 'development');
   const requestHeaders = new Headers(request.headers);
@@ -77,10 +62,8 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    '/workers/:path*',
-    '/webr/:version/webr-worker.js',
     {
-      source: '/((?!api|_next/static|_next/image|pyodide|webr|favicon.ico).*)',
+      source: '/((?!api|_next/static|_next/image|pyodide|duckdb|webr|workers|favicon.ico).*)',
       missing: [{ type: 'header', key: 'next-router-prefetch' }],
     },
   ],

@@ -73,3 +73,15 @@ export function pageCsp(nonce: string, isDev: boolean): string {
     "frame-ancestors 'none'",
   ].join('; ');
 }
+
+type WorkerCspSettings = { pyodideIndexPath: string; packageBaseUrl: string; duckdbAssetPath: string; duckdbExtensionUrl: string; webrBasePath: string; rPackageRepoUrl: string };
+
+/** The policy a worker script is served with (each worker's own), or null for any other path. */
+export function workerScriptCsp(pathname: string, origin: string | null, settings: WorkerCspSettings): string | null {
+  if (pathname === `${settings.webrBasePath}webr-worker.js`) return webrWorkerCsp(origin, settings.webrBasePath, settings.rPackageRepoUrl);
+  if (pathname.startsWith('/workers/r.worker.')) return rWorkerCsp(origin, settings.webrBasePath, settings.rPackageRepoUrl);
+  if (pathname.startsWith('/workers/')) {
+    return workerCsp(origin, settings.pyodideIndexPath, settings.packageBaseUrl, { assetPath: settings.duckdbAssetPath, extensionUrl: settings.duckdbExtensionUrl });
+  }
+  return null;
+}
