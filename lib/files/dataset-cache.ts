@@ -15,6 +15,8 @@
  *   refusing the file, or its bytes arriving damaged twice.
  */
 
+import { digestBlob } from './dataset-hash';
+
 export const DATASET_CACHE_NAME = 'runpad-datasets-v1';
 const INDEX_KEY = 'runpad-datasets-v1-index';
 /** Kept in the cache at most (the sum of the entries' sizes). */
@@ -72,22 +74,14 @@ async function readFromCache(file: DatasetRef): Promise<Uint8Array<ArrayBuffer>>
 export function rememberUpload(bytes: Blob, sha256: string): Promise<void> {
   if (!SHA256.test(sha256) || bytes.size > DATASET_CACHE_MAX_BYTES || !cacheAvailable()) return Promise.resolve();
   return track(sha256, bytes.size, async () => {
-    const buffer = await bytes.arrayBuffer();
-    if ((await sha256Hex(buffer)) !== sha256) {
+    // Hashed off the page's thread; the Blob itself is what is stored (a copy would cost the page
+    // as much again), and an entry whose bytes changed since is caught when it is read.
+    if ((await digestBlob(bytes, false)).sha256 !== sha256) {
       console.warn(`Not caching an upload: its bytes do not hash to ${sha256}.`);
       return;
     }
-    await store(sha256, new Blob([buffer]));
+    await store(sha256, bytes);
   });
-}
-
-/** Lowercase hex SHA-256 of `bytes`, or null where WebCrypto is unavailable (insecure contexts). */
-export async function sha256Hex(bytes: ArrayBuffer | Uint8Array<ArrayBuffer>): Promise<string | null> {
-  if (typeof crypto === 'undefined' || !crypto.subtle) return null;
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
 }
 
 // --- The server -----------------------------------------------------------------------------
@@ -105,19 +99,22 @@ async function fromServer(file: DatasetRef, verifiable: boolean): Promise<Datase
     size: declaredSize(response) ?? (await probeSize(file.url)),
     fromCache: false,
     read: async () => {
-      let buffer = await response.arrayBuffer();
-      const digest = verifiable ? await sha256Hex(buffer) : null;
+      if (!verifiable) return new Uint8Array(await response.arrayBuffer());
+      // As a Blob (the page holds no copy of the bytes), read and hashed by the hash worker.
+      let blob = await response.blob();
+      let { sha256: digest, bytes } = await digestBlob(blob, true);
       if (digest !== null && digest !== file.sha256) {
         console.warn(`${file.name}: the bytes served do not hash to ${file.sha256}; downloading it again.`);
-        buffer = await (await download(file, 'reload')).arrayBuffer();
-        if ((await sha256Hex(buffer)) !== file.sha256) throw new Error(`The file ${file.name} arrived damaged (its bytes do not match its SHA-256). Try the run again.`);
+        blob = await (await download(file, 'reload')).blob();
+        ({ sha256: digest, bytes } = await digestBlob(blob, true));
+        if (digest !== file.sha256) throw new Error(`The file ${file.name} arrived damaged (its bytes do not match its SHA-256). Try the run again.`);
       }
-      if (keep && buffer.byteLength <= DATASET_CACHE_MAX_BYTES) {
-        // Copied now: the caller transfers the buffer to the worker at once. Cached in the background.
-        const copy = new Blob([buffer]);
-        void track(file.sha256, copy.size, () => store(file.sha256, copy));
+      if (keep && blob.size <= DATASET_CACHE_MAX_BYTES) {
+        // The Blob, not the buffer: the caller transfers the buffer to the worker at once. Cached in the background.
+        const kept = blob;
+        void track(file.sha256, kept.size, () => store(file.sha256, kept));
       }
-      return new Uint8Array(buffer);
+      return new Uint8Array(bytes!);
     },
   };
 }
@@ -195,10 +192,10 @@ async function cachedResponse(sha256: string): Promise<Response | null> {
 /** A cached entry's bytes when they still hash to `sha256`; null (and the entry dropped) otherwise. */
 async function readCached(sha256: string, hit: Response): Promise<Uint8Array<ArrayBuffer> | null> {
   try {
-    const buffer = await hit.arrayBuffer();
-    if ((await sha256Hex(buffer)) === sha256) {
-      touch(sha256, buffer.byteLength);
-      return new Uint8Array(buffer);
+    const { sha256: digest, bytes } = await digestBlob(await hit.blob(), true);
+    if (digest === sha256 && bytes) {
+      touch(sha256, bytes.byteLength);
+      return new Uint8Array(bytes);
     }
   } catch {
     // unreadable entry: dropped below
