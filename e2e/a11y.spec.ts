@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page, newSeededContext } from './test';
-import { addScenarios, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
+import { addScenarios, openChat, PNG_CHART_CODE, send, shareLink, waitForTurn } from './helpers';
 import { seriousViolations } from './axe';
 
 /**
@@ -127,9 +127,7 @@ test('a conversation with every kind of output, and its share page, pass axe in 
   for (const scheme of ['light', 'dark'] as const) await expectAccessibleIn(page, scheme, 'conversation');
 
   // The share page of the same conversation, opened by a visitor.
-  await page.getByRole('button', { name: 'Share', exact: true }).click();
-  const shareUrl = await page.getByLabel('Share link').inputValue();
-  expect(shareUrl).toMatch(/\/s\/[A-Za-z0-9_-]{22}$/);
+  const shareUrl = await shareLink(page);
   const visitorContext = await newSeededContext(browser, baseURL!);
   const visitor = await visitorContext.newPage();
   await visitor.goto(shareUrl);

@@ -88,3 +88,11 @@ export async function dropCsv(page: Page, name: string, content: string) {
   await target.dispatchEvent('drop', { dataTransfer: transfer });
   await expect(page.getByRole('list', { name: 'Attached files' }).getByRole('listitem')).toHaveAttribute('data-upload-status', 'done');
 }
+
+/** Clicks Share on the open conversation and returns the link it shows (an unguessable /s/ id). */
+export async function shareLink(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const url = await page.getByLabel('Share link').inputValue();
+  expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{22}$/);
+  return url;
+}

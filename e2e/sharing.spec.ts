@@ -1,5 +1,5 @@
 import { expect, test, newSeededContext } from './test';
-import { addScenarios, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
+import { addScenarios, openChat, PNG_CHART_CODE, send, shareLink, waitForTurn } from './helpers';
 
 test('a conversation with a figure survives a reload, can be shared, revoked and forked', async ({ page, browser, baseURL }) => {
   const trigger = 'e2e-share-figure';
@@ -22,9 +22,7 @@ test('a conversation with a figure survives a reload, can be shared, revoked and
   await expect(page.getByText('A sine chart, as asked.')).toBeVisible();
 
   // Share, then open the link as a visitor with no cookie.
-  await page.getByRole('button', { name: 'Share', exact: true }).click();
-  const shareUrl = await page.getByLabel('Share link').inputValue();
-  expect(shareUrl).toMatch(/\/s\/[A-Za-z0-9_-]{22}$/);
+  const shareUrl = await shareLink(page);
   const visitorContext = await newSeededContext(browser, baseURL!);
   const visitor = await visitorContext.newPage();
   await visitor.goto(shareUrl);

@@ -5,30 +5,22 @@
  * representation (304 when it matches), the isolation headers every response carries and, for a
  * worker script, that worker's CSP (lib/security/csp.ts: the sandbox boundary). Anything else,
  * a missing file included, goes on to Next. Installed once per server process from
- * instrumentation.ts.
+ * instrumentation.ts (lib/http/server-hooks.ts).
  */
 import 'server-only';
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import { getConfig } from '@/lib/config';
 import { requestOrigin } from '@/lib/http/origin';
+import { addServerHook } from '@/lib/http/server-hooks';
 import { logger } from '@/lib/log/logger';
 import { workerScriptCsp } from '@/lib/security/csp';
 import { ISOLATION_HEADERS } from '@/lib/security/isolation-headers';
 import { PRECOMPRESSED_ENCODINGS, acceptedEncodings, engineAssetContentType, engineAssetPath, etagMatches } from './engine-assets';
 
-const INSTALLED = Symbol.for('runpad.engineAssets');
-
 export function installEngineAssetServer(publicDir = path.join(process.cwd(), 'public')): void {
-  const proto = http.Server.prototype as http.Server & { [INSTALLED]?: true };
-  if (proto[INSTALLED]) return;
-  proto[INSTALLED] = true;
-  const emit = proto.emit;
-  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === 'request' && serveEngineAsset(args[0] as http.IncomingMessage, args[1] as http.ServerResponse, publicDir)) return true;
-    return emit.call(this, event, ...args);
-  } as typeof proto.emit;
+  addServerHook('engine-assets', (_server, event, args) => event === 'request' && serveEngineAsset(args[0] as http.IncomingMessage, args[1] as http.ServerResponse, publicDir));
 }
 
 type Representation = { file: string; size: number; mtimeMs: number; encoding: string | null };
