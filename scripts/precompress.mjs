@@ -1,19 +1,15 @@
-// Writes a Brotli (.br) and a gzip (.gz) copy beside each engine file the app serves through
-// app/api/assets (lib/assets/engine-assets.ts: public/pyodide, public/duckdb, webR's top-level
-// files, public/workers), so no request compresses them again. A copy is written only when it
-// saves at least a tenth of the bytes, and only when its file changed (an unchanged copy keeps its
-// modification time, as scripts/start.mjs expects of every asset). Brotli at quality 5: a fifth
+// Writes a Brotli (.br) and a gzip (.gz) copy beside each engine file the app serves itself
+// (lib/assets/: the roots of engine-asset-roots.json under public/), so no request compresses them
+// again. A copy is written only when it saves at least a tenth of the bytes, and only when its
+// file changed (an unchanged copy keeps its modification time, as scripts/start.mjs expects of
+// every asset). Brotli at quality 5: a fifth
 // smaller than gzip for pyodide.asm.wasm and duckdb-eh.wasm at about gzip's cost (~2 s in all).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-const ROOTS = [
-  { dir: 'public/pyodide', depth: 2 },
-  { dir: 'public/duckdb', depth: 2 },
-  { dir: 'public/webr', depth: 2 },
-  { dir: 'public/workers', depth: 1 },
-];
+// The same list the server answers from.
+const ROOTS = JSON.parse(fs.readFileSync(new URL('../lib/assets/engine-asset-roots.json', import.meta.url), 'utf8')).map(({ prefix, depth }) => ({ dir: path.join('public', prefix), depth }));
 const COMPRESSIBLE = /\.(wasm|mjs|js|json|so)$/;
 const MIN_BYTES = 1024;
 const ENCODERS = [

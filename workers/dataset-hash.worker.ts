@@ -4,22 +4,17 @@
  * It runs no code but this and needs no network; see lib/files/dataset-hash.ts.
  */
 import { hashRequestSchema, type HashReply, type HashRequest } from '@/lib/files/dataset-hash-protocol';
+import { sha256Hex } from '@/lib/files/sha256';
 
 async function answer({ id, blob, keepBytes }: HashRequest): Promise<[HashReply, Transferable[]]> {
   try {
     const buffer = await blob.arrayBuffer();
     // Where WebCrypto is missing (an insecure origin) the page's own rules apply: no hash, no check.
-    const sha256 = crypto.subtle ? hex(new Uint8Array(await crypto.subtle.digest('SHA-256', buffer))) : null;
+    const sha256 = await sha256Hex(buffer);
     return keepBytes ? [{ id, sha256, bytes: buffer }, [buffer]] : [{ id, sha256, bytes: null }, []];
   } catch (error) {
     return [{ id, error: error instanceof Error ? error.message : String(error) }, []];
   }
-}
-
-function hex(bytes: Uint8Array): string {
-  let out = '';
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
-  return out;
 }
 
 self.addEventListener('message', (event: MessageEvent) => {

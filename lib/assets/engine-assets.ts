@@ -9,17 +9,16 @@
  * stays with Next's static files.
  */
 
-/** URL prefix → how deep its files lie and whether their paths are versioned (immutable). */
-export const ENGINE_ASSET_ROOTS = [
-  { prefix: 'pyodide', depths: [2], immutable: true },
-  { prefix: 'duckdb', depths: [2], immutable: true },
-  // webR's binaries and its own worker, not its library under vfs/.
-  { prefix: 'webr', depths: [2], immutable: true },
-  // Unversioned names, rebuilt with the app: revalidated (ETag) on every load.
-  { prefix: 'workers', depths: [1], immutable: false },
-] as const;
+import roots from './engine-asset-roots.json';
 
-export type EngineAssetRoot = (typeof ENGINE_ASSET_ROOTS)[number];
+/**
+ * Under public/: each root's prefix, how deep its files lie (webR's binaries and its own worker at
+ * depth 2, not its library under vfs/), and whether its paths are versioned (immutable) or
+ * revalidated each time (the workers' unversioned names). A JSON list, because
+ * scripts/precompress.mjs reads the same one.
+ */
+export type EngineAssetRoot = { prefix: string; depth: number; immutable: boolean };
+export const ENGINE_ASSET_ROOTS: readonly EngineAssetRoot[] = roots;
 
 /** Encodings written beside a file, best first (the browser's Accept-Encoding picks). */
 export const PRECOMPRESSED_ENCODINGS = [
@@ -51,7 +50,7 @@ const SAFE_SEGMENT = /^[A-Za-z0-9_+@-][A-Za-z0-9._+@-]*$/;
 export function engineAssetPath(pathname: string): { root: EngineAssetRoot; segments: string[] } | null {
   const segments = pathname.split('/').slice(1);
   const root = ENGINE_ASSET_ROOTS.find((candidate) => candidate.prefix === segments[0]);
-  if (!root || !(root.depths as readonly number[]).includes(segments.length - 1)) return null;
+  if (!root || root.depth !== segments.length - 1) return null;
   if (!segments.every((segment) => SAFE_SEGMENT.test(segment))) return null;
   return { root, segments };
 }

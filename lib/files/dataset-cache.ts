@@ -111,8 +111,7 @@ async function fromServer(file: DatasetRef, verifiable: boolean): Promise<Datase
       }
       if (keep && blob.size <= DATASET_CACHE_MAX_BYTES) {
         // The Blob, not the buffer: the caller transfers the buffer to the worker at once. Cached in the background.
-        const kept = blob;
-        void track(file.sha256, kept.size, () => store(file.sha256, kept));
+        void track(file.sha256, blob.size, () => store(file.sha256, blob));
       }
       return new Uint8Array(bytes!);
     },

@@ -5,6 +5,7 @@
  * before. Browser-only.
  */
 import { DATASET_HASH_WORKER_URL, hashReplySchema, type HashRequest } from './dataset-hash-protocol';
+import { sha256Hex } from './sha256';
 
 export type Digested = { sha256: string | null; bytes: ArrayBuffer | null };
 
@@ -59,13 +60,4 @@ export async function digestBlob(blob: Blob, keepBytes: boolean): Promise<Digest
   }
   const buffer = await blob.arrayBuffer();
   return { sha256: await sha256Hex(buffer), bytes: keepBytes ? buffer : null };
-}
-
-/** Lowercase hex SHA-256 of `bytes`, or null where WebCrypto is unavailable (insecure contexts). */
-export async function sha256Hex(bytes: ArrayBuffer | Uint8Array<ArrayBuffer>): Promise<string | null> {
-  if (typeof crypto === 'undefined' || !crypto.subtle) return null;
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
 }

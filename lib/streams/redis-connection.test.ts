@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { closeRedis, openRedis } from './redis-connection';
-import { redisUnavailable, signal, uniquePrefix, withRedis } from './test-support';
+import { redisUnavailable, signal, TEST_REDIS_URL, uniquePrefix, withRedis } from './test-support';
 
 const skip = await redisUnavailable();
 if (skip) console.warn(`redis-connection tests skipped: ${skip}`);
 
 describe.skipIf(skip)('openRedis', () => {
   it('a subscriber that subscribes as its socket opens becomes ready without an error and gets its messages', async () => {
-    const client = openRedis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', 'runpad-test-subscriber');
+    const client = openRedis(TEST_REDIS_URL, 'runpad-test-subscriber');
     const errors: unknown[] = [];
     client.on('error', (error: unknown) => errors.push(error));
     const channel = uniquePrefix('subscribe-on-connect');
