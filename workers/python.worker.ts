@@ -119,7 +119,7 @@ from runpad import sandbox
 __runpad_kernel = Kernel(emit=lambda out: __runpad_emit(json.dumps(out, allow_nan=False)), caps=json.loads(__runpad_caps))
 sandbox.disable_network()
 del __runpad_caps
-__runpad_kernel.run
+__runpad_kernel.start
 `) as PyCallable;
     runSql = py.runPython('__runpad_kernel.run_sql') as PyCallable;
     network = lockDown([options.packageBaseUrl, options.indexURL, options.duckdb.assetUrl]);
@@ -136,7 +136,8 @@ __runpad_kernel.run
     const runner = language === 'sql' ? runSql : runKernel;
     if (!runner) throw new Error('The interpreter has not started.');
     if (language === 'sql' || mentionsSql(code)) await ensureDuckdb(py).catch(() => undefined); // Python reports it
-    const proxy = (await (runner(String(code)) as Promise<PyResult>)) as PyResult;
+    // Python's result at once, or (SQL, code that awaits) a coroutine for Pyodide's event loop.
+    const proxy = await (runner(String(code)) as PyResult | Promise<PyResult>);
     const result = proxy.toJs({ dict_converter: Object.fromEntries }) as Record<string, unknown>;
     proxy.destroy();
     return { ...result, heapBytes: heapBytesOf(py) };

@@ -1,5 +1,6 @@
 'use client';
 
+import { memo } from 'react';
 import type { KernelState } from '@/lib/runtime/kernel';
 import type { ClientConfig } from '@/lib/client-config';
 import { KernelStatus } from './kernel-status';
@@ -25,7 +26,7 @@ type ChatHeaderProps = {
   scriptLanguage: ScriptLanguage;
 };
 
-export function ChatHeader({ conversationId, saved, title, config, modelId, onPickModel, modelPickDisabled, kernelState, onRestart, onOpenSidebar, onOpenSettings, scriptLanguage }: ChatHeaderProps) {
+export const ChatHeader = memo(function ChatHeader({ conversationId, saved, title, config, modelId, onPickModel, modelPickDisabled, kernelState, onRestart, onOpenSidebar, onOpenSettings, scriptLanguage }: ChatHeaderProps) {
   // One row at every width. Below lg, Share, Settings and Theme are icons (their names stay, for
   // screen readers); on phones (390 px) the model label goes and the interpreter's status shows
   // as its dot (the words stay in its live region); beside the sidebar (md to lg) the label goes.
@@ -62,4 +63,4 @@ export function ChatHeader({ conversationId, saved, title, config, modelId, onPi
       <ThemeToggle />
     </header>
   );
-}
+});

@@ -226,21 +226,54 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     syncRef.current = sync;
   }, [sync]);
 
+  // Stable callbacks (the chat's methods are), so that a re-render of `Chat` for the interpreter's
+  // state does not draw the memoised message list, header and sidebar again.
+  const { sendMessage, regenerate, stop } = chat;
+  const takeAttachments = uploads.takeAttachments;
   const send = useCallback(
     (text: string) => {
       stoppedRef.current = false;
       if (window.location.pathname !== `/c/${conversationId}`) {
         window.history.replaceState(null, '', `/c/${conversationId}`);
       }
-      const attached = uploads.takeAttachments();
-      void chat.sendMessage({ text, metadata: attached.length > 0 ? { files: attached } : undefined });
+      const attached = takeAttachments();
+      void sendMessage({ text, metadata: attached.length > 0 ? { files: attached } : undefined });
     },
-    [chat, conversationId, uploads],
+    [sendMessage, conversationId, takeAttachments],
   );
+  const retry = useCallback(() => void regenerate(), [regenerate]);
+  const regenerateAnswer = useCallback(() => {
+    stoppedRef.current = false;
+    void regenerate();
+  }, [regenerate]);
+  const continueAnswer = useCallback(() => {
+    stoppedRef.current = false;
+    void sendMessage();
+  }, [sendMessage]);
+  const editMessage = useCallback(
+    (messageId: string, text: string) => {
+      stoppedRef.current = false;
+      const original = messagesRef.current.find((m) => m.id === messageId);
+      void sendMessage({ text, messageId, metadata: original?.metadata });
+      composerRef.current?.focus();
+    },
+    [sendMessage],
+  );
+  const sendFollowUp = useCallback(
+    (text: string) => {
+      stoppedRef.current = false;
+      void sendMessage({ text });
+    },
+    [sendMessage],
+  );
+  const closeSidebar = useCallback(() => setSidebarOpen(false), []);
+  const openSidebar = useCallback(() => setSidebarOpen(true), []);
+  const openSettings = useCallback(() => setSettingsOpen(true), []);
+  const restartKernel = useCallback(() => kernel?.restart(), [kernel]);
 
   const stopAll = useCallback(() => {
     stoppedRef.current = true;
-    void chat.stop();
+    void stop();
     // Closing the connection no longer stops the answer (a reload must not); Stop does, upstream.
     setStopFailed(null);
     void stopUpstream(conversationId).then(setStopFailed);
@@ -248,7 +281,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     stopSignalRef.current = new AbortController();
     kernelRef.current?.stop();
     composerRef.current?.focus();
-  }, [chat, conversationId]);
+  }, [stop, conversationId]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -261,7 +294,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   return (
     <KernelContext.Provider value={kernelContext}>
     <div className="flex h-dvh">
-      <Sidebar currentId={conversationId} refreshKey={sidebarVersion + (stored ? 1 : 0)} open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
+      <Sidebar currentId={conversationId} refreshKey={sidebarVersion + (stored ? 1 : 0)} open={sidebarOpen} onClose={closeSidebar} />
       <DropZone onFiles={uploads.add}>
       <ChatHeader
         conversationId={conversationId}
@@ -272,9 +305,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         onPickModel={setModelId}
         modelPickDisabled={status === 'submitted' || status === 'streaming'}
         kernelState={kernelState}
-        onRestart={() => kernel?.restart()}
-        onOpenSidebar={() => setSidebarOpen(true)}
-        onOpenSettings={() => setSettingsOpen(true)}
+        onRestart={restartKernel}
+        onOpenSidebar={openSidebar}
+        onOpenSettings={openSettings}
         scriptLanguage={exportScript}
       />
       <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} maxTimeoutMs={config.maxRunTimeoutMs} />
@@ -284,28 +317,14 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           runs={runs}
           status={status}
           error={error}
-          onRetry={() => void chat.regenerate()}
-          onRegenerate={() => {
-            stoppedRef.current = false;
-            void chat.regenerate();
-          }}
-          onContinue={() => {
-            stoppedRef.current = false;
-            void chat.sendMessage();
-          }}
-          onEditMessage={(messageId, text) => {
-            stoppedRef.current = false;
-            const original = messages.find((m) => m.id === messageId);
-            void chat.sendMessage({ text, messageId, metadata: original?.metadata });
-            composerRef.current?.focus();
-          }}
+          onRetry={retry}
+          onRegenerate={regenerateAnswer}
+          onContinue={continueAnswer}
+          onEditMessage={editMessage}
           isDemo={config.isDemo}
           packagesUnavailable={packageSource === 'unreachable'}
           onExample={send}
-          onCheck={(text) => {
-            stoppedRef.current = false;
-            void chat.sendMessage({ text });
-          }}
+          onCheck={sendFollowUp}
         />
       </main>
       <div className="relative mx-auto w-full max-w-3xl px-3 pb-3 sm:px-4">

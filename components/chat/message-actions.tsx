@@ -1,7 +1,7 @@
 'use client';
 
 import type { UIMessage } from 'ai';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { messagePlainText } from '@/lib/chat/copy-text';
 
 type MessageActionsProps = {
@@ -9,11 +9,14 @@ type MessageActionsProps = {
   canRegenerate: boolean;
   onRegenerate: () => void;
   /** Present when the message is the user's and may be edited now (no answer in progress). */
-  onEdit?: () => void;
+  onEdit?: (messageId: string) => void;
 };
 
-/** Copy any message; edit and re-send the user's; regenerate the last answer. */
-export function MessageActions({ message, canRegenerate, onRegenerate, onEdit }: MessageActionsProps) {
+/**
+ * Copy any message; edit and re-send the user's; regenerate the last answer. Memoised, like the
+ * message itself: the list re-renders on every streamed chunk and run, its finished messages' actions need not.
+ */
+export const MessageActions = memo(function MessageActions({ message, canRegenerate, onRegenerate, onEdit }: MessageActionsProps) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     await navigator.clipboard.writeText(messagePlainText(message));
@@ -26,7 +29,7 @@ export function MessageActions({ message, canRegenerate, onRegenerate, onEdit }:
         {copied ? 'Copied' : 'Copy'}
       </button>
       {onEdit && (
-        <button type="button" onClick={onEdit} className="underline hover:text-zinc-800 dark:hover:text-zinc-200">
+        <button type="button" onClick={() => onEdit(message.id)} className="underline hover:text-zinc-800 dark:hover:text-zinc-200">
           Edit
         </button>
       )}
@@ -37,4 +40,4 @@ export function MessageActions({ message, canRegenerate, onRegenerate, onEdit }:
       )}
     </div>
   );
-}
+});

@@ -2,7 +2,7 @@
 
 import { ModelErrorNotice } from './model-error';
 import type { ChatStatus, UIMessage } from 'ai';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { answerMetadataOf } from '@/lib/chat/answer-metadata';
 import { EditMessageForm } from './edit-message-form';
 import { EmptyState } from './empty-state';
@@ -30,7 +30,12 @@ type MessageListProps = {
   onCheck: (text: string) => void;
 };
 
-export function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onContinue, onEditMessage, isDemo, packagesUnavailable, onExample, onCheck }: MessageListProps) {
+/**
+ * The conversation's messages. Memoised, with stable callbacks from `Chat`: the page re-renders
+ * `Chat` for every change of the interpreter's state (busy, then ready, on every run), and none of
+ * those needs the messages drawn again. A run's round trip waited for them.
+ */
+export const MessageList = memo(function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onContinue, onEditMessage, isDemo, packagesUnavailable, onExample, onCheck }: MessageListProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
   const idleNow = status === 'ready' || status === 'error';
   // An answer is complete when nothing streams and none of its code is still to run.
@@ -68,7 +73,7 @@ export function MessageList({ messages, runs, status, error, onRetry, onRegenera
                   message={message}
                   canRegenerate={message === last && message.role === 'assistant' && idle}
                   onRegenerate={onRegenerate}
-                  onEdit={message.role === 'user' && idle ? () => setEditingId(message.id) : undefined}
+                  onEdit={message.role === 'user' && idle ? setEditingId : undefined}
                 />
               </>
             )}
@@ -95,7 +100,7 @@ export function MessageList({ messages, runs, status, error, onRetry, onRegenera
       {error && <ModelErrorNotice key={error.message} error={error} onRetry={onRetry} />}
     </div>
   );
-}
+});
 
 function hasPendingRun(message: UIMessage | undefined): boolean {
   return (message?.parts ?? []).some((part) => part.type.startsWith('tool-') && 'state' in part && (part.state === 'input-streaming' || part.state === 'input-available'));

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import { groupByDate } from '@/lib/chat/group-by-date';
 import { failureWords } from '@/lib/http/error-body';
@@ -26,7 +26,7 @@ function matches(item: SidebarItem, terms: string[]): boolean {
  * The guest's conversations, newest first, grouped by date (Today, Previous 7 days, Older), with
  * a search over their titles, new, rename and delete (in dialogs). One tab stop per conversation.
  */
-export function Sidebar({ currentId, refreshKey, open, onClose }: { currentId: string; refreshKey: number; open: boolean; onClose: () => void }) {
+export const Sidebar = memo(function Sidebar({ currentId, refreshKey, open, onClose }: { currentId: string; refreshKey: number; open: boolean; onClose: () => void }) {
   const [list, setList] = useState<{ items: SidebarItem[]; loadedAt: Date }>({ items: [], loadedAt: new Date(0) });
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -67,7 +67,6 @@ export function Sidebar({ currentId, refreshKey, open, onClose }: { currentId: s
 
   useEffect(() => {
     // Reload when a conversation is created, renamed or titled (refreshKey changes).
-    // eslint-disable-next-line react-hooks/set-state-in-effect
     void load(null);
   }, [load, refreshKey]);
 
@@ -172,4 +171,4 @@ export function Sidebar({ currentId, refreshKey, open, onClose }: { currentId: s
       <DeleteDialog item={deleting} onClose={() => setDeleting(null)} fallbackFocus={focusAfterDelete} onDelete={remove} />
     </nav>
   );
-}
+});

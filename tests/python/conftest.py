@@ -1,4 +1,5 @@
 import asyncio
+import inspect
 import json
 import os
 import sys
@@ -34,7 +35,10 @@ class Harness:
 
     def run(self, code):
         self.outputs = []
-        result = asyncio.run(self.kernel.run(code))
+        # The worker's entry point: a result at once, or a coroutine when the cell awaits.
+        result = self.kernel.start(code)
+        if inspect.iscoroutine(result):
+            result = asyncio.run(result)
         return result["status"], self.outputs
 
     def of_type(self, output_type):

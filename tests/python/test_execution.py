@@ -1,3 +1,7 @@
+import asyncio
+import inspect
+
+
 def test_print_and_last_expression(kernel):
     status, outputs = kernel.run("x = 6 * 7\nprint('x is', x)\nx + 1")
     assert status == "ok"
@@ -123,3 +127,27 @@ def test_text_past_half_the_cap_stays_before_a_later_figure(make_kernel):
     assert before.count("a") == 700
     assert after == "after\n"
     assert len(before) + len(after) <= 1_000
+
+
+def test_a_cell_that_cannot_await_is_done_at_once(kernel):
+    # The worker's entry point returns the result itself: no pass through the event loop.
+    result = kernel.kernel.start("x = 6 * 7\nx")
+    assert result == {"status": "ok"}
+    assert kernel.kernel.start("x + 1") == {"status": "ok"}
+    assert kernel.outputs[-1]["data"]["text/plain"] == "43"
+
+
+def test_a_cell_that_awaits_or_names_await_goes_through_the_event_loop(kernel):
+    pending = kernel.kernel.start("import asyncio\nawait asyncio.sleep(0, result=1)")
+    assert inspect.iscoroutine(pending)
+    assert asyncio.run(pending) == {"status": "ok"}
+    # Only a cheap textual test decides: a string naming await takes the loop too, and still runs.
+    status, outputs = kernel.run("s = 'await me'\ns")
+    assert status == "ok"
+    assert outputs[-1]["data"]["text/plain"] == "'await me'"
+
+
+def test_a_cell_that_fails_at_once_reports_its_error(kernel):
+    result = kernel.kernel.start("1 / 0")
+    assert result == {"status": "error"}
+    assert kernel.of_type("error")[0]["ename"] == "ZeroDivisionError"

@@ -36,6 +36,23 @@ class Kernel:
             except OSError:
                 pass  # not allowed outside the browser's virtual filesystem (tests)
 
+    def start(self, code):
+        """
+        Runs a cell: its result at once when the code cannot await at top level, else a coroutine
+        for the event loop. Code that cannot await never suspends, and in the browser's worker each
+        pass through the event loop is a scheduled task: taking the result at once saves a run
+        about 3 ms. (Only `asyncio.current_task()` tells the difference: None in such a cell.)
+        """
+        pending = self.run(code)
+        if "await" in code or "async" in code:
+            return pending
+        try:
+            pending.send(None)
+        except StopIteration as done:
+            return done.value
+        pending.close()
+        raise RuntimeError("a cell without await suspended")
+
     async def run(self, code):
         self._count += 1
         filename = f"<cell-{self._count}>"
