@@ -47,9 +47,11 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 30_000 },
   globalSetup: './e2e/global-setup.ts',
-  // Spec files are spread over workers; the tests of one file run in order in one worker.
+  // Spec files are spread over workers; the tests of one file run in order in one worker. Three on
+  // two cores: the suite waits (model pacing, time limits, servers starting), and a third file fills
+  // those gaps (docs/DECISIONS.md, stop 29).
   fullyParallel: false,
-  workers: Number(process.env.RUNPAD_E2E_WORKERS ?? 2),
+  workers: Number(process.env.RUNPAD_E2E_WORKERS ?? 3),
   retries: 0,
   reporter: [['list']],
   use: {
