@@ -7,7 +7,7 @@ import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers
  * conversation is stored, reloaded and shared exactly like one with tool calls.
  */
 test('a blocks-only model fixes its own error in a two-step turn, then runs SQL, DOT and R blocks', async ({ page, browser, baseURL }) => {
-  test.setTimeout(150_000); // R starts on its block's run, after DuckDB on the SQL block's
+  test.setTimeout(360_000); // R starts on its block's run, after DuckDB on the SQL block's
   const stamp = Date.now();
   const first = `e2e-blocks-fix-${stamp}`;
   const second = `e2e-blocks-more-${stamp}`;

@@ -86,7 +86,7 @@ test.describe('a server killed mid-answer', () => {
   test('keeps the partial answer, marked as cut off; Continue completes it', async ({ page }) => {
     // Two starts of a production server (its embedded database included) and three page loads: up
     // to a minute each on a loaded machine.
-    test.setTimeout(240_000);
+    test.setTimeout(360_000);
     const trigger = `e2e-killed-mid-answer-${Date.now()}`;
     await addScenarios([{ trigger, chunkDelayMs: 250, chunkChars: 6, steps: [{ text: LONG_ANSWER }] }]);
     await startServer();

@@ -27,7 +27,7 @@ async function openAsVisitor(browser: Browser, baseURL: string | undefined, shar
 }
 
 test('a visitor re-runs a shared conversation — print, figure, SQL over its CSV, diagram, error, R state and an R plot — and every cell is the same', async ({ page, browser, baseURL }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
   const trigger = `e2e-rerun-alike-${Date.now()}`;
   await addScenarios([
     {
