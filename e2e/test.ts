@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { test as base, expect, type Browser, type BrowserContext } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
 const SNAPSHOT_CACHE = 'runpad-pyodide-snapshot-v1';
 
@@ -105,8 +105,13 @@ async function sharedSnapshot(browser: Browser, origin: string): Promise<Snapsho
   }
 }
 
-/** Puts the origin's snapshot into the context's Cache Storage, as a returning visit would find it. */
-export async function seedSnapshot(browser: Browser, context: BrowserContext, origin: string): Promise<void> {
+/**
+ * Puts the origin's snapshot into the context's Cache Storage, as a returning visit would find it.
+ * Returns the page it used, left open on the origin when `keepPage` (the fixture's `page`, so a
+ * test costs one renderer process, not two: a second one started and torn down cost ~0.7 s of CPU
+ * under the suite's load), else closed.
+ */
+export async function seedSnapshot(browser: Browser, context: BrowserContext, origin: string, keepPage = false): Promise<Page | null> {
   let snapshot = snapshots.get(origin);
   if (!snapshot) {
     snapshot = sharedSnapshot(browser, origin);
@@ -128,9 +133,13 @@ export async function seedSnapshot(browser: Browser, context: BrowserContext, or
       },
       { name: SNAPSHOT_CACHE, url: key, source },
     );
-  } finally {
+  } catch (error) {
     await page.close();
+    throw error;
   }
+  if (keepPage) return page;
+  await page.close();
+  return null;
 }
 
 /** A new context for `origin` that holds the snapshot (for tests that make their own contexts). */
@@ -140,11 +149,24 @@ export async function newSeededContext(browser: Browser, origin: string, options
   return context;
 }
 
+/** The seeding page of each fixture context, handed to the test as its `page`. */
+const seedingPages = new WeakMap<BrowserContext, Page>();
+
 const test = base.extend<{ seedSnapshot: boolean }>({
   seedSnapshot: [true, { option: true }],
   context: async ({ context, browser, baseURL, seedSnapshot: seed }, provide) => {
-    if (seed && baseURL) await seedSnapshot(browser, context, new URL(baseURL).origin);
+    if (seed && baseURL) {
+      const page = await seedSnapshot(browser, context, new URL(baseURL).origin, true);
+      if (page) seedingPages.set(context, page);
+    }
     await provide(context);
+  },
+  // The test's page is the one that seeded the context (on the app's health check, which sets no
+  // cookie and starts nothing): its first navigation stays in the same renderer process.
+  page: async ({ context }, provide) => {
+    const seeding = seedingPages.get(context);
+    seedingPages.delete(context);
+    await provide(seeding && !seeding.isClosed() ? seeding : await context.newPage());
   },
 });
 
