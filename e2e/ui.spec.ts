@@ -136,6 +136,10 @@ test('empty state, a finished conversation and the share page pass axe; screensh
   await send(page, `Draw a sine chart and a table of squares. ${trigger}`);
   await waitForTurn(page);
   await expect(page.getByText('two periods')).toBeVisible();
+  // The model's title (the fake model answers the title request with the scenario's first text)
+  // names the conversation in the list and in the header alike, without a reload.
+  await expect(page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: 'Let me draw it.' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Let me draw it.');
   await expectNoSeriousViolations(page);
   await shoot(page, 'conversation');
 

@@ -204,6 +204,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     restoreRef.current = restore;
   });
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  /** The title the conversation list holds (generated after the first answer, or renamed there). */
+  const [listedTitle, setListedTitle] = useState<string | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [stopFailed, setStopFailed] = useState<string | null>(null);
   // The sidebar reloads after each answer (a generated title appears), and once a new
@@ -294,12 +296,12 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   return (
     <KernelContext.Provider value={kernelContext}>
     <div className="flex h-dvh">
-      <Sidebar currentId={conversationId} refreshKey={sidebarVersion + (stored ? 1 : 0)} open={sidebarOpen} onClose={closeSidebar} />
+      <Sidebar currentId={conversationId} refreshKey={sidebarVersion + (stored ? 1 : 0)} open={sidebarOpen} onClose={closeSidebar} onCurrentTitle={setListedTitle} />
       <DropZone onFiles={uploads.add}>
       <ChatHeader
         conversationId={conversationId}
         saved={stored}
-        title={title ?? firstUserText(messages)}
+        title={listedTitle ?? title ?? firstUserText(messages)}
         config={config}
         modelId={modelId}
         onPickModel={setModelId}

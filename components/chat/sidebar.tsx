@@ -26,7 +26,24 @@ function matches(item: SidebarItem, terms: string[]): boolean {
  * The guest's conversations, newest first, grouped by date (Today, Previous 7 days, Older), with
  * a search over their titles, new, rename and delete (in dialogs). One tab stop per conversation.
  */
-export const Sidebar = memo(function Sidebar({ currentId, refreshKey, open, onClose }: { currentId: string; refreshKey: number; open: boolean; onClose: () => void }) {
+/**
+ * `onCurrentTitle` hears the open conversation's title as the list has it (null when the list does
+ * not hold it), so the header names it as the list does: a generated title or a rename shows in
+ * both at once.
+ */
+export const Sidebar = memo(function Sidebar({
+  currentId,
+  refreshKey,
+  open,
+  onClose,
+  onCurrentTitle,
+}: {
+  currentId: string;
+  refreshKey: number;
+  open: boolean;
+  onClose: () => void;
+  onCurrentTitle: (title: string | null) => void;
+}) {
   const [list, setList] = useState<{ items: SidebarItem[]; loadedAt: Date }>({ items: [], loadedAt: new Date(0) });
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -69,6 +86,9 @@ export const Sidebar = memo(function Sidebar({ currentId, refreshKey, open, onCl
     // Reload when a conversation is created, renamed or titled (refreshKey changes).
     void load(null);
   }, [load, refreshKey]);
+
+  const currentTitle = list.items.find((item) => item.id === currentId)?.title ?? null;
+  useEffect(() => onCurrentTitle(currentTitle), [currentTitle, onCurrentTitle]);
 
   const terms = useMemo(() => fold(query).split(/\s+/).filter(Boolean), [query]);
   // A search covers every conversation, not only the pages loaded so far.
