@@ -106,12 +106,10 @@ async function sharedSnapshot(browser: Browser, origin: string): Promise<Snapsho
 }
 
 /**
- * Puts the origin's snapshot into the context's Cache Storage, as a returning visit would find it.
- * Returns the page it used, left open on the origin when `keepPage` (the fixture's `page`, so a
- * test costs one renderer process, not two: a second one started and torn down cost ~0.7 s of CPU
- * under the suite's load), else closed.
+ * Puts the origin's snapshot into `page`'s context's Cache Storage, as a returning visit would
+ * find it, from a same-origin document the page is left on.
  */
-export async function seedSnapshot(browser: Browser, context: BrowserContext, origin: string, keepPage = false): Promise<Page | null> {
+async function seedSnapshot(browser: Browser, page: Page, origin: string): Promise<void> {
   let snapshot = snapshots.get(origin);
   if (!snapshot) {
     snapshot = sharedSnapshot(browser, origin);
@@ -121,52 +119,40 @@ export async function seedSnapshot(browser: Browser, context: BrowserContext, or
   const { key, body } = await snapshot;
   served.set(origin, body);
   const source = `${await snapshotServer()}?origin=${encodeURIComponent(origin)}`;
-  const page = await context.newPage();
-  try {
-    // Any same-origin document will do; the health check sets no cookie and starts nothing. (A
-    // page fulfilled by the test runner would count as public and be refused loopback fetches.)
-    await page.goto(`${origin}/api/health`);
-    await page.evaluate(
-      async ({ name, url, source }) => {
-        const bytes = await (await fetch(source)).arrayBuffer();
-        await (await caches.open(name)).put(url, new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } }));
-      },
-      { name: SNAPSHOT_CACHE, url: key, source },
-    );
-  } catch (error) {
-    await page.close();
-    throw error;
-  }
-  if (keepPage) return page;
-  await page.close();
-  return null;
+  // Any same-origin document will do; the health check sets no cookie and starts nothing. (A
+  // page fulfilled by the test runner would count as public and be refused loopback fetches.)
+  await page.goto(`${origin}/api/health`);
+  await page.evaluate(
+    async ({ name, url, source }) => {
+      const bytes = await (await fetch(source)).arrayBuffer();
+      await (await caches.open(name)).put(url, new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } }));
+    },
+    { name: SNAPSHOT_CACHE, url: key, source },
+  );
 }
 
 /** A new context for `origin` that holds the snapshot (for tests that make their own contexts). */
 export async function newSeededContext(browser: Browser, origin: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: origin, ...options });
-  await seedSnapshot(browser, context, new URL(origin).origin);
+  const page = await context.newPage();
+  try {
+    await seedSnapshot(browser, page, new URL(origin).origin);
+  } finally {
+    await page.close();
+  }
   return context;
 }
 
-/** The seeding page of each fixture context, handed to the test as its `page`. */
-const seedingPages = new WeakMap<BrowserContext, Page>();
-
 const test = base.extend<{ seedSnapshot: boolean }>({
   seedSnapshot: [true, { option: true }],
-  context: async ({ context, browser, baseURL, seedSnapshot: seed }, provide) => {
-    if (seed && baseURL) {
-      const page = await seedSnapshot(browser, context, new URL(baseURL).origin, true);
-      if (page) seedingPages.set(context, page);
-    }
-    await provide(context);
-  },
-  // The test's page is the one that seeded the context (on the app's health check, which sets no
-  // cookie and starts nothing): its first navigation stays in the same renderer process.
-  page: async ({ context }, provide) => {
-    const seeding = seedingPages.get(context);
-    seedingPages.delete(context);
-    await provide(seeding && !seeding.isClosed() ? seeding : await context.newPage());
+  // The page that seeds the context is the test's page: its first navigation stays in the same
+  // renderer process (a second one, started and torn down, cost ~0.7 s of CPU under the suite's
+  // load). The context is seeded through this page: a test that takes `context` without `page`
+  // gets it unseeded (none does).
+  page: async ({ context, browser, baseURL, seedSnapshot: seed }, provide) => {
+    const page = await context.newPage();
+    if (seed && baseURL) await seedSnapshot(browser, page, new URL(baseURL).origin);
+    await provide(page);
   },
 });
 

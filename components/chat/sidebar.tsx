@@ -25,8 +25,6 @@ function matches(item: SidebarItem, terms: string[]): boolean {
 /**
  * The guest's conversations, newest first, grouped by date (Today, Previous 7 days, Older), with
  * a search over their titles, new, rename and delete (in dialogs). One tab stop per conversation.
- */
-/**
  * `onCurrentTitle` hears the open conversation's title as the list has it (null when the list does
  * not hold it), so the header names it as the list does: a generated title or a rename shows in
  * both at once.
