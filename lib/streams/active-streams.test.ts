@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logger } from '@/lib/log/logger';
 import { activeStreamKey, createStreamRegistry, type StreamRegistry } from './active-streams';
-import { deleteKeys, openHandles, redisUnavailable, signal, TEST_REDIS_URL, uniquePrefix, withRedis } from './test-support';
+import { deleteKeys, redisUnavailable, signal, trackHandles, TEST_REDIS_URL, uniquePrefix, withRedis } from './test-support';
 
 type Backend = { name: string; redisUrl: string | null };
 
@@ -131,9 +131,9 @@ for (const backend of [{ name: 'memory', redisUrl: null }, { name: 'Redis', redi
       });
 
       live('close() leaves no socket or timer behind', async () => {
-        const before = openHandles();
+        const handles = trackHandles();
         const registry = await createStreamRegistry({ redisUrl: backend.redisUrl, keyPrefix });
-        expect(openHandles().sockets).toBe(before.sockets + 2);
+        expect(handles.open().sockets).toBe(2);
         const c = conversation();
         const aborted = signal();
         registry.onStop(c, 's', aborted.resolve);
@@ -142,7 +142,7 @@ for (const backend of [{ name: 'memory', redisUrl: null }, { name: 'Redis', redi
         await aborted.promise;
         await registry.finish(c, 's');
         await registry.close();
-        expect(openHandles()).toEqual(before);
+        expect(await handles.closed()).toEqual({ sockets: 0, timers: 0 });
       });
     } else {
       live('forgets a live stream after the TTL, as the Redis key would expire', async () => {
