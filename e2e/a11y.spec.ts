@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page, newSeededContext } from './test';
+import { expect, test, type Locator, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, openChat, PNG_CHART_CODE, send, shareLink, waitForTurn } from './helpers';
 import { seriousViolations } from './axe';
 
@@ -99,7 +99,7 @@ async function expectAccessibleIn(page: Page, scheme: 'light' | 'dark', name: st
 
 // One conversation, looked at in light and in dark mode (a reload in the other scheme shows the
 // stored outputs), and its share page likewise: running every engine once per scheme bought nothing.
-test('a conversation with every kind of output, and its share page, pass axe in light and dark mode', async ({ page, browser, baseURL }) => {
+test('a conversation with every kind of output, and its share page, pass axe in light and dark mode', async ({ page, playwright, baseURL }) => {
   test.setTimeout(420_000);
   const trigger = `e2e-a11y-every-output-${Date.now()}`;
   await addScenarios([
@@ -128,8 +128,8 @@ test('a conversation with every kind of output, and its share page, pass axe in 
 
   // The share page of the same conversation, opened by a visitor.
   const shareUrl = await shareLink(page);
-  const visitorContext = await newSeededContext(browser, baseURL!);
-  const visitor = await visitorContext.newPage();
+  const visitorContext = await newVisitorContext(playwright, baseURL!);
+  const visitor = await firstPage(visitorContext);
   await visitor.goto(shareUrl);
   for (const scheme of ['light', 'dark'] as const) await expectAccessibleIn(visitor, scheme, 'share');
   await visitorContext.close();

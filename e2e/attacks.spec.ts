@@ -1,4 +1,4 @@
-import { expect, test, type Page, newSeededContext } from './test';
+import { expect, test, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 
 /**
@@ -46,9 +46,9 @@ test.describe.configure({ mode: 'serial' });
 
 let page: Page;
 
-test.beforeAll(async ({ browser, baseURL }) => {
-  const context = await newSeededContext(browser, baseURL!);
-  page = await context.newPage();
+test.beforeAll(async ({ playwright, baseURL }) => {
+  const context = await newVisitorContext(playwright, baseURL!);
+  page = await firstPage(context);
   // A short time limit keeps the suite fast (the user's setting, as the settings dialog stores it),
   // yet long enough for the first run in a fresh interpreter on a loaded machine: at 2 s, the
   // "alive" check after a restart timed out at load 20.

@@ -1,4 +1,4 @@
-import { expect, test, newSeededContext } from './test';
+import { expect, test, newVisitorContext, firstPage } from './test';
 import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 
 /**
@@ -6,7 +6,7 @@ import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers
  * writes fenced blocks; each runs as a cell, its outputs go back as the next message, and the
  * conversation is stored, reloaded and shared exactly like one with tool calls.
  */
-test('a blocks-only model fixes its own error in a two-step turn, then runs SQL, DOT and R blocks', async ({ page, browser, baseURL }) => {
+test('a blocks-only model fixes its own error in a two-step turn, then runs SQL, DOT and R blocks', async ({ page, playwright, baseURL }) => {
   test.setTimeout(360_000); // R starts on its block's run, after DuckDB on the SQL block's
   const stamp = Date.now();
   const first = `e2e-blocks-fix-${stamp}`;
@@ -69,7 +69,7 @@ test('a blocks-only model fixes its own error in a two-step turn, then runs SQL,
   await expect(page.locator('section[data-target]').nth(1)).toContainText('total 5050');
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   const shareUrl = await page.getByLabel('Share link').inputValue();
-  const visitor = await (await newSeededContext(browser, baseURL!)).newPage();
+  const visitor = await firstPage(await newVisitorContext(playwright, baseURL!));
   await visitor.goto(shareUrl);
   await expect(visitor.locator('section[data-target]')).toHaveCount(5);
   await expect(visitor.locator('section[data-target="r"]')).toContainText('product 42');

@@ -3,7 +3,7 @@ import { openChat, send, waitForTurn } from './helpers';
 
 // A new user's first visit: Python starts cold and makes its memory snapshot (every other spec's
 // browser holds it already, e2e/test.ts).
-test.use({ seedSnapshot: false });
+test.use({ firstVisit: true });
 
 test('with no model configured, the offline demo model computes with real Python', async ({ page }) => {
   await openChat(page);

@@ -1,4 +1,4 @@
-import { expect, test, type Page, newSeededContext } from './test';
+import { expect, test, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, chatRequestsFor, FAKE_MODEL, openChat, send, waitForHydration, waitForTurn } from './helpers';
 import type { RecordedRequest } from './fixtures/fake-openai/server.mjs';
 
@@ -143,9 +143,9 @@ test('model failures are shown in words with a way out, and a failed turn leaves
   await expect(chatText(page, 'A FRAGMENT')).toHaveCount(0);
 });
 
-test('two tabs: a stale tab is refused instead of interleaving, learns the latest messages, and learns them on focus', async ({ browser, baseURL }) => {
-  const context = await newSeededContext(browser, baseURL!);
-  const first = await context.newPage();
+test('two tabs: a stale tab is refused instead of interleaving, learns the latest messages, and learns them on focus', async ({ playwright, baseURL }) => {
+  const context = await newVisitorContext(playwright, baseURL!);
+  const first = await firstPage(context);
   const trigger = `e2e-two-tabs-${Date.now()}`;
   await addScenarios([
     { trigger: `${trigger}-a`, steps: [{ text: 'Answer to tab A.' }] },

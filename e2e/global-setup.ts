@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import { SNAPSHOT_DIR } from './test';
+import { PROFILE_DIR, VISITOR_DIR } from './test';
 
-/** Runs once before any worker starts: snapshots captured by an earlier run (another build) go. */
+/** Runs once before any worker starts: template profiles made by an earlier run (another build) go. */
 export default function globalSetup(): void {
-  fs.rmSync(SNAPSHOT_DIR, { recursive: true, force: true });
+  fs.rmSync(PROFILE_DIR, { recursive: true, force: true });
+  fs.rmSync(VISITOR_DIR, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { expect, request as playwrightRequest, test, type APIResponse, type Locator, type Page, newSeededContext } from './test';
+import { expect, request as playwrightRequest, test, type APIResponse, type Locator, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 
 /**
@@ -83,7 +83,7 @@ async function headerRows(header: Locator): Promise<number> {
   });
 }
 
-test('a conversation downloads as a valid notebook and script; its share link too, until revoked', async ({ page, browser, baseURL }, testInfo) => {
+test('a conversation downloads as a valid notebook and script; its share link too, until revoked', async ({ page, playwright, baseURL }, testInfo) => {
   const trigger = 'e2e-notebook-export';
   await addScenarios([
     {
@@ -220,8 +220,8 @@ test('a conversation downloads as a valid notebook and script; its share link to
   expect(await sharedScript.text()).toBe(scriptText);
 
   // The share page has the same control.
-  const visitorBrowser = await newSeededContext(browser, baseURL!);
-  const sharePage = await visitorBrowser.newPage();
+  const visitorBrowser = await newVisitorContext(playwright, baseURL!);
+  const sharePage = await firstPage(visitorBrowser);
   await sharePage.goto(shareUrl);
   const shareHeader = sharePage.locator('header').first();
   const shareMenu = shareHeader.getByRole('button', { name: 'Download this shared conversation' });

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Locator, type Page, newSeededContext } from './test';
+import { expect, test, type APIRequestContext, type Locator, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, openChat, send, waitForTurn } from './helpers';
 import AxeBuilder from '@axe-core/playwright';
 import { seriousViolations, WCAG } from './axe';
@@ -432,7 +432,7 @@ test.describe('sharing', () => {
     await page.screenshot({ path: test.info().outputPath('share-1280.png') });
   });
 
-  test('a revoked or unknown share link shows a page that says so, with HTTP 404 and a way home', async ({ page, browser, baseURL }) => {
+  test('a revoked or unknown share link shows a page that says so, with HTTP 404 and a way home', async ({ page, playwright, baseURL }) => {
     const trigger = 'e2e-polish-revoke';
     await addScenarios([{ trigger, steps: [{ text: 'Soon to be unshared.' }] }]);
     await openChat(page);
@@ -444,7 +444,7 @@ test.describe('sharing', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Link revoked' })).toBeAttached();
     await expect(page.getByRole('button', { name: 'Share', exact: true })).toBeFocused();
 
-    const visitor = await (await newSeededContext(browser, baseURL!)).newPage();
+    const visitor = await firstPage(await newVisitorContext(playwright, baseURL!));
     for (const address of [url, '/s/AAAAAAAAAAAAAAAAAAAAAA', '/s/not-a-share']) {
       const response = await visitor.goto(address);
       expect(response?.status(), address).toBe(404);

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page, newSeededContext } from './test';
+import { expect, test, type Page, type Playwright, newVisitorContext, firstPage } from './test';
 import { addScenarios, dropCsv, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 import { seriousViolations } from './axe';
 
@@ -18,15 +18,15 @@ async function share(page: Page): Promise<string> {
   return shareUrl;
 }
 
-/** Opens the link in a fresh context: another visitor, with no cookie and no cached datasets (a returning browser: it holds Python's snapshot). */
-async function openAsVisitor(browser: Browser, baseURL: string | undefined, shareUrl: string, colorScheme: 'light' | 'dark' = 'light') {
-  const context = await newSeededContext(browser, baseURL!, { colorScheme, viewport: { width: 1000, height: 900 } });
-  const visitor = await context.newPage();
+/** Opens the link in another visitor's browser: no cookie and no cached datasets (a returning browser: it holds Python's snapshot and the app's files). */
+async function openAsVisitor(playwright: Playwright, baseURL: string | undefined, shareUrl: string, colorScheme: 'light' | 'dark' = 'light') {
+  const context = await newVisitorContext(playwright, baseURL!, { colorScheme, viewport: { width: 1000, height: 900 } });
+  const visitor = await firstPage(context);
   await visitor.goto(shareUrl);
   return { context, visitor };
 }
 
-test('a visitor re-runs a shared conversation — print, figure, SQL over its CSV, diagram, error, R state and an R plot — and every cell is the same', async ({ page, browser, baseURL }) => {
+test('a visitor re-runs a shared conversation — print, figure, SQL over its CSV, diagram, error, R state and an R plot — and every cell is the same', async ({ page, playwright, baseURL }) => {
   test.setTimeout(420_000);
   const trigger = `e2e-rerun-alike-${Date.now()}`;
   await addScenarios([
@@ -54,7 +54,7 @@ test('a visitor re-runs a shared conversation — print, figure, SQL over its CS
   {
     // One colour scheme per test (each visitor starts an interpreter): light here, dark in the next.
     const scheme = 'light';
-    const { context, visitor } = await openAsVisitor(browser, baseURL, shareUrl, scheme);
+    const { context, visitor } = await openAsVisitor(playwright, baseURL, shareUrl, scheme);
     const cells = visitor.locator('section[data-target]');
     await expect(cells).toHaveCount(7);
     // Nothing runs until asked: the page reads as the snapshot, with no interpreter and no marks.
@@ -83,7 +83,7 @@ test('a visitor re-runs a shared conversation — print, figure, SQL over its CS
   }
 });
 
-test('a re-run of output that depends on the time says different and shows the new output under the recorded one', async ({ page, browser, baseURL }) => {
+test('a re-run of output that depends on the time says different and shows the new output under the recorded one', async ({ page, playwright, baseURL }) => {
   test.setTimeout(180_000);
   const trigger = `e2e-rerun-clock-${Date.now()}`;
   await addScenarios([
@@ -100,7 +100,7 @@ test('a re-run of output that depends on the time says different and shows the n
   {
     // Dark here; the test before this one is light.
     const scheme = 'dark';
-    const { context, visitor } = await openAsVisitor(browser, baseURL, shareUrl, scheme);
+    const { context, visitor } = await openAsVisitor(playwright, baseURL, shareUrl, scheme);
     await visitor.getByRole('button', { name: 'Re-run in my browser' }).click();
     const summary = visitor.getByTestId('rerun-summary');
     await expect(summary).toHaveAttribute('data-rerun-phase', 'finished', { timeout: 120_000 });
@@ -123,7 +123,7 @@ test('a re-run of output that depends on the time says different and shows the n
   }
 });
 
-test('a re-run shows its progress and stops when asked; the cells it did not finish say so', async ({ page, browser, baseURL }) => {
+test('a re-run shows its progress and stops when asked; the cells it did not finish say so', async ({ page, playwright, baseURL }) => {
   test.setTimeout(180_000);
   const trigger = `e2e-rerun-halt-${Date.now()}`;
   await addScenarios([
@@ -143,7 +143,7 @@ test('a re-run shows its progress and stops when asked; the cells it did not fin
   const shareUrl = await share(page);
 
   // Dark this time: the running state is the one the other tests do not show.
-  const { context, visitor } = await openAsVisitor(browser, baseURL, shareUrl, 'dark');
+  const { context, visitor } = await openAsVisitor(playwright, baseURL, shareUrl, 'dark');
   await visitor.getByRole('button', { name: 'Re-run in my browser' }).click();
   const summary = visitor.getByTestId('rerun-summary');
   await expect(summary).toContainText('Re-running cell 1 of 2');

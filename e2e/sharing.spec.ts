@@ -1,7 +1,7 @@
-import { expect, test, newSeededContext } from './test';
+import { expect, test, newVisitorContext, firstPage } from './test';
 import { addScenarios, openChat, PNG_CHART_CODE, send, shareLink, waitForTurn } from './helpers';
 
-test('a conversation with a figure survives a reload, can be shared, revoked and forked', async ({ page, browser, baseURL }) => {
+test('a conversation with a figure survives a reload, can be shared, revoked and forked', async ({ page, playwright, baseURL }) => {
   const trigger = 'e2e-share-figure';
   await addScenarios([
     { trigger, steps: [{ toolCall: { name: 'python', arguments: { code: PNG_CHART_CODE } } }, { text: 'A sine chart, as asked.' }] },
@@ -23,8 +23,8 @@ test('a conversation with a figure survives a reload, can be shared, revoked and
 
   // Share, then open the link as a visitor with no cookie.
   const shareUrl = await shareLink(page);
-  const visitorContext = await newSeededContext(browser, baseURL!);
-  const visitor = await visitorContext.newPage();
+  const visitorContext = await newVisitorContext(playwright, baseURL!);
+  const visitor = await firstPage(visitorContext);
   await visitor.goto(shareUrl);
   await expect(visitor.getByRole('img', { name: 'Figure 1' })).toBeVisible();
   expect(await visitor.getByRole('img', { name: 'Figure 1' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(360);

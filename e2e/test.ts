@@ -1,104 +1,95 @@
 /**
- * The suite's `test`: Playwright's, with every new browser context handed the Pyodide memory
- * snapshot a first visit makes (workers/snapshot-store.ts), so that only the tests about a first
- * visit pay for Python's cold start and the snapshot's making. A returning visitor's browser holds
- * exactly this cache entry; nothing else of the app changes. Opt out with
- * `test.use({ seedSnapshot: false })`.
+ * The suite's `test`: Playwright's, with every test's browser a returning visitor's. A visitor who
+ * has been here before holds the app's files in the HTTP cache, their compiled code in the code
+ * cache (V8's for the scripts, and Pyodide's wasm module) and the Pyodide memory snapshot in Cache
+ * Storage (workers/snapshot-store.ts), and no session: each test is still a new guest. Only the
+ * tests about a first visit pay for Python's cold start, the snapshot's making and the compiles:
+ * `test.use({ firstVisit: true })` gives them an empty profile.
  *
- * The snapshot is captured once per origin per run, from a context that booted the interpreter the
- * way a first visit does, and kept in a file that every Playwright worker of the run reads: the
- * first worker to need an origin's snapshot captures it under a lock, the others wait for the file.
+ * A profile directory is a browser's own, so every test's context is a browser of its own
+ * (`launchPersistentContext`, with the run's launch and context options), started from a copy of
+ * the origin's template profile. The template is made once per origin per run by a real first
+ * visit, by whichever Playwright worker needs it first (under a lock: `mkdir` is atomic), and
+ * kept in `e2e/.artifacts/profiles/` for the others (emptied by the global setup, so a run never
+ * takes an earlier build's). Against a new in-memory context seeded with the snapshot, a test's
+ * browser costs ~0.7 s of CPU less (docs/DECISIONS.md, "Returning visitors' browsers").
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { test as base, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type BrowserType, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+
+export type Playwright = PlaywrightWorkerArgs['playwright'];
 
 const SNAPSHOT_CACHE = 'runpad-pyodide-snapshot-v1';
+/** The run's template profiles and the tests' copies of them; e2e/global-setup.ts empties both. */
+export const PROFILE_DIR = path.resolve('e2e/.artifacts/profiles');
+export const VISITOR_DIR = path.resolve('e2e/.artifacts/visitors');
 
-type Snapshot = { key: string; body: Buffer };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const snapshots = new Map<string, Promise<Snapshot>>();
-
-/** The run's snapshot files; e2e/global-setup.ts empties it, so a run never takes an earlier build's. */
-export const SNAPSHOT_DIR = path.resolve('e2e/.artifacts/snapshots');
-
-/**
- * The bytes travel from a loopback server of the test process (CORS-open), not through the
- * browser protocol: 30 MB per context through `route.fulfill` cost seconds of base64.
- */
-let byteServer: Promise<string> | null = null;
-const served = new Map<string, Buffer>();
-
-function snapshotServer(): Promise<string> {
-  byteServer ??= new Promise((resolve) => {
-    const server = http.createServer((request, response) => {
-      const body = served.get(new URL(request.url ?? '/', 'http://x').searchParams.get('origin') ?? '');
-      response.writeHead(body ? 200 : 404, { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' });
-      response.end(body);
-    });
-    server.unref();
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`));
-  });
-  return byteServer;
+/** The byte size of the files under `dir` (0 if it does not exist). */
+function sizeOf(dir: string): number {
+  if (!fs.existsSync(dir)) return 0;
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).reduce((sum, entry) => (entry.isFile() ? sum + fs.statSync(path.join(entry.parentPath, entry.name)).size : sum), 0);
 }
 
-async function captureSnapshot(browser: Browser, origin: string): Promise<Snapshot> {
-  const context = await browser.newContext({ baseURL: origin });
+/**
+ * A first visit to `origin` in the profile at `dir`, kept as a returning visitor's: Python ready,
+ * its snapshot stored, the compiled wasm module in the code cache; then the visitor's identity
+ * (cookies, local storage) is removed.
+ */
+async function makeTemplate(browserType: BrowserType, origin: string, dir: string): Promise<void> {
+  const context = await browserType.launchPersistentContext(dir, { baseURL: origin });
   try {
-    const page = await context.newPage();
+    const page = context.pages()[0] ?? (await context.newPage());
     await page.goto('/');
     await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 120_000 });
-    // The worker stores the snapshot right after the interpreter is ready: wait for the entry.
-    let key = '';
+    // The worker stores the snapshot right after the interpreter is ready.
     await expect
-      .poll(async () => (key = await page.evaluate(async (name) => (await (await caches.open(name)).keys())[0]?.url ?? '', SNAPSHOT_CACHE)), { timeout: 60_000 })
-      .not.toBe('');
-    const base64 = await page.evaluate(
-      async ({ name, url }) => {
-        const response = await (await caches.open(name)).match(url);
-        const blob = await response!.blob();
-        return await new Promise<string>((resolve, reject) => {
-          const reader = new FileReader();
-          reader.onload = () => resolve(String(reader.result).slice(String(reader.result).indexOf(',') + 1));
-          reader.onerror = () => reject(reader.error);
-          reader.readAsDataURL(blob);
-        });
-      },
-      { name: SNAPSHOT_CACHE, url: key },
-    );
-    return { key, body: Buffer.from(base64, 'base64') };
+      .poll(() => page.evaluate(async (name) => (await (await caches.open(name)).keys()).length, SNAPSHOT_CACHE), { timeout: 60_000 })
+      .toBeGreaterThan(0);
+    // Chromium caches a wasm module once enough of it is optimised, in the background. A template
+    // without it still holds everything else: wait a while for it, not for ever.
+    const wasmCache = path.join(dir, 'Default', 'Code Cache', 'wasm');
+    for (let waited = 0; waited < 30_000 && sizeOf(wasmCache) < 1_000_000; waited += 250) await sleep(250);
+    // Chromium keeps a script's compiled code from its second load on: a returning visitor has
+    // been here more than once.
+    await page.reload();
+    await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 120_000 });
+    await context.clearCookies();
+    await page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
   } finally {
     await context.close();
   }
 }
 
 /**
- * The origin's snapshot from the run's file, captured by this worker if no other worker holds the
- * lock (a directory: `mkdir` is atomic). A worker whose capture fails removes the lock, so a
- * waiting worker takes over instead of waiting for a file that will never come.
+ * The run's template profile for `origin`, made by this worker if no other holds the lock. A
+ * worker whose making fails removes the lock, so a waiting worker takes over instead of waiting
+ * for a template that will never come.
  */
-async function sharedSnapshot(browser: Browser, origin: string): Promise<Snapshot> {
-  const name = encodeURIComponent(origin);
-  const file = path.join(SNAPSHOT_DIR, `${name}.bin`);
-  const keyFile = path.join(SNAPSHOT_DIR, `${name}.key`);
-  const lock = path.join(SNAPSHOT_DIR, `${name}.lock`);
-  fs.mkdirSync(SNAPSHOT_DIR, { recursive: true });
+async function templateFor(browserType: BrowserType, origin: string): Promise<string> {
+  const base = path.join(PROFILE_DIR, encodeURIComponent(origin));
+  const template = path.join(base, 'profile');
+  const made = path.join(base, 'made');
+  const lock = path.join(base, 'lock');
+  fs.mkdirSync(base, { recursive: true });
   for (;;) {
-    if (fs.existsSync(keyFile)) return { key: fs.readFileSync(keyFile, 'utf8'), body: fs.readFileSync(file) };
+    if (fs.existsSync(made)) return template;
     try {
       fs.mkdirSync(lock);
     } catch {
-      // Another worker is capturing: wait for its key file (written last) or for the lock to go.
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await sleep(250); // another worker is making it: wait for its marker, or for the lock to go
       continue;
     }
     try {
-      const snapshot = await captureSnapshot(browser, origin);
-      fs.writeFileSync(file, snapshot.body);
-      fs.writeFileSync(keyFile, snapshot.key);
-      return snapshot;
+      fs.rmSync(template, { recursive: true, force: true });
+      await makeTemplate(browserType, origin, template);
+      fs.writeFileSync(made, '');
+      return template;
     } finally {
       fs.rmSync(lock, { recursive: true, force: true });
     }
@@ -106,53 +97,45 @@ async function sharedSnapshot(browser: Browser, origin: string): Promise<Snapsho
 }
 
 /**
- * Puts the origin's snapshot into `page`'s context's Cache Storage, as a returning visit would
- * find it, from a same-origin document the page is left on.
+ * A browser of its own for one visitor: from a copy of `origin`'s template profile (a returning
+ * visitor) or from an empty one (a first visit). Its profile goes when it closes. The test's
+ * options (baseURL, viewport, colour scheme…) apply as to any context; `options` adds to them.
  */
-async function seedSnapshot(browser: Browser, page: Page, origin: string): Promise<void> {
-  let snapshot = snapshots.get(origin);
-  if (!snapshot) {
-    snapshot = sharedSnapshot(browser, origin);
-    snapshots.set(origin, snapshot);
-    snapshot.catch(() => snapshots.delete(origin));
-  }
-  const { key, body } = await snapshot;
-  served.set(origin, body);
-  const source = `${await snapshotServer()}?origin=${encodeURIComponent(origin)}`;
-  // Any same-origin document will do; the health check sets no cookie and starts nothing. (A
-  // page fulfilled by the test runner would count as public and be refused loopback fetches.)
-  await page.goto(`${origin}/api/health`);
-  await page.evaluate(
-    async ({ name, url, source }) => {
-      const bytes = await (await fetch(source)).arrayBuffer();
-      await (await caches.open(name)).put(url, new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } }));
-    },
-    { name: SNAPSHOT_CACHE, url: key, source },
-  );
-}
-
-/** A new context for `origin` that holds the snapshot (for tests that make their own contexts). */
-export async function newSeededContext(browser: Browser, origin: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: origin, ...options });
-  const page = await context.newPage();
-  try {
-    await seedSnapshot(browser, page, new URL(origin).origin);
-  } finally {
-    await page.close();
-  }
+async function launchVisitor(browserType: BrowserType, origin: string | null, options: Parameters<BrowserType['launchPersistentContext']>[1] = {}): Promise<BrowserContext> {
+  fs.mkdirSync(VISITOR_DIR, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(VISITOR_DIR, 'visitor-'));
+  if (origin) fs.cpSync(await templateFor(browserType, origin), dir, { recursive: true });
+  const context = await browserType.launchPersistentContext(dir, options);
+  // The browser may still be writing its caches as the context reports closed: retry a while.
+  // A profile left behind goes with the next run's global setup.
+  context.on('close', () => {
+    fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }).catch((error: unknown) => console.warn(`e2e: could not remove ${dir}: ${String(error)}`));
+  });
   return context;
 }
 
-const test = base.extend<{ seedSnapshot: boolean }>({
-  seedSnapshot: [true, { option: true }],
-  // The page that seeds the context is the test's page: its first navigation stays in the same
-  // renderer process (a second one, started and torn down, cost ~0.7 s of CPU under the suite's
-  // load). The context is seeded through this page: a test that takes `context` without `page`
-  // gets it unseeded (none does).
-  page: async ({ context, browser, baseURL, seedSnapshot: seed }, provide) => {
-    const page = await context.newPage();
-    if (seed && baseURL) await seedSnapshot(browser, page, new URL(baseURL).origin);
-    await provide(page);
+/**
+ * Another returning visitor's browser, for tests that need a second person (a share link's
+ * reader, an attacker). Its first page is `context.pages()[0]`; the test closes it.
+ */
+export async function newVisitorContext(playwright: Playwright, origin: string, options: Parameters<BrowserType['launchPersistentContext']>[1] = {}): Promise<BrowserContext> {
+  return launchVisitor(playwright.chromium, new URL(origin).origin, { baseURL: origin, ...options });
+}
+
+/** The first page of a visitor's browser (a persistent context opens with one). */
+export async function firstPage(context: BrowserContext): Promise<Page> {
+  return context.pages()[0] ?? (await context.newPage());
+}
+
+const test = base.extend<{ firstVisit: boolean }>({
+  firstVisit: [false, { option: true }],
+  context: async ({ playwright, baseURL, firstVisit }, provide) => {
+    const context = await launchVisitor(playwright.chromium, firstVisit || !baseURL ? null : new URL(baseURL).origin);
+    await provide(context);
+    await context.close();
+  },
+  page: async ({ context }, provide) => {
+    await provide(await firstPage(context));
   },
 });
 

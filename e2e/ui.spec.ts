@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, newSeededContext } from './test';
+import { expect, test, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, chatRequestsFor, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 
 async function expectNoSeriousViolations(page: Page) {
@@ -109,7 +109,7 @@ test('keyboard only: run a cell again, edit its code, edit and re-send a message
   await expect(page.getByText('Answer to the edited question.')).toHaveCount(1);
 });
 
-test('empty state, a finished conversation and the share page pass axe; screenshots', async ({ page, browser, baseURL }) => {
+test('empty state, a finished conversation and the share page pass axe; screenshots', async ({ page, playwright, baseURL }) => {
   await openChat(page);
   await expect(page.getByRole('heading', { name: 'What should we compute?' })).toBeVisible();
   await expectNoSeriousViolations(page);
@@ -145,9 +145,10 @@ test('empty state, a finished conversation and the share page pass axe; screensh
 
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   const url = await page.getByLabel('Share link').inputValue();
-  const visitor = await (await newSeededContext(browser, baseURL!)).newPage();
+  const visitor = await firstPage(await newVisitorContext(playwright, baseURL!));
   await visitor.goto(url);
   await expect(visitor.getByRole('img', { name: 'Figure 1' })).toBeVisible();
   await expectNoSeriousViolations(visitor);
   await shoot(visitor, 'share');
+  await visitor.context().close();
 });
