@@ -24,7 +24,7 @@ import { RunnerSet } from '@/lib/targets/runners';
 import { compareOutputs } from '@/lib/share/compare-outputs';
 import { pixelLoader } from '@/lib/share/decode-image';
 import { planRerun, type RerunStep } from '@/lib/share/rerun-plan';
-import type { CellRerun, RerunPhase, ShareRerunState } from '@/lib/share/rerun-state';
+import { RerunProgress, type ShareRerunState } from '@/lib/share/rerun-state';
 import { currentSettings } from './use-settings';
 
 type Session = { kernel: Kernel; abort: AbortController; runners: RunnerSet };
@@ -86,14 +86,15 @@ export function useShareRerun({ messages, files, location, webr, maxRunTimeoutMs
     setKernel(current.kernel);
 
     const steps = planRerun(messages);
-    const cells = new Map<string, CellRerun>(steps.map((step) => [step.toolCallId, step.kind === 'run' ? { kind: 'pending' } : { kind: 'not-run', reason: step.reason }]));
-    const total = steps.filter((step) => step.kind === 'run').length;
-    let started = 0;
-    const publish = (phase: RerunPhase) => {
+    const progress = new RerunProgress(
+      new Map(steps.map((step) => [step.toolCallId, step.kind === 'run' ? { kind: 'pending' } : { kind: 'not-run', reason: step.reason }])),
+      steps.filter((step) => step.kind === 'run').length,
+    );
+    const publish = () => {
       // A newer re-run (or the page going away) owns the state now.
-      if (session.current === current) setState({ phase, current: started, total, cells: new Map(cells) });
+      if (session.current === current) setState(progress.state());
     };
-    publish('running');
+    publish();
     const compareDeps = { loadPixels: pixelLoader(blobUrl) };
     for (const step of steps) {
       if (current.abort.signal.aborted) break;
@@ -101,25 +102,22 @@ export function useShareRerun({ messages, files, location, webr, maxRunTimeoutMs
         if (step.restartAfter) await current.runners.get(step.target.id).restart();
         continue;
       }
-      started += 1;
-      cells.set(step.toolCallId, { kind: 'running' });
-      publish('running');
+      progress.begin(step.toolCallId);
+      publish();
       const result = await runStep(step, current, (phase) => {
-        const detail = phaseDetail(phase);
-        cells.set(step.toolCallId, detail ? { kind: 'running', detail } : { kind: 'running' });
-        publish('running');
+        progress.waiting(step.toolCallId, phaseDetail(phase));
+        publish();
       });
       if (result === 'stopped') break;
       const comparison = await compareOutputs(step.recorded, result, compareDeps);
-      cells.set(step.toolCallId, comparison.same ? { kind: 'same', result } : { kind: 'different', differences: comparison.differences, result });
-      publish('running');
+      progress.settle(step.toolCallId, comparison.same ? { kind: 'same', result } : { kind: 'different', differences: comparison.differences, result });
+      publish();
       // Python could not start here at all: every later cell would only say so again.
       if (current.kernel.state.kind === 'failed') break;
     }
     const stopped = current.abort.signal.aborted;
-    const why = stopped ? 'you stopped the re-run' : 'Python could not start in this browser';
-    for (const [id, cell] of cells) if (cell.kind === 'pending' || cell.kind === 'running') cells.set(id, { kind: 'not-run', reason: why });
-    publish(stopped ? 'stopped' : 'finished');
+    progress.end(stopped ? 'stopped' : 'finished', stopped ? 'you stopped the re-run' : 'Python could not start in this browser');
+    publish();
   }, [blobUrl, location, webr, messages, runStep]);
 
   const stop = useCallback(() => {

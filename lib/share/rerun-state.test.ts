@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@/lib/runtime/protocol';
-import { summaryText, type CellRerun } from './rerun-state';
+import { RerunProgress, summaryText, type CellRerun } from './rerun-state';
 
 const result: RunResult = { status: 'ok', outputs: [], durationMs: 1 };
 const cells = (...list: CellRerun[]) => new Map(list.map((cell, i) => [`call-${i}`, cell]));
@@ -25,5 +25,34 @@ describe('summaryText', () => {
   it('says how far a stopped re-run got', () => {
     expect(summaryText({ phase: 'stopped', current: 1, total: 2, cells: cells({ kind: 'not-run', reason: 'stopped' }, { kind: 'not-run', reason: 'stopped' }) })).toBe('Stopped after re-running 0 of 2 cells.');
     expect(summaryText({ phase: 'stopped', current: 2, total: 3, cells: cells({ kind: 'different', differences: ['x'], result }, { kind: 'not-run', reason: 'stopped' }) })).toBe('Stopped after re-running 1 of 3 cells: 0 same, 1 different.');
+  });
+});
+
+describe('RerunProgress', () => {
+  const twoCells = () => new RerunProgress(new Map<string, CellRerun>([['a', { kind: 'pending' }], ['b', { kind: 'pending' }]]), 2);
+
+  it('follows the cells and ends with every unfinished one saying why', () => {
+    const progress = twoCells();
+    progress.begin('a');
+    progress.waiting('a', 'Starting Python…');
+    expect(summaryText(progress.state())).toBe('Re-running cell 1 of 2 · Starting Python…');
+    progress.settle('a', { kind: 'same', result });
+    progress.begin('b');
+    progress.end('stopped', 'you stopped the re-run');
+    expect(progress.state().cells.get('b')).toEqual({ kind: 'not-run', reason: 'you stopped the re-run' });
+    expect(summaryText(progress.state())).toBe('Stopped after re-running 1 of 2 cells: 1 same, 0 different.');
+  });
+
+  it('stays stopped when a run abandoned by Stop reports a phase afterwards (its engine finished starting)', () => {
+    const progress = twoCells();
+    progress.begin('a');
+    progress.waiting('a', 'Starting Python…');
+    progress.end('stopped', 'you stopped the re-run');
+    progress.waiting('a', undefined);
+    progress.begin('b');
+    progress.settle('a', { kind: 'same', result });
+    expect(progress.state().phase).toBe('stopped');
+    expect(summaryText(progress.state())).toBe('Stopped after re-running 0 of 2 cells.');
+    expect([...progress.state().cells.values()].map((cell) => cell.kind)).toEqual(['not-run', 'not-run']);
   });
 });

@@ -44,3 +44,56 @@ export function summaryText(state: ShareRerunState): string {
   if (state.phase === 'stopped') return `Stopped after re-running ${ran} of ${plural(state.total, 'cell')}${ran > 0 ? `: ${same} same, ${different} different` : ''}.`;
   return `Re-ran ${plural(ran, 'cell')}: ${same} same, ${different} different${notRun > 0 ? `, ${notRun} not re-run` : ''}.`;
 }
+
+/**
+ * One re-run's bookkeeping: which cell runs, and each cell's state. Once the re-run has ended
+ * (stopped or finished), nothing changes it: a run that was abandoned when the visitor pressed Stop
+ * may still report a phase (its engine finished starting), and that must not make the re-run look
+ * running again.
+ */
+export class RerunProgress {
+  private readonly cells: Map<string, CellRerun>;
+  private current = 0;
+  private phase: RerunPhase = 'running';
+
+  constructor(
+    initial: ReadonlyMap<string, CellRerun>,
+    private readonly total: number,
+  ) {
+    this.cells = new Map(initial);
+  }
+
+  private get ended(): boolean {
+    return this.phase !== 'running';
+  }
+
+  /** The next cell starts. */
+  begin(id: string): void {
+    if (this.ended) return;
+    this.current += 1;
+    this.cells.set(id, { kind: 'running' });
+  }
+
+  /** A running cell reports what it waits for (none: it runs). */
+  waiting(id: string, detail: string | undefined): void {
+    if (this.ended) return;
+    this.cells.set(id, detail ? { kind: 'running', detail } : { kind: 'running' });
+  }
+
+  /** A cell's result, compared with the recorded one. */
+  settle(id: string, cell: Extract<CellRerun, { kind: 'same' | 'different' }>): void {
+    if (this.ended) return;
+    this.cells.set(id, cell);
+  }
+
+  /** The end: every cell that did not finish says why. */
+  end(phase: Exclude<RerunPhase, 'running'>, why: string): void {
+    if (this.ended) return;
+    for (const [id, cell] of this.cells) if (cell.kind === 'pending' || cell.kind === 'running') this.cells.set(id, { kind: 'not-run', reason: why });
+    this.phase = phase;
+  }
+
+  state(): ShareRerunState {
+    return { phase: this.phase, current: this.current, total: this.total, cells: new Map(this.cells) };
+  }
+}
