@@ -93,7 +93,7 @@ export class RerunProgress {
     this.phase = phase;
   }
 
-  state(): ShareRerunState {
+  state(): Extract<ShareRerunState, { phase: RerunPhase }> {
     return { phase: this.phase, current: this.current, total: this.total, cells: new Map(this.cells) };
   }
 }
