@@ -17,10 +17,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type BrowserContext, type BrowserType, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { SNAPSHOT_CACHE_NAME } from '../workers/snapshot-store';
 
 export type Playwright = PlaywrightWorkerArgs['playwright'];
 
-const SNAPSHOT_CACHE = 'runpad-pyodide-snapshot-v1';
 /** The run's template profiles and the tests' copies of them; e2e/global-setup.ts empties both. */
 export const PROFILE_DIR = path.resolve('e2e/.artifacts/profiles');
 export const VISITOR_DIR = path.resolve('e2e/.artifacts/visitors');
@@ -46,7 +46,7 @@ async function makeTemplate(browserType: BrowserType, origin: string, dir: strin
     await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 120_000 });
     // The worker stores the snapshot right after the interpreter is ready.
     await expect
-      .poll(() => page.evaluate(async (name) => (await (await caches.open(name)).keys()).length, SNAPSHOT_CACHE), { timeout: 60_000 })
+      .poll(() => page.evaluate(async (name) => (await (await caches.open(name)).keys()).length, SNAPSHOT_CACHE_NAME), { timeout: 60_000 })
       .toBeGreaterThan(0);
     // Chromium caches a wasm module once enough of it is optimised, in the background. A template
     // without it still holds everything else: wait a while for it, not for ever.

@@ -4,7 +4,8 @@
  * our Python package's sources). The Cache Storage object is captured when the store is made,
  * because lockDown() later removes `caches` from the worker's globals; user code cannot reach it.
  */
-const CACHE_NAME = 'runpad-pyodide-snapshot-v1';
+/** Also read by the e2e suite's returning visitors (e2e/test.ts). */
+export const SNAPSHOT_CACHE_NAME = 'runpad-pyodide-snapshot-v1';
 
 export type SnapshotStore = {
   load(): Promise<Uint8Array | null>;
@@ -24,7 +25,7 @@ export async function snapshotStore(indexURL: string, contents: unknown): Promis
   if (!storage) return NO_STORE;
   // A synthetic same-origin key: nothing is fetched from it.
   const key = new URL(`/__runpad-snapshot/${await sha256Hex(JSON.stringify({ indexURL, contents }))}`, self.location.href).href;
-  const open = () => storage.open(CACHE_NAME);
+  const open = () => storage.open(SNAPSHOT_CACHE_NAME);
   return {
     async load() {
       try {
@@ -37,14 +38,14 @@ export async function snapshotStore(indexURL: string, contents: unknown): Promis
     async save(bytes) {
       try {
         // Only one snapshot is useful: older keys belong to other versions.
-        await storage.delete(CACHE_NAME);
+        await storage.delete(SNAPSHOT_CACHE_NAME);
         await (await open()).put(key, new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } }));
       } catch {
         // quota or storage errors only cost the next start its shortcut
       }
     },
     async discard() {
-      await storage.delete(CACHE_NAME).catch(() => false);
+      await storage.delete(SNAPSHOT_CACHE_NAME).catch(() => false);
     },
   };
 }

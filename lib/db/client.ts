@@ -43,10 +43,9 @@ async function createEmbeddedDb(dataDir: string | null): Promise<DbHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  const { clusterOptions } = await import('./pglite-cluster');
+  const { openEmbedded } = await import('./pglite-cluster');
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const options = await clusterOptions(PGlite, dataDir);
-  const client = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
+  const client = await openEmbedded(PGlite, dataDir);
   const database = drizzle(client, { schema });
   await migrate(database, { migrationsFolder: migrationsFolder() });
   return { db: database as unknown as Db, close: () => client.close() };

@@ -2,8 +2,8 @@
  * A new embedded database starts from a copy of a fresh PGlite cluster instead of running initdb:
  * initdb in wasm costs ~2.5 s of CPU, loading its result ~0.5 s. Every fresh data directory gets
  * the same bytes initdb would write (PGlite's own cluster, same version); our migrations still run
- * on it as on any database. The copy is made once per PGlite version by the first process that
- * needs it and kept in the project's `node_modules/.cache/runpad/` (the user's own directory, not a
+ * on it as on any database. The copy is kept once per PGlite version by the first process that
+ * runs initdb, in the project's `node_modules/.cache/runpad/` (the user's own directory, not a
  * shared temporary one that another user could write). Where it cannot be made or read, the
  * database is created as before.
  */
@@ -27,36 +27,38 @@ function isFresh(dataDir: string | null): boolean {
   return dataDir === null || !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
 }
 
-/** The fresh cluster's bytes for this PGlite version, made and kept on first use; null if that fails. */
-async function freshCluster(Pglite: typeof PGlite): Promise<Blob | null> {
+/** Where this PGlite version's fresh cluster is kept; null if the version cannot be read. */
+function clusterFile(): string | null {
   const version = pgliteVersion();
-  if (!version) return null;
-  const file = path.join(CACHE_DIR(), `pglite-${version}-cluster.tar`);
+  return version ? path.join(CACHE_DIR(), `pglite-${version}-cluster.tar`) : null;
+}
+
+/** Keeps a just-initialised database's cluster for the next fresh one; a failure only costs that. */
+async function keepCluster(client: PGlite, file: string): Promise<void> {
   try {
-    return new Blob([await fs.promises.readFile(file)]);
-  } catch {
-    // not made yet: make it below
-  }
-  try {
-    const pristine = new Pglite();
-    await pristine.waitReady;
-    const tarball = await pristine.dumpDataDir('none');
-    await pristine.close();
-    const bytes = new Uint8Array(await tarball.arrayBuffer());
+    const bytes = new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
     fs.mkdirSync(CACHE_DIR(), { recursive: true });
     // Written whole under another name, then renamed: a process reading it never sees half a file.
     const partial = `${file}.${process.pid}.partial`;
     await fs.promises.writeFile(partial, bytes);
     await fs.promises.rename(partial, file);
-    return new Blob([bytes]);
   } catch {
-    return null; // a read-only install: initdb as before
+    // A read-only install: every fresh database runs initdb, as it would without the copy.
   }
 }
 
-/** PGlite's options for `dataDir` (null: in memory): a fresh one starts from the kept cluster. */
-export async function clusterOptions(Pglite: typeof PGlite, dataDir: string | null): Promise<PGliteOptions> {
-  if (!isFresh(dataDir)) return {};
-  const cluster = await freshCluster(Pglite);
-  return cluster ? { loadDataDir: cluster } : {};
+/**
+ * The embedded database at `dataDir` (null: in memory), before migrations. A fresh one starts
+ * from the kept cluster; without one, initdb runs and its result is kept for the next.
+ */
+export async function openEmbedded(Pglite: typeof PGlite, dataDir: string | null): Promise<PGlite> {
+  const open = (options: PGliteOptions) => (dataDir ? new Pglite(dataDir, options) : new Pglite(options));
+  const file = isFresh(dataDir) ? clusterFile() : null;
+  if (!file) return open({});
+  const kept = await fs.promises.readFile(file).catch(() => null);
+  if (kept) return open({ loadDataDir: new Blob([kept]) });
+  const client = open({});
+  await client.waitReady;
+  await keepCluster(client, file);
+  return client;
 }
