@@ -100,7 +100,10 @@ async function coldStartsInterleaved() {
     for (const which of i % 2 === 0 ? ['bare', 'app'] : ['app', 'bare']) await one(which);
   }
   const summary = (t) => ({ first: stats(t.first), cached: stats(t.cached) });
-  return { bare: summary(times.bare), app: summary(times.app) };
+  // Each round's app visit over its own round's bare one: a machine that speeds up or slows down
+  // between rounds moves both sides of a pair, where it moves only one of two medians.
+  const paired = (kind) => times.app[kind].map((ms, i) => Math.round((ms / times.bare[kind][i]) * 1000) / 1000);
+  return { bare: summary(times.bare), app: summary(times.app), pairedRatio: { first: stats(paired('first')), cached: stats(paired('cached')) } };
 }
 
 /** Code complete in the browser (the app's User Timing mark) → outputs in the DOM (cell ok, per MutationObserver). */

@@ -25,6 +25,9 @@ export type Playwright = PlaywrightWorkerArgs['playwright'];
 export const PROFILE_DIR = path.resolve('e2e/.artifacts/profiles');
 export const VISITOR_DIR = path.resolve('e2e/.artifacts/visitors');
 
+/** The memory snapshot the build makes (scripts/build-snapshot.mjs), served beside Pyodide's files. */
+export const BUILT_SNAPSHOT_PATH = /\/pyodide\/[^/]+\/runpad-snapshot-[0-9a-f]+\.bin$/;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The byte size of the files under `dir` (0 if it does not exist). */
@@ -41,6 +44,10 @@ function sizeOf(dir: string): number {
 async function makeTemplate(browserType: BrowserType, origin: string, dir: string): Promise<void> {
   const context = await browserType.launchPersistentContext(dir, { baseURL: origin });
   try {
+    // Python initialised in this browser rather than restored from the build's snapshot: its start
+    // runs enough of Pyodide's code for Chromium to keep the compiled module, as a returning
+    // visitor's browser that has run code has it (a restore alone runs too little of it).
+    await context.route(BUILT_SNAPSHOT_PATH, (route) => route.fulfill({ status: 404, body: '' }));
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto('/');
     await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 120_000 });
@@ -54,6 +61,7 @@ async function makeTemplate(browserType: BrowserType, origin: string, dir: strin
     for (let waited = 0; waited < 30_000 && sizeOf(wasmCache) < 1_000_000; waited += 250) await sleep(250);
     // Chromium keeps a script's compiled code from its second load on: a returning visitor has
     // been here more than once.
+    await context.unroute(BUILT_SNAPSHOT_PATH);
     await page.reload();
     await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 120_000 });
     await context.clearCookies();

@@ -1,31 +1,27 @@
 // Bundles workers/*.worker.ts into public/workers/*.mjs as module workers (see ARCHITECTURE.md,
 // "Worker build"). webR's main-thread library is bundled into workers/r.worker.ts. The Python package under workers/python/ is embedded as a map of
-// path → source, written into Pyodide's filesystem when the worker starts.
+// path → source, written into Pyodide's filesystem when the worker starts, with the name of the
+// memory snapshot built from it (scripts/build-snapshot.mjs).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pyodideVersion } from './pyodide-assets.mjs';
+import { listPythonFiles, readPythonSources, snapshotFileName } from './python-sources.mjs';
 import { writeOutputs } from './write-outputs.mjs';
 
 const root = path.resolve('.');
-const pythonRoot = path.join(root, 'workers/python');
-
-function listPythonFiles(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === '__pycache__' ? [] : listPythonFiles(full);
-    return entry.name.endsWith('.py') ? [full] : [];
-  });
-}
 
 const pythonSourcesPlugin = {
   name: 'python-sources',
   setup(build) {
     build.onResolve({ filter: /^virtual:python-sources$/ }, () => ({ path: 'python-sources', namespace: 'python' }));
     build.onLoad({ filter: /.*/, namespace: 'python' }, () => {
-      const files = Object.fromEntries(
-        listPythonFiles(pythonRoot).map((file) => [path.relative(pythonRoot, file), fs.readFileSync(file, 'utf8')]),
-      );
-      return { contents: `export default ${JSON.stringify(files)};`, loader: 'js', watchFiles: listPythonFiles(pythonRoot) };
+      const sources = readPythonSources();
+      return {
+        contents: `export default ${JSON.stringify(sources)};\nexport const snapshotFileName = ${JSON.stringify(snapshotFileName(pyodideVersion, sources))};`,
+        loader: 'js',
+        watchFiles: listPythonFiles(),
+      };
     });
   },
 };
@@ -54,4 +50,26 @@ const result = await esbuild.build({
   alias: { '@': root },
   logLevel: 'warning',
 });
-console.log(`workers: ${entryPoints.length} bundled into public/workers/ (${writeOutputs(result)} file(s) changed)`);
+// workers/*.page.ts run in the page, beside the workers they start: classic scripts (an async
+// script tag cannot be a module and still skip the parser), served from the same directory.
+const pageEntryPoints = Object.fromEntries(
+  fs
+    .readdirSync(path.join(root, 'workers'))
+    .filter((name) => name.endsWith('.page.ts'))
+    .map((name) => [name.slice(0, -'.page.ts'.length), path.join(root, 'workers', name)]),
+);
+const pageResult = await esbuild.build({
+  entryPoints: pageEntryPoints,
+  write: false,
+  outdir: path.join(root, 'public/workers'),
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  sourcemap: true,
+  alias: { '@': root },
+  logLevel: 'warning',
+});
+const changed = writeOutputs(result) + writeOutputs(pageResult);
+console.log(`workers: ${entryPoints.length} workers and ${Object.keys(pageEntryPoints).length} page script(s) bundled into public/workers/ (${changed} file(s) changed)`);

@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 
 // The same list the server answers from.
 const ROOTS = JSON.parse(fs.readFileSync(new URL('../lib/assets/engine-asset-roots.json', import.meta.url), 'utf8')).map(({ prefix, depth }) => ({ dir: path.join('public', prefix), depth }));
-const COMPRESSIBLE = /\.(wasm|mjs|js|json|so)$/;
+const COMPRESSIBLE = /\.(wasm|mjs|js|json|so|bin)$/;
 const MIN_BYTES = 1024;
 const ENCODERS = [
   { suffix: '.br', encode: (bytes) => zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }) },

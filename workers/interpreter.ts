@@ -1,10 +1,11 @@
 /**
- * Loads Pyodide (from a memory snapshot when the browser has one). Started as soon as the worker script runs when the worker's URL names where
+ * Loads Pyodide (from a memory snapshot: the browser's, else the build's). Started as soon as the worker script runs when the worker's URL names where
  * Pyodide lives (lib/runtime/worker-url.ts), so downloading and compiling overlap with the page
  * still loading and with the kernel's init message on its way.
  */
 import type { PyodideAPI } from 'pyodide';
-import pythonSources from 'virtual:python-sources';
+import pythonSources, { snapshotFileName as builtSnapshotFileName } from 'virtual:python-sources';
+import pythonStart from './python-start.json';
 import { BOOT_PARAMS } from '@/lib/runtime/worker-url';
 import { readLockFile, type LockFile } from './packages';
 import { snapshotStore } from './snapshot-store';
@@ -25,17 +26,24 @@ export function bootLocationOf(workerHref: string): InterpreterLocation | null {
 type LoadPyodide = (config: Record<string, unknown>) => Promise<PyodideAPI>;
 type SnapshotMaker = { makeMemorySnapshot(): Uint8Array<ArrayBuffer> };
 
-export const PACKAGE_ROOT = '/runpad-lib';
-const ENV = { MPLBACKEND: 'module://runpad.mpl_backend', HOME: '/home/pyodide' };
 /**
- * What a snapshot holds beyond Python itself: our package, imported, and on sys.path, and the
- * Pyodide modules init() uses (importing pyodide.http alone took ~1.4 s of a cached start).
+ * How the interpreter starts, shared with the snapshot build (scripts/build-snapshot.mjs): its
+ * environment, where our package lives, and what a snapshot holds beyond Python itself (our package,
+ * imported and on sys.path, and the Pyodide modules init() uses; not pyodide.http: the sandbox
+ * patches it when code imports it, and importing it was ~60 ms of every first start).
  */
-const PRELOAD = `
-import sys
-if ${JSON.stringify(PACKAGE_ROOT)} not in sys.path:
-    sys.path.insert(0, ${JSON.stringify(PACKAGE_ROOT)})
-import json, runpad.kernel, runpad.sandbox, pyodide.code, pyodide.http
+const { packageRoot: PACKAGE_ROOT, env: ENV, preload: PRELOAD } = pythonStart;
+
+/**
+ * Run after every restore: a snapshot holds the state of Python's `random` module and the time
+ * zone of wherever it was made, so every interpreter restored from one would draw the same
+ * "random" numbers, and one built on a server would report the server's zone.
+ */
+const AFTER_RESTORE = `
+import random, time
+random.seed()
+if hasattr(time, "tzset"):
+    time.tzset()
 `;
 
 function installPythonPackage(py: PyodideAPI): void {
@@ -49,39 +57,61 @@ function installPythonPackage(py: PyodideAPI): void {
 }
 
 /**
- * Pyodide with our package imported. The first start in a browser makes a memory snapshot right
- * after the imports (before any JavaScript object is handed to Python, which a snapshot could not
- * hold) and stores it; later starts restore it and skip Python's initialisation and the imports.
+ * The snapshot the app's build made (scripts/build-snapshot.mjs), served beside Pyodide's files
+ * and cached by the browser as immutable; null when it is not there (a build without it).
+ */
+async function fetchBuiltSnapshot(indexURL: string): Promise<Uint8Array | null> {
+  try {
+    const response = await fetch(new URL(builtSnapshotFileName, indexURL));
+    if (!response.ok) return null;
+    return new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    console.warn('The built Python snapshot could not be fetched; Python starts without it.', error);
+    return null;
+  }
+}
+
+/**
+ * Pyodide with our package imported, restored from a memory snapshot: the one this browser keeps
+ * (Cache Storage), else the one the build made, which is then kept. Without either (or when one
+ * does not load), Python is initialised and imports the package, and a snapshot is made right after
+ * the imports (before any JavaScript object is handed to Python, which a snapshot could not hold)
+ * and kept.
  */
 export async function loadInterpreter({ indexURL, packageBaseUrl, packageLockUrl }: InterpreterLocation): Promise<Interpreter> {
   const lockFile = readLockFile([packageLockUrl, new URL('pyodide-lock.json', indexURL).href]);
   const storeReady = snapshotStore(indexURL, { ENV, PRELOAD, pythonSources });
-  const [{ loadPyodide }, store] = await Promise.all([
+  // The snapshot is looked up (and read) while Pyodide's script loads.
+  const found = storeReady.then(async (store) => {
+    const kept = await store.load();
+    if (kept) return { bytes: kept, keep: false };
+    const built = await fetchBuiltSnapshot(indexURL);
+    return built ? { bytes: built, keep: true } : null;
+  });
+  const [{ loadPyodide }, store, snapshot] = await Promise.all([
     import(/* webpackIgnore: true */ `${indexURL}pyodide.mjs`) as Promise<{ loadPyodide: LoadPyodide }>,
     storeReady,
+    found,
   ]);
   const options = { indexURL, packageBaseUrl, lockFileContents: lockFile, env: ENV, stdout: () => undefined, stderr: () => undefined };
-  const snapshot = await store.load();
-  let py: PyodideAPI | null = null;
-  let fromSnapshot = false;
   if (snapshot) {
     try {
-      py = await loadPyodide({ ...options, _loadSnapshot: snapshot });
-      fromSnapshot = true;
-    } catch {
+      const py = await loadPyodide({ ...options, _loadSnapshot: snapshot.bytes });
+      installPythonPackage(py);
+      py.runPython(AFTER_RESTORE);
+      if (snapshot.keep) void store.save(snapshot.bytes as Uint8Array<ArrayBuffer>);
+      return { py, lock: await lockFile, fromSnapshot: true };
+    } catch (error) {
+      console.warn('A Python memory snapshot did not load; Python starts without it.', error);
       await store.discard(); // from another build, or damaged: make a new one below
     }
   }
-  if (py) {
-    installPythonPackage(py);
-  } else {
-    py = await loadPyodide({ ...options, _makeSnapshot: true });
-    installPythonPackage(py);
-    py.runPython(PRELOAD);
-    const bytes = (py as unknown as SnapshotMaker).makeMemorySnapshot();
-    void store.save(bytes);
-  }
-  return { py, lock: await lockFile, fromSnapshot };
+  const py = await loadPyodide({ ...options, _makeSnapshot: true });
+  installPythonPackage(py);
+  py.runPython(PRELOAD);
+  const bytes = (py as unknown as SnapshotMaker).makeMemorySnapshot();
+  void store.save(bytes);
+  return { py, lock: await lockFile, fromSnapshot: false };
 }
 
 /** One load per location: the early start, if its location matches, serves the init call. */

@@ -24,6 +24,7 @@ import { Composer } from './composer';
 import { ChatHeader } from './chat-header';
 import { pickedModel, pickModel } from './picked-models';
 import { MessageList } from './message-list';
+import { preloadMarkdown } from './markdown';
 import { Sidebar } from './sidebar';
 import { KernelContext } from './kernel-context';
 import { SettingsDialog } from './settings-dialog';
@@ -61,6 +62,11 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   useEffect(() => pickModel(conversationId, modelId), [conversationId, modelId]);
   const kernel = useKernel(config);
   const kernelState = useKernelState(kernel);
+  // The markdown renderer loads once Python has started, not beside it (components/chat/markdown.tsx).
+  const pythonStarting = kernelState.kind === 'starting';
+  useEffect(() => {
+    if (!pythonStarting) preloadMarkdown();
+  }, [pythonStarting]);
   const packageSource = usePackageSource(kernel);
   const kernelRef = useRef(kernel);
   useEffect(() => {

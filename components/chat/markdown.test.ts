@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Markdown } from './markdown';
+import Markdown from './markdown-streamdown';
 
 /** What the user sees mid-stream: the markdown as rendered while the answer is still arriving. */
 function renderStreaming(text: string): string {

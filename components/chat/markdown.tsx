@@ -1,38 +1,39 @@
 'use client';
 
-import { memo } from 'react';
-import { defaultRehypePlugins, Streamdown } from 'streamdown';
-import { rehypeFigures } from '@/lib/trace/rehype-figures';
-import { traceComponents } from './trace-marks';
+import dynamic from 'next/dynamic';
+import { memo, Suspense } from 'react';
+import type { MarkdownProps } from './markdown-streamdown';
+
+/** The text as written: shown while the renderer loads, and for good if it cannot be loaded. */
+function PlainMarkdown({ text }: MarkdownProps) {
+  return <div className="prose-runpad whitespace-pre-wrap">{text}</div>;
+}
 
 /**
- * Markdown from the model or from Python is untrusted: raw HTML is dropped (skipHtml), and the
- * page's Content-Security-Policy only lets images load from the app itself, data: and blob:, so
- * a markdown image cannot carry data to another host.
+ * Streamdown, its parsers and highlighter: the page's largest script. Not part of the page's own
+ * scripts: a new chat has nothing to render until the first answer, and a first visit's Python
+ * start shares the machine with the page's scripts. A page rendered with markdown on the server
+ * (a stored conversation, a shared one) has it preloaded beside its own scripts by next/dynamic.
  */
-const rehypePlugins = [defaultRehypePlugins.sanitize, defaultRehypePlugins.harden];
-/** A finished answer's figures are wrapped after sanitizing, so the marks are ours, not the model's. */
-const tracedRehypePlugins = [...rehypePlugins, rehypeFigures];
+const MarkdownStreamdown = dynamic(() =>
+  import('./markdown-streamdown')
+    .catch(() => import('./markdown-streamdown')) // one retry: a chunk request can fail on a flaky network
+    .catch((error: unknown) => {
+      console.error('The markdown renderer could not be loaded; answers are shown as plain text.', error);
+      return { default: PlainMarkdown };
+    }),
+);
 
-/**
- * Always Streamdown's block mode, also once the answer is complete: its static mode renders the
- * whole text as one tree, so switching to it at the end of a stream remounted every block at once
- * (a 200–500 ms main-thread task for a long answer). In block mode, finished blocks stay memoized.
- *
- * `traced`: the figures are marked with their traces (TraceMarksProvider), once the answer is complete.
- */
-export const Markdown = memo(function Markdown({ text, streaming = false, traced = false }: { text: string; streaming?: boolean; traced?: boolean }) {
+/** Starts loading the renderer before the first answer needs it (the chat calls it once Python has started). */
+export function preloadMarkdown(): void {
+  void import('./markdown-streamdown').catch(() => undefined); // where it renders, a failed load is retried and logged
+}
+
+/** Markdown, rendered by Streamdown once loaded; until then the text as written. */
+export const Markdown = memo(function Markdown(props: MarkdownProps) {
   return (
-    <Streamdown
-      mode="streaming"
-      isAnimating={streaming}
-      skipHtml
-      rehypePlugins={traced ? tracedRehypePlugins : rehypePlugins}
-      components={traced ? traceComponents : undefined}
-      shikiTheme={['github-light', 'github-dark']}
-      className="prose-runpad"
-    >
-      {text}
-    </Streamdown>
+    <Suspense fallback={<PlainMarkdown {...props} />}>
+      <MarkdownStreamdown {...props} />
+    </Suspense>
   );
 });

@@ -2,7 +2,7 @@ import { streamText, type ModelMessage } from 'ai';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Markdown } from '@/components/chat/markdown';
+import Markdown from '@/components/chat/markdown-streamdown';
 import { createDemoModel, inlineCode, summarize } from './demo-model';
 import { tools } from './python-tool';
 

@@ -1,24 +1,43 @@
 /**
- * Hands the worker started by the page's boot script (components/chat/kernel-boot.tsx) to the
+ * The Python worker the page's boot script starts (workers/python-boot.page.ts), handed to the
  * first kernel. The interpreter then loads while the page's JavaScript downloads and hydrates,
  * instead of after it. Later kernels (restarts, other conversations) start their own.
  */
+import { isPythonWorkerUrl, PYTHON_WORKER_OPTIONS } from './worker-url';
+
 export const BOOT_WORKER_GLOBAL = '__runpadBootWorker';
 
-type BootWorker = { url: string; worker: Worker };
+/** A started worker waiting for its kernel, or 'taken' once a kernel has looked (then nothing starts). */
+type BootSlot = { url: string; worker: Worker } | 'taken';
+type BootScope = { [BOOT_WORKER_GLOBAL]?: BootSlot };
 
 declare global {
   interface Window {
-    [BOOT_WORKER_GLOBAL]?: BootWorker;
+    [BOOT_WORKER_GLOBAL]?: BootSlot;
+  }
+}
+
+const startWorker = (url: string) => new Worker(url, PYTHON_WORKER_OPTIONS);
+
+/**
+ * Run by the boot script: starts the worker at `url`, unless one was started already or a kernel
+ * has already started its own (a script that arrives after hydration would only waste a worker).
+ */
+export function startBootWorker(scope: BootScope, url: string, start: (url: string) => Worker = startWorker): void {
+  if (scope[BOOT_WORKER_GLOBAL] !== undefined || !isPythonWorkerUrl(url)) return;
+  try {
+    scope[BOOT_WORKER_GLOBAL] = { url, worker: start(url) };
+  } catch {
+    // The kernel starts its own and reports what fails.
   }
 }
 
 /** The boot worker if it was started for this URL; taken once. */
-export function takeBootWorker(url: string): Worker | null {
-  if (typeof window === 'undefined') return null;
-  const boot = window[BOOT_WORKER_GLOBAL];
-  if (!boot) return null;
-  delete window[BOOT_WORKER_GLOBAL];
+export function takeBootWorker(url: string, scope: BootScope | undefined = typeof window === 'undefined' ? undefined : window): Worker | null {
+  if (!scope) return null;
+  const boot = scope[BOOT_WORKER_GLOBAL];
+  scope[BOOT_WORKER_GLOBAL] = 'taken';
+  if (!boot || boot === 'taken') return null;
   if (boot.url === url) return boot.worker;
   boot.worker.terminate(); // started for another configuration: of no use
   return null;

@@ -26,6 +26,7 @@ import {
 } from './worker-api';
 import { withTimeout } from './with-timeout';
 import { takeBootWorker } from './boot-worker';
+import { PYTHON_WORKER_OPTIONS } from './worker-url';
 import { startProgress } from './start-progress';
 
 export type WorkerConfig = {
@@ -71,7 +72,7 @@ export class WorkerHandle {
     const shared = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated;
     this.interruptBuffer = new Uint8Array(shared ? new SharedArrayBuffer(1) : new ArrayBuffer(1));
     // The page's boot script may already have started this worker (and its interpreter).
-    this.worker = takeBootWorker(config.workerUrl) ?? new Worker(config.workerUrl, { type: 'module', name: 'python' });
+    this.worker = takeBootWorker(config.workerUrl) ?? new Worker(config.workerUrl, PYTHON_WORKER_OPTIONS);
     this.worker.addEventListener('error', (event) => {
       event.preventDefault();
       this.uncaughtErrors += 1;

@@ -4,9 +4,16 @@
  * and even before the page has hydrated (see components/chat/kernel-boot.tsx).
  */
 const WORKER_PATH = '/workers/python.worker.mjs';
+/** The page's starter of that worker (workers/python-boot.page.ts, built to public/workers/). */
+const BOOT_SCRIPT_PATH = '/workers/python-boot.js';
 
 /** Query parameter names, read back by the worker (workers/interpreter.ts). */
 export const BOOT_PARAMS = { index: 'index', packages: 'packages', lock: 'lock' } as const;
+/** The boot script's one parameter: the worker URL it starts. */
+export const BOOT_SCRIPT_PARAM = 'worker';
+
+/** How every Python worker is started (the name shows in the browser's task list). */
+export const PYTHON_WORKER_OPTIONS: WorkerOptions = { type: 'module', name: 'python' };
 
 export type WorkerLocation = { pyodideIndexPath: string; packageBaseUrl: string; packageLockUrl: string };
 
@@ -14,4 +21,14 @@ export type WorkerLocation = { pyodideIndexPath: string; packageBaseUrl: string;
 export function pythonWorkerUrl({ pyodideIndexPath, packageBaseUrl, packageLockUrl }: WorkerLocation): string {
   const query = new URLSearchParams({ [BOOT_PARAMS.index]: pyodideIndexPath, [BOOT_PARAMS.packages]: packageBaseUrl, [BOOT_PARAMS.lock]: packageLockUrl });
   return `${WORKER_PATH}?${query.toString()}`;
+}
+
+/** Whether `url` is a Python worker URL of this app (the only kind the boot script starts). */
+export function isPythonWorkerUrl(url: string): boolean {
+  return url.startsWith(`${WORKER_PATH}?`);
+}
+
+/** The boot script's URL for the worker at `location`. */
+export function pythonBootScriptUrl(location: WorkerLocation): string {
+  return `${BOOT_SCRIPT_PATH}?${new URLSearchParams({ [BOOT_SCRIPT_PARAM]: pythonWorkerUrl(location) }).toString()}`;
 }

@@ -1,0 +1,34 @@
+// Our Python package (workers/python/) as the worker embeds it, and the name of the memory snapshot
+// built from it (scripts/build-snapshot.mjs). Shared by the worker build and the snapshot build, so
+// the name the worker asks for is the name the build wrote.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const pythonRoot = path.join(root, 'workers/python');
+/** How the interpreter is started (workers/interpreter.ts): its environment, package root and preload. */
+export const pythonStart = JSON.parse(fs.readFileSync(path.join(root, 'workers/python-start.json'), 'utf8'));
+
+export function listPythonFiles(dir = pythonRoot) {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name === '__pycache__' ? [] : listPythonFiles(full);
+      return entry.name.endsWith('.py') ? [full] : [];
+    });
+}
+
+/** Path (relative to workers/python/) → source, in a stable order. */
+export function readPythonSources() {
+  return Object.fromEntries(listPythonFiles().map((file) => [path.relative(pythonRoot, file), fs.readFileSync(file, 'utf8')]));
+}
+
+/** The snapshot's file name under public/pyodide/<version>/: it changes with everything baked in. */
+export function snapshotFileName(pyodideVersion, sources = readPythonSources()) {
+  const digest = crypto.createHash('sha256').update(JSON.stringify({ pyodideVersion, start: pythonStart, sources })).digest('hex');
+  return `runpad-snapshot-${digest.slice(0, 20)}.bin`;
+}
