@@ -301,12 +301,25 @@ export class Kernel {
       if (interrupted) handle.interrupt();
       const graceMs = interrupted || reason === 'memory' ? RUN_LIMITS.interruptGraceMs : 0;
       const interruptedAt = performance.now();
+      const outputsAtInterrupt = handle.outputMessages;
+      let interruptedAgain = false;
       // Killed at the end of the grace unless Python took the interrupt and is unwinding (state
       // kept); even then, not later than the unwind limit.
       const killUnlessUnwinding = () => {
         const unwinding = interrupted && handle.interruptTaken && performance.now() - interruptedAt < RUN_LIMITS.interruptUnwindMs;
-        if (unwinding) graceTimer = setTimeout(killUnlessUnwinding, graceMs);
-        else handle.terminate(RESTARTED_NOTICE);
+        if (!unwinding) {
+          handle.terminate(RESTARTED_NOTICE);
+          return;
+        }
+        // Pyodide sometimes clears the flag without raising KeyboardInterrupt (measured in a bare
+        // worker: 1 pure loop in 25–80 ran on). A run that took the interrupt and has sent nothing
+        // since gets it once more; had it been unwinding after all, a second KeyboardInterrupt in
+        // the kernel's own bookkeeping fails the call, and that interpreter is replaced below.
+        if (!interruptedAgain && handle.outputMessages === outputsAtInterrupt) {
+          interruptedAgain = true;
+          handle.interrupt();
+        }
+        graceTimer = setTimeout(killUnlessUnwinding, graceMs);
       };
       graceTimer = setTimeout(killUnlessUnwinding, graceMs);
       // Python code stops within milliseconds of the flag; still running later means C code that
@@ -334,7 +347,9 @@ export class Kernel {
       }
       return { result: { status: status satisfies RunStatus, outputs, durationMs, ...notices() }, heapBytes };
     } catch {
-      // The worker was terminated: by the grace timer, a restart, or it died.
+      // The worker was terminated (by the grace timer, a restart, or it died), or the call failed
+      // inside the kernel: that interpreter's state is unknown, so it is replaced too.
+      if (!handle.isTerminated) handle.terminate(RESTARTED_NOTICE);
       const durationMs = performance.now() - startedAt;
       const status: RunStatus = stopReason === 'timeout' ? 'timeout' : stopReason === 'user' ? 'interrupted' : 'crashed';
       const notice = stopReason === 'timeout' ? timeoutNotice(timeoutMs, true) : RESTARTED_NOTICE;

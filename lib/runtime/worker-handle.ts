@@ -45,6 +45,8 @@ export class WorkerHandle {
   isReady = false;
   /** Messages from the worker that did not match the protocol and were dropped. */
   droppedMessages = 0;
+  /** Output messages the worker has sent, kept or not: a run that sends any is still alive. */
+  outputMessages = 0;
   /** Uncaught errors the worker reported (an interrupted async run can leave one behind). */
   uncaughtErrors = 0;
   /** Set once the interpreter asked for more memory than allowed; it is then replaced. */
@@ -143,6 +145,7 @@ export class WorkerHandle {
 
   /** An output from the worker: for the run in progress, if it matches the protocol. */
   private receiveOutput(json: string): void {
+    this.outputMessages += 1;
     // Not even parsed when larger than a whole run may be.
     const output = json.length > this.caps.runBytes ? { success: false as const } : outputSchema.safeParse(safeJson(json));
     if (output.success && this.outputListener) this.outputListener(output.data, json.length);
