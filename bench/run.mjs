@@ -102,8 +102,11 @@ async function coldStartsInterleaved() {
   const summary = (t) => ({ first: stats(t.first), cached: stats(t.cached) });
   // Each round's app visit over its own round's bare one: a machine that speeds up or slows down
   // between rounds moves both sides of a pair, where it moves only one of two medians.
-  const paired = (kind) => times.app[kind].map((ms, i) => Math.round((ms / times.bare[kind][i]) * 1000) / 1000);
-  return { bare: summary(times.bare), app: summary(times.app), pairedRatio: { first: stats(paired('first')), cached: stats(paired('cached')) } };
+  const paired = (kind) => {
+    const ratios = times.app[kind].map((ms, i) => ms / times.bare[kind][i]);
+    return { median: Math.round(median(ratios) * 1000) / 1000, p95: Math.round(p95(ratios) * 1000) / 1000, n: ratios.length };
+  };
+  return { bare: summary(times.bare), app: summary(times.app), pairedRatio: { first: paired('first'), cached: paired('cached') } };
 }
 
 /** Code complete in the browser (the app's User Timing mark) → outputs in the DOM (cell ok, per MutationObserver). */
