@@ -243,6 +243,18 @@ test.describe('conversation list', () => {
 
     await page.keyboard.press('Enter');
     await expect(field).toBeFocused();
+    // A close event that arrives after the dialog was opened again (Esc, then Enter at once) is
+    // stale: the dialog stays open. Made deterministic: closed and reopened in one task, then the
+    // close event; the rename below goes through the same dialog.
+    await dialog.evaluate(
+      (element: HTMLDialogElement) =>
+        new Promise<void>((resolve) => {
+          element.addEventListener('close', () => setTimeout(resolve, 0), { once: true });
+          element.close();
+          element.showModal();
+        }),
+    );
+    await field.focus();
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.type('Renamed by keyboard');
     await page.keyboard.press('Enter');

@@ -94,17 +94,21 @@ export async function loadInterpreter({ indexURL, packageBaseUrl, packageLockUrl
     found,
   ]);
   const options = { indexURL, packageBaseUrl, lockFileContents: lockFile, env: ENV, stdout: () => undefined, stderr: () => undefined };
+  let restored: PyodideAPI | null = null;
   if (snapshot) {
     try {
-      const py = await loadPyodide({ ...options, _loadSnapshot: snapshot.bytes });
-      installPythonPackage(py);
-      py.runPython(AFTER_RESTORE);
-      if (snapshot.keep) void store.save(snapshot.bytes as Uint8Array<ArrayBuffer>);
-      return { py, lock: await lockFile, fromSnapshot: true };
+      restored = await loadPyodide({ ...options, _loadSnapshot: snapshot.bytes });
+      installPythonPackage(restored);
+      restored.runPython(AFTER_RESTORE);
     } catch (error) {
+      restored = null;
       console.warn('A Python memory snapshot did not load; Python starts without it.', error);
       await store.discard(); // from another build, or damaged: make a new one below
     }
+  }
+  if (restored && snapshot) {
+    if (snapshot.keep) void store.save(snapshot.bytes as Uint8Array<ArrayBuffer>);
+    return { py: restored, lock: await lockFile, fromSnapshot: true };
   }
   const py = await loadPyodide({ ...options, _makeSnapshot: true });
   installPythonPackage(py);

@@ -92,8 +92,10 @@ export function Dialog({ open, onClose, title, description, children, initialFoc
         onClose();
       }}
       // Closed some other way (e.g. the browser insisting after repeated Esc): tell the caller.
-      onClose={() => {
-        if (latest.current.open) latest.current.onClose();
+      // The event comes a task after the close; a dialog open again by then (Esc, then Enter on
+      // its opener at once) was reopened since, and the event is stale.
+      onClose={(event) => {
+        if (latest.current.open && !event.currentTarget.open) latest.current.onClose();
       }}
       // A click outside the panel lands on the dialog element itself (its ::backdrop).
       onPointerDown={(event) => {
