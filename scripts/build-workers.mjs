@@ -6,7 +6,7 @@ import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pyodideVersion } from './pyodide-assets.mjs';
-import { listPythonFiles, readPythonSources, snapshotFileName } from './python-sources.mjs';
+import { listPythonFiles, pythonStart, readPythonSources, snapshotFileName } from './python-sources.mjs';
 import { writeOutputs } from './write-outputs.mjs';
 
 const root = path.resolve('.');
@@ -18,7 +18,7 @@ const pythonSourcesPlugin = {
     build.onLoad({ filter: /.*/, namespace: 'python' }, () => {
       const sources = readPythonSources();
       return {
-        contents: `export default ${JSON.stringify(sources)};\nexport const snapshotFileName = ${JSON.stringify(snapshotFileName(pyodideVersion, sources))};`,
+        contents: `export default ${JSON.stringify(sources)};\nexport const snapshotFileName = ${JSON.stringify(snapshotFileName(pyodideVersion, sources))};\nexport const pythonStart = ${JSON.stringify(pythonStart)};`,
         loader: 'js',
         watchFiles: listPythonFiles(),
       };

@@ -8,8 +8,23 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const pythonRoot = path.join(root, 'workers/python');
-/** How the interpreter is started (workers/interpreter.ts): its environment, package root and preload. */
-export const pythonStart = JSON.parse(fs.readFileSync(path.join(root, 'workers/python-start.json'), 'utf8'));
+const start = JSON.parse(fs.readFileSync(path.join(root, 'workers/python-start.json'), 'utf8'));
+/**
+ * How the interpreter is started (workers/interpreter.ts, scripts/build-snapshot.mjs): its
+ * environment, where our package lives, and the preload a snapshot holds: the package on sys.path
+ * and the modules of workers/python-start.json imported.
+ */
+export const pythonStart = {
+  packageRoot: start.packageRoot,
+  env: start.env,
+  preload: [
+    'import sys',
+    `if ${JSON.stringify(start.packageRoot)} not in sys.path:`,
+    `    sys.path.insert(0, ${JSON.stringify(start.packageRoot)})`,
+    `import ${start.preloadModules.join(', ')}`,
+    '',
+  ].join('\n'),
+};
 
 export function listPythonFiles(dir = pythonRoot) {
   return fs

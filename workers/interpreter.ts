@@ -4,8 +4,7 @@
  * still loading and with the kernel's init message on its way.
  */
 import type { PyodideAPI } from 'pyodide';
-import pythonSources, { snapshotFileName as builtSnapshotFileName } from 'virtual:python-sources';
-import pythonStart from './python-start.json';
+import pythonSources, { pythonStart, snapshotFileName as builtSnapshotFileName } from 'virtual:python-sources';
 import { BOOT_PARAMS } from '@/lib/runtime/worker-url';
 import { readLockFile, type LockFile } from './packages';
 import { snapshotStore } from './snapshot-store';

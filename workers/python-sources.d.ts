@@ -4,4 +4,6 @@ declare module 'virtual:python-sources' {
   export default files;
   /** The memory snapshot scripts/build-snapshot.mjs built from these sources, under Pyodide's directory. */
   export const snapshotFileName: string;
+  /** How the interpreter starts (scripts/python-sources.mjs): its environment, package root and preload. */
+  export const pythonStart: { packageRoot: string; env: Record<string, string>; preload: string };
 }
