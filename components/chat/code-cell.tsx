@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import type { RunResult } from '@/lib/runtime/protocol';
 import { runResultOf, type RunPart } from '@/lib/targets/run-part';
 import { OutputList } from '@/components/outputs/output-list';
-import { Markdown } from './markdown';
+import { CodeView } from './code-view';
 import { cellStatus, RunStatusLabel, statusAnnouncement } from './run-status';
 import { useLiveRun, type RunStore } from './run-store';
 import { useKernelContext, type UserRun } from './kernel-context';
@@ -91,7 +91,7 @@ export function CodeCell({ part, target, runs }: { part: RunPart; target: Target
       {editing && <CellEditor initialCode={code} onRun={(edited) => void runByUser(edited, 'edited')} onCancel={() => setEditing(false)} />}
       {showCode && !editing && (
         <div data-testid="cell-code" className="text-[13px]">
-          <Markdown text={'```' + target.fence + '\n' + code + '\n```'} streaming={part.state === 'input-streaming'} />
+          <CodeView code={code} language={target.fence} />
         </div>
       )}
       {(outputs.length > 0 || shownResult?.notice || part.errorText) && (

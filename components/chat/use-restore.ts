@@ -10,7 +10,7 @@
  * named in the outcome, with why.
  */
 import type { UIMessage } from 'ai';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DataFile } from '@/lib/runtime/kernel';
 import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from '@/lib/runtime/restore-plan';
 import { TARGET_LIST, TARGETS } from '@/lib/targets/registry';
@@ -119,7 +119,8 @@ export function useRestore(runners: RunnerSource | null, messages: UIMessage[], 
     await replay(planRestore(messagesRef.current));
   }, [messagesRef, replay]);
 
-  const plan = planRestore(messages);
+  // Chat renders for every change of the interpreter's state; the plan changes only with the messages.
+  const plan = useMemo(() => planRestore(messages), [messages]);
   const lacking = runners ? missingSteps(runners, plan) : [];
   return {
     state,

@@ -34,7 +34,18 @@ export type RestorePlan = {
 
 export const DEFAULT_AUTO_RESTORE_BUDGET_MS = 30_000;
 
+/** By the recorded outputs (a stored result is replaced, never changed): read once per result. */
+const stdoutOf = new WeakMap<readonly unknown[], string>();
+
 function recordedStdout(outputs: readonly unknown[]): string {
+  const known = stdoutOf.get(outputs);
+  if (known !== undefined) return known;
+  const text = readStdout(outputs);
+  stdoutOf.set(outputs, text);
+  return text;
+}
+
+function readStdout(outputs: readonly unknown[]): string {
   let text = '';
   for (const output of outputs) {
     const stream = streamOutputSchema.safeParse(output);

@@ -34,7 +34,10 @@ export type ProgressCallback = (phase: StartPhase) => void;
 
 export interface PythonWorkerApi {
   init(options: WorkerInitOptions, onProgress: ProgressCallback): Promise<unknown>;
-  /** Outputs arrive meanwhile as OutputMessages on the worker's port, before the reply. */
+  /**
+   * Outputs made while the code runs arrive meanwhile as OutputMessages on the worker's port; the
+   * rest (made after it: the value, the last printed text, the traceback) come in the reply.
+   */
   run(code: string, language?: RunLanguage): Promise<unknown>;
   /** Names of the packages the code imports that are not loaded yet (fast, no network). */
   packagesNeeded(code: string): Promise<unknown>;
@@ -57,7 +60,8 @@ export const heapBytesSchema = z.number().nonnegative();
 export const packageSourceAnswerSchema = z.boolean();
 /** DuckDB's version once started, or why it could not start. */
 export const sqlStartSchema = z.union([z.object({ version: z.string() }), z.object({ error: z.string() })]);
-export const workerRunResultSchema = z.object({ status: z.enum(['ok', 'error', 'interrupted']), heapBytes: heapBytesSchema });
+/** `outputs`: the run's last outputs as JSON, checked like the ones posted during the run. */
+export const workerRunResultSchema = z.object({ status: z.enum(['ok', 'error', 'interrupted']), heapBytes: heapBytesSchema, outputs: z.array(z.string()) });
 export type WorkerRunResult = z.infer<typeof workerRunResultSchema>;
 export const packageFailureSchema = z.object({ name: z.string(), url: z.string(), message: z.string() });
 export type PackageFailure = z.infer<typeof packageFailureSchema>;

@@ -133,11 +133,13 @@ export class WorkerHandle {
    * Resolves with the worker's own status and the heap size after the run (read in the same
    * reply, to save a round trip), or rejects when the worker is terminated.
    */
-  async run(code: string, onOutput: (output: Output, sizeBytes: number) => void, language: RunLanguage = 'python'): Promise<WorkerRunResult> {
+  async run(code: string, onOutput: (output: Output, sizeBytes: number) => void, language: RunLanguage = 'python'): Promise<Omit<WorkerRunResult, 'outputs'>> {
     this.outputListener = onOutput;
     try {
-      const result = await this.guard(this.remote.run(code, language), null, 'The run');
-      return workerRunResultSchema.parse(result);
+      const { outputs, ...result } = workerRunResultSchema.parse(await this.guard(this.remote.run(code, language), null, 'The run'));
+      // The run's last outputs came with its reply, after any it posted while running.
+      for (const json of outputs) this.receiveOutput(json);
+      return result;
     } finally {
       this.outputListener = null;
     }

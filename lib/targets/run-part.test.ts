@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TARGET_LIST, TARGETS } from './registry';
 import { incomingRunOutputSchema, isPendingRunPart, readRunPart, runPartSchema, runResultOf, withRunResult, withUserRun } from './run-part';
 
@@ -35,6 +35,20 @@ describe('the stored run part', () => {
     expect(readRunPart(part({ preliminary: true }))?.recorded).toBeNull();
     expect(readRunPart(part({ output: { status: 'done' } }))?.recorded).toBeNull();
     expect(readRunPart(part({ input: { source: 'SELECT 1' } }))?.code).toBeNull();
+  });
+
+  it('reads an unchanged part once, and a part changed in place again', () => {
+    const parse = vi.spyOn(runPartSchema, 'safeParse');
+    const stored = part();
+    const first = readRunPart(stored);
+    expect(readRunPart(stored)).toBe(first);
+    expect(parse).toHaveBeenCalledTimes(1);
+    // Not expected of the AI SDK or of our code, which replace a part to change it; still never stale.
+    Object.assign(stored, { state: 'output-error', errorText: 'gone' });
+    expect(readRunPart(stored)?.recorded).toBeNull();
+    expect(readRunPart(stored)?.part.errorText).toBe('gone');
+    expect(parse).toHaveBeenCalledTimes(2);
+    parse.mockRestore();
   });
 
   it('knows a pending run, answers it, and records the user’s own run', () => {

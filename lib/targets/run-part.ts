@@ -56,8 +56,31 @@ export type ReadRunPart = {
   recorded: RecordedRun | null;
 };
 
+/**
+ * Parts read before, by the part object, with the field values they were read with. A message's
+ * parts are replaced, not changed, when they change (the AI SDK copies a part on every update),
+ * so an unchanged part is not parsed again: restore's plan reads every run of the conversation
+ * before each run and on each render, and parsing them all again grew every run's round trip with
+ * the conversation's length.
+ */
+const readParts = new WeakMap<object, { fields: ReadonlyArray<[string, unknown]>; read: ReadRunPart | null }>();
+
+function sameFields(value: object, fields: ReadonlyArray<[string, unknown]>): boolean {
+  const record = value as Record<string, unknown>;
+  return Object.keys(record).length === fields.length && fields.every(([key, field]) => record[key] === field);
+}
+
 /** Reads any message part: null when it is not a code run of a known target. */
 export function readRunPart(value: unknown): ReadRunPart | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const known = readParts.get(value);
+  if (known && sameFields(value, known.fields)) return known.read;
+  const read = parseRunPart(value);
+  readParts.set(value, { fields: Object.entries(value), read });
+  return read;
+}
+
+function parseRunPart(value: object): ReadRunPart | null {
   const parsed = runPartSchema.safeParse(value);
   if (!parsed.success) return null;
   const part = parsed.data;

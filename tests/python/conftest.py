@@ -39,6 +39,9 @@ class Harness:
         result = self.kernel.start(code)
         if inspect.iscoroutine(result):
             result = asyncio.run(result)
+        # What came after the user's code travels with the result, as JSON (see Outbox).
+        self.streamed = list(self.outputs)
+        self.outputs += [json.loads(text) for text in result["outputs"]]
         return result["status"], self.outputs
 
     def of_type(self, output_type):

@@ -1,5 +1,6 @@
 import asyncio
 import inspect
+import json
 
 
 def test_print_and_last_expression(kernel):
@@ -132,15 +133,16 @@ def test_text_past_half_the_cap_stays_before_a_later_figure(make_kernel):
 def test_a_cell_that_cannot_await_is_done_at_once(kernel):
     # The worker's entry point returns the result itself: no pass through the event loop.
     result = kernel.kernel.start("x = 6 * 7\nx")
-    assert result == {"status": "ok"}
-    assert kernel.kernel.start("x + 1") == {"status": "ok"}
-    assert kernel.outputs[-1]["data"]["text/plain"] == "43"
+    assert result["status"] == "ok"
+    result = kernel.kernel.start("x + 1")
+    assert result["status"] == "ok"
+    assert json.loads(result["outputs"][-1])["data"]["text/plain"] == "43"
 
 
 def test_a_cell_that_awaits_or_names_await_goes_through_the_event_loop(kernel):
     pending = kernel.kernel.start("import asyncio\nawait asyncio.sleep(0, result=1)")
     assert inspect.iscoroutine(pending)
-    assert asyncio.run(pending) == {"status": "ok"}
+    assert asyncio.run(pending)["status"] == "ok"
     # Only a cheap textual test decides: a string naming await takes the loop too, and still runs.
     status, outputs = kernel.run("s = 'await me'\ns")
     assert status == "ok"
@@ -149,5 +151,31 @@ def test_a_cell_that_awaits_or_names_await_goes_through_the_event_loop(kernel):
 
 def test_a_cell_that_fails_at_once_reports_its_error(kernel):
     result = kernel.kernel.start("1 / 0")
-    assert result == {"status": "error"}
-    assert kernel.of_type("error")[0]["ename"] == "ZeroDivisionError"
+    assert result["status"] == "error"
+    assert json.loads(result["outputs"][0])["ename"] == "ZeroDivisionError"
+
+
+def test_what_comes_after_the_code_travels_with_the_result(kernel):
+    # The cell's value, the rest of its printed text and its traceback come in the run's reply (one
+    # message to the page); only what the code emits while it still runs is sent as it happens.
+    status, outputs = kernel.run("print('short')\n1 + 1")
+    assert status == "ok"
+    assert kernel.streamed == []
+    assert [o["output_type"] for o in outputs] == ["stream", "execute_result"]
+
+    status, outputs = kernel.run("print('x' * 4000, end='')\ndisplay('shown while running')\nprint('end')\n'done'")
+    assert [o["output_type"] for o in kernel.streamed] == ["stream", "display_data"]
+    assert [o["output_type"] for o in outputs] == ["stream", "display_data", "stream", "execute_result"]
+    assert outputs[2]["text"] == "end\n"
+
+    status, outputs = kernel.run("raise ValueError('late')")
+    assert status == "error"
+    assert kernel.streamed == []
+    assert outputs[-1]["ename"] == "ValueError"
+
+
+def test_an_awaiting_cell_streams_while_it_waits_and_returns_the_rest(kernel):
+    status, outputs = kernel.run("import asyncio\ndisplay('before')\nawait asyncio.sleep(0)\n7")
+    assert status == "ok"
+    assert [o["output_type"] for o in kernel.streamed] == ["display_data"]
+    assert outputs[-1]["data"]["text/plain"] == "7"

@@ -1,10 +1,13 @@
 """The kernel the worker drives: one persistent namespace, one run at a time.
 
-Every output goes to `emit(dict)` as it happens, in Jupyter's nbformat shape (see
-lib/runtime/protocol.ts). `run()` never raises: failures become `error` outputs.
+Outputs are in Jupyter's nbformat shape (see lib/runtime/protocol.ts). While the user's code runs
+they go to `emit(dict)` as they happen; what comes after it (the cell's value, the rest of the
+printed text, figures, files, the traceback) is returned with the run's status, as JSON, so the
+page gets a run's end in one message. `run()` never raises: failures become `error` outputs.
 """
 
 import builtins
+import json
 import os
 import sys
 
@@ -56,53 +59,60 @@ class Kernel:
     async def run(self, code):
         self._count += 1
         filename = f"<cell-{self._count}>"
-        capture = StreamCapture(self._emit, self._caps.stream_chars)
-        run = _session.RunSession(self._emit, self._caps, capture)
+        outbox = Outbox(self._emit)
+        capture = StreamCapture(outbox, self._caps.stream_chars)
+        run = _session.RunSession(outbox, self._caps, capture)
         _session.set_current(run)
         files_before = self._snapshot()
         saved_streams = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = StreamWriter(capture, "stdout"), StreamWriter(capture, "stderr")
         status = "ok"
         try:
-            has_value, value = await run_cell(code, filename, self.namespace)
+            try:
+                has_value, value = await run_cell(code, filename, self.namespace)
+            finally:
+                outbox.keep()
             if has_value and value is not None:
                 self.namespace["_"] = value
                 publish("execute_result", value)
         except KeyboardInterrupt as error:
             status = "interrupted"
-            self._error(capture, error)
+            self._error(run, error)
         except SystemExit as error:
             if error.code not in (None, 0):
                 status = "error"
-                self._error(capture, error)
+                self._error(run, error)
         except BaseException as error:  # noqa: BLE001 - every failure is the user's output
             status = "error"
-            self._error(capture, error)
+            self._error(run, error)
         finally:
             sys.stdout, sys.stderr = saved_streams
             self._finish(run, capture)
             for output in self._files_written(files_before):
-                self._emit(output)
+                outbox(output)
             _session.set_current(None)
-        return {"status": status}
+        return {"status": status, "outputs": outbox.kept}
 
     async def run_sql(self, code):
         """A SQL cell, in this interpreter: its tables and `_sql` are shared with Python."""
         from .sql import run_sql
 
-        capture = StreamCapture(self._emit, self._caps.stream_chars)
-        run = _session.RunSession(self._emit, self._caps, capture)
+        # A query shows nothing until it has finished: all of a SQL run travels with its reply.
+        outbox = Outbox(self._emit)
+        outbox.keep()
+        capture = StreamCapture(outbox, self._caps.stream_chars)
+        run = _session.RunSession(outbox, self._caps, capture)
         _session.set_current(run)
         saved_streams = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = StreamWriter(capture, "stdout"), StreamWriter(capture, "stderr")
         try:
-            status = run_sql(code, self.namespace, self._emit, self._caps, data_dir=self._data_dir)
+            status = run_sql(code, self.namespace, outbox, self._caps, data_dir=self._data_dir)
         finally:
             sys.stdout, sys.stderr = saved_streams
             run.finish()
             capture.finish()
             _session.set_current(None)
-        return {"status": status}
+        return {"status": status, "outputs": outbox.kept}
 
     def _install_sql(self):
         """`sql("…")` and `sql_table(name, data)` in the namespace: the SQL cells' DuckDB database."""
@@ -117,9 +127,9 @@ class Kernel:
         self.namespace["sql"] = sql
         self.namespace["sql_table"] = sql_module.sql_table
 
-    def _error(self, capture, error):
-        capture.flush()
-        self._emit(error_output(error))
+    def _error(self, run, error):
+        run.capture.flush()
+        run.emit(error_output(error))
 
     def _finish(self, run, capture):
         try:
@@ -127,7 +137,7 @@ class Kernel:
 
             flush_figures()
         except Exception as error:  # noqa: BLE001 - a broken figure must not lose the rest
-            self._error(capture, error)
+            self._error(run, error)
         run.finish()
         capture.finish()
 
@@ -142,3 +152,27 @@ class Kernel:
             return changed_files(self._output_dir, before)
         except OSError:
             return []
+
+
+class Outbox:
+    """
+    Where a run's outputs go. While the user's code runs, to the page as they happen (a long run
+    shows its progress); once it has finished, they are kept as JSON and returned with the run's
+    status. Each message from the worker is a task of its own on the page, and a frame drawn
+    between a run's last output and its reply held the run's end back by that frame (~10 ms).
+    """
+
+    def __init__(self, emit):
+        self._emit = emit
+        self.kept = None
+
+    def keep(self):
+        if self.kept is None:
+            self.kept = []
+
+    def __call__(self, output):
+        if self.kept is None:
+            self._emit(output)
+        else:
+            # Encoded now, so an output that cannot be JSON fails where it was made, as emit does.
+            self.kept.append(json.dumps(output, allow_nan=False))
