@@ -29,6 +29,7 @@ import { Sidebar } from './sidebar';
 import { KernelContext } from './kernel-context';
 import { SettingsDialog } from './settings-dialog';
 import { RunStore } from './run-store';
+import { RunHold, useHeld } from './run-hold';
 import { currentSettings } from './use-settings';
 import { useCellRuns } from './use-cell-runs';
 import { usePrefetchImports } from './use-prefetch-imports';
@@ -73,6 +74,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     kernelRef.current = kernel;
   }, [kernel]);
   const runs = useMemo(() => new RunStore(), []);
+  const runHold = useMemo(() => new RunHold<UIMessage[]>(), []);
   const [files, setFiles] = useState<ConversationFile[]>(initialFiles);
   const addStoredFile = useCallback((file: ConversationFile) => setFiles((list) => [...list.filter((f) => f.name !== file.name), file]), []);
   const uploads = useUploads(conversationId, addStoredFile);
@@ -178,19 +180,27 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       const id = toolCall.toolCallId;
       // User Timing mark: where bench/ measures the run round trip from (code complete).
       performance.mark('runpad:code-complete', { detail: id });
-      const ran = await runToolCall(
-        toolCall.toolName,
-        toolCall.input,
-        {
-          runId: id,
-          signal: stopSignalRef.current.signal,
-          onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),
-          onOutputs: (outputs) => runs.setOutputs(id, outputs),
-        },
-        pipelineRef.current,
-      );
+      // The list stays as drawn while the run starts: a quick run's cell is drawn once, finished.
+      runHold.hold(id, messagesRef.current);
+      let ran: Awaited<ReturnType<typeof runToolCall>>;
+      try {
+        ran = await runToolCall(
+          toolCall.toolName,
+          toolCall.input,
+          {
+            runId: id,
+            signal: stopSignalRef.current.signal,
+            onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),
+            onOutputs: (outputs) => runs.setOutputs(id, outputs),
+          },
+          pipelineRef.current,
+        );
+        const result = ran?.result;
+        if (result) runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result }));
+      } finally {
+        runHold.release(id);
+      }
       if (!ran) return;
-      runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result: ran.result }));
       // Rendering a large result and serialising it for the model are separate tasks, so
       // neither adds to the other's time on the main thread.
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -198,6 +208,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     },
   });
   const { messages, status, error } = chat;
+  const shownMessages = useHeld(messages, runHold);
   useEffect(() => {
     messagesRef.current = messages;
   }, [messages]);
@@ -238,6 +249,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   // state does not draw the memoised message list, header and sidebar again.
   const { sendMessage, regenerate, stop } = chat;
   const takeAttachments = uploads.takeAttachments;
+  // Memoised with the composer and the settings dialog: React writes an input's name and type on
+  // every render of it, and those writes alone made each run's start need a frame of its own.
+  const attachments = useMemo(() => <FileChips uploads={uploads.uploads} onRemove={uploads.remove} />, [uploads.uploads, uploads.remove]);
   const send = useCallback(
     (text: string) => {
       stoppedRef.current = false;
@@ -277,6 +291,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
   const openSidebar = useCallback(() => setSidebarOpen(true), []);
   const openSettings = useCallback(() => setSettingsOpen(true), []);
+  const closeSettings = useCallback(() => setSettingsOpen(false), []);
   const restartKernel = useCallback(() => kernel?.restart(), [kernel]);
 
   const stopAll = useCallback(() => {
@@ -318,10 +333,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         onOpenSettings={openSettings}
         scriptLanguage={exportScript}
       />
-      <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} maxTimeoutMs={config.maxRunTimeoutMs} />
+      <SettingsDialog open={settingsOpen} onClose={closeSettings} maxTimeoutMs={config.maxRunTimeoutMs} />
       <main ref={scrollRef} className="relative min-h-0 flex-1 overflow-y-auto" id="conversation">
         <MessageList
-          messages={messages}
+          messages={shownMessages}
           runs={runs}
           status={status}
           error={error}
@@ -361,7 +376,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           onSend={send}
           onStop={stopAll}
           onFiles={uploads.add}
-          attachments={<FileChips uploads={uploads.uploads} onRemove={uploads.remove} />}
+          attachments={attachments}
         />
         <p className="mt-1 text-center text-xs text-zinc-500 dark:text-zinc-400">Code runs in your browser, in sandboxed workers: Python, SQL (DuckDB), R and Graphviz.</p>
       </div>

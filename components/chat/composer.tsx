@@ -1,6 +1,6 @@
 'use client';
 
-import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
+import { forwardRef, memo, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import { ACCEPT_ATTRIBUTE } from '@/lib/files/accept';
 import { isSubmitKey } from './use-edit-field';
 
@@ -40,7 +40,7 @@ const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () =>
  * only once the page is interactive: text typed into the server's HTML before then would be
  * dropped by hydration, and Enter would add a newline instead of sending (issue 24).
  */
-export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer({ busy, canSend, onSend, onStop, onFiles, attachments }, ref) {
+export const Composer = memo(forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer({ busy, canSend, onSend, onStop, onFiles, attachments }, ref) {
   const [text, setText] = useState('');
   const [placeholder, setPlaceholder] = useState(PLACEHOLDER);
   const picker = useRef<HTMLInputElement>(null);
@@ -139,4 +139,4 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
       </div>
     </form>
   );
-});
+}));

@@ -1,11 +1,33 @@
 'use client';
 
+import { useEffect, useState } from 'react';
 import type { KernelState } from '@/lib/runtime/kernel';
+
+/**
+ * A run shows "busy" here once it has run this long. Most runs end within a few ms: the dot
+ * flickering on each of them (and the frame drawn for it, in front of the run's result, and a
+ * live region announcing "busy" then "ready") told no one anything the cell does not.
+ */
+export const BUSY_SHOWN_AFTER_MS = 300;
+
+/** `state`, except a busy interpreter looks as it did before until it has been busy a while. */
+function useShownState(state: KernelState): KernelState {
+  const [idle, setIdle] = useState(state);
+  const [busyShown, setBusyShown] = useState<KernelState | null>(null);
+  if (state.kind !== 'busy' && idle !== state) setIdle(state);
+  useEffect(() => {
+    if (state.kind !== 'busy') return;
+    const timer = setTimeout(() => setBusyShown(state), BUSY_SHOWN_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [state]);
+  return state.kind !== 'busy' || busyShown === state ? state : idle;
+}
 
 const PHASE_LABEL = { downloading: 'downloading…', starting: 'starting…', installing: 'preparing…', ready: 'ready' } as const;
 
 /** A compact indicator of the interpreter's state, with Restart. */
-export function KernelStatus({ state, onRestart }: { state: KernelState; onRestart: () => void }) {
+export function KernelStatus({ state: current, onRestart }: { state: KernelState; onRestart: () => void }) {
+  const state = useShownState(current);
   const [dot, label] =
     state.kind === 'starting'
       ? ['bg-amber-500 animate-pulse', `Python ${PHASE_LABEL[state.phase]}`]

@@ -1,11 +1,11 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { TURN_LIMITS } from '@/lib/runtime/limits';
 import { useSettings } from './use-settings';
 
 /** Per-browser settings: run time limit, images to the model, code runs per turn. */
-export function SettingsDialog({ open, onClose, maxTimeoutMs }: { open: boolean; onClose: () => void; maxTimeoutMs: number }) {
+export const SettingsDialog = memo(function SettingsDialog({ open, onClose, maxTimeoutMs }: { open: boolean; onClose: () => void; maxTimeoutMs: number }) {
   const [settings, update] = useSettings();
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -70,4 +70,4 @@ export function SettingsDialog({ open, onClose, maxTimeoutMs }: { open: boolean;
       </form>
     </dialog>
   );
-}
+});
