@@ -10,7 +10,8 @@ export const CodeView = memo(function CodeView({ code, language }: { code: strin
   return (
     <pre data-language={language} className="max-h-[400px] overflow-auto bg-white px-3 py-2 font-mono text-[13px] leading-5 [counter-reset:line] dark:bg-zinc-950">
       <code>
-        {code.split('\n').map((line, index) => (
+        {/* A final newline ends the last line; it does not start an empty one. */}
+        {code.replace(/\n$/, '').split('\n').map((line, index) => (
           <span
             key={index}
             className="block min-h-5 before:mr-4 before:inline-block before:w-6 before:text-right before:text-zinc-400 before:content-[counter(line)] before:select-none before:[counter-increment:line] dark:before:text-zinc-600"
