@@ -87,7 +87,7 @@ class Kernel:
             self._error(run, error)
         finally:
             sys.stdout, sys.stderr = saved_streams
-            self._finish(run, capture)
+            self._finish(run)
             for output in self._files_written(files_before):
                 outbox(output)
             _session.set_current(None)
@@ -131,7 +131,7 @@ class Kernel:
         run.capture.flush()
         run.emit(error_output(error))
 
-    def _finish(self, run, capture):
+    def _finish(self, run):
         try:
             from .mpl import flush_figures
 
@@ -139,7 +139,7 @@ class Kernel:
         except Exception as error:  # noqa: BLE001 - a broken figure must not lose the rest
             self._error(run, error)
         run.finish()
-        capture.finish()
+        run.capture.finish()
 
     def _snapshot(self):
         try:
