@@ -77,9 +77,14 @@ test('a C-level loop that ignores the interrupt is killed and the interpreter re
   await expect(attackCell).toContainText('The interpreter was restarted; variables were lost.');
 });
 
-test('time.sleep(120) is stopped at the limit', async () => {
-  const { attackCell } = await attack(page, 'import time\ntime.sleep(120)');
+test('time.sleep(120) is interrupted at the limit and the interpreter keeps its state', async () => {
+  // The sleep waits on the interrupt buffer (runpad/waiting.py): the interrupt wakes it.
+  const { attackCell } = await attack(page, 'slept = "state survives a sleep"\nimport time\ntime.sleep(120)');
   await expect(attackCell).toHaveAttribute('data-cell-status', 'timeout');
+  await expect(attackCell).toContainText('KeyboardInterrupt');
+  await expect(attackCell).toContainText('Variables were kept');
+  const next = await attack(page, 'print(slept)');
+  await expect(next.attackCell).toContainText('state survives a sleep');
 });
 
 test('an infinite loop inside await is stopped', async () => {

@@ -96,6 +96,20 @@ function ensureDuckdb(py: PyodideAPI): Promise<DuckdbBridge> {
   return started;
 }
 
+/**
+ * Blocks this thread for up to `ms` milliseconds, or until the page asks for an interrupt (it
+ * writes the buffer, then notifies): Python's time.sleep waits with it (runpad/waiting.py). Null
+ * without a shared buffer (no cross-origin isolation): the sleep is then CPython's own.
+ */
+function waiterOn(interruptBuffer: Uint8Array): ((ms: number) => void) | null {
+  const buffer = interruptBuffer.buffer;
+  if (!(buffer instanceof SharedArrayBuffer) || buffer.byteLength < 4) return null;
+  const flag = new Int32Array(buffer, 0, 1);
+  return (ms: number) => {
+    Atomics.wait(flag, 0, 0, Math.max(0, Number(ms)));
+  };
+}
+
 function requireReady(): PyodideAPI {
   if (!pyodide) throw new Error('The interpreter has not started.');
   return pyodide;
@@ -111,6 +125,7 @@ const api: PythonWorkerApi = {
 
     onProgress('installing');
     py.globals.set('__runpad_emit', emitOutput);
+    py.globals.set('__runpad_wait', waiterOn(options.interruptBuffer));
     py.globals.set('__runpad_caps', JSON.stringify(options.caps));
     runKernel = py.runPython(`
 import sys, json
@@ -118,7 +133,10 @@ from runpad.kernel import Kernel
 from runpad import sandbox
 __runpad_kernel = Kernel(emit=lambda out: __runpad_emit(json.dumps(out, allow_nan=False)), caps=json.loads(__runpad_caps))
 sandbox.disable_network()
-del __runpad_caps
+if __runpad_wait is not None:
+    from runpad import waiting
+    waiting.install(__runpad_wait)
+del __runpad_caps, __runpad_wait
 __runpad_kernel.start
 `) as PyCallable;
     runSql = py.runPython('__runpad_kernel.run_sql') as PyCallable;

@@ -8,9 +8,11 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { createConversation, getConversation } from '@/lib/db/queries/conversations';
 import { listMessages, saveMessages, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages';
-import { getBlobForUser } from '@/lib/db/queries/blobs';
+import { getBlobsForUser } from '@/lib/db/queries/blobs';
 import { getBlobStore } from '@/lib/blobs/app-blob-store';
 import { readWhole } from '@/lib/blobs/read-whole';
+import type { ResolveBlob } from '@/lib/ai/run-to-model';
+import { createBlobResolver } from './blob-resolver';
 import { tools } from '@/lib/ai/python-tool';
 import type { ChatRequest } from './request-schema';
 import { externalizeMessageImages as externalizeImages } from './externalize-images';
@@ -22,7 +24,8 @@ type Loaded = {
   hasTitle: boolean;
   modelId: string | null;
   history: (stored?: StoredMessage[]) => Promise<UIMessage[]>;
-  resolveBlob: (sha: string) => Promise<{ mediaType: string; base64: string } | null>;
+  /** The request's figures by digest: looked up together, each read once (./blob-resolver.ts). */
+  resolveBlob: ResolveBlob;
 };
 
 /** `modelId`: the model a conversation created here starts with (the request checked it). */
@@ -50,12 +53,10 @@ export async function loadConversationForChat(db: Db, userId: string, request: C
       }
       return toUIMessages(stored);
     },
-    resolveBlob: async (sha) => {
-      const blob = await getBlobForUser(db, userId, sha);
-      if (!blob) return null;
-      const bytes = await readWhole(await getBlobStore(), sha);
-      return bytes ? { mediaType: blob.mediaType, base64: bytes.toString('base64') } : null;
-    },
+    resolveBlob: createBlobResolver(
+      (sha256s) => getBlobsForUser(db, userId, sha256s),
+      async (sha256) => readWhole(await getBlobStore(), sha256),
+    ),
   };
 }
 

@@ -72,7 +72,9 @@ export class WorkerHandle {
     this.caps = config.caps;
     // Without cross-origin isolation there is no SharedArrayBuffer: timeouts then kill the worker.
     const shared = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated;
-    this.interruptBuffer = new Uint8Array(shared ? new SharedArrayBuffer(1) : new ArrayBuffer(1));
+    // Four bytes, though Pyodide reads one: the worker waits on them as an Int32Array (a sleeping
+    // run blocks there instead of spinning, and an interrupt wakes it: workers/python/runpad/waiting.py).
+    this.interruptBuffer = new Uint8Array(shared ? new SharedArrayBuffer(4) : new ArrayBuffer(4), 0, 1);
     // The page's boot script may already have started this worker (and its interpreter).
     this.worker = takeBootWorker(config.workerUrl) ?? new Worker(config.workerUrl, PYTHON_WORKER_OPTIONS);
     this.worker.addEventListener('error', (event) => {
@@ -199,6 +201,7 @@ export class WorkerHandle {
 
   interrupt(): void {
     this.interruptBuffer[0] = 2; // SIGINT
+    if (this.canInterrupt) Atomics.notify(new Int32Array(this.interruptBuffer.buffer, 0, 1), 0);
   }
 
   /** After `interrupt()`: Python has seen the flag (it clears it as it raises KeyboardInterrupt). */

@@ -103,6 +103,74 @@ def test_memory_and_recursion_errors_are_ordinary_errors(kernel):
     assert kernel.run("print('still alive')")[1][0]["text"] == "still alive\n"
 
 
+def _frame_summaries_built(monkeypatch):
+    """Counts the frames a traceback is formatted from (CPython builds one FrameSummary each)."""
+    import traceback
+
+    built = []
+
+    class CountedFrameSummary(traceback.FrameSummary):
+        def __init__(self, *args, **kwargs):
+            built.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(traceback, "FrameSummary", CountedFrameSummary)
+    return built
+
+
+def test_a_recursion_100_000_frames_deep_is_formatted_from_a_few(kernel, monkeypatch):
+    # With a raised limit, a runaway recursion fails 100,000 frames deep; formatting every frame
+    # took seconds natively and far longer in the browser. Its repeats are counted instead.
+    kernel.run("import sys\nsys.setrecursionlimit(100_500)")
+    built = _frame_summaries_built(monkeypatch)
+    status, outputs = kernel.run("def f(n):\n    return f(n + 1)\nf(0)")
+    assert status == "error" and outputs[-1]["ename"] == "RecursionError"
+    lines = outputs[-1]["traceback"]
+    assert len(built) < 200
+    assert lines[0] == "Traceback (most recent call last):"
+    assert sum("return f(n + 1)" in line for line in lines) == 3
+    repeated = [line for line in lines if line.startswith("  [Previous line repeated ")]
+    assert len(repeated) == 1 and int(repeated[0].split()[3]) > 99_000
+    assert lines[-1].startswith("RecursionError: maximum recursion depth exceeded")
+
+
+def test_a_repeated_line_is_shown_three_times_then_counted_as_python_does(kernel):
+    status, outputs = kernel.run("def f(n):\n    if n == 0:\n        raise ValueError('bottom')\n    return f(n - 1)\nf(10)")
+    assert status == "error"
+    lines = outputs[-1]["traceback"]
+    assert sum("return f(n - 1)" in line for line in lines) == 3
+    assert "  [Previous line repeated 7 more times]" in lines
+    assert sum("raise ValueError('bottom')" in line for line in lines) == 1
+    assert lines[-1] == "ValueError: bottom"
+
+
+def test_a_deep_stack_of_distinct_frames_keeps_both_ends_and_says_what_it_left_out(kernel, monkeypatch):
+    # Two functions calling each other repeat no single line: the middle of the stack is left out.
+    kernel.run("import sys\nsys.setrecursionlimit(20_500)")
+    built = _frame_summaries_built(monkeypatch)
+    status, outputs = kernel.run("def ping(n):\n    return pong(n + 1)\ndef pong(n):\n    return ping(n + 1)\nping(0)")
+    assert status == "error" and outputs[-1]["ename"] == "RecursionError"
+    lines = outputs[-1]["traceback"]
+    assert len(built) < 200
+    assert "ping(0)" in lines[2]
+    omitted = [line for line in lines if line.endswith("frames not shown]")]
+    assert len(omitted) == 1 and int(omitted[0].split()[0].lstrip("[")) > 19_000
+
+
+def test_a_chained_deep_recursion_is_formatted_from_a_few_frames_too(kernel, monkeypatch):
+    kernel.run("import sys\nsys.setrecursionlimit(100_500)")
+    built = _frame_summaries_built(monkeypatch)
+    status, outputs = kernel.run(
+        "def f(n):\n    return f(n + 1)\ntry:\n    f(0)\nexcept RecursionError as error:\n    raise ValueError('too deep') from error"
+    )
+    assert status == "error" and outputs[-1]["ename"] == "ValueError"
+    trace = "\n".join(outputs[-1]["traceback"])
+    assert len(built) < 200
+    assert "The above exception was the direct cause of the following exception:" in trace
+    assert "RecursionError" in trace and "[Previous line repeated" in trace
+    assert trace.endswith("ValueError: too deep")
+
+
 def test_system_exit(kernel):
     assert kernel.run("import sys\nsys.exit(0)") == ("ok", [])
     status, outputs = kernel.run("import sys\nsys.exit(3)")

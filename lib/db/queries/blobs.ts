@@ -4,7 +4,7 @@
  * link). The media type lives on the reference, so the same bytes uploaded as CSV by one guest
  * and as HTML by another are each served as their own owner said.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { BlobStore } from '@/lib/blobs/blob-store';
 import type { Db } from '../client';
 import { blobs, conversationBlobs, conversations, shareBlobs, shareFiles, shares } from '../schema';
@@ -94,6 +94,20 @@ export async function getBlobForUser(db: Db, userId: string, sha256: string): Pr
     .where(and(eq(conversationBlobs.sha256, sha256), eq(conversations.ownerId, userId)))
     .limit(1);
   return row ?? null;
+}
+
+/** The user's references to several blobs in one query (through any conversation they own), by digest. */
+export async function getBlobsForUser(db: Db, userId: string, sha256s: readonly string[]): Promise<Map<string, BlobRef>> {
+  if (sha256s.length === 0) return new Map();
+  const rows = await db
+    .select({ sha256: conversationBlobs.sha256, mediaType: conversationBlobs.mediaType, size: conversationBlobs.size })
+    .from(conversationBlobs)
+    .innerJoin(conversations, eq(conversations.id, conversationBlobs.conversationId))
+    .where(and(inArray(conversationBlobs.sha256, [...new Set(sha256s)]), eq(conversations.ownerId, userId)));
+  // One blob may be referenced by several of the user's conversations: the first reference is it.
+  const found = new Map<string, BlobRef>();
+  for (const row of rows) if (!found.has(row.sha256)) found.set(row.sha256, row);
+  return found;
 }
 
 /** Through an active share: only what its snapshot recorded (messages' blobs and its files). */
