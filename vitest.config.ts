@@ -1,16 +1,44 @@
-import { defineConfig } from 'vitest/config';
+import fs from 'node:fs';
 import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const include = ['**/*.test.ts'];
+const exclude = ['node_modules/**', 'e2e/**/*.spec.ts', '.next/**', 'bench/**'];
+
+/**
+ * A test file that changes what other files would see (mocks a module, stubs the environment or a
+ * global, fakes the timers, writes process.env or globalThis) runs in a fresh module graph of its
+ * own. Every other file shares one: re-importing the app's module graph for each of ~90 files was
+ * half of the unit lane's CPU (130 s → 76 s without it), which runs beside the browser lane on two
+ * cores. tests/shared-state-guard.ts fails a shared file that changes the environment or adds a
+ * global after all, naming what it changed, so a leak cannot reach another file unnoticed.
+ */
+const CHANGES_SHARED_STATE = /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)\b|process\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|delete process\.env|globalThis\.\w+\s*=(?!=)/;
+
+const SKIPPED_DIRS = new Set(['node_modules', '.next', '.git', 'bench', 'test-results']);
+
+function testFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(import.meta.dirname, dir), { withFileTypes: true }).flatMap((entry) => {
+    const file = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : testFiles(file);
+    return entry.name.endsWith('.test.ts') ? [file] : [];
+  });
+}
+
+const isolatedFiles = testFiles('.').filter((file) => CHANGES_SHARED_STATE.test(fs.readFileSync(path.join(import.meta.dirname, file), 'utf8')));
 
 export default defineConfig({
   // 'server-only' throws outside React's server condition; server modules are what these tests test.
   resolve: { alias: { '@': path.resolve(import.meta.dirname), 'server-only': path.resolve(import.meta.dirname, 'tests/server-only-stub.ts') } },
   test: {
-    include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'e2e/**/*.spec.ts', '.next/**', 'bench/**'],
     environment: 'node',
     // Safety nets, not expectations: a fresh PGlite with its migrations took 30 s on a machine at
     // load 23 (the tests wait for states and never time anything).
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'isolated', include: isolatedFiles, exclude, isolate: true } },
+      { extends: true, test: { name: 'shared', include, exclude: [...exclude, ...isolatedFiles], isolate: false, setupFiles: ['tests/shared-state-guard.ts'] } },
+    ],
   },
 });
