@@ -155,7 +155,7 @@ test.describe('conversation list', () => {
       return Math.floor((element.clientWidth / range.getBoundingClientRect().width) * text.length);
     });
     expect(shownChars).toBeGreaterThan(30);
-    expect(await longRow.evaluate((element) => getComputedStyle(element).textOverflow)).toBe('ellipsis');
+    await expect.poll(() => longRow.evaluate((element) => getComputedStyle(element).textOverflow)).toBe('ellipsis');
 
     const search = nav.getByRole('searchbox', { name: 'Search conversations' });
     await search.fill('primes');
@@ -206,7 +206,7 @@ test.describe('conversation list', () => {
     const row = nav.locator('li').filter({ has: page.getByRole('link', { name: 'First topic' }) });
     const rename = row.getByRole('button', { name: 'Rename First topic' });
     const opacity = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element.parentElement!).opacity);
-    expect(await opacity(rename)).toBe('0');
+    await expect.poll(() => opacity(rename)).toBe('0');
     await row.hover();
     await expect.poll(() => opacity(rename)).toBe('1');
     await page.mouse.move(900, 400);

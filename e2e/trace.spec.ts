@@ -30,7 +30,8 @@ async function expectMarks(page: Page) {
   const untraced = answer.locator('[data-trace="untraced"]');
   await expect(untraced).toHaveText(['17%']);
   // Screen readers hear why (generated content: not part of the sentence's text or a copy of it).
-  expect(await untraced.evaluate((element) => getComputedStyle(element, '::after').content)).toBe('" (not found in any output)"');
+  // Polled: after a reload the server-rendered marks are there before the stylesheet is applied.
+  await expect.poll(() => untraced.evaluate((element) => getComputedStyle(element, '::after').content)).toBe('" (not found in any output)"');
   // The year is prose, not a figure.
   await expect(answer.locator('[data-trace]', { hasText: '2023' })).toHaveCount(0);
   await expect(answer.getByTestId('trace-summary').locator('summary')).toHaveText('3 of 4 figures traced to outputs');
