@@ -95,12 +95,14 @@ test.describe('a server killed mid-answer', () => {
     await send(page, `Write a lot. ${trigger}`);
     await expect(page).toHaveURL(/\/c\//);
     const id = page.url().split('/c/')[1];
-    // Wait until a draft of the answer is stored (every ~2 s while it streams), then kill.
+    // Wait until a draft of the answer holding its first words is stored (every ~2 s while it
+    // streams), then kill. A draft can be stored before any text (the answer's start): waiting for
+    // a draft alone killed the server before the words were kept, once, on a loaded machine.
     await expect
       .poll(async () => {
         const stored = await page.request.get(`http://127.0.0.1:${port}/api/conversations/${id}`);
-        const body = stored.ok() ? ((await stored.json()) as { messages: Array<{ role: string; metadata?: { streaming?: boolean } }> }) : null;
-        return body?.messages.some((m) => m.role === 'assistant' && m.metadata?.streaming === true) ?? false;
+        const body = stored.ok() ? ((await stored.json()) as { messages: Array<{ role: string; parts?: unknown; metadata?: { streaming?: boolean } }> }) : null;
+        return body?.messages.some((m) => m.role === 'assistant' && m.metadata?.streaming === true && JSON.stringify(m.parts ?? []).includes('The answer streams in')) ?? false;
       }, { timeout: 30_000 })
       .toBe(true);
     killServer();
