@@ -118,15 +118,21 @@ def _frame_summaries_built(monkeypatch):
     return built
 
 
+def _deep_error(kernel, monkeypatch, limit, code, ename):
+    """The traceback lines of `code` failing deep under a raised recursion limit, checked to be
+    formatted from a few frames."""
+    kernel.run(f"import sys\nsys.setrecursionlimit({limit})")
+    built = _frame_summaries_built(monkeypatch)
+    status, outputs = kernel.run(code)
+    assert status == "error" and outputs[-1]["ename"] == ename
+    assert len(built) < 200
+    return outputs[-1]["traceback"]
+
+
 def test_a_recursion_100_000_frames_deep_is_formatted_from_a_few(kernel, monkeypatch):
     # With a raised limit, a runaway recursion fails 100,000 frames deep; formatting every frame
     # took seconds natively and far longer in the browser. Its repeats are counted instead.
-    kernel.run("import sys\nsys.setrecursionlimit(100_500)")
-    built = _frame_summaries_built(monkeypatch)
-    status, outputs = kernel.run("def f(n):\n    return f(n + 1)\nf(0)")
-    assert status == "error" and outputs[-1]["ename"] == "RecursionError"
-    lines = outputs[-1]["traceback"]
-    assert len(built) < 200
+    lines = _deep_error(kernel, monkeypatch, 100_500, "def f(n):\n    return f(n + 1)\nf(0)", "RecursionError")
     assert lines[0] == "Traceback (most recent call last):"
     assert sum("return f(n + 1)" in line for line in lines) == 3
     repeated = [line for line in lines if line.startswith("  [Previous line repeated ")]
@@ -146,26 +152,16 @@ def test_a_repeated_line_is_shown_three_times_then_counted_as_python_does(kernel
 
 def test_a_deep_stack_of_distinct_frames_keeps_both_ends_and_says_what_it_left_out(kernel, monkeypatch):
     # Two functions calling each other repeat no single line: the middle of the stack is left out.
-    kernel.run("import sys\nsys.setrecursionlimit(20_500)")
-    built = _frame_summaries_built(monkeypatch)
-    status, outputs = kernel.run("def ping(n):\n    return pong(n + 1)\ndef pong(n):\n    return ping(n + 1)\nping(0)")
-    assert status == "error" and outputs[-1]["ename"] == "RecursionError"
-    lines = outputs[-1]["traceback"]
-    assert len(built) < 200
+    code = "def ping(n):\n    return pong(n + 1)\ndef pong(n):\n    return ping(n + 1)\nping(0)"
+    lines = _deep_error(kernel, monkeypatch, 20_500, code, "RecursionError")
     assert "ping(0)" in lines[2]
     omitted = [line for line in lines if line.endswith("frames not shown]")]
     assert len(omitted) == 1 and int(omitted[0].split()[0].lstrip("[")) > 19_000
 
 
 def test_a_chained_deep_recursion_is_formatted_from_a_few_frames_too(kernel, monkeypatch):
-    kernel.run("import sys\nsys.setrecursionlimit(100_500)")
-    built = _frame_summaries_built(monkeypatch)
-    status, outputs = kernel.run(
-        "def f(n):\n    return f(n + 1)\ntry:\n    f(0)\nexcept RecursionError as error:\n    raise ValueError('too deep') from error"
-    )
-    assert status == "error" and outputs[-1]["ename"] == "ValueError"
-    trace = "\n".join(outputs[-1]["traceback"])
-    assert len(built) < 200
+    code = "def f(n):\n    return f(n + 1)\ntry:\n    f(0)\nexcept RecursionError as error:\n    raise ValueError('too deep') from error"
+    trace = "\n".join(_deep_error(kernel, monkeypatch, 100_500, code, "ValueError"))
     assert "The above exception was the direct cause of the following exception:" in trace
     assert "RecursionError" in trace and "[Previous line repeated" in trace
     assert trace.endswith("ValueError: too deep")

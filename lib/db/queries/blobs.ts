@@ -87,13 +87,7 @@ function rowCount(result: unknown): number {
 
 /** The user's reference to a blob (through any conversation they own), or null. */
 export async function getBlobForUser(db: Db, userId: string, sha256: string): Promise<BlobRef | null> {
-  const [row] = await db
-    .select({ sha256: conversationBlobs.sha256, mediaType: conversationBlobs.mediaType, size: conversationBlobs.size })
-    .from(conversationBlobs)
-    .innerJoin(conversations, eq(conversations.id, conversationBlobs.conversationId))
-    .where(and(eq(conversationBlobs.sha256, sha256), eq(conversations.ownerId, userId)))
-    .limit(1);
-  return row ?? null;
+  return (await getBlobsForUser(db, userId, [sha256])).get(sha256) ?? null;
 }
 
 /** The user's references to several blobs in one query (through any conversation they own), by digest. */
