@@ -1,12 +1,13 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './e2e/browser';
-import { e2ePort, FAKE_MODEL_PORT, FAKE_MODEL_URL } from './e2e/ports';
+import { APP_SERVERS_PORT, APP_SERVERS_URL, e2ePort, FAKE_MODEL_PORT, FAKE_MODEL_URL } from './e2e/ports';
 
 /**
  * End-to-end tests against the production build (`npm run build` first), in Debian's Chromium.
- * Two app servers share the build: one talks to the fake OpenAI-compatible server (which records
- * what it is sent), one has no model configured and uses the offline demo model.
+ * Four app servers share the build: the main one talks to the fake OpenAI-compatible server (which
+ * records what it is sent), one has no model configured and uses the offline demo model, one has
+ * small limits, one gives the model no tools.
  */
 const APP_PORT = e2ePort(3100);
 const DEMO_APP_PORT = e2ePort(3101);
@@ -18,14 +19,16 @@ const artifacts = path.resolve('e2e/.artifacts');
 
 export { FAKE_MODEL_URL };
 
-function appServer(port: number, env: Record<string, string>) {
+/**
+ * One app server of the suite: its port, its own data directory (emptied at start), where it
+ * stores (a fresh database on the machine's Postgres, or the embedded PGlite) and its settings.
+ */
+function appServer(port: number, database: 'postgres' | 'pglite', env: Record<string, string>) {
   return {
-    command: `rm -rf ${artifacts}/data-${port} && npx next start -p ${port}`,
-    url: `http://127.0.0.1:${port}/`,
-    reuseExistingServer: false,
-    timeout: 120_000,
+    port,
+    dataDir: `${artifacts}/data-${port}`,
+    database,
     env: {
-      RUNPAD_DATA_DIR: `${artifacts}/data-${port}`,
       AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123',
       // The suites send hundreds of model requests as one guest; limits have their own server.
       RUNPAD_MODEL_REQUESTS_PER_MINUTE: '100000',
@@ -80,34 +83,48 @@ export default defineConfig({
       reuseExistingServer: false,
       env: { PORT: String(FAKE_MODEL_PORT), MIRROR_DIR: `${artifacts}/mirror` },
     },
-    // Packages come from the fake server's offline mirror; the demo app keeps the official CDN.
-    appServer(APP_PORT, {
-      OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
-      OPENAI_API_KEY: 'test-key',
-      RUNPAD_MODEL: 'fake-model',
-      PYODIDE_PACKAGE_BASE_URL: `${FAKE_MODEL_URL}/mirror/`,
-      // DuckDB's extensions from a stand-in mirror that has none (e2e/duckdb.spec.ts).
-      RUNPAD_DUCKDB_EXTENSION_URL: `${FAKE_MODEL_URL}/mirror/duckdb-extensions`,
-      // The hang tests wait this long for a silent model (e2e/durable.spec.ts).
-      RUNPAD_MODEL_IDLE_TIMEOUT_MS: '6000',
-    }),
-    appServer(DEMO_APP_PORT, { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', RUNPAD_DEMO_CHUNK_DELAY_MS: '2' }),
-    appServer(BLOCKS_APP_PORT, {
-      OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
-      OPENAI_API_KEY: 'test-key',
-      RUNPAD_MODEL: 'fake-model',
-      RUNPAD_CODE_MODE: 'blocks',
-    }),
-    appServer(STRICT_APP_PORT, {
-      OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
-      OPENAI_API_KEY: 'test-key',
-      RUNPAD_MODEL: 'fake-model',
-      RUNPAD_MODEL_REQUESTS_PER_MINUTE: '4',
-      RUNPAD_MODEL_REQUESTS_PER_DAY: '1000',
-      RUNPAD_CONVERSATION_STORAGE_BYTES: '3000000',
-      RUNPAD_GUEST_STORAGE_BYTES: '5000000',
-      // The TLS test proxy (e2e/fixtures/tls-proxy.mjs) says when the browser used HTTPS.
-      RUNPAD_TRUST_PROXY: '1',
-    }),
+    // The app servers boot side by side (e2e/fixtures/app-servers.mjs): Playwright starts its
+    // entries one after another. Ready when the main one answers; each test waits for its own
+    // origin (e2e/test.ts). Packages come from the fake server's offline mirror; the demo app
+    // keeps the official CDN.
+    {
+      command: 'node e2e/fixtures/app-servers.mjs',
+      url: `${APP_SERVERS_URL}/status`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(APP_SERVERS_PORT),
+        RUNPAD_E2E_APP_SERVERS: JSON.stringify([
+          appServer(APP_PORT, 'postgres', {
+            OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
+            OPENAI_API_KEY: 'test-key',
+            RUNPAD_MODEL: 'fake-model',
+            PYODIDE_PACKAGE_BASE_URL: `${FAKE_MODEL_URL}/mirror/`,
+            // DuckDB's extensions from a stand-in mirror that has none (e2e/duckdb.spec.ts).
+            RUNPAD_DUCKDB_EXTENSION_URL: `${FAKE_MODEL_URL}/mirror/duckdb-extensions`,
+            // The hang tests wait this long for a silent model (e2e/durable.spec.ts).
+            RUNPAD_MODEL_IDLE_TIMEOUT_MS: '6000',
+          }),
+          appServer(DEMO_APP_PORT, 'pglite', { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', RUNPAD_DEMO_CHUNK_DELAY_MS: '2' }),
+          appServer(BLOCKS_APP_PORT, 'postgres', {
+            OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
+            OPENAI_API_KEY: 'test-key',
+            RUNPAD_MODEL: 'fake-model',
+            RUNPAD_CODE_MODE: 'blocks',
+          }),
+          appServer(STRICT_APP_PORT, 'postgres', {
+            OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
+            OPENAI_API_KEY: 'test-key',
+            RUNPAD_MODEL: 'fake-model',
+            RUNPAD_MODEL_REQUESTS_PER_MINUTE: '4',
+            RUNPAD_MODEL_REQUESTS_PER_DAY: '1000',
+            RUNPAD_CONVERSATION_STORAGE_BYTES: '3000000',
+            RUNPAD_GUEST_STORAGE_BYTES: '5000000',
+            // The TLS test proxy (e2e/fixtures/tls-proxy.mjs) says when the browser used HTTPS.
+            RUNPAD_TRUST_PROXY: '1',
+          }),
+        ]),
+      },
+    },
   ],
 });

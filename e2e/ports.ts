@@ -10,3 +10,7 @@ export function e2ePort(base: number): number {
 
 export const FAKE_MODEL_PORT = e2ePort(4010);
 export const FAKE_MODEL_URL = `http://127.0.0.1:${FAKE_MODEL_PORT}`;
+
+/** The process that boots the suite's app servers and says which are ready (e2e/fixtures/app-servers.mjs). */
+export const APP_SERVERS_PORT = e2ePort(3099);
+export const APP_SERVERS_URL = `http://127.0.0.1:${APP_SERVERS_PORT}`;

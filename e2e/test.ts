@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type BrowserContext, type BrowserType, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { SNAPSHOT_CACHE_NAME } from '../workers/snapshot-store';
+import { APP_SERVERS_URL } from './ports';
 
 export type Playwright = PlaywrightWorkerArgs['playwright'];
 
@@ -135,7 +136,32 @@ export async function firstPage(context: BrowserContext): Promise<Page> {
   return context.pages()[0] ?? (await context.newPage());
 }
 
-const test = base.extend<{ firstVisit: boolean }>({
+/**
+ * Waits until the app server at `origin` answers, if it is one the suite's launcher boots
+ * (e2e/fixtures/app-servers.mjs: Playwright waits only for the first); fails with its output if
+ * it exited.
+ */
+async function appServerReady(origin: string): Promise<void> {
+  const url = `${APP_SERVERS_URL}/status?port=${new URL(origin).port}`;
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(200)) {
+    const response = await fetch(url).catch(() => null);
+    if (!response) return; // no launcher: this run's servers were started another way
+    const text = await response.text();
+    if (response.status === 200 || response.status === 404) return; // ready, or not one of the launcher's
+    if (response.status === 500) throw new Error(`the app server at ${origin} exited while booting:\n${text}`);
+  }
+  throw new Error(`the app server at ${origin} did not answer within 120 s`);
+}
+
+const test = base.extend<{ firstVisit: boolean }, { appServer: void }>({
+  appServer: [
+    async ({}, provide, workerInfo) => {
+      const { baseURL } = workerInfo.project.use;
+      if (baseURL) await appServerReady(baseURL);
+      await provide();
+    },
+    { scope: 'worker', auto: true },
+  ],
   firstVisit: [false, { option: true }],
   context: async ({ playwright, baseURL, firstVisit }, provide) => {
     const context = await launchVisitor(playwright.chromium, firstVisit || !baseURL ? null : new URL(baseURL).origin);

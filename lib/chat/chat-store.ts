@@ -6,7 +6,7 @@ import 'server-only';
 import { safeValidateUIMessages, type UIMessage } from 'ai';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
-import { createConversation, getConversation } from '@/lib/db/queries/conversations';
+import { getConversation, ownOrCreateConversation } from '@/lib/db/queries/conversations';
 import { listMessages, saveMessages, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages';
 import { getBlobsForUser } from '@/lib/db/queries/blobs';
 import { getBlobStore } from '@/lib/blobs/app-blob-store';
@@ -19,7 +19,6 @@ import { externalizeMessageImages as externalizeImages } from './externalize-ima
 import { applyIncoming, type IncomingMessage } from './incoming-message';
 import { toUIMessages } from './ui-messages';
 import { AppError } from '@/lib/errors';
-import { isUniqueViolation } from '@/lib/db/pg-errors';
 type Loaded = {
   hasTitle: boolean;
   modelId: string | null;
@@ -34,11 +33,9 @@ export async function loadConversationForChat(db: Db, userId: string, request: C
   if (!conversation) {
     // Only a new user message may create a conversation; an id someone else owns stays a 404.
     if (request.message?.role !== 'user' || request.trigger !== 'submit-message') throw new AppError('conversation:not_found', { reason: 'conversation not owned, and the request cannot create it' });
-    conversation = await createConversation(db, userId, { id: request.id, modelId }).catch((error: unknown) => {
-      // Taken (by another guest: ours was looked up first). Any other failure is its own, not a refusal.
-      if (isUniqueViolation(error)) throw new AppError('conversation:not_found', { reason: 'conversation id owned by another guest', cause: error });
-      throw error;
-    });
+    // Made here or by a request that arrived with this one (an upload); held by someone else: a 404.
+    conversation = await ownOrCreateConversation(db, userId, { id: request.id, modelId });
+    if (!conversation) throw new AppError('conversation:not_found', { reason: 'conversation id owned by another user' });
   }
   const conversationId = conversation.id;
   return {

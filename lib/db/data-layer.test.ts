@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
-import { createDb, type Db, type DbHandle } from './client';
+import { createDb, type Db } from './client';
 import { getBlobForShare, getBlobForUser, linkBlob, putBlob, putConversationBlob } from './queries/blobs';
 import { createConversation, deleteConversation, getConversation, lastUsedModelId, listConversations, renameConversation, setConversationModel, setGeneratedTitle, touchConversation } from './queries/conversations';
 import { addFile, listFiles, removeFile } from './queries/files';
@@ -11,7 +11,7 @@ import { listMessages, saveMessages, upsertMessage } from './queries/messages';
 import { QuotaExceededError, type StorageQuota } from './queries/quota';
 import { createOrUpdateShare, forkShare, getShare, revokeShare } from './queries/shares';
 import { ensureUser } from './queries/users';
-import { pgliteBackend, serverBackend, type TestBackend } from './test-databases';
+import { openForTests, pgliteBackend, serverBackend, type TestBackend } from './test-databases';
 
 const backends: TestBackend[] = [pgliteBackend(), serverBackend()];
 const store = createFsBlobStore(fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-blobs-')));
@@ -22,33 +22,11 @@ const ref = (sha256: string, mediaType: string, size: number) => ({ sha256, medi
 
 for (const backend of backends) {
   describe(`data layer on ${backend.name}`, () => {
-    let handle: (DbHandle & { url?: string }) | null = null;
-    let skipReason: string | null = null;
     let db: Db;
+    let url: string | undefined;
     const alice = crypto.randomUUID();
     const bob = crypto.randomUUID();
-
-    beforeAll(async () => {
-      skipReason = await backend.available();
-      if (skipReason) {
-        console.warn(`[data layer] skipping the ${backend.name} half: ${skipReason}`);
-        return;
-      }
-      handle = await backend.open();
-      db = handle.db;
-      await ensureUser(db, alice);
-      await ensureUser(db, bob);
-    });
-    afterAll(async () => {
-      await handle?.close();
-      await backend.cleanup();
-    });
-
-    const live = (name: string, body: () => Promise<void>) =>
-      it(name, async (context) => {
-        if (skipReason) context.skip(skipReason);
-        await body();
-      });
+    const live = openForTests(backend, [alice, bob], (opened) => ({ db, url } = opened));
 
     live('creates, lists newest first with a cursor, renames and deletes', async () => {
       const ids: string[] = [];
@@ -224,8 +202,8 @@ for (const backend of backends) {
     });
 
     live('several instances starting at once migrate safely', async () => {
-      if (!handle?.url) return; // PGlite is one process by design
-      const opened = await Promise.all([createDb({ url: handle.url }), createDb({ url: handle.url }), createDb({ url: handle.url })]);
+      if (!url) return; // PGlite is one process by design
+      const opened = await Promise.all([createDb({ url }), createDb({ url }), createDb({ url })]);
       for (const other of opened) {
         expect(await getConversation(other.db, alice, crypto.randomUUID())).toBeNull();
         await other.close();

@@ -18,9 +18,6 @@ export function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** unique_violation: the row's key is taken. */
-export const isUniqueViolation = (error: unknown) => errorChain(error).some((e) => errorCode(e) === '23505');
-
 /** Postgres SQLSTATE classes and socket codes that mean "the database is not there right now". */
 const DATABASE_DOWN = /^(08|57P0[123]|53300)|^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|CONNECTION_(ENDED|DESTROYED|CLOSED))$/;
 

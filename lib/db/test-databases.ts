@@ -4,7 +4,9 @@
  * test file gets a fresh, uniquely named database, dropped afterwards.
  */
 import postgres from 'postgres';
+import { afterAll, beforeAll, it } from 'vitest';
 import { createDb, type DbHandle } from './client';
+import { ensureUser } from './queries/users';
 
 export type TestBackend = { name: string; available: () => Promise<string | null>; open: () => Promise<DbHandle & { url?: string }>; cleanup: () => Promise<void> };
 
@@ -41,4 +43,30 @@ export function serverBackend(): TestBackend {
       await admin.end();
     },
   };
+}
+
+/**
+ * Opens `backend` for the enclosing `describe` (before its tests; closed and cleaned up after),
+ * makes the users `userIds`, and hands the opened database to `onOpen`. Returns `live`: Vitest's `it`,
+ * skipped with the reason when the backend is not there (no Postgres server).
+ */
+export function openForTests(backend: TestBackend, userIds: string[], onOpen: (opened: DbHandle & { url?: string }) => void): (name: string, body: () => Promise<void>) => void {
+  let handle: (DbHandle & { url?: string }) | null = null;
+  let skipReason: string | null = null;
+  beforeAll(async () => {
+    skipReason = await backend.available();
+    if (skipReason) return void console.warn(`[${backend.name}] skipping: ${skipReason}`);
+    handle = await backend.open();
+    for (const id of userIds) await ensureUser(handle.db, id);
+    onOpen(handle);
+  }, 60_000);
+  afterAll(async () => {
+    await handle?.close();
+    await backend.cleanup();
+  });
+  return (name, body) =>
+    it(name, async (context) => {
+      if (skipReason) context.skip(skipReason);
+      await body();
+    });
 }

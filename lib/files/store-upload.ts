@@ -8,10 +8,9 @@ import type { BlobSource, BlobStore } from '@/lib/blobs/blob-store';
 import { BlobTooLargeError } from '@/lib/blobs/blob-store';
 import { AppError } from '@/lib/errors';
 import { logger } from '@/lib/log/logger';
-import { isUniqueViolation } from '@/lib/db/pg-errors';
 import type { Db } from '@/lib/db/client';
 import { deleteBlobIfUnreferenced, linkBlob, recordBlob } from '@/lib/db/queries/blobs';
-import { createConversation, getConversation } from '@/lib/db/queries/conversations';
+import { getConversation, ownOrCreateConversation } from '@/lib/db/queries/conversations';
 import { addFile } from '@/lib/db/queries/files';
 import { exceededQuota } from '@/lib/db/queries/quota';
 import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName } from './accept';
@@ -31,13 +30,10 @@ export function checkUpload(rawName: string): { name: string; mediaType: string 
 
 /** The user's conversation (created when new); conversation:not_found when the id is someone else's. */
 export async function ownOrNewConversation(db: Db, userId: string, conversationId: string) {
-  const existing = await getConversation(db, userId, conversationId);
-  if (existing) return existing;
-  return createConversation(db, userId, { id: conversationId }).catch((error: unknown) => {
-    // Taken by another guest: answered as if it did not exist. Anything else is its own failure.
-    if (isUniqueViolation(error)) throw new AppError('conversation:not_found', { reason: 'conversation id owned by another guest', cause: error });
-    throw error;
-  });
+  const conversation = (await getConversation(db, userId, conversationId)) ?? (await ownOrCreateConversation(db, userId, { id: conversationId }));
+  // Held by another person: answered as if it did not exist.
+  if (!conversation) throw new AppError('conversation:not_found', { reason: 'conversation id owned by another user' });
+  return conversation;
 }
 
 /** An early refusal when the declared size cannot fit, before any byte is read. */

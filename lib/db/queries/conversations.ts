@@ -7,12 +7,28 @@ export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'update
 
 const owned = (userId: string, id: string) => and(eq(conversations.id, id), eq(conversations.ownerId, userId));
 
-export async function createConversation(db: Db, userId: string, values: { id?: string; title?: string | null; modelId?: string | null } = {}): Promise<ConversationRow> {
-  const [row] = await db
-    .insert(conversations)
-    .values({ id: values.id ?? crypto.randomUUID(), ownerId: userId, title: values.title ?? null, modelId: values.modelId ?? null })
-    .returning();
+type NewConversation = { id: string; title?: string | null; modelId?: string | null };
+
+/** A new conversation of the user's (a fresh id unless one is given; a taken id is an error). */
+export async function createConversation(db: Db, userId: string, values: Partial<NewConversation> = {}): Promise<ConversationRow> {
+  const id = values.id ?? crypto.randomUUID();
+  const row = await ownOrCreateConversation(db, userId, { ...values, id });
+  if (!row) throw new Error(`conversation id ${id} is held by another user`);
   return row;
+}
+
+/**
+ * The user's conversation `values.id`, made if nobody holds that id; null when someone else does.
+ * One statement decides, so requests that arrive together for a new conversation (a dropped file
+ * and the first message) all get it: one insert wins, the others read the row it committed.
+ */
+export async function ownOrCreateConversation(db: Db, userId: string, values: NewConversation): Promise<ConversationRow | null> {
+  const [created] = await db
+    .insert(conversations)
+    .values({ id: values.id, ownerId: userId, title: values.title ?? null, modelId: values.modelId ?? null })
+    .onConflictDoNothing({ target: conversations.id })
+    .returning();
+  return created ?? getConversation(db, userId, values.id);
 }
 
 export async function getConversation(db: Db, userId: string, id: string): Promise<ConversationRow | null> {

@@ -24,10 +24,18 @@ export async function addFile(db: Db, userId: string, conversationId: string, fi
   if (!(await getConversation(db, userId, conversationId))) return null;
   await linkBlob(db, userId, conversationId, { sha256: file.sha256, mediaType: file.mediaType, size: file.size }, quota);
   const taken = new Set((await listFiles(db, conversationId)).map((f) => f.name));
-  let name = file.name;
-  for (let n = 1; taken.has(name); n += 1) name = withSuffix(file.name, n);
-  await db.insert(conversationFiles).values({ conversationId, name, sha256: file.sha256, mediaType: file.mediaType, size: file.size });
-  return name;
+  // The insert decides: an upload of the same name that arrived with this one may take a free
+  // name between the listing and the insert, and this one then takes the next.
+  for (let n = 0; ; n += 1) {
+    const name = n === 0 ? file.name : withSuffix(file.name, n);
+    if (taken.has(name)) continue;
+    const [added] = await db
+      .insert(conversationFiles)
+      .values({ conversationId, name, sha256: file.sha256, mediaType: file.mediaType, size: file.size })
+      .onConflictDoNothing()
+      .returning({ name: conversationFiles.name });
+    if (added) return added.name;
+  }
 }
 
 /**

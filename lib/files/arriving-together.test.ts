@@ -1,0 +1,73 @@
+import { describe, expect, vi } from 'vitest';
+import type { Db } from '@/lib/db/client';
+import { getConversation } from '@/lib/db/queries/conversations';
+import { openForTests, pgliteBackend, serverBackend } from '@/lib/db/test-databases';
+import { ownOrNewConversation } from './store-upload';
+import { AppError } from '@/lib/errors';
+import { chatRequestSchema } from '@/lib/chat/request-schema';
+import { loadConversationForChat } from '@/lib/chat/chat-store';
+import { addFile, listFiles } from '@/lib/db/queries/files';
+import { putBlob } from '@/lib/db/queries/blobs';
+import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+vi.mock('server-only', () => ({}));
+
+/** The first message of a new chat, as the page sends it. */
+const firstMessage = (id: string) => chatRequestSchema.parse({ id, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'hello' }] } });
+const outcome = (work: Promise<unknown>) => work.then(() => 'ok', (error: unknown) => (error instanceof AppError ? error.code : String(error)));
+
+const quota = { conversationBytes: 1_000_000, guestBytes: 2_000_000 };
+const store = createFsBlobStore(fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-arriving-')));
+
+/**
+ * Requests that arrive together, as a user's do: two files dropped at once, a file and the first
+ * message. On a Postgres server they really run at once (PGlite interleaves them between queries).
+ *
+ * A new chat's conversation is made by whichever request comes first: a dropped file's upload or
+ * the first message. They arrive together (two files dropped at once; a file and the message), and
+ * on a Postgres server they really run at once: each must find the conversation its own, never
+ * "Not found." (issue 24: the first turn behaves like every later one).
+ */
+for (const backend of [pgliteBackend(), serverBackend()]) {
+  describe(`a new conversation made by requests that arrive together, on ${backend.name}`, () => {
+    let db: Db;
+    const alice = crypto.randomUUID();
+    const bob = crypto.randomUUID();
+    const live = openForTests(backend, [alice, bob], (opened) => (db = opened.db));
+
+    live('uploads and the first message at once all get the new conversation, once, as the sender’s', async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const id = crypto.randomUUID();
+        const results = await Promise.all([
+          outcome(ownOrNewConversation(db, alice, id)),
+          outcome(ownOrNewConversation(db, alice, id)),
+          outcome(loadConversationForChat(db, alice, firstMessage(id), 'fake-model')),
+          outcome(ownOrNewConversation(db, alice, id)),
+        ]);
+        expect(results).toEqual(['ok', 'ok', 'ok', 'ok']);
+        expect((await getConversation(db, alice, id))?.ownerId).toBe(alice);
+      }
+    });
+
+    live('files of one name uploaded at once are all kept, each under a name of its own', async () => {
+      const conversation = await ownOrNewConversation(db, alice, crypto.randomUUID());
+      const contents = ['a', 'b', 'c', 'd'].map((text) => new TextEncoder().encode(`x,y\n${text},1\n`));
+      const shas = await Promise.all(contents.map((bytes) => putBlob(db, store, bytes)));
+      const names = await Promise.all(shas.map((sha256, i) => addFile(db, alice, conversation.id, { name: 'data.csv', mediaType: 'text/csv', sha256, size: contents[i].byteLength }, quota)));
+      expect(new Set(names).size).toBe(4);
+      expect((await listFiles(db, conversation.id)).map((file) => file.name).sort()).toEqual([...names].sort());
+      expect(names).toContain('data.csv');
+    });
+
+    live('an id another person holds stays theirs: an upload or a message to it is not found', async () => {
+      const id = crypto.randomUUID();
+      await ownOrNewConversation(db, alice, id);
+      expect(await outcome(ownOrNewConversation(db, bob, id))).toBe('conversation:not_found');
+      expect(await outcome(loadConversationForChat(db, bob, firstMessage(id), 'fake-model'))).toBe('conversation:not_found');
+      expect(await getConversation(db, bob, id)).toBeNull();
+    });
+  });
+}
