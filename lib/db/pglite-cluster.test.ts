@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openEmbedded } from './pglite-cluster';
+import { clusterFile, openEmbedded } from './pglite-cluster';
 
 const dirs: string[] = [];
 const dataDir = () => {
@@ -13,30 +13,31 @@ const dataDir = () => {
 };
 afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
-const keptCluster = () => {
-  const version = (JSON.parse(fs.readFileSync('node_modules/@electric-sql/pglite/package.json', 'utf8')) as { version: string }).version;
-  return path.join('node_modules', '.cache', 'runpad', `pglite-${version}-cluster.tar`);
-};
+// A cache of this file's own: the project's is read by every other database opened meanwhile (the
+// other test files, the e2e suite's servers), which would run initdb again while it is missing.
+const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-cluster-cache-'));
+dirs.push(cacheDir);
+const keptCluster = () => clusterFile(cacheDir)!;
 
 describe('a new embedded database starts from the kept fresh cluster', () => {
   it('without a kept cluster, initdb runs and its result is kept; the next fresh database starts from it and keeps what is written', async () => {
-    fs.rmSync(keptCluster(), { force: true });
-    const first = await openEmbedded(PGlite, dataDir());
+    expect(fs.existsSync(keptCluster())).toBe(false);
+    const first = await openEmbedded(PGlite, dataDir(), cacheDir);
     await first.close();
     expect(fs.statSync(keptCluster()).size).toBeGreaterThan(0);
 
     const dir = dataDir();
-    const fromKept = await openEmbedded(PGlite, dir);
+    const fromKept = await openEmbedded(PGlite, dir, cacheDir);
     await fromKept.exec('create table kept (x int); insert into kept values (42);');
     await fromKept.close();
     // Now it holds a cluster: it is opened as is, nothing loaded over it.
-    const again = await openEmbedded(PGlite, dir);
+    const again = await openEmbedded(PGlite, dir, cacheDir);
     expect((await again.query<{ x: number }>('select x from kept')).rows).toEqual([{ x: 42 }]);
     await again.close();
   });
 
   it('is the same cluster initdb makes: same server version, databases and roles', async () => {
-    const fromCluster = await openEmbedded(PGlite, null);
+    const fromCluster = await openEmbedded(PGlite, null, cacheDir);
     const fromInitdb = new PGlite();
     const describe = async (db: PGlite) => ({
       version: (await db.query<{ v: string }>('select version() as v')).rows[0].v,

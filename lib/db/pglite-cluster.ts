@@ -27,17 +27,17 @@ function isFresh(dataDir: string | null): boolean {
   return dataDir === null || !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
 }
 
-/** Where this PGlite version's fresh cluster is kept; null if the version cannot be read. */
-function clusterFile(): string | null {
+/** Where this PGlite version's fresh cluster is kept in `cacheDir`; null if the version cannot be read. */
+export function clusterFile(cacheDir: string = CACHE_DIR()): string | null {
   const version = pgliteVersion();
-  return version ? path.join(CACHE_DIR(), `pglite-${version}-cluster.tar`) : null;
+  return version ? path.join(cacheDir, `pglite-${version}-cluster.tar`) : null;
 }
 
 /** Keeps a just-initialised database's cluster for the next fresh one; a failure only costs that. */
 async function keepCluster(client: PGlite, file: string): Promise<void> {
   try {
     const bytes = new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
-    fs.mkdirSync(CACHE_DIR(), { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     // Written whole under another name, then renamed: a process reading it never sees half a file.
     const partial = `${file}.${process.pid}.partial`;
     await fs.promises.writeFile(partial, bytes);
@@ -49,11 +49,12 @@ async function keepCluster(client: PGlite, file: string): Promise<void> {
 
 /**
  * The embedded database at `dataDir` (null: in memory), before migrations. A fresh one starts
- * from the kept cluster; without one, initdb runs and its result is kept for the next.
+ * from the cluster kept in `cacheDir` (the project's, unless a test keeps its own); without one,
+ * initdb runs and its result is kept for the next.
  */
-export async function openEmbedded(Pglite: typeof PGlite, dataDir: string | null): Promise<PGlite> {
+export async function openEmbedded(Pglite: typeof PGlite, dataDir: string | null, cacheDir: string = CACHE_DIR()): Promise<PGlite> {
   const open = (options: PGliteOptions) => (dataDir ? new Pglite(dataDir, options) : new Pglite(options));
-  const file = isFresh(dataDir) ? clusterFile() : null;
+  const file = isFresh(dataDir) ? clusterFile(cacheDir) : null;
   if (!file) return open({});
   const kept = await fs.promises.readFile(file).catch(() => null);
   if (kept) return open({ loadDataDir: new Blob([kept]) });
