@@ -458,4 +458,21 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
       direct.disconnect();
     }
   }, 180_000);
+
+  it('a model that fails mid-answer: the page gets the failure in words, and it is logged once, with its cause', async () => {
+    const { APICallError } = await import('ai');
+    const person = await guest();
+    const index = model.answers.length;
+    const response = await chat(person, crypto.randomUUID(), 'and then the provider fails');
+    expect(response.status).toBe(200);
+    const failure = new APICallError({ message: 'The server had an error', url: 'http://model.test/v1', requestBodyValues: {}, statusCode: 500, isRetryable: true });
+    await say(index, [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, text('Half an answer '), { type: 'error', error: failure }]);
+    model.answers[index].close();
+    const seen = await readUntil(response.body!.getReader(), { text: '' });
+    expect(seen).toContain('"type":"error"');
+    expect(seen).toContain('The model provider had an error (HTTP 500)');
+    // The page's stream has ended: everything the answer logs is logged by now.
+    const failures = lines.filter((l) => l.msg === 'model request failed' && l.guest === person.userId);
+    expect(failures.map((l) => ({ cause: l.cause, status: l.status }))).toEqual([{ cause: 'provider', status: 500 }]);
+  }, 60_000);
 });

@@ -105,6 +105,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   const blockIds = blockCallId(streamId);
   // Set by any error the stream reports, even one the SDK then finishes the stream after.
   let failed = false;
+  const errorTexts = new Set<string>();
   const result = streamText({
     model,
     instructions,
@@ -131,9 +132,14 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
       part.type === 'start' ? { ...(budgetSpent ? { budgetSpent: stepBudget } : {}), model: { id: entry.id, label: entry.label }, streaming: false, cutOff: false } : undefined,
     onError: (error) => {
       failed = true;
+      // The SDK hands an error text made here back once more, as an Error, while it builds the
+      // answer's message: the same failure, already logged with its cause and already in words.
+      if (error instanceof Error && errorTexts.has(error.message)) return error.message;
       const classified = classifyModelError(error, entry);
       conversationLog.error({ err: error, cause: classified.cause, model: entry.id, provider: entry.provider, status: APICallError.isInstance(error) ? error.statusCode : undefined }, 'model request failed');
-      return modelErrorText(classified);
+      const text = modelErrorText(classified);
+      errorTexts.add(text);
+      return text;
     },
     onEnd: async ({ responseMessage, outcome }) => {
       unregisterStop();
