@@ -3,7 +3,7 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const include = ['**/*.test.ts'];
-const exclude = ['node_modules/**', 'e2e/**/*.spec.ts', '.next/**', 'bench/**'];
+const exclude = ['node_modules/**', 'e2e/**/*.spec.ts', '.next/**', 'e2e/.artifacts/**', 'bench/**'];
 
 /**
  * A test file that changes what other files would see (mocks a module, stubs the environment or a
@@ -15,12 +15,14 @@ const exclude = ['node_modules/**', 'e2e/**/*.spec.ts', '.next/**', 'bench/**'];
  */
 const CHANGES_SHARED_STATE = /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)\b|process\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|delete process\.env|globalThis\.\w+\s*=(?!=)/;
 
-const SKIPPED_DIRS = new Set(['node_modules', '.next', '.git', 'bench', 'test-results']);
+// Hidden directories too: e2e/.artifacts holds the browser profiles the e2e suite makes and
+// removes while this lane starts beside it (a vanished directory failed the walk once).
+const SKIPPED_DIRS = new Set(['node_modules', 'bench', 'test-results']);
 
 function testFiles(dir: string): string[] {
   return fs.readdirSync(path.join(import.meta.dirname, dir), { withFileTypes: true }).flatMap((entry) => {
     const file = path.posix.join(dir, entry.name);
-    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : testFiles(file);
+    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) || entry.name.startsWith('.') ? [] : testFiles(file);
     return entry.name.endsWith('.test.ts') ? [file] : [];
   });
 }

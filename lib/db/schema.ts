@@ -1,5 +1,6 @@
 /** The database schema (Drizzle, Postgres). Migrations in lib/db/migrations are generated from it. */
-import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -122,7 +123,9 @@ export const shares = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [index('shares_conversation').on(t.conversationId)],
+  // A conversation has at most one active link: Share pressed twice at once updates it, never
+  // makes a second (createOrUpdateShare's upsert names this index).
+  (t) => [index('shares_conversation').on(t.conversationId), uniqueIndex('shares_one_active').on(t.conversationId).where(sql`${t.revokedAt} is null`)],
 );
 
 /** What a share grants: the blobs its snapshot's messages reference, recorded when it is made or updated. */

@@ -7,6 +7,9 @@ import { AppError } from '@/lib/errors';
 import { chatRequestSchema } from '@/lib/chat/request-schema';
 import { loadConversationForChat } from '@/lib/chat/chat-store';
 import { addFile, listFiles } from '@/lib/db/queries/files';
+import { createOrUpdateShare, getShare, revokeShare } from '@/lib/db/queries/shares';
+import { shares } from '@/lib/db/schema';
+import { and, eq, isNull } from 'drizzle-orm';
 import { putBlob } from '@/lib/db/queries/blobs';
 import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
 import fs from 'node:fs';
@@ -60,6 +63,19 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       expect(new Set(names).size).toBe(4);
       expect((await listFiles(db, conversation.id)).map((file) => file.name).sort()).toEqual([...names].sort());
       expect(names).toContain('data.csv');
+    });
+
+    live('Share pressed twice at once makes one link, and revoking it leaves none', async () => {
+      const conversation = await ownOrNewConversation(db, alice, crypto.randomUUID());
+      for (let round = 0; round < 5; round += 1) {
+        const ids = await Promise.all([0, 1, 2].map(() => createOrUpdateShare(db, alice, conversation.id)));
+        expect(new Set(ids).size).toBe(1);
+        const active = await db.select({ id: shares.id }).from(shares).where(and(eq(shares.conversationId, conversation.id), isNull(shares.revokedAt)));
+        expect(active.map((row) => row.id)).toEqual([ids[0]]);
+        expect(await getShare(db, ids[0]!)).not.toBeNull();
+        expect(await revokeShare(db, alice, conversation.id)).toBe(true);
+        expect(await getShare(db, ids[0]!)).toBeNull();
+      }
     });
 
     live('an id another person holds stays theirs: an upload or a message to it is not found', async () => {

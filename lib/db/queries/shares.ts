@@ -26,30 +26,24 @@ export function referencedBlobs(list: StoredMessage[]): string[] {
   return [...new Set([...JSON.stringify(list.map((m) => m.parts)).matchAll(BLOB_REF)].map((match) => match[1]))];
 }
 
-export async function getActiveShareByConversation(db: Db, userId: string, conversationId: string): Promise<{ id: string; updatedAt: Date } | null> {
-  const [row] = await db
-    .select({ id: shares.id, updatedAt: shares.updatedAt })
-    .from(shares)
-    .where(and(eq(shares.conversationId, conversationId), eq(shares.ownerId, userId), isNull(shares.revokedAt)))
-    .limit(1);
-  return row ?? null;
-}
-
-/** Shares a snapshot of the conversation as it is now; reuses the active link if there is one. */
+/**
+ * Shares a snapshot of the conversation as it is now; reuses the active link if there is one. One
+ * statement decides which (an upsert on the one-active-link index): Share pressed twice at once,
+ * or in two tabs, updates one link instead of making two.
+ */
 export async function createOrUpdateShare(db: Db, userId: string, conversationId: string): Promise<string | null> {
   const conversation = await getConversation(db, userId, conversationId);
   if (!conversation) return null;
-  const existing = await getActiveShareByConversation(db, userId, conversationId);
   return db.transaction(async (tx) => {
     const snapshot = await listMessages(tx as unknown as Db, conversationId);
-    const id = existing?.id ?? newShareId();
-    if (existing) {
-      await tx.update(shares).set({ snapshot, title: conversation.title, updatedAt: sql`now()` }).where(eq(shares.id, id));
-      await tx.delete(shareBlobs).where(eq(shareBlobs.shareId, id));
-      await tx.delete(shareFiles).where(eq(shareFiles.shareId, id));
-    } else {
-      await tx.insert(shares).values({ id, conversationId, ownerId: userId, title: conversation.title, snapshot });
-    }
+    const [{ id }] = await tx
+      .insert(shares)
+      .values({ id: newShareId(), conversationId, ownerId: userId, title: conversation.title, snapshot })
+      .onConflictDoUpdate({ target: shares.conversationId, targetWhere: isNull(shares.revokedAt), set: { snapshot, title: conversation.title, updatedAt: sql`now()` } })
+      .returning({ id: shares.id });
+    // What the link grants is recorded afresh: the snapshot's blobs and files as they are now.
+    await tx.delete(shareBlobs).where(eq(shareBlobs.shareId, id));
+    await tx.delete(shareFiles).where(eq(shareFiles.shareId, id));
     const shas = referencedBlobs(snapshot);
     if (shas.length > 0) {
       const refs = await tx
