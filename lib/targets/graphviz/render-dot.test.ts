@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderDot, svgSizeOf } from './render-dot';
-import { sanitizeSvg } from './sanitize-svg';
+import { decodeEntities, sanitizeSvg } from './sanitize-svg';
 
 async function rendered(dot: string) {
   const result = await renderDot(dot);
@@ -15,6 +15,27 @@ async function rendered(dot: string) {
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 
 describe('renderDot', () => {
+  it('draws every label in the width Graphviz laid it out for, whatever font the viewer has', async () => {
+    // Node, edge, graph and cluster labels; text XML escapes; a label that is two lines.
+    const result = await rendered(
+      'digraph {\n label="The whole graph";\n subgraph cluster_a { label="A cluster"; model [shape=box, label="The model writes code"]; }\n amp [label="a -> b & <c>"];\n two [label="first line\\nsecond"];\n model -> amp [label="seen by the model"];\n amp -> two;\n}',
+    );
+    const texts = [...result.svg.matchAll(/<text\b([^>]*)>([^<]*)<\/text>/g)].map((match) => ({ attributes: match[1], content: match[2] }));
+    expect(texts.map((text) => text.content)).toEqual(expect.arrayContaining(['The whole graph', 'A cluster', 'The model writes code', 'a &#45;&gt; b &amp; &lt;c&gt;', 'first line', 'second', 'seen by the model']));
+    for (const text of texts) {
+      const width = Number(/\stextLength="([^"]*)"/.exec(text.attributes)?.[1]);
+      // Graphviz's Times metrics: a width that grows with the text, not a constant.
+      expect(width / decodeEntities(text.content).length).toBeGreaterThan(3);
+      expect(width / decodeEntities(text.content).length).toBeLessThan(9);
+      expect(text.attributes).toContain('lengthAdjust="spacingAndGlyphs"');
+    }
+    // The widths are the layout's: a longer label is wider.
+    const widthOf = (content: string) => Number(/\stextLength="([^"]*)"/.exec(texts.find((text) => text.content === content)!.attributes)?.[1]);
+    expect(widthOf('The model writes code')).toBeGreaterThan(widthOf('seen by the model'));
+    // And the sanitizer keeps them.
+    expect(sanitizeSvg(result.svg)).toContain('textLength=');
+  });
+
   it('renders a simple digraph to SVG with its labels and a size in CSS pixels', async () => {
     const result = await rendered('digraph {\n  start [label="Alpha"];\n  start -> Beta;\n}');
     expect(result.svg).toContain('<svg');
@@ -96,7 +117,7 @@ describe('sanitizeSvg on Graphviz output of hostile DOT', () => {
     expect(safe).not.toMatch(/<\?xml|<!DOCTYPE|<!--/);
     expect(safe).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="[\d.]+pt" height="[\d.]+pt"/);
     expect(safe).toContain('&lt;script&gt;alert(1)&lt;/script&gt;</text>');
-    expect(safe).toContain('font-weight="bold" font-size="14.00">hi</text>');
+    expect(safe).toMatch(/font-weight="bold" font-size="14.00"[^>]*>hi<\/text>/);
     expect(count(safe, /<ellipse /g)).toBe(count(raw, /<ellipse /g));
     expect(count(safe, /<ellipse /g)).toBe(2);
     expect(count(safe, /<path /g)).toBe(count(raw, /<path /g));

@@ -7,6 +7,7 @@
  * the DOT, so that the next attempt can fix it.
  */
 import { instance, type RenderError, type Viz } from '@viz-js/viz';
+import { fitTexts, layoutTexts } from './fit-text';
 import { GRAPHVIZ_LIMITS } from './protocol';
 
 /** DOT that does not draw is a run's result (its words and line go to the cell and the model), not a failure of ours. */
@@ -46,9 +47,10 @@ export async function renderDot(dot: string): Promise<RenderDotResult> {
     return fail(`Graphviz could not start: ${describe(error)}`);
   }
 
-  let result: ReturnType<Viz['render']>;
+  let result: ReturnType<Viz['renderFormats']>;
   try {
-    result = viz.render(dot, { format: 'svg', engine: 'dot' });
+    // One layout, two outputs: the picture, and the layout's label widths to draw them in.
+    result = viz.renderFormats(dot, ['svg', 'json'], { engine: 'dot' });
   } catch (error) {
     // viz.render throws only when the wasm itself failed (an abort, out of memory); such an
     // instance is unusable, so the next render starts a fresh one.
@@ -57,12 +59,13 @@ export async function renderDot(dot: string): Promise<RenderDotResult> {
   }
 
   if (result.status === 'failure') return failureOf(dot, result.errors);
-  if (result.output.length > GRAPHVIZ_LIMITS.maxSvgChars) {
+  const svg = fitTexts(result.output.svg, layoutTexts(result.output.json));
+  if (svg.length > GRAPHVIZ_LIMITS.maxSvgChars) {
     return fail(`The rendered SVG is larger than ${GRAPHVIZ_LIMITS.maxSvgChars.toLocaleString('en-US')} characters. Make the graph smaller.`);
   }
-  const size = svgSizeOf(result.output);
+  const size = svgSizeOf(svg);
   if (!size) return fail('Graphviz produced an SVG without a usable width and height.');
-  return { ok: true, svg: result.output, ...size };
+  return { ok: true, svg, ...size };
 }
 
 function failureOf(dot: string, errors: RenderError[]): RenderDotResult {

@@ -202,7 +202,7 @@ function endOfDeclaration(svg: string, start: number): number {
   throw new UnsafeSvgError(`unterminated declaration at offset ${start}`);
 }
 
-function decodeEntities(raw: string): string {
+export function decodeEntities(raw: string): string {
   if (!raw.includes('&')) return raw; // the common case, and large SVGs have many small strings
   return raw.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z_][\w.-]*);/g, (whole, ref: string) => {
     if (ref[0] !== '#') return PREDEFINED_ENTITIES[ref] ?? whole; // an undefined entity stays visible as text
