@@ -59,13 +59,17 @@ export async function renderDot(dot: string): Promise<RenderDotResult> {
   }
 
   if (result.status === 'failure') return failureOf(dot, result.errors);
+  // Refused before its labels are fitted (no work on an SVG that is not kept), and after (fitting adds to it).
+  if (result.output.svg.length > GRAPHVIZ_LIMITS.maxSvgChars) return tooLarge();
   const svg = fitTexts(result.output.svg, layoutTexts(result.output.json));
-  if (svg.length > GRAPHVIZ_LIMITS.maxSvgChars) {
-    return fail(`The rendered SVG is larger than ${GRAPHVIZ_LIMITS.maxSvgChars.toLocaleString('en-US')} characters. Make the graph smaller.`);
-  }
+  if (svg.length > GRAPHVIZ_LIMITS.maxSvgChars) return tooLarge();
   const size = svgSizeOf(svg);
   if (!size) return fail('Graphviz produced an SVG without a usable width and height.');
   return { ok: true, svg, ...size };
+}
+
+function tooLarge(): { ok: false; message: string } {
+  return fail(`The rendered SVG is larger than ${GRAPHVIZ_LIMITS.maxSvgChars.toLocaleString('en-US')} characters. Make the graph smaller.`);
 }
 
 function failureOf(dot: string, errors: RenderError[]): RenderDotResult {
