@@ -9,8 +9,6 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import type { UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type DbHandle } from '@/lib/db/client';
@@ -22,6 +20,8 @@ import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
 import { AnswerDraft } from '@/lib/chat/answer-drafts';
 import { storeUpload } from '@/lib/files/store-upload';
 import { toAppError } from '@/lib/http/to-app-error';
+import { capturedLog } from '@/lib/testing/captured-log';
+import type { Logger } from '@/lib/log/logger';
 import { ownPostgresUnavailable, ownRedisUnavailable, startFaultyProxy, startOwnPostgres, startOwnRedis, type FaultyProxy, type OwnPostgres, type OwnRedis } from '@/lib/testing/own-servers';
 import { createS3BlobStore } from '@/lib/blobs/s3-blob-store';
 import { readWhole } from '@/lib/blobs/read-whole';
@@ -58,18 +58,6 @@ vi.mock('@/lib/ai/provider', () => ({
 }));
 const skipPostgres = ownPostgresUnavailable();
 if (skipPostgres) console.warn(`chaos tests skipped: ${skipPostgres}`);
-
-/** A logger whose lines the test reads. */
-function capturedLog() {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: pino({ level: 'info' }, sink), lines };
-}
 
 async function* bytes(parts: string[], between?: () => Promise<void>) {
   for (const [index, part] of parts.entries()) {
@@ -114,6 +102,8 @@ describe.skipIf(skipPostgres)('Postgres restarted', () => {
     expect(warnings).toHaveLength(1);
     expect(JSON.stringify(warnings[0].err)).toMatch(/ECONNREFUSED|57P01|terminat|CONNECTION/i);
     expect(lines.some((l) => l.msg === 'database back: stored after retrying')).toBe(true);
+    // The failed query's parameters (the answer itself) are not in the log.
+    expect(JSON.stringify(lines)).not.toContain('already read');
   }, 90_000);
 
   it('mid-upload: refused in words, no file half-stored, and the same upload succeeds once it is back', async () => {
@@ -272,7 +262,7 @@ describe.skipIf(skipRedis)('GET /api/health names the dependency that is down', 
     expect(await health()).toEqual({ status: 200, body: { status: 'ok', database: 'ok', blobStore: 'ok', redis: 'ok' } });
     await redis.stop();
     const { log, lines } = capturedLog();
-    (globalThis as unknown as { runpadLogger?: pino.Logger }).runpadLogger = log;
+    (globalThis as unknown as { runpadLogger?: Logger }).runpadLogger = log;
     const redisDown = await health();
     // Logged once with its cause (the probe), and the answer's refusal names what is down.
     expect(lines.filter((l) => l.check === 'redis')).toHaveLength(1);
@@ -314,7 +304,7 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
     vi.stubEnv('RUNPAD_MODEL_REQUESTS_PER_MINUTE', '3');
     vi.resetModules();
     // Set before the streams and the rate limits open their connections: they log through it.
-    (globalThis as unknown as { runpadLogger?: pino.Logger }).runpadLogger = log;
+    (globalThis as unknown as { runpadLogger?: Logger }).runpadLogger = log;
   }, 120_000);
   afterAll(async () => {
     const app = globalThis as unknown as { runpadDb?: Promise<DbHandle>; runpadBlobStore?: unknown; runpadStreams?: Promise<{ streams: { close(): Promise<void> }; registry: { close(): Promise<void> } }>; runpadRateLimits?: Map<string, Promise<{ close(): Promise<void> }>> };
@@ -465,7 +455,8 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
     const index = model.answers.length;
     const response = await chat(person, crypto.randomUUID(), 'and then the provider fails');
     expect(response.status).toBe(200);
-    const failure = new APICallError({ message: 'The server had an error', url: 'http://model.test/v1', requestBodyValues: {}, statusCode: 500, isRetryable: true });
+    // As the AI SDK makes it: with the request's body, which holds the whole conversation.
+    const failure = new APICallError({ message: 'The server had an error', url: 'http://model.test/v1', requestBodyValues: { messages: [{ role: 'user', content: 'and then the provider fails' }] }, statusCode: 500, isRetryable: true });
     await say(index, [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, text('Half an answer '), { type: 'error', error: failure }]);
     model.answers[index].close();
     const seen = await readUntil(response.body!.getReader(), { text: '' });
@@ -474,5 +465,6 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
     // The page's stream has ended: everything the answer logs is logged by now.
     const failures = lines.filter((l) => l.msg === 'model request failed' && l.guest === person.userId);
     expect(failures.map((l) => ({ cause: l.cause, status: l.status }))).toEqual([{ cause: 'provider', status: 500 }]);
+    expect(JSON.stringify(lines)).not.toContain('and then the provider fails');
   }, 60_000);
 });

@@ -29,6 +29,7 @@ import { CLIENT_ADDRESS_HEADER } from '@/lib/http/peer-address-header';
 import { isSecureOrigin } from '@/lib/http/origin';
 import { logger } from '@/lib/log/logger';
 import { signInRefusal } from './access';
+import { betterAuthLogger } from './auth-log';
 import { accountCookiePrefix } from './account-cookie';
 import { getAuthSecret } from './secret';
 import { SESSION_MAX_AGE_S, sessionCookieName, signSession, verifySession } from './session';
@@ -49,6 +50,7 @@ function buildAuth(db: Db, origin: string) {
     secret: getAuthSecret(),
     trustedOrigins: [origin],
     telemetry: { enabled: false },
+    logger: betterAuthLogger(log),
     database: drizzleAdapter(db, {
       provider: 'pg',
       schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications, passkey: authPasskeys },

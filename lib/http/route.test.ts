@@ -1,9 +1,9 @@
-import pino from 'pino';
-import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ERROR_CODES, errorSpec } from '@/lib/errors';
 import { QuotaExceededError } from '@/lib/db/queries/quota';
 import { BlobTooLargeError } from '@/lib/blobs/blob-store';
+import { capturedLog, type LogLine } from '@/lib/testing/captured-log';
+import type { Logger } from '@/lib/log/logger';
 
 vi.mock('server-only', () => ({}));
 /** Who is asking, as each test sets it (requireUser reads it through resolveIdentity). */
@@ -16,16 +16,11 @@ const { readJson } = await import('./read-json');
 const { z } = await import('zod');
 
 /** Every log line the route writes, parsed. */
-const lines: Array<Record<string, unknown>> = [];
+let lines: LogLine[] = [];
 beforeEach(() => {
-  lines.length = 0;
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  (globalThis as unknown as { runpadLogger?: pino.Logger }).runpadLogger = pino({ level: 'info' }, sink);
+  const captured = capturedLog();
+  lines = captured.lines;
+  (globalThis as unknown as { runpadLogger?: Logger }).runpadLogger = captured.log;
 });
 
 const get = (handler: () => Promise<Response>) => route(handler)(new Request('http://app.test/api/thing'));

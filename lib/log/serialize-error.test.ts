@@ -1,0 +1,75 @@
+import { APICallError } from 'ai';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { openForTests, pgliteBackend, serverBackend } from '@/lib/db/test-databases';
+import type { Db } from '@/lib/db/client';
+import { capturedLog } from '@/lib/testing/captured-log';
+
+describe('an error in the log names its failure, not the data it carried', () => {
+  it('a model provider’s failure: no request body (the conversation), no response headers, no query string', () => {
+    const { log, lines } = capturedLog();
+    const failure = new APICallError({
+      message: 'The server had an error',
+      url: 'https://models.example/v1/chat/completions?key=query-string-key',
+      requestBodyValues: { messages: [{ role: 'user', content: 'my salary is 123456' }] },
+      statusCode: 500,
+      responseHeaders: { 'set-cookie': 'provider-session=cookie-value' },
+      responseBody: '{"error":"echoing my salary is 123456"}',
+      isRetryable: true,
+    });
+    log.error({ err: failure, cause: 'provider' }, 'model request failed');
+    const written = JSON.stringify(lines);
+    for (const carried of ['123456', 'cookie-value', 'query-string-key']) expect(written).not.toContain(carried);
+    expect(lines[0].err).toMatchObject({ type: 'AI_APICallError', message: 'The server had an error', statusCode: 500, isRetryable: true, url: 'https://models.example/v1/chat/completions' });
+    expect((lines[0].err as { stack: string }).stack).toMatch(/^AI_APICallError: The server had an error\n\s+at /);
+  });
+
+  it('a cause chain is kept to a bounded depth, each link by its own name and message', () => {
+    const { log, lines } = capturedLog();
+    let error: Error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', secretField: 'not-this' });
+    for (let i = 0; i < 10; i++) error = new Error(`layer ${i}`, { cause: error });
+    log.warn({ err: error }, 'failed');
+    const logged = lines[0].err as Record<string, unknown>;
+    expect(logged.message).toBe('layer 9');
+    let depth = 0;
+    for (let link = logged; link.cause; link = link.cause as Record<string, unknown>) depth += 1;
+    expect(depth).toBe(4);
+    expect(JSON.stringify(lines)).not.toContain('not-this');
+  });
+
+  it('a thrown object that is not an Error is named by its kind, not by its contents', () => {
+    const { log, lines } = capturedLog();
+    log.warn({ err: { token: 'session-token-value' } }, 'failed');
+    log.warn({ err: 'plain words' }, 'failed');
+    expect(JSON.stringify(lines)).not.toContain('session-token-value');
+    expect(lines.map((l) => l.err)).toEqual([
+      { type: 'object', message: '[Object]' },
+      { type: 'string', message: 'plain words' },
+    ]);
+  });
+
+  for (const backend of [pgliteBackend(), serverBackend()]) {
+    describe(backend.name, () => {
+      let db: Db;
+      const live = openForTests(backend, [], (opened) => (db = opened.db));
+
+      live('a failed query: its SQL and SQLSTATE, never its parameters (in the message, the stack or the details)', async () => {
+        await db.execute(sql`create table logged_tokens (token text primary key)`);
+        const token = `session-token-${crypto.randomUUID()}`;
+        await db.execute(sql`insert into logged_tokens values (${token})`);
+        const failure = await db.execute(sql`insert into logged_tokens values (${token})`).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        expect(failure).toBeInstanceOf(Error);
+        const { log, lines } = capturedLog();
+        log.warn({ err: failure }, 'database write failed');
+        expect(JSON.stringify(lines)).not.toContain(token);
+        const logged = lines[0].err as { message: string; cause?: { code?: string; constraint_name?: string; constraint?: string } };
+        expect(logged.message).toContain('insert into logged_tokens values ($1)');
+        expect(logged.cause?.code).toBe('23505');
+        expect(logged.cause?.constraint_name ?? logged.cause?.constraint).toBe('logged_tokens_pkey');
+      });
+    });
+  }
+});

@@ -1,0 +1,19 @@
+/**
+ * The app's logger (lib/log/logger.ts, its serializers and redaction) writing into memory: a test
+ * reads the lines it logged as parsed JSON.
+ */
+import { Writable } from 'node:stream';
+import { createLogger, type Logger } from '@/lib/log/logger';
+
+export type LogLine = Record<string, unknown>;
+
+export function capturedLog(): { log: Logger; lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as LogLine);
+      done();
+    },
+  });
+  return { log: createLogger(sink, 'info'), lines };
+}
