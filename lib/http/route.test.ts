@@ -47,6 +47,23 @@ describe('one error from the domain to the page', () => {
     expect(lines[0]).toMatchObject({ level: 40, code: 'conversation:not_found', reason: 'conversation id owned by another guest', status: 404, guest: 'guest-1', msg: 'request refused' });
   });
 
+  it('a share link’s id, the capability to read it, is not in the log: a fingerprint stands for it', async () => {
+    const token = 'Zq3xK8pLmN2vR7tY5wB1cA';
+    const refuse = (path: string) =>
+      route(async () => {
+        throw new AppError('rate_limit:exceeded', { message: 'Wait 7 s.' });
+      })(new Request(`http://app.test${path}`, { method: 'GET' }));
+    await refuse(`/api/shares/${token}/fork`);
+    await refuse(`/api/shares/${token}`);
+    await refuse(`/api/shares/OtherShareIdOtherShare0/notebook`);
+    expect(JSON.stringify(lines)).not.toContain(token);
+    const paths = lines.map((l) => String(l.path));
+    expect(paths[0]).toMatch(/^\/api\/shares\/share~[\w-]{8}\/fork$/);
+    // The same share has the same fingerprint on every line; another share another.
+    expect(paths[1]).toBe(paths[0].replace('/fork', ''));
+    expect(paths[2].split('/')[3]).not.toBe(paths[0].split('/')[3]);
+  });
+
   it('a rate limit carries Retry-After and the wait the page counts down', async () => {
     const response = await get(async () => {
       throw new AppError('rate_limit:exceeded', { message: 'Wait 7 s.', headers: { 'retry-after': '7' }, details: { retryAfterSeconds: 7 } });

@@ -5,7 +5,7 @@
  * - requires `application/json` where the route reads JSON (a cross-site `no-cors` request can
  *   only send text/plain, form or multipart bodies);
  * - gives the request an id (answered in `x-request-id`) and logs every refusal — 401, 403, 404,
- *   413, 429 and the like — with that id, the guest and the reason, never a cookie;
+ *   413, 429 and the like — with that id, the guest and the reason, never a cookie or a share's id;
  * - answers an AppError (lib/errors.ts) thrown anywhere below with its status and words, logged
  *   once at its level with its code and reason; any other exception becomes one (a database that
  *   cannot be reached is a 503 in words, the rest a logged 500 with the request id, not a stack).
@@ -16,6 +16,7 @@ import { sessionGuestId } from '@/lib/auth/current-user';
 import { logger, type Logger } from '@/lib/log/logger';
 import { AppError } from '@/lib/errors';
 import { refusalReason } from './errors';
+import { loggedPath } from './logged-path';
 import { toAppError } from './to-app-error';
 import { isSameOriginRequest, requestOrigin } from './origin';
 
@@ -36,7 +37,7 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
       response = await handler({ request, params: (await nextContext?.params) as P, requestId, log });
     } catch (thrown) {
       const error = toAppError(thrown);
-      const path = new URL(request.url).pathname;
+      const path = loggedPath(request.url);
       // The guest is only for the log line: a cookie that cannot be read is logged as no guest.
       const guest = error.level === 'error' ? undefined : await sessionGuestId().catch(() => null);
       log[error.level]({ code: error.code, status: error.status, reason: error.reason, method: request.method, path, ...(guest !== undefined ? { guest } : {}), ...(error.level === 'error' ? { err: error.cause ?? thrown } : {}) }, error.level === 'error' ? 'request failed' : 'request refused');
@@ -47,7 +48,7 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
     // A refusal answered without an AppError: a readiness probe's 503, one of better-auth's own.
     if (!logged && response.status >= 400 && response.status !== 500) {
       log.warn(
-        { status: response.status, method: request.method, path: new URL(request.url).pathname, guest: await sessionGuestId().catch(() => null), reason: refusalReason(response) ?? 'unspecified' },
+        { status: response.status, method: request.method, path: loggedPath(request.url), guest: await sessionGuestId().catch(() => null), reason: refusalReason(response) ?? 'unspecified' },
         'request refused',
       );
     }
