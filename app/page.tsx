@@ -4,11 +4,12 @@ import { getClientConfig } from '@/lib/config';
 import { currentUserId } from '@/lib/auth/current-user';
 import { initialModelId } from '@/lib/chat/choose-model';
 import { getDb } from '@/lib/db/client';
+import { withPageErrors } from '@/lib/http/page-errors';
 
 export const dynamic = 'force-dynamic';
 
 /** A new conversation; it is stored when its first message is sent. It starts with the model used last. */
-export default async function NewConversationPage() {
+async function NewConversationPage() {
   const config = getClientConfig();
   const userId = await currentUserId();
   const modelId = await initialModelId(await getDb(), userId, null);
@@ -19,3 +20,5 @@ export default async function NewConversationPage() {
     </>
   );
 }
+
+export default withPageErrors('new-conversation', NewConversationPage);

@@ -271,7 +271,7 @@ test('npm start kills a server that does not stop: port free, no process left, w
   await expectStopsCleanly(app, 'SIGTERM', () => process.kill(app.npm.pid!, 'SIGTERM'));
 });
 
-test('/api/health answers 503 naming the failed checks, without the connection string', async () => {
+test('with the database down: /api/health answers 503 naming the failed checks, without the connection string, and pages say so in words', async ({ page }) => {
   test.setTimeout(READY_DEADLINE_MS + 60_000);
   const password = 'lifecycle-db-password';
   // Nothing listens on port 9 (discard): the connection is refused.
@@ -287,5 +287,16 @@ test('/api/health answers 503 naming the failed checks, without the connection s
   expect(body.blobStore).toMatch(/^(failed|no answer)/);
   expect(text).not.toContain(password);
   expect(text).not.toContain('postgres://');
+  // A page whose data cannot be read says so in words, with the reference of the log line that
+  // says why; a share page's id (its capability) is in no line of the server's output.
+  const shareId = 'LifecycleShareId012345';
+  for (const address of ['/', `/s/${shareId}`]) {
+    await page.goto(`http://127.0.0.1:${e2ePort(3192)}${address}`);
+    await expect(page.getByRole('heading', { name: 'This page could not be loaded' })).toBeVisible();
+    const reference = (await page.getByTestId('page-error-reference').textContent())?.split(': ').at(-1);
+    expect(reference).toMatch(/^[0-9a-f-]{36}$/);
+    await expect.poll(() => app.output()).toContain(`"reference":"${reference}"`);
+  }
+  expect(app.output()).not.toContain(shareId);
   await expectStopsCleanly(app, 'SIGTERM', () => process.kill(app.npm.pid!, 'SIGTERM'));
 });

@@ -6,11 +6,12 @@ import { resolveIdentity } from '@/lib/auth/current-user';
 import { getDb } from '@/lib/db/client';
 import { authPasskeys, authSessions } from '@/lib/db/schema';
 import { formatBytes } from '@/lib/format';
+import { withPageErrors } from '@/lib/http/page-errors';
 
 export const dynamic = 'force-dynamic';
 
 /** The signed-in person's account: signed-in devices, passkeys, export, deletion. Guests go to sign in. */
-export default async function AccountPage() {
+async function AccountPage() {
   const result = await resolveIdentity();
   if (!result.ok || result.identity.kind !== 'account') redirect('/sign-in?next=/account');
   const { identity } = result;
@@ -51,3 +52,5 @@ export default async function AccountPage() {
     </main>
   );
 }
+
+export default withPageErrors('account', AccountPage);

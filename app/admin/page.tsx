@@ -5,11 +5,12 @@ import { resolveIdentity } from '@/lib/auth/current-user';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { listPeople } from '@/lib/db/queries/users';
+import { withPageErrors } from '@/lib/http/page-errors';
 
 export const dynamic = 'force-dynamic';
 
 /** Admins (RUNPAD_ADMIN_EMAILS): everyone with their usage; block a person or change their limits. */
-export default async function AdminPage() {
+async function AdminPage() {
   const result = await resolveIdentity();
   if (!result.ok || result.identity.kind !== 'account') redirect('/sign-in?next=/admin');
   if (!result.identity.isAdmin) redirect('/account');
@@ -41,3 +42,5 @@ export default async function AdminPage() {
     </main>
   );
 }
+
+export default withPageErrors('admin', AdminPage);

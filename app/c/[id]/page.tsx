@@ -6,10 +6,11 @@ import { currentUserId } from '@/lib/auth/current-user';
 import { loadOwnConversation } from '@/lib/chat/load-conversation';
 import { initialModelId } from '@/lib/chat/choose-model';
 import { getDb } from '@/lib/db/client';
+import { withPageErrors } from '@/lib/http/page-errors';
 
 export const dynamic = 'force-dynamic';
 
-export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
+async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const userId = await currentUserId();
   const conversation = userId ? await loadOwnConversation(userId, id) : null;
@@ -31,3 +32,5 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     </>
   );
 }
+
+export default withPageErrors('conversation', ConversationPage);

@@ -5,11 +5,12 @@ import { getDb } from '@/lib/db/client';
 import { getShare, listShareFiles } from '@/lib/db/queries/shares';
 import { getClientConfig } from '@/lib/config';
 import { shareIdSchema } from '@/lib/http/session';
+import { withPageErrors } from '@/lib/http/page-errors';
 
 export const dynamic = 'force-dynamic';
 
 /** A read-only snapshot of a shared conversation; needs no interpreter to display (one starts only for a re-run). */
-export default async function SharePage({ params }: { params: Promise<{ shareId: string }> }) {
+async function SharePage({ params }: { params: Promise<{ shareId: string }> }) {
   const { shareId } = await params;
   if (!shareIdSchema.safeParse(shareId).success) notFound();
   const share = await getShare(await getDb(), shareId);
@@ -30,3 +31,5 @@ export default async function SharePage({ params }: { params: Promise<{ shareId:
     />
   );
 }
+
+export default withPageErrors('share', SharePage);
