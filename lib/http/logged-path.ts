@@ -7,7 +7,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 
-const CAPABILITY_SEGMENT = /^(\/api\/shares\/|\/s\/)([^/]+)/;
+const CAPABILITY_SEGMENT = /^(\/api\/shares\/)([^/]+)/;
 
 export function loggedPath(url: string): string {
   const { pathname } = new URL(url);

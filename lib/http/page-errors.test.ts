@@ -1,16 +1,13 @@
 import { notFound } from 'next/navigation';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { capturedLog, type LogLine } from '@/lib/testing/captured-log';
-import type { Logger } from '@/lib/log/logger';
+import { captureAppLog, type LogLine } from '@/lib/testing/captured-log';
 
 vi.mock('server-only', () => ({}));
 const { withPageErrors } = await import('./page-errors');
 
 let lines: LogLine[] = [];
 beforeEach(() => {
-  const captured = capturedLog();
-  lines = captured.lines;
-  (globalThis as unknown as { runpadLogger?: Logger }).runpadLogger = captured.log;
+  lines = captureAppLog();
 });
 
 /** As Drizzle makes it when the database is down: its parameters in its message, the driver's error as cause. */

@@ -2,8 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ERROR_CODES, errorSpec } from '@/lib/errors';
 import { QuotaExceededError } from '@/lib/db/queries/quota';
 import { BlobTooLargeError } from '@/lib/blobs/blob-store';
-import { capturedLog, type LogLine } from '@/lib/testing/captured-log';
-import type { Logger } from '@/lib/log/logger';
+import { captureAppLog, type LogLine } from '@/lib/testing/captured-log';
 
 vi.mock('server-only', () => ({}));
 /** Who is asking, as each test sets it (requireUser reads it through resolveIdentity). */
@@ -18,9 +17,7 @@ const { z } = await import('zod');
 /** Every log line the route writes, parsed. */
 let lines: LogLine[] = [];
 beforeEach(() => {
-  const captured = capturedLog();
-  lines = captured.lines;
-  (globalThis as unknown as { runpadLogger?: Logger }).runpadLogger = captured.log;
+  lines = captureAppLog();
 });
 
 const get = (handler: () => Promise<Response>) => route(handler)(new Request('http://app.test/api/thing'));

@@ -17,3 +17,10 @@ export function capturedLog(): { log: Logger; lines: LogLine[] } {
   });
   return { log: createLogger(sink, 'info'), lines };
 }
+
+/** Makes a captured logger the app's own (lib/log/logger.ts keeps it on globalThis); its lines. */
+export function captureAppLog(): LogLine[] {
+  const { log, lines } = capturedLog();
+  (globalThis as unknown as { runpadLogger?: Logger }).runpadLogger = log;
+  return lines;
+}
