@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `node bench/trace.mjs`: how well lib/trace traces the figures of the corpus (lib/trace/corpus.ts)
+// `node bench/trace.mjs`: how well lib/trace traces the figures of the corpus (tests/trace/corpus.ts)
 // — precision and recall of taking figures (false friends kept out), of tracing them to the right
 // run and output, and of saying "not found in any output" — plus what tracing costs, as a ratio
 // against parsing the same answers' markdown alone (the baseline, same run). Reports; never fails
@@ -16,8 +16,8 @@ try {
   fs.writeFileSync(
     entry,
     [
-      `export * from ${JSON.stringify(path.join(root, 'lib/trace/corpus-score.ts'))};`,
-      `export { CORPUS, run, answer, user, text, table } from ${JSON.stringify(path.join(root, 'lib/trace/corpus.ts'))};`,
+      `export * from ${JSON.stringify(path.join(root, 'tests/trace/corpus-score.ts'))};`,
+      `export { CORPUS, run, answer, user, text, table } from ${JSON.stringify(path.join(root, 'tests/trace/corpus.ts'))};`,
       `export { traceConversation } from ${JSON.stringify(path.join(root, 'lib/trace/match.ts'))};`,
       `export { fromMarkdown } from 'mdast-util-from-markdown';`,
       `export { gfm } from 'micromark-extension-gfm';`,
@@ -86,7 +86,7 @@ try {
     '',
     'Reproduce: `node bench/trace.mjs` (seconds; no build needed). Raw numbers: `bench/out/*-trace.json`.',
     '',
-    `The corpus (\`lib/trace/corpus.ts\`): ${score.cases} answers with the runs they saw and ${score.figures} figures labelled by hand (their source run and output, or "made up"), plus false friends that must not be taken as figures (years, dates, list labels, versions, code spans and blocks, links, thresholds, diagram labels, tracebacks, stderr).`,
+    `The corpus (\`tests/trace/corpus.ts\`): ${score.cases} answers with the runs they saw and ${score.figures} figures labelled by hand (their source run and output, or "made up"), plus false friends that must not be taken as figures (years, dates, list labels, versions, code spans and blocks, links, thresholds, diagram labels, tracebacks, stderr).`,
     '',
     '| what | precision | recall | true + | false + | false − |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -94,7 +94,7 @@ try {
     '',
     misses.length === 0
       ? 'Every case is traced as labelled.'
-      : `Cases not traced as labelled (${misses.length}; the unit test skips only those marked as known misses):\n\n${misses.map((m) => `- **${m.name}**${m.knownMiss ? ` (known miss: ${m.knownMiss})` : ''}: expected \`${JSON.stringify(m.expected)}\`, got \`${JSON.stringify(m.got)}\``).join('\n')}`,
+      : `Cases not traced as labelled (${misses.length}; the unit test holds the known misses to their known result, so a fix is noticed):\n\n${misses.map((m) => `- **${m.name}**${m.knownMiss ? ` (known miss: ${m.knownMiss})` : ''}: expected \`${JSON.stringify(m.expected)}\`, got \`${JSON.stringify(m.got)}\``).join('\n')}`,
     '',
     '## Cost (context; median of ' + REPEAT + ')',
     '',

@@ -103,7 +103,6 @@ async function dropGeneratedCsv(page: Page): Promise<void> {
 
 test('a 60 MB CSV: truthful upload phases, a loading phase before the run, and no second download after a reload', async ({ page }) => {
   test.setTimeout(300_000);
-  expect(EXPECTED_BYTES).toBeGreaterThan(50_000_000);
   const first = 'e2e-large-first';
   const again = 'e2e-large-again';
   const missed = 'e2e-large-missed';

@@ -11,7 +11,7 @@ import { createDb } from '@/lib/db/client';
 import { pgliteBackend, serverBackend, type TestBackend } from '@/lib/db/test-databases';
 import { limitRules, modelRequestCounters } from './model-request-limits';
 import { RATE_LIMITS_TABLE_SQL, rateLimits } from './rate-limit-table';
-import { createRateLimits, DEFAULT_LIMIT_RULES, RateLimitStoreError, type LimitRules, type RateLimits, type RateLimitsOptions } from './rate-limits';
+import { createRateLimits, RateLimitStoreError, type LimitRules, type RateLimits, type RateLimitsOptions } from './rate-limits';
 
 const REDIS_URL = TEST_REDIS_URL;
 
@@ -264,14 +264,10 @@ describe('rate limits when the store fails', () => {
 });
 
 describe('rate limit rules and table', () => {
-  it('defaults to 20 a minute and 500 a day', () => {
-    expect(DEFAULT_LIMIT_RULES).toEqual({ 'model-per-minute': { points: 20, durationSeconds: 60 }, 'model-per-day': { points: 500, durationSeconds: 86_400 } });
-  });
-
   it('rejects rules and arguments that would not limit anything sensibly', async () => {
     await expect(createRateLimits({ store: 'memory', rules: rules([0, 60], [1, 1]) })).rejects.toThrow(RangeError);
     await expect(createRateLimits({ store: 'memory', rules: rules([1, 0.5], [1, 1]) })).rejects.toThrow(RangeError);
-    const limits = await createRateLimits({ store: 'memory', rules: DEFAULT_LIMIT_RULES });
+    const limits = await createRateLimits({ store: 'memory', rules: rules([20, 60], [500, 86_400]) });
     await expect(limits.consume('model-per-minute', '')).rejects.toThrow(TypeError);
     await expect(limits.consume('model-per-minute', 'g', 1.5)).rejects.toThrow(RangeError);
     await expect(limits.consumeAll([], 'g')).rejects.toThrow(RangeError);

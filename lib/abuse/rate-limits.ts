@@ -49,12 +49,6 @@ export type LimitRules = Partial<Record<LimitKind, LimitRule>>;
 
 export const LIMIT_KINDS: readonly LimitKind[] = ['model-per-minute', 'model-per-day', 'guests-per-address', 'model-per-address', 'model-instance'];
 
-/** A small public deployment: 20 model requests per minute, 500 per day. */
-export const DEFAULT_LIMIT_RULES: Required<Pick<LimitRules, 'model-per-minute' | 'model-per-day'>> = {
-  'model-per-minute': { points: 20, durationSeconds: 60 },
-  'model-per-day': { points: 500, durationSeconds: 24 * 60 * 60 },
-};
-
 export type LimitDecision = { ok: true; remaining: number } | { ok: false; kind: LimitKind; retryAfterSeconds: number };
 /** One counter: a kind, and whose it is (a person's id, an address, the instance's one key). */
 export type LimitCounter = { kind: LimitKind; key: string };

@@ -332,8 +332,19 @@ describe('previewToText', () => {
     const row = names.map(() => 'y'.repeat(70));
     const text = previewToText('data/wide.csv', 10_000_000, sniff(`${names.join(',')}\n${Array(5).fill(row.join(',')).join('\n')}\n`));
     expect(text.length).toBeLessThanOrEqual(PREVIEW_MAX_CHARS);
-    expect(PREVIEW_MAX_CHARS).toBeLessThan(8_000);
-    expect(text).toMatch(/more columns\)/);
+    // The columns it leaves out are counted: the listed ones and the count make all 400.
+    const listed = text.split('\n')[0].match(/a_rather_long_column_name_\d+ \(string\)/g) ?? [];
+    const more = Number(text.match(/… \((\d+) more columns\)/)?.[1]);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.length + more).toBe(400);
+    // Rows are shown while the budget lasts, each cut at 1,000 characters with a mark, and the
+    // count it announces is the count it shows (the header row, then the data rows).
+    const [, announced, ...shown] = text.split('\n');
+    const count = Number(announced.match(/^first (\d+) rows?:$/)?.[1]);
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThan(5);
+    expect(shown).toHaveLength(count + 1);
+    for (const line of shown) expect(line.length <= 1_000 && line.endsWith('…')).toBe(true);
     expect(text.startsWith('/data/wide.csv (10 MB, CSV, 5 rows): columns a_rather_long_column_name_0 (string)')).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answer, chart, run, stdout, table, text, user } from './corpus';
+import { answer, chart, run, stdout, table, text, user } from '@/tests/trace/corpus';
 import { checkRequest, describeTrace, summaryLine, traceConversation, untracedMarkdown } from './index';
 
 describe('traces say where a figure came from', () => {

@@ -1,10 +1,21 @@
 import asyncio
+import importlib.util
 import inspect
 import json
 import os
 import sys
 
 import pytest
+
+# The package's figure and table code is tested against the real libraries, never skipped: a
+# machine without them fails here, naming what to install (.ci/run installs them).
+REQUIRED = {"matplotlib": "python3-matplotlib", "pandas": "python3-pandas", "numpy": "python3-numpy"}
+_missing = [name for name in REQUIRED if importlib.util.find_spec(name) is None]
+if _missing:
+    raise pytest.UsageError(
+        "tests/python needs " + ", ".join(_missing) + " under " + sys.executable
+        + ": install " + " ".join(REQUIRED[name] for name in _missing) + " (Debian) or pip install " + " ".join(_missing)
+    )
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "workers", "python"))
 os.environ["MPLBACKEND"] = "module://runpad.mpl_backend"

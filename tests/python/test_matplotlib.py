@@ -1,9 +1,5 @@
 import base64
 
-import pytest
-
-pytest.importorskip("matplotlib")
-
 
 def images(outputs):
     return [o for o in outputs if "image/png" in o.get("data", {})]

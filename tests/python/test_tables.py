@@ -1,8 +1,6 @@
 import json
 
-import pytest
-
-pd = pytest.importorskip("pandas")
+import pandas as pd
 
 TABLE = "application/vnd.dataresource+json"
 

@@ -58,7 +58,7 @@ for (const backend of backends) {
     });
 
     it('moves conversations, files, shares and counters into an existing account, once', async (context) => {
-      if (skipReason) return context.skip();
+      if (skipReason) return context.skip(skipReason);
       const account = await newAccount(db);
       await createConversation(db, account, { title: 'already there' });
       const { guest, first, share } = await guestWithWork(db, 'g');
@@ -82,7 +82,7 @@ for (const backend of backends) {
     });
 
     it('lets exactly one of several concurrent sign-ins with the same guest move its work', async (context) => {
-      if (skipReason) return context.skip();
+      if (skipReason) return context.skip(skipReason);
       const account = await newAccount(db);
       const { guest } = await guestWithWork(db, 'c');
       const guestBytes = (await getPerson(db, guest))!.storedBytes;
@@ -93,7 +93,7 @@ for (const backend of backends) {
     });
 
     it('merges two guests into one account at the same time without losing either', async (context) => {
-      if (skipReason) return context.skip();
+      if (skipReason) return context.skip(skipReason);
       const account = await newAccount(db);
       const [a, b] = [await guestWithWork(db, 'x'), await guestWithWork(db, 'y')];
       await Promise.all([mergeGuestIntoAccount(db, a.guest, account), mergeGuestIntoAccount(db, b.guest, account)]);
@@ -101,7 +101,7 @@ for (const backend of backends) {
     });
 
     it('never merges an account away as if it were a guest', async (context) => {
-      if (skipReason) return context.skip();
+      if (skipReason) return context.skip(skipReason);
       const [one, two] = [await newAccount(db), await newAccount(db)];
       await createConversation(db, one, { title: 'mine' });
       expect(await mergeGuestIntoAccount(db, one, two)).toBeNull();
@@ -109,7 +109,7 @@ for (const backend of backends) {
     });
 
     it('deletes an account with its rows and the blobs nothing else references', async (context) => {
-      if (skipReason) return context.skip();
+      if (skipReason) return context.skip(skipReason);
       const account = await newAccount(db);
       const { guest, sha: ownSha } = await guestWithWork(db, 'del-only');
       await mergeGuestIntoAccount(db, guest, account);

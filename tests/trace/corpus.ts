@@ -6,10 +6,11 @@
  * figure, each with where it comes from: `'c1'` (the run with tool call id c1), `'c1:2'` (its
  * output 2), or null (no output shows it: the model wrote it). Numbers missing from `expect` are
  * false friends (years, list labels, code, links…) that must not be taken as figures.
- * `knownMiss` marks a case the tracer gets wrong today, with why; the bench counts it, the test
- * skips it.
+ * `knownMiss` marks a case the tracer gets wrong today, with why; the bench counts and lists it,
+ * and the test holds it to its known wrong result, so that a fix (or a new way of being wrong) is
+ * seen.
  */
-import type { TraceMessage } from './sources';
+import type { TraceMessage } from '@/lib/trace/sources';
 
 export type CorpusCase = { name: string; messages: TraceMessage[]; expect: Array<[raw: string, source: string | null]>; knownMiss?: string };
 

@@ -1,6 +1,6 @@
 /** Scores the tracer on the corpus: what the unit test checks and what bench/trace.mjs prints. */
 import { CORPUS, type CorpusCase } from './corpus';
-import { traceConversation, type FigureTrace } from './match';
+import { traceConversation, type FigureTrace } from '@/lib/trace/match';
 
 export type CaseResult = { name: string; ok: boolean; knownMiss?: string; expected: CorpusCase['expect']; got: Array<[string, string | null]> };
 
