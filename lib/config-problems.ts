@@ -34,11 +34,15 @@ function withStop(text: string): string {
   return /[.!?)]$/.test(text) ? text : `${text}.`;
 }
 
-/** The problems as the text `npm start` and `npm run doctor` print. */
-export function formatProblems(problems: ConfigProblem[]): string {
-  const heading = problems.length === 1 ? 'Runpad cannot start: 1 problem in its configuration' : `Runpad cannot start: ${problems.length} problems in its configuration`;
+/** The problems as `npm start` and `npm run doctor` print them, under `heading`. */
+export function formatProblems(problems: ConfigProblem[], heading: string): string {
   const lines = problems.map((p) => `  - ${p.variable}: ${withStop(p.problem)}\n    Fix: ${withStop(p.fix)}`);
-  return `${heading} (the environment and .env.local; docs/OPERATING.md, "Troubleshooting"):\n${lines.join('\n')}\n`;
+  return `${heading} (docs/OPERATING.md, "Troubleshooting"):\n${lines.join('\n')}\n`;
+}
+
+/** "1 problem", "3 problems". */
+export function countProblems(problems: ConfigProblem[]): string {
+  return problems.length === 1 ? '1 problem' : `${problems.length} problems`;
 }
 
 /** Variables whose values are secrets: a problem with them never repeats the value. */
