@@ -45,8 +45,13 @@ export function countProblems(problems: ConfigProblem[]): string {
   return problems.length === 1 ? '1 problem' : `${problems.length} problems`;
 }
 
-/** Variables whose values are secrets: a problem with them never repeats the value. */
-const SECRET = /SECRET|KEY|TOKEN|PASSWORD/;
+/** What a page or an API answer says to anyone while the configuration cannot work. */
+export function misconfiguredMessage(problems: ConfigProblem[]): string {
+  return `This Runpad cannot work until whoever runs it changes its configuration: ${problems.map(problemLine).join(' ')}`;
+}
+
+/** Variables whose values may be or carry secrets (a URL's password): a problem never repeats their value. */
+const SECRET = /SECRET|KEY|TOKEN|PASSWORD|URL/;
 
 /** One zod issue of the environment schema as a problem: the variable, what is wrong, what to set. */
 export function envIssueProblem(issue: z.core.$ZodIssue, value: unknown): ConfigProblem {

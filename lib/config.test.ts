@@ -119,7 +119,7 @@ describe('a configuration that cannot work is refused at once, one problem per s
     const { problems } = await problemsWith({ RUNPAD_ACCESS: 'closed', REDIS_URL: '127.0.0.1:6379', RUNPAD_STEP_BUDGET: 'many', AUTH_SECRET: 'short-secret-value' });
     expect(problems).toEqual([
       { variable: 'RUNPAD_STEP_BUDGET', problem: 'not a whole number (it is "many")', fix: expect.stringContaining('whole number') },
-      { variable: 'REDIS_URL', problem: 'not a full URL (it is "127.0.0.1:6379")', fix: expect.stringContaining('full URL with its scheme') },
+      { variable: 'REDIS_URL', problem: 'not a full URL', fix: expect.stringContaining('full URL with its scheme') },
       { variable: 'AUTH_SECRET', problem: 'AUTH_SECRET must be at least 32 characters long.', fix: 'set a value of at least 32 characters, or leave it empty' },
       { variable: 'RUNPAD_ACCESS', problem: 'not one of the values it takes (it is "closed")', fix: 'set one of open, accounts, invite, or leave it empty for the default' },
     ]);

@@ -247,7 +247,9 @@ export function getConfig(): AppConfig {
 /** Every problem of the configuration in the environment; none: it can start. */
 export function configurationProblems(): ConfigProblem[] {
   if (cached) return [];
-  return readConfiguration().problems;
+  const { config, problems } = readConfiguration();
+  if (config) cached = config;
+  return problems;
 }
 
 function accessConfig(env: z.infer<typeof envSchema>): { access: AppConfig['access']; problems: ConfigProblem[] } {
