@@ -29,7 +29,7 @@ function start(env: Record<string, string>): Promise<{ code: number | null; stdo
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
       cwd: root,
       // RUNPAD_NO_BUILD: whatever happens, no build runs in the scratch root (its public/ is this checkout's).
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), RUNPAD_DATA_DIR: path.join(root, '.data'), PORT: '1', RUNPAD_NO_BUILD: '1', ...env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), RUNPAD_DATA_DIR: path.join(root, '.data'), PORT: '1', RUNPAD_NO_BUILD: '1', NODE_ENV: 'production', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
