@@ -49,4 +49,24 @@ describe('GET /api/health on a configuration that cannot work', () => {
     expect(body.code).toBe('server:misconfigured');
     expect(body.error).toMatch(/^This Runpad cannot work until whoever runs it changes its configuration: RUNPAD_ALLOWED_EMAILS: empty, and RUNPAD_ACCESS=invite/);
   });
+
+  it('every page answers 503 with what to change and who must change it, not a bare 500', async () => {
+    vi.resetModules();
+    vi.stubEnv('RUNPAD_ACCESS', 'accounts');
+    vi.stubEnv('RUNPAD_PASSWORD_SIGN_IN', 'false');
+    vi.stubEnv('RUNPAD_OIDC_ISSUER', '');
+    vi.stubEnv('RUNPAD_OIDC_CLIENT_ID', '');
+    const { NextRequest } = await import('next/server');
+    const { proxy } = await import('@/proxy');
+    for (const address of ['/', '/c/0b7c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3', '/sign-in']) {
+      const response = await proxy(new NextRequest(`http://app.test${address}`));
+      expect(response.status).toBe(503);
+      expect(response.headers.get('content-type')).toContain('text/html');
+      const html = await response.text();
+      expect(html).toContain('This Runpad cannot work until its configuration is changed');
+      expect(html).toContain('Whoever runs this server must change the settings below');
+      expect(html).toContain('<code>RUNPAD_ACCESS</code>: accounts requires signing in, but there is no way to sign in');
+      expect(html).toContain('Fix: set RUNPAD_PASSWORD_SIGN_IN=1');
+    }
+  });
 });
