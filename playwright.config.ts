@@ -16,6 +16,8 @@ export const STRICT_APP_PORT = e2ePort(3102);
 /** RUNPAD_CODE_MODE=blocks: the model gets no tools and writes fenced blocks (e2e/blocks.spec.ts). */
 export const BLOCKS_APP_PORT = e2ePort(3103);
 const artifacts = path.resolve('e2e/.artifacts');
+// Next's telemetry is off for every server the suite starts (they inherit this environment).
+process.env.NEXT_TELEMETRY_DISABLED = '1';
 
 export { FAKE_MODEL_URL };
 

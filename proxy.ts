@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { getConfig } from '@/lib/config';
+import { configurationProblems, getConfig } from '@/lib/config';
+import { misconfiguredPage } from '@/lib/http/misconfigured-page';
 import { pageCsp } from '@/lib/security/csp';
 import { sessionCookieHeader, sessionCookieName, signSession, verifySession } from '@/lib/auth/session';
 import { getAuthSecret } from '@/lib/auth/secret';
@@ -18,6 +19,9 @@ const PUBLIC_PAGES = [/^\/s\//, /^\/sign-in$/, /^\/icon\.svg$/];
 
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
+  // A configuration that cannot work: every page says what to change, not a bare 500.
+  const problems = configurationProblems();
+  if (problems.length > 0) return misconfiguredPage(problems, pageCsp(btoa(crypto.randomUUID()), false));
   const config = getConfig();
   const origin = requestOrigin(request.headers, config);
   const nonce = btoa(crypto.randomUUID());

@@ -24,6 +24,8 @@ test.describe.configure({ mode: 'serial' });
 const STOP_DEADLINE_MS = 10_000;
 const READY_DEADLINE_MS = 120_000;
 const AUTH_SECRET = 'lifecycle-secret-lifecycle-secret-012345';
+/** What /api/health reports as the app's version (package.json). */
+const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.resolve('package.json'), 'utf8')) as { version: string }).version;
 
 type Proc = { pid: number; pgid: number; startTime: string };
 type App = { npm: ChildProcess; port: number; processes: Map<string, Proc>; output: () => string };
@@ -209,7 +211,39 @@ test('/api/health says the running app is ready, without caching or cookies', as
   expect(response.status()).toBe(200);
   expect(response.headers()['cache-control']).toBe('no-store');
   expect(response.headers()['set-cookie']).toBeUndefined();
-  expect(await response.json()).toEqual({ status: 'ok', database: 'ok', blobStore: 'ok' });
+  expect(await response.json()).toEqual({ status: 'ok', version: PACKAGE_VERSION, configuration: 'ok', database: 'ok', blobStore: 'ok' });
+});
+
+test('a server started on a configuration that cannot work (next start itself, no npm start) exits 1 naming each setting and its fix, serving nothing', async () => {
+  const port = e2ePort(3184);
+  expect(await canListen(port), `port ${port} is taken before the test`).toBe(true);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-lifecycle-'));
+  tempDirs.push(dataDir);
+  const server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], {
+    detached: true,
+    stdio: 'pipe',
+    env: { ...process.env, RUNPAD_DATA_DIR: dataDir, AUTH_SECRET, DATABASE_URL: '', S3_BUCKET: '', REDIS_URL: '', RUNPAD_ACCESS: 'invite', RUNPAD_ALLOWED_EMAILS: '', RUNPAD_PASSWORD_SIGN_IN: '0', RUNPAD_OIDC_ISSUER: '', RUNPAD_OIDC_CLIENT_ID: '' },
+  });
+  let output = '';
+  apps.push({ npm: server, port, processes: new Map(), output: () => output });
+  server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // Whatever is asked while it starts is never answered 200.
+  const statuses = new Set<number | null>();
+  await expect
+    .poll(
+      async () => {
+        statuses.add(await healthStatus(port));
+        return hasExited(server);
+      },
+      { timeout: READY_DEADLINE_MS },
+    )
+    .toBe(true);
+  expect(server.exitCode, output).toBe(1);
+  expect(statuses.has(200)).toBe(false);
+  expect(output).toContain('runpad: cannot start: 2 problems in the configuration');
+  expect(output).toMatch(/- RUNPAD_ACCESS: invite requires signing in, but there is no way to sign in .*\n {4}Fix: set RUNPAD_PASSWORD_SIGN_IN=1/);
+  expect(output).toMatch(/- RUNPAD_ALLOWED_EMAILS: empty, and RUNPAD_ACCESS=invite lets in only who is invited: no one could sign in\.\n {4}Fix: /);
 });
 
 /** Two GETs of /api/health on one connection, `idleMs` apart: the status lines seen, and whether the server closed it first. */

@@ -29,6 +29,8 @@ import { startS3TestServer, type S3TestServer } from '@/lib/blobs/s3-test-server
 
 const PG_PORT = 25_710; // below the ephemeral range (32768+), where a client socket may hold a port
 const REDIS_PORT = 25_711;
+/** What /api/health reports as the app's version (package.json). */
+const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.resolve('package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * The model, for the chats below: each request streams what the test pushes into it, so a fault
@@ -259,7 +261,7 @@ describe.skipIf(skipRedis)('GET /api/health names the dependency that is down', 
   }
 
   it('says redis when Redis stops, database when Postgres stops, and ok again when each is back, without a restart', async () => {
-    expect(await health()).toEqual({ status: 200, body: { status: 'ok', database: 'ok', blobStore: 'ok', redis: 'ok' } });
+    expect(await health()).toEqual({ status: 200, body: { status: 'ok', version: PACKAGE_VERSION, configuration: 'ok', database: 'ok', blobStore: 'ok', redis: 'ok' } });
     await redis.stop();
     const { log, lines } = capturedLog();
     (globalThis as unknown as { runpadLogger?: Logger }).runpadLogger = log;

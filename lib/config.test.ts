@@ -33,3 +33,96 @@ describe('the one module that reads the environment', () => {
     expect(logLevel()).toBe('warn');
   });
 });
+
+/** The problems a fresh module finds in this environment (every variable named unset unless given). */
+async function problemsWith(env: Record<string, string>) {
+  vi.resetModules();
+  const blank = ['RUNPAD_MODELS', 'RUNPAD_MODEL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'RUNPAD_ACCESS', 'RUNPAD_ALLOWED_EMAILS', 'RUNPAD_ADMIN_EMAILS', 'RUNPAD_OIDC_ISSUER', 'RUNPAD_OIDC_CLIENT_ID', 'RUNPAD_PASSWORD_SIGN_IN', 'AUTH_SECRET'];
+  for (const name of blank) vi.stubEnv(name, '');
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  const config = await import('./config');
+  const problems = config.configurationProblems();
+  let thrown: unknown = null;
+  try {
+    config.getConfig();
+  } catch (error) {
+    thrown = error;
+  }
+  return { problems, thrown };
+}
+
+const OIDC = { RUNPAD_OIDC_ISSUER: 'https://id.example', RUNPAD_OIDC_CLIENT_ID: 'runpad' };
+
+describe('a configuration that cannot work is refused at once, one problem per setting, in words', () => {
+  it('accepts the default install and a provider-less accounts mode with password sign-in on', async () => {
+    expect((await problemsWith({})).problems).toEqual([]);
+    expect((await problemsWith({ RUNPAD_ACCESS: 'accounts' })).problems).toEqual([]);
+    expect((await problemsWith({ RUNPAD_ACCESS: 'accounts', RUNPAD_PASSWORD_SIGN_IN: '0', ...OIDC })).problems).toEqual([]);
+  });
+
+  it('accounts or invite mode with no way to sign in names RUNPAD_ACCESS and both ways to fix it', async () => {
+    for (const mode of ['accounts', 'invite']) {
+      const { problems, thrown } = await problemsWith({ RUNPAD_ACCESS: mode, RUNPAD_ALLOWED_EMAILS: '@team.example', RUNPAD_PASSWORD_SIGN_IN: 'false' });
+      expect(problems).toEqual([
+        expect.objectContaining({ variable: 'RUNPAD_ACCESS', problem: expect.stringContaining(`${mode} requires signing in, but there is no way to sign in`), fix: expect.stringMatching(/RUNPAD_PASSWORD_SIGN_IN=1.*RUNPAD_OIDC_ISSUER.*RUNPAD_ACCESS=open/) }),
+      ]);
+      expect(thrown).toMatchObject({ name: 'ConfigurationError', problems });
+      expect(String((thrown as Error).message)).toContain('RUNPAD_ACCESS: ');
+    }
+  });
+
+  it('an admin list with no way to make accounts names RUNPAD_ADMIN_EMAILS', async () => {
+    const { problems } = await problemsWith({ RUNPAD_ADMIN_EMAILS: 'ana@team.example', RUNPAD_PASSWORD_SIGN_IN: '0' });
+    expect(problems).toEqual([expect.objectContaining({ variable: 'RUNPAD_ADMIN_EMAILS', problem: expect.stringContaining('no one can make an account'), fix: expect.stringContaining('RUNPAD_PASSWORD_SIGN_IN=1') })]);
+  });
+
+  it('invite mode with no one invited names RUNPAD_ALLOWED_EMAILS', async () => {
+    const { problems } = await problemsWith({ RUNPAD_ACCESS: 'invite', ...OIDC });
+    expect(problems).toEqual([expect.objectContaining({ variable: 'RUNPAD_ALLOWED_EMAILS', problem: expect.stringContaining('no one could sign in'), fix: expect.stringContaining('@team.example') })]);
+  });
+
+  it('half an OpenID Connect provider names the missing half', async () => {
+    expect((await problemsWith({ RUNPAD_OIDC_ISSUER: 'https://id.example' })).problems).toEqual([expect.objectContaining({ variable: 'RUNPAD_OIDC_CLIENT_ID', problem: 'not set, and RUNPAD_OIDC_ISSUER is' })]);
+    expect((await problemsWith({ RUNPAD_OIDC_CLIENT_ID: 'runpad' })).problems).toEqual([expect.objectContaining({ variable: 'RUNPAD_OIDC_ISSUER', problem: 'not set, and RUNPAD_OIDC_CLIENT_ID is' })]);
+  });
+
+  it('a model entry whose key variable is unset names that variable, the entry and what to set', async () => {
+    const models = JSON.stringify([
+      { id: 'claude', provider: 'anthropic', model: 'claude-sonnet-4-5' },
+      { id: 'local', provider: 'openai-compatible', model: 'llama3.2', baseURL: 'http://127.0.0.1:11434/v1' },
+      { id: 'team', provider: 'openai', model: 'gpt-5-mini', apiKeyEnv: 'TEAM_OPENAI_KEY' },
+    ]);
+    const { problems } = await problemsWith({ RUNPAD_MODELS: models, TEAM_OPENAI_KEY: '' });
+    expect(problems).toEqual([
+      { variable: 'ANTHROPIC_API_KEY', problem: 'not set, and RUNPAD_MODELS entry 1 ("claude") (anthropic) takes its key from it', fix: expect.stringContaining('set ANTHROPIC_API_KEY to the anthropic API key') },
+      { variable: 'TEAM_OPENAI_KEY', problem: 'not set, and RUNPAD_MODELS entry 3 ("team") (openai) takes its key from it', fix: expect.stringContaining('"apiKeyEnv"') },
+    ]);
+    // An OpenAI-compatible server needs no key unless its entry names one.
+    expect((await problemsWith({ RUNPAD_MODELS: models, ANTHROPIC_API_KEY: 'a', TEAM_OPENAI_KEY: 't' })).problems).toEqual([]);
+  });
+
+  it('a model entry with a provider Runpad does not speak names the entry and the providers it does', async () => {
+    const { problems } = await problemsWith({ RUNPAD_MODELS: '[{"id":"m","provider":"mistral","model":"large"}]' });
+    expect(problems).toEqual([{ variable: 'RUNPAD_MODELS', problem: 'entry 1 ("m"), "provider": provider "mistral" is not one Runpad speaks', fix: expect.stringContaining('openai, anthropic, google, openai-compatible, demo') }]);
+  });
+
+  it('a list that is not JSON, and two defaults, are named', async () => {
+    expect((await problemsWith({ RUNPAD_MODELS: '[{id: claude}]' })).problems).toEqual([{ variable: 'RUNPAD_MODELS', problem: 'not valid JSON', fix: expect.stringContaining('[{"id":"claude"') }]);
+    const twoDefaults = JSON.stringify([
+      { id: 'a', provider: 'demo', default: true },
+      { id: 'b', provider: 'demo', default: true },
+    ]);
+    expect((await problemsWith({ RUNPAD_MODELS: twoDefaults })).problems).toEqual([expect.objectContaining({ variable: 'RUNPAD_MODELS', problem: '2 entries are marked "default": true ("a", "b")' })]);
+  });
+
+  it('bad values name each variable once, what it takes, and never repeat a secret', async () => {
+    const { problems } = await problemsWith({ RUNPAD_ACCESS: 'closed', REDIS_URL: '127.0.0.1:6379', RUNPAD_STEP_BUDGET: 'many', AUTH_SECRET: 'short-secret-value' });
+    expect(problems).toEqual([
+      { variable: 'RUNPAD_STEP_BUDGET', problem: 'not a whole number (it is "many")', fix: expect.stringContaining('whole number') },
+      { variable: 'REDIS_URL', problem: 'not a full URL', fix: expect.stringContaining('full URL with its scheme') },
+      { variable: 'AUTH_SECRET', problem: 'AUTH_SECRET must be at least 32 characters long.', fix: 'set a value of at least 32 characters, or leave it empty' },
+      { variable: 'RUNPAD_ACCESS', problem: 'not one of the values it takes (it is "closed")', fix: 'set one of open, accounts, invite, or leave it empty for the default' },
+    ]);
+    expect(JSON.stringify(problems)).not.toContain('short-secret-value');
+  });
+});

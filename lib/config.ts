@@ -1,7 +1,10 @@
 /**
- * The one module that reads the environment (server only). Validated with zod at first use so
- * a bad value fails with a message naming the variable. Every variable is documented in
- * .env.example and the README.
+ * The one module that reads the environment (server only). The whole configuration is checked at
+ * once (zod for each variable, then the settings that cannot work together: a sign-in mode with no
+ * way to sign in, a model whose key is unset): every problem names its variable, what is wrong and
+ * what to set (lib/config-problems.ts). `npm start` and `npm run doctor` run the same check before
+ * the server starts (scripts/doctor.mjs, lib/doctor.ts); getConfig() throws a ConfigurationError
+ * listing them all. Every variable is documented in .env.example and docs/OPERATING.md.
  */
 import 'server-only';
 import { createRequire } from 'node:module';
@@ -10,8 +13,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
 import type { ClientConfig } from './client-config';
-import { modelCatalogFromEnv, modelChoice, type ModelEntry } from './ai/model-catalog';
+import { modelChoice, readModelCatalog, type ModelEntry } from './ai/model-catalog';
 import { parseEmailList } from './auth/email-list';
+import { ConfigurationError, envIssueProblem, type ConfigProblem } from './config-problems';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -61,6 +65,10 @@ const envSchema = z.object({
   RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(2_000),
   RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
+  /** Email-and-password sign-in (better-auth's own): on unless 0 or false. */
+  RUNPAD_PASSWORD_SIGN_IN: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
+  /** Every key the app writes in Redis starts with this (a shared Redis: one prefix per app). */
+  RUNPAD_REDIS_PREFIX: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(64).regex(/^\S+$/, 'no spaces').default('runpad:')),
 });
 
 /** One model of the catalog, ready to call (the demo model's streaming pace included). */
@@ -113,6 +121,8 @@ export type AppConfig = {
   /** Whether X-Forwarded-Proto/-Host come from a proxy the operator trusts. */
   trustProxy: boolean;
   redisUrl: string | null;
+  /** RUNPAD_REDIS_PREFIX: the start of every Redis key the app writes (default `runpad:`). */
+  redisPrefix: string;
   /** RUNPAD_DATA_DIR, resolved: embedded database, filesystem blobs, spool, generated auth secret. */
   dataDir: string;
   /** A Postgres server (DATABASE_URL), or null for the embedded PGlite under dataDir. */
@@ -139,6 +149,8 @@ export type AppConfig = {
     /** For 'invite': emails and domains (entries without `@` or starting with it) that may sign in. */
     allowedEmails: string[];
     adminEmails: string[];
+    /** Email-and-password accounts (RUNPAD_PASSWORD_SIGN_IN, default on). */
+    passwordSignIn: boolean;
     /** The OpenID Connect provider people sign in with; null when none is configured. */
     oidc: { issuer: string; clientId: string; clientSecret: string | undefined; name: string } | null;
   };
@@ -165,21 +177,28 @@ function dropEmptyVariables(): void {
   }
 }
 
-export function getConfig(): AppConfig {
-  if (cached) return cached;
+/** The configuration from the environment, or every problem that keeps it from working. */
+function readConfiguration(): { config: AppConfig; problems: [] } | { config: null; problems: ConfigProblem[] } {
   dropEmptyVariables();
   const parsed = envSchema.safeParse(process.env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid environment: ${problems}`);
+    // Each variable once, with its first issue; the rules between variables wait for valid values.
+    const seen = new Set<string>();
+    const problems = parsed.error.issues.filter((issue) => {
+      const name = String(issue.path[0]);
+      return !seen.has(name) && seen.add(name);
+    });
+    return { config: null, problems: problems.map((issue) => envIssueProblem(issue, process.env[String(issue.path[0])])) };
   }
   const env = parsed.data;
   const pyodideVersion = createRequire(import.meta.url)('pyodide/package.json').version as string;
   const pyodideIndexPath = `/pyodide/${pyodideVersion}/`;
-  // Each entry's key is read from the variable it names (apiKeyEnv) or its provider's default;
-  // the catalog throws with RUNPAD_MODELS and what is wrong.
-  const catalog = modelCatalogFromEnv(process.env);
-  cached = {
+  // Each entry's key is read from the variable it names (apiKeyEnv) or its provider's default.
+  const { catalog, problems: modelProblems } = readModelCatalog(process.env);
+  const access = accessConfig(env);
+  const problems = [...modelProblems, ...access.problems];
+  if (problems.length > 0) return { config: null, problems };
+  const config: AppConfig = {
     models: { ...catalog, models: catalog.models.map((entry) => ({ ...entry, chunkDelayMs: env.RUNPAD_DEMO_CHUNK_DELAY_MS })) },
     pyodideVersion,
     pyodideIndexPath,
@@ -197,6 +216,7 @@ export function getConfig(): AppConfig {
     publicOrigin: env.RUNPAD_PUBLIC_ORIGIN ? new URL(env.RUNPAD_PUBLIC_ORIGIN).origin : null,
     trustProxy: env.RUNPAD_TRUST_PROXY === '1' || env.RUNPAD_TRUST_PROXY === 'true',
     redisUrl: env.REDIS_URL ?? null,
+    redisPrefix: env.RUNPAD_REDIS_PREFIX,
     dataDir: path.resolve(env.RUNPAD_DATA_DIR),
     databaseUrl: env.DATABASE_URL ?? null,
     authSecret: env.AUTH_SECRET ?? null,
@@ -210,25 +230,73 @@ export function getConfig(): AppConfig {
       modelRequestsPerAddressPerDay: env.RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY,
       instanceModelRequestsPerDay: env.RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY ?? null,
     },
-    access: accessConfig(env),
+    access: access.access,
   };
+  return { config, problems: [] };
+}
+
+/** The configuration; throws a ConfigurationError naming every problem when it cannot work. */
+export function getConfig(): AppConfig {
+  if (cached) return cached;
+  const { config, problems } = readConfiguration();
+  if (!config) throw new ConfigurationError(problems);
+  cached = config;
   return cached;
 }
 
-function accessConfig(env: z.infer<typeof envSchema>): AppConfig['access'] {
-  if (env.RUNPAD_OIDC_ISSUER && !env.RUNPAD_OIDC_CLIENT_ID) throw new Error('Invalid environment: RUNPAD_OIDC_CLIENT_ID is required with RUNPAD_OIDC_ISSUER');
+/** Every problem of the configuration in the environment; none: it can start. */
+export function configurationProblems(): ConfigProblem[] {
+  if (cached) return [];
+  const { config, problems } = readConfiguration();
+  if (config) cached = config;
+  return problems;
+}
+
+function accessConfig(env: z.infer<typeof envSchema>): { access: AppConfig['access']; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  if (env.RUNPAD_OIDC_ISSUER && !env.RUNPAD_OIDC_CLIENT_ID) {
+    problems.push({ variable: 'RUNPAD_OIDC_CLIENT_ID', problem: 'not set, and RUNPAD_OIDC_ISSUER is', fix: 'set the client id registered for Runpad at your OpenID Connect provider, or empty RUNPAD_OIDC_ISSUER' });
+  }
+  if (env.RUNPAD_OIDC_CLIENT_ID && !env.RUNPAD_OIDC_ISSUER) {
+    problems.push({ variable: 'RUNPAD_OIDC_ISSUER', problem: 'not set, and RUNPAD_OIDC_CLIENT_ID is', fix: "set your OpenID Connect provider's issuer URL (its discovery document is <issuer>/.well-known/openid-configuration)" });
+  }
   const allowedEmails = parseEmailList(env.RUNPAD_ALLOWED_EMAILS);
-  // Accounts are made by signing in with the provider (a passkey is added to an account later).
-  if (env.RUNPAD_ACCESS !== 'open' && !env.RUNPAD_OIDC_ISSUER) throw new Error(`Invalid environment: RUNPAD_ACCESS=${env.RUNPAD_ACCESS} needs an OpenID Connect provider (RUNPAD_OIDC_ISSUER, RUNPAD_OIDC_CLIENT_ID)`);
-  if (env.RUNPAD_ACCESS === 'invite' && allowedEmails.length === 0) throw new Error('Invalid environment: RUNPAD_ACCESS=invite needs RUNPAD_ALLOWED_EMAILS');
+  const adminEmails = parseEmailList(env.RUNPAD_ADMIN_EMAILS);
+  const passwordSignIn = env.RUNPAD_PASSWORD_SIGN_IN !== '0' && env.RUNPAD_PASSWORD_SIGN_IN !== 'false';
+  // Accounts are made by signing in with the provider or with an email and a password.
+  const accountsPossible = Boolean(env.RUNPAD_OIDC_ISSUER) || passwordSignIn;
+  if (env.RUNPAD_ACCESS !== 'open' && !accountsPossible) {
+    problems.push({
+      variable: 'RUNPAD_ACCESS',
+      problem: `${env.RUNPAD_ACCESS} requires signing in, but there is no way to sign in (no OpenID Connect provider, and RUNPAD_PASSWORD_SIGN_IN is off)`,
+      fix: 'set RUNPAD_PASSWORD_SIGN_IN=1 (email and password), or configure a provider (RUNPAD_OIDC_ISSUER, RUNPAD_OIDC_CLIENT_ID, RUNPAD_OIDC_CLIENT_SECRET), or set RUNPAD_ACCESS=open',
+    });
+  } else if (adminEmails.length > 0 && !accountsPossible) {
+    problems.push({
+      variable: 'RUNPAD_ADMIN_EMAILS',
+      problem: 'names admins, but no one can make an account (no OpenID Connect provider, and RUNPAD_PASSWORD_SIGN_IN is off)',
+      fix: 'set RUNPAD_PASSWORD_SIGN_IN=1, or configure a provider (RUNPAD_OIDC_ISSUER, RUNPAD_OIDC_CLIENT_ID, RUNPAD_OIDC_CLIENT_SECRET), or empty RUNPAD_ADMIN_EMAILS',
+    });
+  }
+  if (env.RUNPAD_ACCESS === 'invite' && allowedEmails.length === 0) {
+    problems.push({
+      variable: 'RUNPAD_ALLOWED_EMAILS',
+      problem: 'empty, and RUNPAD_ACCESS=invite lets in only who is invited: no one could sign in',
+      fix: 'set the emails or domains invited, comma-separated (ana@team.example, @team.example), or set RUNPAD_ACCESS=accounts',
+    });
+  }
   return {
-    mode: env.RUNPAD_ACCESS,
-    allowedEmails,
-    adminEmails: parseEmailList(env.RUNPAD_ADMIN_EMAILS),
-    oidc:
-      env.RUNPAD_OIDC_ISSUER && env.RUNPAD_OIDC_CLIENT_ID
-        ? { issuer: env.RUNPAD_OIDC_ISSUER.replace(/\/$/, ''), clientId: env.RUNPAD_OIDC_CLIENT_ID, clientSecret: env.RUNPAD_OIDC_CLIENT_SECRET, name: env.RUNPAD_OIDC_NAME ?? 'single sign-on' }
-        : null,
+    problems,
+    access: {
+      mode: env.RUNPAD_ACCESS,
+      allowedEmails,
+      adminEmails,
+      passwordSignIn,
+      oidc:
+        env.RUNPAD_OIDC_ISSUER && env.RUNPAD_OIDC_CLIENT_ID
+          ? { issuer: env.RUNPAD_OIDC_ISSUER.replace(/\/$/, ''), clientId: env.RUNPAD_OIDC_CLIENT_ID, clientSecret: env.RUNPAD_OIDC_CLIENT_SECRET, name: env.RUNPAD_OIDC_NAME ?? 'single sign-on' }
+          : null,
+    },
   };
 }
 

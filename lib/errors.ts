@@ -46,6 +46,8 @@ const ERRORS = {
   'streams:unavailable': { status: 503, level: 'error', message: 'Live answers cannot be coordinated right now (Redis is not reachable). Retry in a moment.', retryable: true, cause: 'unavailable' },
   'model:timeout': { status: 504, level: 'error', message: 'The model stopped sending anything and the request timed out. Retry.', retryable: true, cause: 'timeout' },
   'model:unavailable': { status: 502, level: 'error', message: 'The model could not answer. Retry.', retryable: true, cause: 'unknown' },
+  // A configuration that cannot work (lib/config-problems.ts); the words name what to change.
+  'server:misconfigured': { status: 503, level: 'error', message: 'This Runpad’s configuration cannot work; whoever runs it must change it (`npm run doctor` names what to change).', retryable: false, cause: 'misconfigured' },
   'server:internal': { status: 500, level: 'error', message: 'Something went wrong on the server.', retryable: true, cause: 'internal' },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -15,8 +15,7 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 import { getBlobStore } from '@/lib/blobs/app-blob-store';
 import { getConfig } from '@/lib/config';
-import { Redis } from 'ioredis';
-import { closeRedis } from '@/lib/streams/redis-connection';
+import { failureReason, pingRedis } from '@/lib/dependency-probes';
 import { getDb, type DbHandle } from '@/lib/db/client';
 import { logger, type Logger } from '@/lib/log/logger';
 
@@ -27,34 +26,6 @@ const CLOSE_TIMEOUT_MS = 3_000;
 export type CheckResult = 'ok' | string;
 /** redis: only when REDIS_URL is set (answer streams and rate limits live there). */
 export type Readiness = { ok: boolean; database: CheckResult; blobStore: CheckResult; redis?: CheckResult };
-
-/** One PING on a connection of its own, so a health check never waits behind the app's queue. */
-async function pingRedis(url: string): Promise<void> {
-  // No retries and no log of its own: a failure is the probe's to report, once.
-  const client = new Redis(url, { connectionName: 'runpad-health', lazyConnect: true, connectTimeout: 1_500, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  let cause: unknown = null;
-  client.on('error', (error: unknown) => {
-    cause ??= error; // the socket's error (ECONNREFUSED, …), reported by probe() with the failure
-  });
-  try {
-    await client.connect().catch((error: unknown) => {
-      throw cause ?? error;
-    });
-    await client.ping();
-  } finally {
-    await closeRedis(client);
-  }
-}
-
-/** A short, secret-free reason: the error's code or name when it looks like one, else "failed". */
-function failureReason(error: unknown): string {
-  if (error && typeof error === 'object') {
-    const { code, name } = error as { code?: unknown; name?: unknown };
-    const label = [code, name].find((value) => typeof value === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(value) && !/^(Type|Range|Syntax|Reference)?Error$/.test(value));
-    if (label) return `failed (${label})`;
-  }
-  return 'failed';
-}
 
 async function probe(name: string, check: () => Promise<void>, timeoutMs: number, log: Logger): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;

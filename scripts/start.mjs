@@ -1,5 +1,8 @@
-// `npm start`: builds first when there is no current build (or the sources changed since),
-// then serves the app on PORT (default 3000).
+// `npm start`: checks the configuration (scripts/doctor.mjs: every problem printed with its fix,
+// exit 1, nothing started), builds first when there is no current build or the sources changed
+// since (saying so, with the build's own output and a line every 30 s; RUNPAD_NO_BUILD=1 refuses
+// instead, naming the command to run), then serves the app on PORT (default 3000). Next's
+// telemetry is off (NEXT_TELEMETRY_DISABLED=1) for everything it runs.
 //
 // Stopping. Next's own CLI runs with this Node binary (no `npx` or shell in between) in a process
 // group of its own, and every signal goes to that whole group:
@@ -18,12 +21,15 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkConfiguration, loadEnvFiles } from './doctor.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE_DIRS = ['app', 'components', 'lib', 'workers', 'public', 'scripts'];
 const SOURCE_FILES = ['package-lock.json', 'next.config.ts', 'proxy.ts', 'postcss.config.mjs', 'tsconfig.json'];
 const buildId = path.join(root, '.next/BUILD_ID');
 
+/** While building, how often to say it is still building. */
+const BUILD_HEARTBEAT_MS = 30_000;
 /** After the first stop signal, how long the server may take before its process group is killed. */
 const SHUTDOWN_GRACE_MS = 8_000;
 /** How often to check that the parent process (npm's shell) is still there. */
@@ -41,11 +47,47 @@ function newestMtime(entry) {
   return newest;
 }
 
+/** The sources changed since `since` (paths relative to the root), newest first. */
+function changedSince(since) {
+  const changed = [];
+  const visit = (entry) => {
+    if (!fs.existsSync(entry)) return;
+    const stat = fs.statSync(entry);
+    if (!stat.isDirectory()) {
+      if (stat.mtimeMs > since) changed.push({ file: path.relative(root, entry), mtime: stat.mtimeMs });
+      return;
+    }
+    for (const child of fs.readdirSync(entry)) {
+      if (child === 'node_modules' || child === 'pyodide' || child === 'workers') continue;
+      visit(path.join(entry, child));
+    }
+  };
+  for (const entry of [...SOURCE_DIRS, ...SOURCE_FILES]) visit(path.join(root, entry));
+  return changed.sort((a, b) => b.mtime - a.mtime).map((c) => c.file);
+}
+
+/** { state: 'missing' } with no production build, { state: 'stale', changed } when a source is newer, else { state: 'current' }. */
+export function buildState() {
+  if (!fs.existsSync(buildId)) return { state: 'missing' };
+  const built = fs.statSync(buildId).mtimeMs;
+  if (![...SOURCE_DIRS, ...SOURCE_FILES].some((entry) => newestMtime(path.join(root, entry)) > built)) return { state: 'current' };
+  return { state: 'stale', changed: changedSince(built) };
+}
+
 /** True when there is no production build, or a source is newer than it. */
 export function needsBuild() {
-  if (!fs.existsSync(buildId)) return true;
-  const built = fs.statSync(buildId).mtimeMs;
-  return [...SOURCE_DIRS, ...SOURCE_FILES].some((entry) => newestMtime(path.join(root, entry)) > built);
+  return buildState().state !== 'current';
+}
+
+/** "lib/a.ts, app/b.tsx and 3 more". */
+function someFiles(files) {
+  const shown = files.slice(0, 3).join(', ');
+  return files.length > 3 ? `${shown} and ${files.length - 3} more` : shown;
+}
+
+/** Why a build is needed, in words. */
+function buildReason(build) {
+  return build.state === 'missing' ? 'there is no build yet' : `the build is older than the sources (changed since: ${someFiles(build.changed)})`;
 }
 
 /** The child running now (build, assets or server), each the leader of its own process group. */
@@ -104,6 +146,17 @@ function run(command, args) {
   });
 }
 
+/** RUNPAD_NO_BUILD=1 (or true): never build here; an out-of-date build is refused. */
+function noBuild() {
+  return process.env.RUNPAD_NO_BUILD === '1' || process.env.RUNPAD_NO_BUILD === 'true';
+}
+
+/** "1 min 30 s", "45 s". */
+function elapsed(ms) {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
 function exitCode({ code, signal }) {
   if (code !== null) return code;
   return 128 + (os.constants.signals[signal] ?? 0);
@@ -115,10 +168,28 @@ async function main() {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
   watchParent();
 
+  loadEnvFiles();
+  // Next's telemetry is off for everything started from here (its notice is never printed).
+  process.env.NEXT_TELEMETRY_DISABLED = '1';
+  const { problems, text } = await checkConfiguration({ database: false, heading: 'runpad: cannot start' });
+  if (problems.length > 0) {
+    console.error(text);
+    process.exit(1);
+  }
+
   let prepared;
-  if (needsBuild()) {
-    console.log('runpad: no current build; building first (npm run build)…');
-    prepared = await run('npm', ['run', 'build']);
+  const build = buildState();
+  if (build.state !== 'current') {
+    if (noBuild()) {
+      console.error(`runpad: cannot start: ${buildReason(build)}, and RUNPAD_NO_BUILD=1 keeps npm start from building. Run \`npm run build\`, then \`npm start\` again.`);
+      process.exit(1);
+    }
+    console.log(`runpad: ${buildReason(build)}; building first (npm run build, a few minutes; its output follows)…`);
+    const started = Date.now();
+    const heartbeat = setInterval(() => console.log(`runpad: still building (${elapsed(Date.now() - started)} so far)…`), BUILD_HEARTBEAT_MS);
+    prepared = await run('npm', ['run', 'build']).finally(() => clearInterval(heartbeat));
+    if (exitCode(prepared) === 0) console.log(`runpad: built in ${elapsed(Date.now() - started)}; starting the server.`);
+    else if (!stopSignal) console.error(`runpad: the build failed (exit ${exitCode(prepared)}); its output is above. Fix what it names, then \`npm start\` again.`);
   } else {
     prepared = await run('npm', ['run', 'assets']);
   }

@@ -9,6 +9,9 @@
 // would otherwise push out of that tail).
 import { spawn } from 'node:child_process';
 
+// Next's telemetry is off for every build and server the suite starts.
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+
 const summary = [];
 
 function runStep(script, sink, env = {}) {

@@ -1,6 +1,7 @@
 /**
  * The app's rate limits, opened once per process: counters in Redis when REDIS_URL is set
- * (shared by every instance), else in the app's Postgres (embedded or server).
+ * (shared by every instance; keys `<RUNPAD_REDIS_PREFIX>rl:<kind>:<key>`), else in the app's
+ * Postgres (embedded or server).
  *
  * A model request passes three gates, each its own counter (./model-request-limits.ts): the
  * person's (per minute and per day; an admin may set other numbers for one person, which then
@@ -24,7 +25,8 @@ function open(rules: LimitRules): Promise<RateLimits> {
   const key = JSON.stringify(rules);
   const known = globalForLimits.runpadRateLimits.get(key);
   if (known) return known;
-  const created = config.redisUrl ? createRateLimits({ store: 'redis', redisUrl: config.redisUrl, rules }) : getDb().then((db) => createRateLimits({ store: 'postgres', db, rules }));
+  // In Redis under the app's prefix (RUNPAD_REDIS_PREFIX), so a shared Redis holds no key of ours outside it.
+  const created = config.redisUrl ? createRateLimits({ store: 'redis', redisUrl: config.redisUrl, rules, keyPrefix: `${config.redisPrefix}rl` }) : getDb().then((db) => createRateLimits({ store: 'postgres', db, rules }));
   globalForLimits.runpadRateLimits.set(key, created);
   created.catch(() => globalForLimits.runpadRateLimits?.delete(key));
   return created;

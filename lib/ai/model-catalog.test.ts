@@ -39,7 +39,7 @@ describe('the models people may pick', () => {
 
   it('refuses a bad list with the variable and what is wrong', () => {
     expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: 'not json' })).toThrow(/RUNPAD_MODELS: not valid JSON/);
-    expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"x","provider":"mistral","model":"m"}]' })).toThrow(/RUNPAD_MODELS: 0\.provider/);
+    expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"x","provider":"mistral","model":"m"}]' })).toThrow(/RUNPAD_MODELS: entry 1 \("x"\), "provider": provider "mistral" is not one Runpad speaks/);
     expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"anthropic","model":"m"},{"id":"a","provider":"google","model":"n"}]' })).toThrow(/unique/);
     expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"openai-compatible","model":"m"}]' })).toThrow(/baseURL/);
     expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"anthropic"}]' })).toThrow(/"model" is required/);

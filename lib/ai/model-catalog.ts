@@ -5,6 +5,7 @@
  * environment, so every rule is unit-tested (model-catalog.test.ts).
  */
 import { z } from 'zod';
+import { problemLine, type ConfigProblem } from '@/lib/config-problems';
 
 export const MODEL_PROVIDERS = ['openai', 'anthropic', 'google', 'openai-compatible', 'demo'] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -42,6 +43,8 @@ const modelSpecSchema = z.strictObject({
   contextTokens: z.number().int().positive().optional(),
   baseURL: z.url().optional(),
   apiKeyEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+  /** The model a new conversation starts on (one entry at most); else the first. */
+  default: z.boolean().optional(),
 });
 export const modelListSchema = z
   .array(modelSpecSchema)
@@ -67,52 +70,124 @@ function demoEntry(id = 'demo', label = DEMO_MODEL_LABEL, capabilities: Partial<
   return { id, provider: 'demo', model: 'demo', label, tools: true, images: true, contextTokens: null, ...capabilities, apiKeyVariable: null, configVariable: 'RUNPAD_MODELS' };
 }
 
-/** Parses RUNPAD_MODELS (JSON); throws with the variable's name and what is wrong. */
-export function parseModelList(raw: string): z.infer<typeof modelListSchema> {
+const LIST_EXAMPLE = '[{"id":"claude","provider":"anthropic","model":"claude-sonnet-4-5"}]';
+const SPEC_FIELDS = Object.keys(modelSpecSchema.shape).join(', ');
+
+/** Where in RUNPAD_MODELS: `entry 2 ("claude")`. */
+function entryName(list: unknown, index: number): string {
+  const id = Array.isArray(list) ? (list[index] as { id?: unknown } | undefined)?.id : undefined;
+  return `entry ${index + 1}${typeof id === 'string' ? ` ("${id}")` : ''}`;
+}
+
+/** One zod issue of the list, in words. */
+function listIssueProblem(issue: z.core.$ZodIssue, list: unknown): ConfigProblem {
+  const [index, field] = issue.path;
+  const where = typeof index === 'number' ? `${entryName(list, index)}${field === undefined ? '' : `, "${String(field)}"`}` : 'the list';
+  if (issue.code === 'invalid_value' && field === 'provider') {
+    const given = Array.isArray(list) && typeof index === 'number' ? (list[index] as { provider?: unknown }).provider : undefined;
+    return { variable: 'RUNPAD_MODELS', problem: `${where}: provider ${JSON.stringify(given)} is not one Runpad speaks`, fix: `use one of ${MODEL_PROVIDERS.join(', ')} (openai-compatible with "baseURL" for any OpenAI-compatible server)` };
+  }
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+    return issue.keys.some((k) => /key|secret|token/i.test(k))
+      ? { variable: 'RUNPAD_MODELS', problem: `${where}: unknown field ${keys}; keys never go in the list`, fix: 'put the key in a variable of its own and name that variable in "apiKeyEnv"' }
+      : { variable: 'RUNPAD_MODELS', problem: `${where}: unknown field ${keys}`, fix: `remove it; an entry's fields are ${SPEC_FIELDS}` };
+  }
+  if (issue.code === 'invalid_type' && issue.path.length === 0) return { variable: 'RUNPAD_MODELS', problem: 'not a JSON list', fix: `write a list such as ${LIST_EXAMPLE}` };
+  return { variable: 'RUNPAD_MODELS', problem: `${where}: ${issue.message}`, fix: `correct it; an entry's fields are ${SPEC_FIELDS}` };
+}
+
+/** Parses RUNPAD_MODELS (JSON): the list, or every problem with it. */
+function parseModelListProblems(raw: string): { list: z.infer<typeof modelListSchema> } | { problems: ConfigProblem[] } {
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
-    throw new Error('RUNPAD_MODELS: not valid JSON (expected a list like [{"id":"claude","provider":"anthropic","model":"claude-sonnet-4-5"}])');
+    return { problems: [{ variable: 'RUNPAD_MODELS', problem: 'not valid JSON', fix: `write a JSON list such as ${LIST_EXAMPLE}` }] };
   }
   const parsed = modelListSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`RUNPAD_MODELS: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(list)'}: ${i.message}`).join('; ')}`);
-  return parsed.data;
+  if (!parsed.success) return { problems: parsed.error.issues.map((issue) => listIssueProblem(issue, json)) };
+  return { list: parsed.data };
 }
 
+/** Parses RUNPAD_MODELS (JSON); throws with the variable's name and what is wrong. */
+export function parseModelList(raw: string): z.infer<typeof modelListSchema> {
+  const parsed = parseModelListProblems(raw);
+  if ('problems' in parsed) throw new Error(parsed.problems.map(problemLine).join(' '));
+  return parsed.list;
+}
+
+/**
+ * The catalog and every problem with it: an entry that cannot be called (its key's variable
+ * unset, a provider Runpad does not speak, no base URL for an OpenAI-compatible server) is a
+ * problem of the configuration, refused at start, not found by the first person who picks it.
+ */
+export function readModelCatalog(env: CatalogEnv): { catalog: ModelCatalog; problems: ConfigProblem[] } {
+  if (!env.RUNPAD_MODELS) return { catalog: shorthandCatalog(env), problems: [] };
+  const parsed = parseModelListProblems(env.RUNPAD_MODELS);
+  if ('problems' in parsed) return { catalog: { models: [demoEntry()], defaultId: 'demo' }, problems: parsed.problems };
+  const problems: ConfigProblem[] = [];
+  const models = parsed.list.map((spec, index): ModelEntry => {
+    const where = entryName(parsed.list, index);
+    if (spec.provider === 'demo') return demoEntry(spec.id, spec.label ?? DEMO_MODEL_LABEL, { tools: spec.tools, images: spec.images, contextTokens: spec.contextTokens ?? null });
+    const sources = PROVIDER_ENV[spec.provider];
+    const keyVariable = spec.apiKeyEnv ?? sources.key;
+    const baseURL = spec.baseURL ?? (sources.baseURL ? env[sources.baseURL] : undefined);
+    if (spec.provider === 'openai-compatible' && !baseURL) {
+      problems.push({ variable: 'RUNPAD_MODELS', problem: `${where}: an openai-compatible model needs "baseURL" (or OPENAI_BASE_URL)`, fix: 'add "baseURL": "http://host:port/v1" to the entry, or set OPENAI_BASE_URL' });
+    }
+    const model = spec.model ?? (spec.provider === 'openai' ? DEFAULT_OPENAI_MODEL : undefined);
+    if (!model) problems.push({ variable: 'RUNPAD_MODELS', problem: `${where}: "model" is required for provider ${spec.provider}`, fix: `add the provider's model name, e.g. "model": "${EXAMPLE_MODEL[spec.provider]}"` });
+    // An OpenAI-compatible server may need no key (Ollama, llama.cpp); unless the entry names one.
+    const keyRequired = spec.provider !== 'openai-compatible' || spec.apiKeyEnv !== undefined;
+    if (keyRequired && !env[keyVariable]) {
+      problems.push({
+        variable: keyVariable,
+        problem: `not set, and RUNPAD_MODELS ${where} (${spec.provider}) takes its key from it`,
+        fix: `set ${keyVariable} to the ${spec.provider} API key, or name the variable that holds it in the entry's "apiKeyEnv", or remove the entry`,
+      });
+    }
+    return {
+      id: spec.id,
+      provider: spec.provider,
+      model: model ?? '',
+      label: spec.label ?? model ?? spec.id,
+      tools: spec.tools,
+      images: spec.images,
+      contextTokens: spec.contextTokens ?? null,
+      baseURL,
+      apiKey: env[keyVariable],
+      apiKeyVariable: keyVariable,
+      configVariable: 'RUNPAD_MODELS',
+    };
+  });
+  const marked = parsed.list.filter((spec) => spec.default);
+  if (marked.length > 1) problems.push({ variable: 'RUNPAD_MODELS', problem: `${marked.length} entries are marked "default": true (${marked.map((m) => `"${m.id}"`).join(', ')})`, fix: 'mark one entry at most; without a mark the first entry is the default' });
+  return { catalog: { models, defaultId: (marked[0] ?? parsed.list[0]).id }, problems };
+}
+
+/** The catalog; throws with RUNPAD_MODELS (or the key's variable) and what is wrong. */
 export function modelCatalogFromEnv(env: CatalogEnv): ModelCatalog {
-  if (env.RUNPAD_MODELS) {
-    const models = parseModelList(env.RUNPAD_MODELS).map((spec): ModelEntry => {
-      if (spec.provider === 'demo') return demoEntry(spec.id, spec.label ?? DEMO_MODEL_LABEL, { tools: spec.tools, images: spec.images, contextTokens: spec.contextTokens ?? null });
-      const sources = PROVIDER_ENV[spec.provider];
-      const keyVariable = spec.apiKeyEnv ?? sources.key;
-      const baseURL = spec.baseURL ?? (sources.baseURL ? env[sources.baseURL] : undefined);
-      if (spec.provider === 'openai-compatible' && !baseURL) throw new Error(`RUNPAD_MODELS: ${spec.id}: an openai-compatible model needs "baseURL" (or OPENAI_BASE_URL)`);
-      const model = spec.model ?? (spec.provider === 'openai' ? DEFAULT_OPENAI_MODEL : undefined);
-      if (!model) throw new Error(`RUNPAD_MODELS: ${spec.id}: "model" is required for provider ${spec.provider}`);
-      return {
-        id: spec.id,
-        provider: spec.provider,
-        model,
-        label: spec.label ?? model,
-        tools: spec.tools,
-        images: spec.images,
-        contextTokens: spec.contextTokens ?? null,
-        baseURL,
-        apiKey: env[keyVariable],
-        apiKeyVariable: keyVariable,
-        configVariable: 'RUNPAD_MODELS',
-      };
-    });
-    return { models, defaultId: models[0].id };
-  }
-  // The single-model shorthand of earlier versions.
+  const { catalog, problems } = readModelCatalog(env);
+  if (problems.length > 0) throw new Error(problems.map(problemLine).join(' '));
+  return catalog;
+}
+
+/** The single-model shorthand of earlier versions, or the offline demo model. */
+function shorthandCatalog(env: CatalogEnv): ModelCatalog {
   const model = env.RUNPAD_MODEL ?? DEFAULT_OPENAI_MODEL;
   const shared = { id: 'default', model, label: model, tools: true, images: true, contextTokens: null, apiKey: env.OPENAI_API_KEY, apiKeyVariable: 'OPENAI_API_KEY' };
   if (env.OPENAI_BASE_URL) return { models: [{ ...shared, provider: 'openai-compatible', baseURL: env.OPENAI_BASE_URL, configVariable: 'RUNPAD_MODEL (and OPENAI_BASE_URL)' }], defaultId: 'default' };
   if (env.OPENAI_API_KEY) return { models: [{ ...shared, provider: 'openai', configVariable: 'RUNPAD_MODEL' }], defaultId: 'default' };
   return { models: [demoEntry()], defaultId: 'demo' };
 }
+
+const EXAMPLE_MODEL: Record<Exclude<ModelProvider, 'demo'>, string> = {
+  openai: 'gpt-5-mini',
+  anthropic: 'claude-sonnet-4-5',
+  google: 'gemini-2.5-flash',
+  'openai-compatible': 'llama3.2',
+};
 
 /** The model with this id, if the operator offers it; the browser's word is never taken for it. */
 export function findModel(catalog: ModelCatalog, id: string | null | undefined): ModelEntry | null {

@@ -1,7 +1,9 @@
 /**
  * Which model answers a chat request: the one the page picked if the operator offers it, else the
- * conversation's own, else the one the user used last, else the default. A picked id that is not
- * in the operator's list is refused: the browser's word is never taken for a model.
+ * conversation's own, else the one a new conversation starts on (./starting-model.ts: the person's
+ * last choice, never the demo model once a real one is offered, else the operator's default). A
+ * picked id that is not in the operator's list is refused: the browser's word is never taken for a
+ * model.
  */
 import 'server-only';
 import { defaultModel, findConfiguredModel, getConfig, type ModelConfig } from '@/lib/config';
@@ -9,6 +11,7 @@ import type { Db } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { getConversation, lastUsedModelId } from '@/lib/db/queries/conversations';
 import type { ChatRequest } from './request-schema';
+import { lastChoiceMatters, newConversationModel, offeredOwnModel } from './starting-model';
 
 /** Throws request:invalid (400, in words) for a picked id the operator does not offer. */
 export async function chooseModel(db: Db, userId: string, request: Pick<ChatRequest, 'id' | 'modelId'>): Promise<ModelConfig> {
@@ -21,15 +24,19 @@ export async function chooseModel(db: Db, userId: string, request: Pick<ChatRequ
       details: { cause: 'model-not-offered' },
     });
   }
-  const own = (await getConversation(db, userId, request.id))?.modelId;
-  return findConfiguredModel(own) ?? findConfiguredModel(await lastUsedModelId(db, userId)) ?? defaultModel();
+  const { models } = getConfig();
+  const own = offeredOwnModel(models, (await getConversation(db, userId, request.id))?.modelId);
+  if (own) return findConfiguredModel(own) ?? defaultModel();
+  return findConfiguredModel(newConversationModel(models, await lastChosenModelId(db, userId))) ?? defaultModel();
 }
 
-/** The model a page starts with: the conversation's, else the user's last, else the default (ids only). */
+/** The model a page starts with: the conversation's if still offered, else the one a new conversation starts on (ids only). */
 export async function initialModelId(db: Db, userId: string | null, conversationModelId: string | null): Promise<string> {
-  const own = findConfiguredModel(conversationModelId);
-  if (own) return own.id;
-  if (getConfig().models.models.length === 1) return defaultModel().id;
-  const last = userId ? findConfiguredModel(await lastUsedModelId(db, userId)) : null;
-  return (last ?? defaultModel()).id;
+  const { models } = getConfig();
+  return offeredOwnModel(models, conversationModelId) ?? newConversationModel(models, userId ? await lastChosenModelId(db, userId) : null);
+}
+
+/** The person's last choice: the model of their most recently active conversation (not asked with one model offered). */
+async function lastChosenModelId(db: Db, userId: string): Promise<string | null> {
+  return lastChoiceMatters(getConfig().models) ? lastUsedModelId(db, userId) : null;
 }

@@ -6,6 +6,7 @@
  */
 import 'server-only';
 import { AppError } from '@/lib/errors';
+import { ConfigurationError, misconfiguredMessage } from '@/lib/config-problems';
 import { BlobTooLargeError } from '@/lib/blobs/blob-store';
 import { QuotaExceededError } from '@/lib/db/queries/quota';
 import { quotaMessage } from '@/lib/files/storage-quota';
@@ -20,6 +21,9 @@ function isObjectStoreFailure(error: unknown): boolean {
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof ConfigurationError) {
+    return new AppError('server:misconfigured', { message: misconfiguredMessage(error.problems), reason: `configuration: ${error.problems.map((p) => p.variable).join(', ')}`, cause: error });
+  }
   for (const e of chain(error)) {
     if (e instanceof QuotaExceededError) return new AppError('quota:exceeded', { message: quotaMessage(e), reason: `storage quota (${e.scope})`, cause: error });
     if (e instanceof BlobTooLargeError) return new AppError('upload:too_large', { reason: 'too large', cause: error });

@@ -14,8 +14,10 @@ const globalForStreams = globalThis as unknown as { runpadStreams?: Promise<AppS
 
 export function getAppStreams(): Promise<AppStreams> {
   if (!globalForStreams.runpadStreams) {
-    const { redisUrl } = getConfig();
-    globalForStreams.runpadStreams = createStreamRegistry({ redisUrl }).then((registry) => ({ streams: createStreamContext({ redisUrl }), registry }));
+    const { redisUrl, redisPrefix } = getConfig();
+    // Keys and channels under the app's prefix (RUNPAD_REDIS_PREFIX; `runpad:streams` by default).
+    const keyPrefix = `${redisPrefix}streams`;
+    globalForStreams.runpadStreams = createStreamRegistry({ redisUrl, keyPrefix }).then((registry) => ({ streams: createStreamContext({ redisUrl, keyPrefix }), registry }));
     globalForStreams.runpadStreams.catch(() => {
       globalForStreams.runpadStreams = undefined;
     });
