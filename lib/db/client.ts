@@ -15,12 +15,19 @@ const migrationsFolder = () => path.join(process.cwd(), 'lib/db/migrations');
 const MIGRATION_LOCK = 72_310_001;
 
 export type DbOptions = { url: string } | { dataDir: string | null };
+/**
+ * migrationsFolder: the migrations to apply (default: all of this version's); a restore applies
+ * an archive's own first. holder: who opens an embedded database, in the words its lock gives
+ * another process that tries to open it meanwhile (lib/db/embedded-lock.ts).
+ */
+export type OpenOptions = { migrationsFolder?: string; holder?: string };
 
-export async function createDb(options: DbOptions): Promise<DbHandle> {
-  return 'url' in options ? createServerDb(options.url) : createEmbeddedDb(options.dataDir);
+export async function createDb(options: DbOptions, open: OpenOptions = {}): Promise<DbHandle> {
+  const folder = open.migrationsFolder ?? migrationsFolder();
+  return 'url' in options ? createServerDb(options.url, folder) : createEmbeddedDb(options.dataDir, folder, open.holder ?? 'a Runpad server');
 }
 
-async function createServerDb(url: string): Promise<DbHandle> {
+async function createServerDb(url: string, folder: string): Promise<DbHandle> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
@@ -29,7 +36,7 @@ async function createServerDb(url: string): Promise<DbHandle> {
   const lockConnection = postgres(url, { max: 1, onnotice: () => undefined });
   try {
     await lockConnection`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    await migrate(drizzle(lockConnection), { migrationsFolder: migrationsFolder() });
+    await migrate(drizzle(lockConnection), { migrationsFolder: folder });
     await lockConnection`select pg_advisory_unlock(${MIGRATION_LOCK})`;
   } finally {
     await lockConnection.end();
@@ -39,16 +46,23 @@ async function createServerDb(url: string): Promise<DbHandle> {
   return { db, close: () => client.end() };
 }
 
-async function createEmbeddedDb(dataDir: string | null): Promise<DbHandle> {
+async function createEmbeddedDb(dataDir: string | null, folder: string, holder: string): Promise<DbHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const { openEmbedded } = await import('./pglite-cluster');
+  const { lockEmbeddedDatabase } = await import('./embedded-lock');
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const client = await openEmbedded(PGlite, dataDir);
-  const database = drizzle(client, { schema });
-  await migrate(database, { migrationsFolder: migrationsFolder() });
-  return { db: database as unknown as Db, close: () => client.close() };
+  const unlock = dataDir ? lockEmbeddedDatabase(path.resolve(dataDir), holder) : () => undefined;
+  try {
+    const client = await openEmbedded(PGlite, dataDir);
+    const database = drizzle(client, { schema });
+    await migrate(database, { migrationsFolder: folder });
+    return { db: database as unknown as Db, close: () => client.close().finally(unlock) };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }
 
 const globalForDb = globalThis as unknown as { runpadDb?: Promise<DbHandle> };
