@@ -209,7 +209,7 @@ test('/api/health says the running app is ready, without caching or cookies', as
   expect(response.status()).toBe(200);
   expect(response.headers()['cache-control']).toBe('no-store');
   expect(response.headers()['set-cookie']).toBeUndefined();
-  expect(await response.json()).toEqual({ status: 'ok', database: 'ok', blobStore: 'ok' });
+  expect(await response.json()).toEqual({ status: 'ok', version: JSON.parse(fs.readFileSync('package.json', 'utf8')).version, database: 'ok', blobStore: 'ok' });
 });
 
 /** Two GETs of /api/health on one connection, `idleMs` apart: the status lines seen, and whether the server closed it first. */

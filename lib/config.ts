@@ -12,6 +12,7 @@ import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
 import type { ClientConfig } from './client-config';
 import { modelCatalogFromEnv, modelChoice, type ModelEntry } from './ai/model-catalog';
 import { parseEmailList } from './auth/email-list';
+import { APP_VERSION } from './version';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -287,5 +288,6 @@ export function getClientConfig(): ClientConfig {
     duckdbExtensionUrl: config.duckdbExtensionUrl,
     maxRunTimeoutMs: config.maxRunTimeoutMs,
     stepBudget: config.stepBudget,
+    version: APP_VERSION,
   };
 }
