@@ -8,7 +8,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type DbHandle = { db: Db; close: () => Promise<void> };
+/** migrate: applies a migrations folder's further migrations (default: this version's), as at start. */
+export type DbHandle = { db: Db; close: () => Promise<void>; migrate: (folder?: string) => Promise<void> };
 
 const migrationsFolder = () => path.join(process.cwd(), 'lib/db/migrations');
 /** Any constant shared by every instance: serializes concurrent migrations on one server. */
@@ -33,17 +34,20 @@ async function createServerDb(url: string, folder: string): Promise<DbHandle> {
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
   // Migrate over one dedicated connection holding an advisory lock, so several app instances
   // starting at once apply migrations one after the other (the later ones find nothing to do).
-  const lockConnection = postgres(url, { max: 1, onnotice: () => undefined });
-  try {
-    await lockConnection`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    await migrate(drizzle(lockConnection), { migrationsFolder: folder });
-    await lockConnection`select pg_advisory_unlock(${MIGRATION_LOCK})`;
-  } finally {
-    await lockConnection.end();
-  }
+  const migrateFolder = async (migrations: string) => {
+    const lockConnection = postgres(url, { max: 1, onnotice: () => undefined });
+    try {
+      await lockConnection`select pg_advisory_lock(${MIGRATION_LOCK})`;
+      await migrate(drizzle(lockConnection), { migrationsFolder: migrations });
+      await lockConnection`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+    } finally {
+      await lockConnection.end();
+    }
+  };
+  await migrateFolder(folder);
   const client = postgres(url, { max: 10, onnotice: () => undefined });
   const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, close: () => client.end() };
+  return { db, close: () => client.end(), migrate: (migrations = migrationsFolder()) => migrateFolder(migrations) };
 }
 
 async function createEmbeddedDb(dataDir: string | null, folder: string, holder: string): Promise<DbHandle> {
@@ -58,7 +62,11 @@ async function createEmbeddedDb(dataDir: string | null, folder: string, holder: 
     const client = await openEmbedded(PGlite, dataDir);
     const database = drizzle(client, { schema });
     await migrate(database, { migrationsFolder: folder });
-    return { db: database as unknown as Db, close: () => client.close().finally(unlock) };
+    return {
+      db: database as unknown as Db,
+      close: () => client.close().finally(unlock),
+      migrate: (migrations = migrationsFolder()) => migrate(database, { migrationsFolder: migrations }),
+    };
   } catch (error) {
     unlock();
     throw error;

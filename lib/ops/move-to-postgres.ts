@@ -18,16 +18,16 @@ export async function moveToPostgres(embeddedDir: string, url: string, holder: s
     throw new RefusedError(`There is no embedded database in ${embeddedDir}. Set RUNPAD_DATA_DIR to the data directory the instance used.`);
   }
   // Both at this version's schema: the embedded one as `npm start` would migrate it.
-  const source = await createDb({ dataDir: embeddedDir }, { holder });
+  const target = await createDb({ url });
   try {
-    const target = await createDb({ url });
+    const holding = await nonEmptyTables(target.db);
+    if (holding.length > 0) {
+      throw new RefusedError(
+        `The database at DATABASE_URL is not empty (${holding.map((t) => `${t.table}: ${t.rows} rows`).join(', ')}). Point DATABASE_URL at a new, empty database; nothing was changed.`,
+      );
+    }
+    const source = await createDb({ dataDir: embeddedDir }, { holder });
     try {
-      const holding = await nonEmptyTables(target.db);
-      if (holding.length > 0) {
-        throw new RefusedError(
-          `The database at DATABASE_URL is not empty (${holding.map((t) => `${t.table}: ${t.rows} rows`).join(', ')}). Point DATABASE_URL at a new, empty database; nothing was changed.`,
-        );
-      }
       const tables: MoveSummary['tables'] = [];
       await source.db.transaction(
         (read) =>
@@ -43,9 +43,9 @@ export async function moveToPostgres(embeddedDir: string, url: string, holder: s
       );
       return { tables };
     } finally {
-      await target.close();
+      await source.close();
     }
   } finally {
-    await source.close();
+    await target.close();
   }
 }

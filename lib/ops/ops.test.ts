@@ -14,6 +14,9 @@ import postgres from 'postgres';
 import { extract, create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
+import { createS3BlobStore } from '@/lib/blobs/s3-blob-store';
+import { startS3TestServer, type S3TestServer } from '@/lib/blobs/s3-test-server';
+import type { BlobStore } from '@/lib/blobs/blob-store';
 import { readWhole } from '@/lib/blobs/read-whole';
 import { createDb, type Db, type DbOptions } from '@/lib/db/client';
 import { putBlob } from '@/lib/db/queries/blobs';
@@ -34,10 +37,15 @@ const FILE_BYTES = new TextEncoder().encode('city,population\nLyon,522000\n');
 const SECRET = 'a-generated-secret-of-the-source-instance-0123456789';
 
 /** Runs `npm run <script> -- args` with only these Runpad settings; resolves with its exit code and output. */
-async function npmRun(script: string, args: string[], settings: { dataDir: string; databaseUrl?: string }) {
-  const env: NodeJS.ProcessEnv = { ...process.env, RUNPAD_DATA_DIR: settings.dataDir };
-  for (const name of ['DATABASE_URL', 'AUTH_SECRET', 'S3_BUCKET']) delete env[name];
+async function npmRun(script: string, args: string[], settings: { dataDir: string; databaseUrl?: string; s3?: S3TestServer }) {
+  // NODE_NO_WARNINGS: the AWS SDK's notice about Node 20 is not the command's output.
+  const env: NodeJS.ProcessEnv = { ...process.env, RUNPAD_DATA_DIR: settings.dataDir, NODE_NO_WARNINGS: '1' };
+  for (const name of Object.keys(env)) if (name === 'DATABASE_URL' || name === 'AUTH_SECRET' || name.startsWith('S3_')) delete env[name];
   if (settings.databaseUrl) env.DATABASE_URL = settings.databaseUrl;
+  if (settings.s3) {
+    const { bucket, endpoint, accessKeyId, secretAccessKey } = settings.s3;
+    Object.assign(env, { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey, S3_PREFIX: 'restored/' });
+  }
   try {
     const { stdout, stderr } = await run('npm', ['run', '-s', script, '--', ...args], { cwd: process.cwd(), env });
     return { code: 0, stdout, stderr };
@@ -64,8 +72,9 @@ async function freshDatabase(): Promise<string> {
 
 type Made = { user: string; conversation: string; share: string; sha256: string };
 
-/** What every round trip must bring back. */
-async function expectWork(database: DbOptions, blobDir: string, made: Made) {
+/** What every round trip must bring back (the file's bytes from this blob store). */
+async function expectWork(database: DbOptions, blobs: string | BlobStore, made: Made) {
+  const blobStore = typeof blobs === 'string' ? createFsBlobStore(blobs) : blobs;
   const { db, close } = await createDb(database);
   try {
     expect((await getConversation(db, made.user, made.conversation))?.title).toBe('Populations');
@@ -75,7 +84,7 @@ async function expectWork(database: DbOptions, blobDir: string, made: Made) {
     ]);
     const [file] = await listFiles(db, made.conversation);
     expect(file).toMatchObject({ name: 'cities.csv', sha256: made.sha256, mediaType: 'text/csv', size: FILE_BYTES.byteLength });
-    expect(await readWhole(createFsBlobStore(blobDir), made.sha256)).toEqual(Buffer.from(FILE_BYTES));
+    expect(await readWhole(blobStore, made.sha256)).toEqual(Buffer.from(FILE_BYTES));
     const share = await getShare(db, made.share);
     expect(share?.conversationId).toBe(made.conversation);
     expect(share?.messages.map((m) => m.id)).toEqual(['u1', 'a1']);
@@ -129,7 +138,8 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-describe('backup and restore of an embedded instance', () => {
+// Safety nets only: each command is a process of its own that opens a database (seconds of CPU, more under load).
+describe('backup and restore of an embedded instance', { timeout: 300_000 }, () => {
   it('writes one archive whose manifest names the versions and every file with its checksum', async () => {
     const result = await npmRun('backup', [archive], { dataDir: source });
     expect(result.stderr).toBe('');
@@ -217,7 +227,7 @@ describe('backup and restore of an embedded instance', () => {
   });
 });
 
-describe('Postgres', () => {
+describe('Postgres', { timeout: 300_000 }, () => {
   it('restores an embedded instance’s archive into a new Postgres database, and backs that up again', async (context) => {
     if (serverProblem) context.skip(serverProblem);
     const url = await freshDatabase();
@@ -227,13 +237,18 @@ describe('Postgres', () => {
     expect(restored.code).toBe(0);
     await expectWork({ url }, path.join(target, 'blobs'), made);
 
-    // A backup of the Postgres database (running instance or not: one snapshot), restored embedded.
+    // A backup of the Postgres database (running instance or not: one snapshot).
     const second = path.join(root, 'from-postgres.tar.gz');
     const backedUp = await npmRun('backup', [second], { dataDir: target, databaseUrl: url });
     expect(backedUp.code).toBe(0);
-    const back = path.join(root, 'back-to-embedded');
-    expect((await npmRun('restore', [second], { dataDir: back })).code).toBe(0);
-    await expectWork({ dataDir: path.join(back, 'pglite') }, path.join(back, 'blobs'), made);
+    const unpacked = path.join(root, 'from-postgres');
+    fs.mkdirSync(unpacked);
+    await extract({ file: second, cwd: unpacked });
+    const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(path.join(unpacked, 'manifest.json'), 'utf8')));
+    expect(manifest.database.kind).toBe('postgres');
+    expect(manifest.database.server).toMatch(/^PostgreSQL \d+/);
+    expect(manifest.database.tables).toEqual(expect.arrayContaining([{ name: 'conversations', rows: 1 }, { name: 'messages', rows: 2 }, { name: 'share_files', rows: 1 }]));
+    expect(fs.readFileSync(path.join(unpacked, 'database', 'messages.ndjson'), 'utf8')).toContain('Plot the cities');
   });
 
   it('move-to-postgres copies the embedded database; the blobs stay where they are', async (context) => {
@@ -249,5 +264,30 @@ describe('Postgres', () => {
     const again = await npmRun('move-to-postgres', [], { dataDir: source, databaseUrl: url });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('The database at DATABASE_URL is not empty');
+  });
+});
+
+describe('an S3 blob store', { timeout: 300_000 }, () => {
+  let s3: S3TestServer;
+  beforeAll(async () => {
+    s3 = await startS3TestServer();
+  });
+  afterAll(() => s3?.stop());
+
+  it('a filesystem instance’s archive restores into S3, and an S3 instance backs up its blobs', async () => {
+    const target = path.join(root, 'on-s3');
+    const restored = await npmRun('restore', [archive], { dataDir: target, s3 });
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    const store = createS3BlobStore({ bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true, prefix: 'restored/', spoolDir: path.join(root, 'spool') });
+    await expectWork({ dataDir: path.join(target, 'pglite') }, store, made);
+
+    const fromS3 = path.join(root, 'from-s3.tar.gz');
+    expect((await npmRun('backup', [fromS3], { dataDir: target, s3 })).code).toBe(0);
+    const unpacked = path.join(root, 'from-s3');
+    fs.mkdirSync(unpacked);
+    await extract({ file: fromS3, cwd: unpacked });
+    expect(manifestSchema.parse(JSON.parse(fs.readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'))).blobs).toEqual({ store: 's3', count: 1, missing: [] });
+    expect(fs.readFileSync(path.join(unpacked, 'blobs', made.sha256))).toEqual(Buffer.from(FILE_BYTES));
   });
 });

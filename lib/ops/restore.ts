@@ -70,6 +70,7 @@ export async function restore(file: string, target: RestoreTarget): Promise<Rest
     // The target at the archive's schema; a fresh one gets exactly it.
     const opened = await createDb(target.database, { migrationsFolder: folder, holder: target.holder });
     let rows = 0;
+    let migratedTo: string | null = null;
     try {
       const schema = await appliedMigration(opened.db);
       if (schema !== manifest.database.migration) {
@@ -100,6 +101,9 @@ export async function restore(file: string, target: RestoreTarget): Promise<Rest
         }
         await resetSequences(tx);
       });
+      // This version's later migrations, as `npm start` would apply them.
+      await opened.migrate();
+      migratedTo = await appliedMigration(opened.db, readJournal());
     } finally {
       await opened.close();
     }
@@ -119,13 +123,7 @@ export async function restore(file: string, target: RestoreTarget): Promise<Rest
       fs.chmodSync(target.authSecret.file, 0o600);
     }
 
-    // This version's later migrations, as `npm start` would apply them.
-    const migrated = await createDb(target.database, { holder: target.holder });
-    try {
-      return { manifest, rows, blobs, migratedTo: await appliedMigration(migrated.db, readJournal()) };
-    } finally {
-      await migrated.close();
-    }
+    return { manifest, rows, blobs, migratedTo };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
     if (folder) fs.rmSync(folder, { recursive: true, force: true });

@@ -66,11 +66,19 @@ export async function* readTable(tx: Queryable, table: string): AsyncGenerator<s
   }
 }
 
+/** At most this many characters of rows go in one insert (rows of long conversations are large). */
+const BATCH_CHARS = 8_000_000;
+
 /** Writes rows (JSON texts of `to_jsonb(row)`) into `table`; returns how many. */
 export async function writeRows(db: Queryable, table: string, rows: readonly string[]): Promise<number> {
-  for (let start = 0; start < rows.length; start += BATCH_ROWS) {
-    const batch = `[${rows.slice(start, start + BATCH_ROWS).join(',')}]`;
+  let start = 0;
+  while (start < rows.length) {
+    let end = start;
+    let chars = 0;
+    while (end < rows.length && end - start < BATCH_ROWS && (end === start || chars + rows[end].length <= BATCH_CHARS)) chars += rows[end++].length;
+    const batch = `[${rows.slice(start, end).join(',')}]`;
     await db.execute(sql`insert into ${ident(table)} select * from jsonb_populate_recordset(null::${ident(table)}, ${batch}::jsonb)`);
+    start = end;
   }
   return rows.length;
 }
