@@ -50,6 +50,18 @@ async function* lines(file: string): AsyncGenerator<string> {
   for await (const line of reader) if (line) yield line;
 }
 
+/** Puts the archive's blobs into the store; returns how many. */
+async function putBlobs(manifest: Manifest, staging: string, store: BlobStore): Promise<number> {
+  let count = 0;
+  for (const entry of manifest.files) {
+    if (!entry.path.startsWith('blobs/')) continue;
+    const put = await store.put(fs.createReadStream(path.join(staging, entry.path)), { maxBytes: Number.MAX_SAFE_INTEGER });
+    if (`blobs/${put.sha256}` !== entry.path) throw new Error(`The blob store kept ${entry.path} under another hash (${put.sha256}).`);
+    count += 1;
+  }
+  return count;
+}
+
 export type RestoreSummary = { manifest: Manifest; rows: number; blobs: number; migratedTo: string | null };
 
 export async function restore(file: string, target: RestoreTarget): Promise<RestoreSummary> {
@@ -70,6 +82,7 @@ export async function restore(file: string, target: RestoreTarget): Promise<Rest
     // The target at the archive's schema; a fresh one gets exactly it.
     const opened = await createDb(target.database, { migrationsFolder: folder, holder: target.holder });
     let rows = 0;
+    let blobs = 0;
     let migratedTo: string | null = null;
     try {
       const schema = await appliedMigration(opened.db);
@@ -84,6 +97,14 @@ export async function restore(file: string, target: RestoreTarget): Promise<Rest
           `${target.describe} is not empty (${holding.map((t) => `${t.table}: ${t.rows} rows`).join(', ')}). Restore into a new, empty database (or an empty data directory); nothing was changed.`,
         );
       }
+      // The blobs and the secret first (a blob put twice is kept once): the rows, committed last,
+      // never name bytes that are not there, and a restore cut short can simply be run again.
+      blobs = await putBlobs(manifest, staging, target.store);
+      if (manifest.authSecret === 'archived' && target.authSecret !== 'environment') {
+        fs.mkdirSync(path.dirname(target.authSecret.file), { recursive: true });
+        fs.copyFileSync(path.join(staging, 'auth-secret'), target.authSecret.file);
+        fs.chmodSync(target.authSecret.file, 0o600);
+      }
       const archived = new Set(manifest.database.tables.map((table) => table.name));
       await opened.db.transaction(async (tx) => {
         const order = await tablesInOrder(tx);
@@ -91,13 +112,12 @@ export async function restore(file: string, target: RestoreTarget): Promise<Rest
         if (unknown.length > 0) throw new RefusedError(`The archive holds tables this schema does not have (${unknown.join(', ')}); it was not written by Runpad ${manifest.appVersion} as it says.`);
         for (const table of order) {
           if (!archived.has(table)) continue;
-          let batch: string[] = [];
+          const batch: string[] = [];
           for await (const line of lines(path.join(staging, 'database', `${table}.ndjson`))) {
             batch.push(line);
             if (batch.length >= 500) rows += await writeRows(tx, table, batch.splice(0));
           }
           rows += await writeRows(tx, table, batch);
-          batch = [];
         }
         await resetSequences(tx);
       });
@@ -106,21 +126,6 @@ export async function restore(file: string, target: RestoreTarget): Promise<Rest
       migratedTo = await appliedMigration(opened.db, readJournal());
     } finally {
       await opened.close();
-    }
-
-    let blobs = 0;
-    for (const entry of manifest.files) {
-      if (!entry.path.startsWith('blobs/')) continue;
-      const sha256 = entry.path.slice('blobs/'.length);
-      const put = await target.store.put(fs.createReadStream(path.join(staging, entry.path)), { maxBytes: Number.MAX_SAFE_INTEGER });
-      if (put.sha256 !== sha256) throw new Error(`The blob store kept ${entry.path} under another hash (${put.sha256}).`);
-      blobs += 1;
-    }
-
-    if (manifest.authSecret === 'archived' && target.authSecret !== 'environment') {
-      fs.mkdirSync(path.dirname(target.authSecret.file), { recursive: true });
-      fs.copyFileSync(path.join(staging, 'auth-secret'), target.authSecret.file);
-      fs.chmodSync(target.authSecret.file, 0o600);
     }
 
     return { manifest, rows, blobs, migratedTo };
