@@ -26,6 +26,7 @@ import { ownPostgresUnavailable, ownRedisUnavailable, startFaultyProxy, startOwn
 import { createS3BlobStore } from '@/lib/blobs/s3-blob-store';
 import { readWhole } from '@/lib/blobs/read-whole';
 import { startS3TestServer, type S3TestServer } from '@/lib/blobs/s3-test-server';
+import { APP_VERSION } from '@/lib/version';
 
 const PG_PORT = 25_710; // below the ephemeral range (32768+), where a client socket may hold a port
 const REDIS_PORT = 25_711;
@@ -261,7 +262,7 @@ describe.skipIf(skipRedis)('GET /api/health names the dependency that is down', 
   }
 
   it('says redis when Redis stops, database when Postgres stops, and ok again when each is back, without a restart', async () => {
-    expect(await health()).toEqual({ status: 200, body: { status: 'ok', version: PACKAGE_VERSION, configuration: 'ok', database: 'ok', blobStore: 'ok', redis: 'ok' } });
+    expect(await health()).toEqual({ status: 200, body: { status: 'ok', version: APP_VERSION, configuration: 'ok', database: 'ok', blobStore: 'ok', redis: 'ok' } });
     await redis.stop();
     const { log, lines } = capturedLog();
     (globalThis as unknown as { runpadLogger?: Logger }).runpadLogger = log;
@@ -442,7 +443,7 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
       await vi.waitFor(
         async () => {
           await (await getRateLimits()).consume('model-per-address', 'probe');
-          expect(await direct.keys('rl:model-per-address:probe')).toHaveLength(1);
+          expect(await direct.keys('runpad:rl:model-per-address:probe')).toHaveLength(1);
         },
         { timeout: 20_000, interval: 500 },
       );

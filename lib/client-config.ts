@@ -17,4 +17,6 @@ export type ClientConfig = {
   duckdbExtensionUrl: string;
   maxRunTimeoutMs: number;
   stepBudget: number;
+  /** This install's version (package.json; Settings shows it). */
+  version: string;
 };

@@ -16,6 +16,7 @@ import type { ClientConfig } from './client-config';
 import { modelChoice, readModelCatalog, type ModelEntry } from './ai/model-catalog';
 import { parseEmailList } from './auth/email-list';
 import { ConfigurationError, envIssueProblem, type ConfigProblem } from './config-problems';
+import { APP_VERSION } from './version';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -355,5 +356,6 @@ export function getClientConfig(): ClientConfig {
     duckdbExtensionUrl: config.duckdbExtensionUrl,
     maxRunTimeoutMs: config.maxRunTimeoutMs,
     stepBudget: config.stepBudget,
+    version: APP_VERSION,
   };
 }

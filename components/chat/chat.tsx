@@ -333,7 +333,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         onOpenSettings={openSettings}
         scriptLanguage={exportScript}
       />
-      <SettingsDialog open={settingsOpen} onClose={closeSettings} maxTimeoutMs={config.maxRunTimeoutMs} />
+      <SettingsDialog open={settingsOpen} onClose={closeSettings} maxTimeoutMs={config.maxRunTimeoutMs} version={config.version} />
       <main ref={scrollRef} className="relative min-h-0 flex-1 overflow-y-auto" id="conversation">
         <MessageList
           messages={shownMessages}

@@ -4,8 +4,8 @@ import { memo, useEffect, useRef } from 'react';
 import { TURN_LIMITS } from '@/lib/runtime/limits';
 import { useSettings } from './use-settings';
 
-/** Per-browser settings: run time limit, images to the model, code runs per turn. */
-export const SettingsDialog = memo(function SettingsDialog({ open, onClose, maxTimeoutMs }: { open: boolean; onClose: () => void; maxTimeoutMs: number }) {
+/** Per-browser settings: run time limit, images to the model, code runs per turn; and which Runpad this is. */
+export const SettingsDialog = memo(function SettingsDialog({ open, onClose, maxTimeoutMs, version }: { open: boolean; onClose: () => void; maxTimeoutMs: number; version: string }) {
   const [settings, update] = useSettings();
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -65,7 +65,8 @@ export const SettingsDialog = memo(function SettingsDialog({ open, onClose, maxT
           : sign in to keep your work on every device; signed-in devices, export, deletion.
         </p>
       </div>
-      <form method="dialog" className="mt-5 text-right">
+      <form method="dialog" className="mt-5 flex items-center justify-between">
+        <span className="text-xs text-zinc-500 dark:text-zinc-400">Runpad {version}</span>
         <button className="rounded-lg bg-blue-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-blue-700">Done</button>
       </form>
     </dialog>

@@ -1,9 +1,9 @@
-import { appVersion } from '@/lib/app-version';
 import { configurationProblems } from '@/lib/config';
 import { problemLine } from '@/lib/config-problems';
 import { readiness, registerShutdown } from '@/lib/health';
 import { route } from '@/lib/http/route';
 import { withRefusalReason } from '@/lib/http/errors';
+import { APP_VERSION } from '@/lib/version';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -21,11 +21,11 @@ export const GET = route(async ({ log }) => {
   const headers = { 'cache-control': 'no-store' };
   const problems = configurationProblems();
   if (problems.length > 0) {
-    const response = Response.json({ status: 'unavailable', version: appVersion(), configuration: problems.map(problemLine) }, { status: 503, headers });
+    const response = Response.json({ status: 'unavailable', version: APP_VERSION, configuration: problems.map(problemLine) }, { status: 503, headers });
     return withRefusalReason(response, `unavailable: configuration (${problems.map((p) => p.variable).join(', ')})`);
   }
   const { ok, ...checks } = await readiness({ log });
-  const response = Response.json({ status: ok ? 'ok' : 'unavailable', version: appVersion(), configuration: 'ok', ...checks }, { status: ok ? 200 : 503, headers });
+  const response = Response.json({ status: ok ? 'ok' : 'unavailable', version: APP_VERSION, configuration: 'ok', ...checks }, { status: ok ? 200 : 503, headers });
   const down = Object.entries(checks).filter(([, result]) => result !== 'ok').map(([name]) => name);
   return ok ? response : withRefusalReason(response, `unavailable: ${down.join(', ')}`);
 });
