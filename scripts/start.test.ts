@@ -74,6 +74,7 @@ describe('npm start refuses what it cannot start, in words, before anything star
     fs.utimesSync(path.join(root, '.next/BUILD_ID'), new Date(1_000), new Date(1_000));
     const stale = await start({ RUNPAD_NO_BUILD: '1' });
     expect(stale.code).toBe(1);
+
     expect(stale.stderr).toMatch(/runpad: cannot start: the build is older than the sources \(changed since: [^)]+ and \d+ more\), and RUNPAD_NO_BUILD=1 keeps npm start from building\. Run `npm run build`/);
   });
 });
@@ -93,5 +94,32 @@ describe('npm run doctor', () => {
     expect(fine.code).toBe(0);
     expect(fine.stdout).toContain('runpad doctor: the configuration can start.');
     expect(fine.stdout).toContain('models: demo (demo, the default)');
+  });
+});
+
+describe('whether the build is out of date', () => {
+  it('names the sources changed since the build, newest first, and a changed unit test does not count', async () => {
+    const { buildState } = await import('./start.mjs');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-build-state-'));
+    try {
+      const at = (file: string, seconds: number) => {
+        fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        fs.writeFileSync(path.join(dir, file), '');
+        fs.utimesSync(path.join(dir, file), new Date(seconds * 1000), new Date(seconds * 1000));
+      };
+      at('app/page.tsx', 100);
+      at('lib/config.ts', 100);
+      expect(buildState(dir)).toEqual({ state: 'missing' });
+      at('.next/BUILD_ID', 200);
+      expect(buildState(dir)).toEqual({ state: 'current' });
+      at('lib/config.test.ts', 300);
+      at('scripts/start.test.ts', 300);
+      expect(buildState(dir)).toEqual({ state: 'current' });
+      at('lib/config.ts', 400);
+      at('package-lock.json', 500);
+      expect(buildState(dir)).toEqual({ state: 'stale', changed: ['package-lock.json', path.join('lib', 'config.ts')] });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
