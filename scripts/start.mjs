@@ -26,7 +26,6 @@ import { checkConfiguration, loadEnvFiles } from './doctor.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE_DIRS = ['app', 'components', 'lib', 'workers', 'public', 'scripts'];
 const SOURCE_FILES = ['package-lock.json', 'next.config.ts', 'proxy.ts', 'postcss.config.mjs', 'tsconfig.json'];
-const buildId = path.join(root, '.next/BUILD_ID');
 
 /** While building, how often to say it is still building. */
 const BUILD_HEARTBEAT_MS = 30_000;
@@ -35,10 +34,13 @@ const SHUTDOWN_GRACE_MS = 8_000;
 /** How often to check that the parent process (npm's shell) is still there. */
 const PARENT_POLL_MS = 250;
 
+/** Unit tests are not part of the build: changing one does not make it out of date. */
+const NOT_BUILT = /\.test\.tsx?$/;
+
 function newestMtime(entry) {
   if (!fs.existsSync(entry)) return 0;
   const stat = fs.statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
+  if (!stat.isDirectory()) return NOT_BUILT.test(entry) ? 0 : stat.mtimeMs;
   let newest = 0;
   for (const child of fs.readdirSync(entry)) {
     if (child === 'node_modules' || child === 'pyodide' || child === 'workers') continue;
@@ -47,14 +49,14 @@ function newestMtime(entry) {
   return newest;
 }
 
-/** The sources changed since `since` (paths relative to the root), newest first. */
-function changedSince(since) {
+/** The sources under `dir` changed since `since` (paths relative to it), newest first. */
+function changedSince(dir, since) {
   const changed = [];
   const visit = (entry) => {
     if (!fs.existsSync(entry)) return;
     const stat = fs.statSync(entry);
     if (!stat.isDirectory()) {
-      if (stat.mtimeMs > since) changed.push({ file: path.relative(root, entry), mtime: stat.mtimeMs });
+      if (stat.mtimeMs > since && !NOT_BUILT.test(entry)) changed.push({ file: path.relative(dir, entry), mtime: stat.mtimeMs });
       return;
     }
     for (const child of fs.readdirSync(entry)) {
@@ -62,16 +64,20 @@ function changedSince(since) {
       visit(path.join(entry, child));
     }
   };
-  for (const entry of [...SOURCE_DIRS, ...SOURCE_FILES]) visit(path.join(root, entry));
+  for (const entry of [...SOURCE_DIRS, ...SOURCE_FILES]) visit(path.join(dir, entry));
   return changed.sort((a, b) => b.mtime - a.mtime).map((c) => c.file);
 }
 
-/** { state: 'missing' } with no production build, { state: 'stale', changed } when a source is newer, else { state: 'current' }. */
-export function buildState() {
-  if (!fs.existsSync(buildId)) return { state: 'missing' };
-  const built = fs.statSync(buildId).mtimeMs;
-  if (![...SOURCE_DIRS, ...SOURCE_FILES].some((entry) => newestMtime(path.join(root, entry)) > built)) return { state: 'current' };
-  return { state: 'stale', changed: changedSince(built) };
+/**
+ * The build of the app in `dir` (default this one): { state: 'missing' } with no production build,
+ * { state: 'stale', changed } when a source is newer, else { state: 'current' }.
+ */
+export function buildState(dir = root) {
+  const id = path.join(dir, '.next/BUILD_ID');
+  if (!fs.existsSync(id)) return { state: 'missing' };
+  const built = fs.statSync(id).mtimeMs;
+  if (![...SOURCE_DIRS, ...SOURCE_FILES].some((entry) => newestMtime(path.join(dir, entry)) > built)) return { state: 'current' };
+  return { state: 'stale', changed: changedSince(dir, built) };
 }
 
 /** True when there is no production build, or a source is newer than it. */

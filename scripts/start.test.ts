@@ -24,9 +24,9 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 /** Runs `node scripts/start.mjs` in the scratch root with only `env` (and PATH); resolves with how it ended. */
-function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function start(env: Record<string, string>, script = 'scripts/start.mjs'): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    const child = spawn(process.execPath, [script], {
       cwd: root,
       // RUNPAD_NO_BUILD: whatever happens, no build runs in the scratch root (its public/ is this checkout's).
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), RUNPAD_DATA_DIR: path.join(root, '.data'), PORT: '1', RUNPAD_NO_BUILD: '1', NODE_ENV: 'production', ...env },
@@ -74,6 +74,52 @@ describe('npm start refuses what it cannot start, in words, before anything star
     fs.utimesSync(path.join(root, '.next/BUILD_ID'), new Date(1_000), new Date(1_000));
     const stale = await start({ RUNPAD_NO_BUILD: '1' });
     expect(stale.code).toBe(1);
+
     expect(stale.stderr).toMatch(/runpad: cannot start: the build is older than the sources \(changed since: [^)]+ and \d+ more\), and RUNPAD_NO_BUILD=1 keeps npm start from building\. Run `npm run build`/);
+  });
+});
+
+describe('npm run doctor', () => {
+  it('prints the same problems and exits 1, reading .env.local as the server would; with none, what the server would start with', async () => {
+    fs.writeFileSync(path.join(root, '.env.local'), 'RUNPAD_ADMIN_EMAILS=ana@team.example\nRUNPAD_PASSWORD_SIGN_IN=0\n');
+    try {
+      const broken = await start({}, 'scripts/doctor.mjs');
+      expect(broken.code).toBe(1);
+      expect(broken.stderr).toContain('runpad doctor: 1 problem in the configuration');
+      expect(broken.stderr).toMatch(/- RUNPAD_ADMIN_EMAILS: names admins, but no one can make an account .*\n {4}Fix: set RUNPAD_PASSWORD_SIGN_IN=1/);
+    } finally {
+      fs.rmSync(path.join(root, '.env.local'));
+    }
+    const fine = await start({ RUNPAD_REDIS_PREFIX: 'team-a:' }, 'scripts/doctor.mjs');
+    expect(fine.code).toBe(0);
+    expect(fine.stdout).toContain('runpad doctor: the configuration can start.');
+    expect(fine.stdout).toContain('models: demo (demo, the default)');
+  });
+});
+
+describe('whether the build is out of date', () => {
+  it('names the sources changed since the build, newest first, and a changed unit test does not count', async () => {
+    const { buildState } = await import('./start.mjs');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-build-state-'));
+    try {
+      const at = (file: string, seconds: number) => {
+        fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        fs.writeFileSync(path.join(dir, file), '');
+        fs.utimesSync(path.join(dir, file), new Date(seconds * 1000), new Date(seconds * 1000));
+      };
+      at('app/page.tsx', 100);
+      at('lib/config.ts', 100);
+      expect(buildState(dir)).toEqual({ state: 'missing' });
+      at('.next/BUILD_ID', 200);
+      expect(buildState(dir)).toEqual({ state: 'current' });
+      at('lib/config.test.ts', 300);
+      at('scripts/start.test.ts', 300);
+      expect(buildState(dir)).toEqual({ state: 'current' });
+      at('lib/config.ts', 400);
+      at('package-lock.json', 500);
+      expect(buildState(dir)).toEqual({ state: 'stale', changed: ['package-lock.json', path.join('lib', 'config.ts')] });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
