@@ -61,6 +61,7 @@ const envSchema = z.object({
   RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(2_000),
   RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
+  RUNPAD_METRICS_TOKEN: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().min(16, 'RUNPAD_METRICS_TOKEN must be at least 16 characters long.').optional()),
 });
 
 /** One model of the catalog, ready to call (the demo model's streaming pace included). */
@@ -134,6 +135,8 @@ export type AppConfig = {
     /** The whole instance's model requests per day; null: no ceiling. */
     instanceModelRequestsPerDay: number | null;
   };
+  /** The Bearer token that opens GET /api/metrics (RUNPAD_METRICS_TOKEN); null: metrics are off (404). */
+  metricsToken: string | null;
   access: {
     mode: AccessMode;
     /** For 'invite': emails and domains (entries without `@` or starting with it) that may sign in. */
@@ -210,6 +213,7 @@ export function getConfig(): AppConfig {
       modelRequestsPerAddressPerDay: env.RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY,
       instanceModelRequestsPerDay: env.RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY ?? null,
     },
+    metricsToken: env.RUNPAD_METRICS_TOKEN ?? null,
     access: accessConfig(env),
   };
   return cached;

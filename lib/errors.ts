@@ -46,6 +46,8 @@ const ERRORS = {
   'streams:unavailable': { status: 503, level: 'error', message: 'Live answers cannot be coordinated right now (Redis is not reachable). Retry in a moment.', retryable: true, cause: 'unavailable' },
   'model:timeout': { status: 504, level: 'error', message: 'The model stopped sending anything and the request timed out. Retry.', retryable: true, cause: 'timeout' },
   'model:unavailable': { status: 502, level: 'error', message: 'The model could not answer. Retry.', retryable: true, cause: 'unknown' },
+  'metrics:off': { status: 404, level: 'info', message: 'Metrics are off on this Runpad: its operator turns them on by setting RUNPAD_METRICS_TOKEN.', retryable: false },
+  'metrics:unauthorized': { status: 401, level: 'warn', message: 'The metrics need the token set in RUNPAD_METRICS_TOKEN, sent as "Authorization: Bearer <token>".', retryable: false },
   'server:internal': { status: 500, level: 'error', message: 'Something went wrong on the server.', retryable: true, cause: 'internal' },
 } as const satisfies Record<string, ErrorSpec>;
 
