@@ -59,7 +59,7 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
         'request refused',
       );
     }
-    const params = (await nextContext?.params.catch(() => undefined)) as Record<string, string | string[] | undefined> | undefined;
+    const params = (await Promise.resolve(nextContext?.params).catch(() => undefined)) as Record<string, string | string[] | undefined> | undefined;
     recordHttpRequest({ route: routeLabel(new URL(request.url).pathname, params), method: request.method, status: response.status, seconds: (performance.now() - startedAt) / 1000, errorCode });
     // Streaming responses may have immutable headers; the id then travels in the log only.
     try {

@@ -91,6 +91,10 @@ describe('what route() counts', () => {
     expect(delta('runpad_http_errors_total', { ...pattern, code: 'rate_limit:exceeded' })).toBe(1);
     expect(delta('runpad_http_request_duration_seconds_count', { ...pattern, method: 'GET' })).toBe(2);
     expect(after).not.toContain(id);
+    // A route without dynamic segments: Next passes a context without params.
+    const health = route(async () => Response.json({ status: 'ok' }));
+    expect((await health(new Request('http://app.test/api/health'), {} as never)).status).toBe(200);
+    expect((await health(new Request('http://app.test/api/health'), { params: undefined } as never)).status).toBe(200);
     // The scrapes themselves are requests too.
     expect(sample(after, 'runpad_http_requests_total', { route: '/api/metrics', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
   });
