@@ -79,12 +79,42 @@ test('a streamed answer reaches the page while the model is still writing it', a
   const trigger = `e2e-nginx-stream-${Date.now()}`;
   // The model sends its first words, then waits for this test: they cannot have waited for the end.
   await addScenarios([{ trigger, hold: { afterChunks: 3 }, chunkChars: 6, steps: [{ text: 'Early words arrive first. Then the rest, THE END.' }] }]);
+  await page.goto('/');
   await waitForHydration(page);
   await send(page, `Stream it. ${trigger}`);
   await expect(chatText(/Early words arr/)).toBeVisible();
   await expect(chatText(/THE END/)).toHaveCount(0);
   await releaseHeld(trigger);
   await expect(chatText(/THE END\./)).toBeVisible();
+});
+
+test('on the wire, an answer’s first chunks pass nginx while the model holds the rest', async () => {
+  const trigger = `e2e-nginx-wire-${Date.now()}`;
+  const text = 'Early words arrive first. Then the rest, THE END.';
+  await addScenarios([{ trigger, hold: { afterChunks: 3 }, chunkChars: 6, steps: [{ text }] }]);
+  await page.goto('/');
+  const cookie = (await context.cookies(strict.origin)).map((c) => `${c.name}=${c.value}`).join('; ');
+  const body = JSON.stringify({ id: crypto.randomUUID(), message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: `On the wire. ${trigger}` }] } });
+  // The model is released only once its third chunk has come through nginx: buffered, it never
+  // would be, and the answer would end in the app's idle timeout instead of its last words.
+  let released: Promise<void> | null = null;
+  const received = await new Promise<string>((resolve, reject) => {
+    const request = https.request(new URL('/api/chat', strict.origin), { method: 'POST', rejectUnauthorized: false, headers: { 'content-type': 'application/json', cookie } }, (response) => {
+      let sse = '';
+      if (response.statusCode !== 200) reject(new Error(`POST /api/chat answered ${response.statusCode}`));
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        sse += chunk;
+        if (!released && sse.includes('"delta":"arrive"')) released = releaseHeld(trigger);
+      });
+      response.on('end', () => resolve(sse));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+  await released;
+  const deltas = [...received.matchAll(/"type":"text-delta","id":"[^"]*","delta":"([^"]*)"/g)].map((m) => m[1]);
+  expect(deltas.join('')).toBe(text);
 });
 
 test('a reload mid-answer reattaches through nginx and the answer completes, the question sent once', async () => {
