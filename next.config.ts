@@ -10,8 +10,9 @@ const isolationHeaders = ISOLATION_HEADERS.map(({ key, value }) => ({ key, value
 
 const nextConfig: NextConfig = {
   // Loaded by Node at run time, not bundled: PGlite ships wasm, rate-limiter-flexible imports its
-  // store drivers dynamically, pino and ioredis are plain Node packages.
-  serverExternalPackages: ['@electric-sql/pglite', 'rate-limiter-flexible', 'ioredis', 'pino'],
+  // store drivers dynamically, pino, ioredis and prom-client are plain Node packages (prom-client
+  // loaded once per process: every route counts into one registry).
+  serverExternalPackages: ['@electric-sql/pglite', 'rate-limiter-flexible', 'ioredis', 'pino', 'prom-client'],
   poweredByHeader: false,
   // `npm test` type-checks the whole project, the build's route types included, beside the build
   // (tsconfig.routes.json), so its build skips the same pass; every other build runs it.

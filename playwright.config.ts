@@ -13,6 +13,9 @@ const APP_PORT = e2ePort(3100);
 const DEMO_APP_PORT = e2ePort(3101);
 /** Small rate limits and storage quotas, for the tests of those limits (e2e/limits.spec.ts). */
 export const STRICT_APP_PORT = e2ePort(3102);
+export const MAIN_APP_PORT = APP_PORT;
+/** The strict server's RUNPAD_METRICS_TOKEN (e2e/proxy.spec.ts scrapes its metrics). */
+export const METRICS_TOKEN = 'e2e-metrics-token-0123456789';
 /** RUNPAD_CODE_MODE=blocks: the model gets no tools and writes fenced blocks (e2e/blocks.spec.ts). */
 export const BLOCKS_APP_PORT = e2ePort(3103);
 const artifacts = path.resolve('e2e/.artifacts');
@@ -122,8 +125,11 @@ export default defineConfig({
             RUNPAD_MODEL_REQUESTS_PER_DAY: '1000',
             RUNPAD_CONVERSATION_STORAGE_BYTES: '3000000',
             RUNPAD_GUEST_STORAGE_BYTES: '5000000',
-            // The TLS test proxy (e2e/fixtures/tls-proxy.mjs) says when the browser used HTTPS.
+            // The TLS test proxy (e2e/fixtures/tls-proxy.mjs) and nginx (e2e/proxy.spec.ts) say
+            // when the browser used HTTPS, and nginx which address it saw.
             RUNPAD_TRUST_PROXY: '1',
+            // Scraped through nginx by e2e/proxy.spec.ts.
+            RUNPAD_METRICS_TOKEN: METRICS_TOKEN,
           }),
         ]),
       },

@@ -14,6 +14,12 @@ export async function addScenarios(scenarios: FakeScenario[]): Promise<void> {
   expect(response.ok).toBe(true);
 }
 
+/** Lets the held streams of a scenario with `hold` send the rest of their answer. */
+export async function releaseHeld(trigger: string): Promise<void> {
+  const response = await fetch(`${FAKE_MODEL}/__release`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trigger }) });
+  expect(response.ok).toBe(true);
+}
+
 /** Chat requests (not title requests) of the conversation whose first user message has the trigger. */
 export async function chatRequestsFor(trigger: string): Promise<RecordedRequest[]> {
   const all = (await (await fetch(`${FAKE_MODEL}/__requests`)).json()) as RecordedRequest[];

@@ -215,7 +215,7 @@ test('/api/health says the running app is ready, without caching or cookies', as
 });
 
 test('a server started on a configuration that cannot work (next start itself, no npm start) exits 1 naming each setting and its fix, serving nothing', async () => {
-  const port = e2ePort(3184);
+  const port = e2ePort(3183);
   expect(await canListen(port), `port ${port} is taken before the test`).toBe(true);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-lifecycle-'));
   tempDirs.push(dataDir);

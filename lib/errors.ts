@@ -48,6 +48,8 @@ const ERRORS = {
   'model:unavailable': { status: 502, level: 'error', message: 'The model could not answer. Retry.', retryable: true, cause: 'unknown' },
   // A configuration that cannot work (lib/config-problems.ts); the words name what to change.
   'server:misconfigured': { status: 503, level: 'error', message: 'This Runpad’s configuration cannot work; whoever runs it must change it (`npm run doctor` names what to change).', retryable: false, cause: 'misconfigured' },
+  'metrics:off': { status: 404, level: 'info', message: 'Metrics are off on this Runpad: its operator turns them on by setting RUNPAD_METRICS_TOKEN.', retryable: false },
+  'metrics:unauthorized': { status: 401, level: 'warn', message: 'The metrics need the token set in RUNPAD_METRICS_TOKEN, sent as "Authorization: Bearer <token>".', retryable: false },
   'server:internal': { status: 500, level: 'error', message: 'Something went wrong on the server.', retryable: true, cause: 'internal' },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -28,6 +28,7 @@ import { blockCallId, blocksToToolCalls, splitBlocksInParts } from '@/lib/ai/blo
 import { getAppStreams } from '@/lib/streams/app-streams';
 import { listMessages } from '@/lib/db/queries/messages';
 import { maybeGenerateTitle } from './titles';
+import { observeModelStream } from '@/lib/metrics/model-stream';
 
 type HandleChatInput = { identity: Identity; request: ChatRequest; timing: ServerTiming; requestId: string; log: Logger };
 
@@ -123,7 +124,8 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   });
 
   const stream = toUIMessageStream<typeof tools, UIMessage>({
-    stream: result.stream,
+    // Latency, tokens and the answers streaming now, for the metrics (lib/metrics/).
+    stream: observeModelStream(result.stream, entry.id),
     tools,
     originalMessages: messages,
     generateMessageId: () => crypto.randomUUID(),

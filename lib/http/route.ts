@@ -8,13 +8,17 @@
  *   413, 429 and the like — with that id, the guest and the reason, never a cookie or a share's id;
  * - answers an AppError (lib/errors.ts) thrown anywhere below with its status and words, logged
  *   once at its level with its code and reason; any other exception becomes one (a database that
- *   cannot be reached is a 503 in words, the rest a logged 500 with the request id, not a stack).
+ *   cannot be reached is a 503 in words, the rest a logged 500 with the request id, not a stack);
+ * - counts every answer for the metrics (lib/metrics/registry.ts): by route pattern, method, status
+ *   and error code, with the time until the response starts.
  */
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import { sessionGuestId } from '@/lib/auth/current-user';
 import { logger, type Logger } from '@/lib/log/logger';
 import { AppError } from '@/lib/errors';
+import { recordHttpRequest } from '@/lib/metrics/registry';
+import { routeLabel } from '@/lib/metrics/route-label';
 import { refusalReason } from './errors';
 import { loggedPath } from './logged-path';
 import { toAppError } from './to-app-error';
@@ -29,14 +33,17 @@ type RouteOptions = { body?: 'json' | 'bytes' | 'none' };
 export function route<P = Record<string, never>>(handler: Handler<P>, options: RouteOptions = {}) {
   return async (request: Request, nextContext?: { params: Promise<P> }): Promise<Response> => {
     const requestId = crypto.randomUUID();
+    const startedAt = performance.now();
     const log = logger().child({ requestId });
     let response: Response;
     let logged = false;
+    let errorCode: string | null = null;
     try {
       guard(request, options);
       response = await handler({ request, params: (await nextContext?.params) as P, requestId, log });
     } catch (thrown) {
       const error = toAppError(thrown);
+      errorCode = error.code;
       const path = loggedPath(request.url);
       // The guest is only for the log line: a cookie that cannot be read is logged as no guest.
       const guest = error.level === 'error' ? undefined : await sessionGuestId().catch(() => null);
@@ -52,6 +59,8 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
         'request refused',
       );
     }
+    const params = (await Promise.resolve(nextContext?.params).catch(() => undefined)) as Record<string, string | string[] | undefined> | undefined;
+    recordHttpRequest({ route: routeLabel(new URL(request.url).pathname, params), method: request.method, status: response.status, seconds: (performance.now() - startedAt) / 1000, errorCode });
     // Streaming responses may have immutable headers; the id then travels in the log only.
     try {
       response.headers.set('x-request-id', requestId);

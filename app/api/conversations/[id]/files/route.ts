@@ -8,6 +8,7 @@ import { checkHeadroom, checkUpload, ownOrNewConversation, storeUpload } from '@
 import { formatBytes } from '@/lib/format';
 import { getBlobStore } from '@/lib/blobs/app-blob-store';
 import { route } from '@/lib/http/route';
+import { recordUpload } from '@/lib/metrics/registry';
 import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
 
 export const runtime = 'nodejs';
@@ -47,6 +48,7 @@ export const POST = route<Params>(
       tooLarge,
       signal: request.signal,
     });
+    recordUpload(stored.size);
     return Response.json(stored, { status: 201 });
   },
   { body: 'bytes' },
