@@ -6,6 +6,7 @@ import { sessionCookieHeader, sessionCookieName, signSession, verifySession } fr
 import { getAuthSecret } from '@/lib/auth/secret';
 import { accountCookieName } from '@/lib/auth/account-cookie';
 import { isSecureOrigin, requestOrigin } from '@/lib/http/origin';
+import { signInPath } from '@/lib/http/redirect-target';
 
 /**
  * Per page request: the page's Content-Security-Policy (lib/security/csp.ts; the workers' own are
@@ -33,8 +34,7 @@ export function proxy(request: NextRequest) {
   if (config.access.mode !== 'open') {
     const signedIn = request.cookies.has(accountCookieName(isSecureOrigin(origin)));
     if (!signedIn && !PUBLIC_PAGES.some((page) => page.test(pathname))) {
-      const target = new URL('/sign-in', origin ?? request.url);
-      target.searchParams.set('next', pathname);
+      const target = new URL(signInPath({ next: pathname }, origin), origin ?? request.url);
       const redirect = NextResponse.redirect(target);
       redirect.headers.set('Content-Security-Policy', csp);
       return redirect;

@@ -223,8 +223,14 @@ test('a guest keeps two conversations and a file on signing in; a second browser
   await expect(person.getByTestId('passkey-count')).toHaveText('1 passkey.');
   await person.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(person.getByText('You are signed out.')).toBeVisible();
-  await person.goto(`${OPEN}/sign-in?next=/account`);
+  // Through a link whose `next` a browser reads as another host (`/\evil.example/…`): the person
+  // lands on this app's home page, not on the other origin.
+  await person.goto(`${OPEN}/sign-in?next=%2F%5Cevil.example%2Fstolen`);
   await person.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await person.waitForURL((url) => url.pathname !== '/sign-in');
+  expect(new URL(person.url()).origin).toBe(OPEN);
+  expect(new URL(person.url()).pathname).toBe('/');
+  await person.goto(`${OPEN}/account`);
   await expect(person.getByTestId('account-email')).toContainText(PERSON);
   expect((await conversationIds(person, OPEN)).sort()).toEqual([first, second].sort());
 

@@ -1,5 +1,7 @@
 import { expect, test, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
+import { SNAPSHOT_CACHE_NAME } from '../workers/snapshot-store';
+import { SNAPSHOT_DIGEST_KEY } from '../lib/runtime/snapshot-digest';
 
 /**
  * The attack suite: code a hostile dataset could make the model write. Each attack runs as a
@@ -277,4 +279,51 @@ test('HTML and script in rich output do not execute, and markdown images cannot 
   await page.waitForTimeout(500);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBe(false);
   expect(await probes()).toEqual([]);
+});
+
+test('a Python snapshot written into Cache Storage by someone else is discarded: Python starts cleanly, runs, and the entry is replaced', async ({ playwright, baseURL }) => {
+  const context = await newVisitorContext(playwright, baseURL!);
+  try {
+    const visitor = await firstPage(context);
+    const warnings: string[] = [];
+    visitor.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await openChat(visitor);
+    const kept = () =>
+      visitor.evaluate(
+        async ([name, key]) => {
+          const cache = await caches.open(name);
+          const [request] = await cache.keys();
+          const bytes = request ? new Uint8Array(await (await cache.match(request))!.arrayBuffer()) : null;
+          const digest = bytes ? [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('') : null;
+          return { size: bytes?.byteLength ?? 0, head: bytes ? [...bytes.slice(0, 16)].join(',') : '', digest, recorded: localStorage.getItem(key) };
+        },
+        [SNAPSHOT_CACHE_NAME, SNAPSHOT_DIGEST_KEY] as const,
+      );
+    // A returning visitor's browser keeps a snapshot in Cache Storage.
+    await expect.poll(async () => (await kept()).size, { timeout: 60_000 }).toBeGreaterThan(4096);
+    // What any context of this origin can do: write the entry.
+    await visitor.evaluate(async (name) => {
+      const cache = await caches.open(name);
+      const [request] = await cache.keys();
+      await cache.put(request!, new Response(new Uint8Array(4096).fill(7), { headers: { 'content-type': 'application/octet-stream' } }));
+    }, SNAPSHOT_CACHE_NAME);
+    expect((await kept()).head).toBe(Array(16).fill(7).join(','));
+
+    await visitor.reload();
+    await expect(visitor.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
+    // It did not match what this page recorded when the worker kept it: discarded, and said so.
+    expect(warnings.join('\n')).toContain('did not match the digest this page recorded');
+    const trigger = `e2e-snapshot-${Date.now()}`;
+    await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code: ALIVE } } }, { text: 'snapshot check finished' }] }]);
+    await send(visitor, `Run this. ${trigger}`);
+    await expect(visitor.getByText('snapshot check finished')).toBeVisible({ timeout: 60_000 });
+    await waitForTurn(visitor);
+    await expect(visitor.getByRole('region', { name: 'Python code cell' }).first()).toContainText('alive 42');
+    // The written entry is gone: what is kept now is a real snapshot, and the page recorded it.
+    await expect.poll(async () => { const now = await kept(); return now.size > 4096 && now.digest === now.recorded; }, { timeout: 60_000 }).toBe(true);
+  } finally {
+    await context.close();
+  }
 });

@@ -28,6 +28,16 @@ async function openChat(page: Page): Promise<void> {
 
 const CSV = ['month,ads,sales', ...Array.from({ length: 12 }, (_, i) => `${i + 1},${10 + i * 3},${(20 + i * 7.5 + (i % 3)).toFixed(1)}`)].join('\n') + '\n';
 
+/** R code asking webR's worker (where R runs JavaScript) what of the origin's storage, messaging and network it reaches. */
+const R_REACHES = [
+  `globals <- webr::eval_js("['caches', 'indexedDB', 'BroadcastChannel', 'Worker', 'SharedWorker', 'WebSocket', 'EventSource', 'importScripts'].filter((n) => typeof globalThis[n] !== 'undefined').concat(typeof navigator !== 'undefined' && navigator.storage ? ['navigator.storage'] : []).join(' ') || 'none'")`,
+  'cat("reachable:", globals, "\\n")',
+  `api <- webr::eval_js("(() => { try { const x = new XMLHttpRequest(); x.open('GET', '/api/health', false); x.send(); return 'reached ' + x.status } catch (e) { return 'refused' } })()")`,
+  'cat("api:", api, "\\n")',
+  `replaced <- webr::eval_js("(() => { const before = XMLHttpRequest.prototype.open; try { XMLHttpRequest.prototype.open = function () {} } catch (e) {} return XMLHttpRequest.prototype.open === before ? 'no' : 'yes' })()")`,
+  'cat("open replaced:", replaced, "\\n")',
+].join('\n');
+
 const PLOT_CODE = 'cat("plotting", nrow(sales), "points\\n")\nplot(sales$ads, sales$sales, main = "Sales by ads")\nabline(fit, col = "red")\ncat("drawn\\n")\nhead(sales, 4)';
 
 test('R reads a dropped CSV: summary(lm()) reaches the model, a base plot is an image and a PNG between what was printed around it, a data frame is a table, an error then its fix; it exports as a notebook and an .R script', async ({ page }, testInfo) => {
@@ -125,6 +135,7 @@ test('R keeps state between runs; repeat {} is stopped by the time limit with th
         { toolCall: { name: 'r', arguments: { code: 'i <- 0\nrepeat { i <- i + 1 }' } } },
         { toolCall: { name: 'r', arguments: { code: 'library(ggplot2)' } } },
         { toolCall: { name: 'r', arguments: { code: 'cat("counter is", counter + 1, "and i ran", i > 0, "\\n")' } } },
+        { toolCall: { name: 'r', arguments: { code: R_REACHES } } },
         { text: 'Done looping.' },
       ],
     },
@@ -159,6 +170,14 @@ test('R keeps state between runs; repeat {} is stopped by the time limit with th
   // Interrupted, not killed: variables from the first turn and the loop are still there.
   await expect(cells.nth(3)).toHaveAttribute('data-cell-status', 'ok');
   await expect(cells.nth(3)).toContainText('counter is 42 and i ran TRUE');
+
+  // R runs JavaScript in webR's worker (webr::eval_js): there it finds no storage (the Python
+  // snapshot's Cache Storage, the datasets' IndexedDB, the origin's file system), no messaging, no
+  // workers and no sockets, and its network reaches webR's files and the repository only.
+  await expect(cells.nth(4)).toHaveAttribute('data-cell-status', 'ok');
+  await expect(cells.nth(4)).toContainText('reachable: none');
+  await expect(cells.nth(4)).toContainText('api: refused');
+  await expect(cells.nth(4)).toContainText('open replaced: no');
 
   const requests = await chatRequestsFor(second);
   const toolResults = JSON.stringify(requests.at(-1)!.body.messages.filter((m) => m.role === 'tool'));

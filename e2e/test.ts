@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type BrowserContext, type BrowserType, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { SNAPSHOT_CACHE_NAME } from '../workers/snapshot-store';
+import { SNAPSHOT_DIGEST_KEY } from '../lib/runtime/snapshot-digest';
 import { APP_SERVERS_URL } from './ports';
 
 export type Playwright = PlaywrightWorkerArgs['playwright'];
@@ -39,8 +40,8 @@ function sizeOf(dir: string): number {
 
 /**
  * A first visit to `origin` in the profile at `dir`, kept as a returning visitor's: Python ready,
- * its snapshot stored, the compiled wasm module in the code cache; then the visitor's identity
- * (cookies, local storage) is removed.
+ * its snapshot stored (and its digest recorded), the compiled wasm module in the code cache; then
+ * the visitor's identity (cookies, local storage but that record) is removed.
  */
 async function makeTemplate(browserType: BrowserType, origin: string, dir: string): Promise<void> {
   const context = await browserType.launchPersistentContext(dir, { baseURL: origin });
@@ -66,10 +67,14 @@ async function makeTemplate(browserType: BrowserType, origin: string, dir: strin
     await page.reload();
     await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 120_000 });
     await context.clearCookies();
-    await page.evaluate(() => {
+    // The identity goes; the record of the kept snapshot's digest stays, as it does in a returning
+    // visitor's browser (without it the kept snapshot is not trusted: lib/runtime/snapshot-digest.ts).
+    await page.evaluate((key) => {
+      const digest = localStorage.getItem(key);
       localStorage.clear();
       sessionStorage.clear();
-    });
+      if (digest) localStorage.setItem(key, digest);
+    }, SNAPSHOT_DIGEST_KEY);
   } finally {
     await context.close();
   }

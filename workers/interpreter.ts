@@ -7,10 +7,17 @@ import type { PyodideAPI } from 'pyodide';
 import pythonSources, { pythonStart, snapshotFileName as builtSnapshotFileName } from 'virtual:python-sources';
 import { BOOT_PARAMS } from '@/lib/runtime/worker-url';
 import { readLockFile, type LockFile } from './packages';
-import { snapshotStore } from './snapshot-store';
+import { snapshotDigestOf } from '@/lib/runtime/snapshot-digest';
+import { sha256Hex, snapshotStore } from './snapshot-store';
 
 export type InterpreterLocation = { indexURL: string; packageBaseUrl: string; packageLockUrl: string };
-export type Interpreter = { py: PyodideAPI; lock: LockFile; fromSnapshot: boolean };
+/**
+ * `snapshot.kept`: the SHA-256 of the snapshot now kept in Cache Storage, for the page to record
+ * (lib/runtime/snapshot-digest.ts); `snapshot.discarded`: a kept snapshot was not restored, because
+ * it did not match the page's record (`mismatch`: written by someone else) or the page had none.
+ */
+export type SnapshotReport = { kept: string | null; discarded: 'mismatch' | 'unrecorded' | null };
+export type Interpreter = { py: PyodideAPI; lock: LockFile; fromSnapshot: boolean; snapshot: SnapshotReport };
 
 /** The absolute Pyodide and package URLs the worker's own URL names, or null. */
 export function bootLocationOf(workerHref: string): InterpreterLocation | null {
@@ -59,7 +66,7 @@ function installPythonPackage(py: PyodideAPI): void {
  * The snapshot the app's build made (scripts/build-snapshot.mjs), served beside Pyodide's files
  * and cached by the browser as immutable; null when it is not there (a build without it).
  */
-async function fetchBuiltSnapshot(indexURL: string): Promise<Uint8Array | null> {
+async function fetchBuiltSnapshot(indexURL: string): Promise<Uint8Array<ArrayBuffer> | null> {
   try {
     const response = await fetch(new URL(builtSnapshotFileName, indexURL));
     if (!response.ok) return null;
@@ -80,12 +87,21 @@ async function fetchBuiltSnapshot(indexURL: string): Promise<Uint8Array | null> 
 export async function loadInterpreter({ indexURL, packageBaseUrl, packageLockUrl }: InterpreterLocation): Promise<Interpreter> {
   const lockFile = readLockFile([packageLockUrl, new URL('pyodide-lock.json', indexURL).href]);
   const storeReady = snapshotStore(indexURL, { ENV, PRELOAD, pythonSources });
-  // The snapshot is looked up (and read) while Pyodide's script loads.
+  const recorded = snapshotDigestOf(self.location.href);
+  let discarded: SnapshotReport['discarded'] = null;
+  // The snapshot is looked up (read and checked) while Pyodide's script loads. The kept one only
+  // when it is what the page recorded: Cache Storage is writable by any context of the origin.
   const found = storeReady.then(async (store) => {
     const kept = await store.load();
-    if (kept) return { bytes: kept, keep: false };
+    if (kept) {
+      const digest = await sha256Hex(kept);
+      if (digest === recorded) return { bytes: kept, keep: false, digest };
+      discarded = recorded ? 'mismatch' : 'unrecorded';
+      if (recorded) console.warn('The Python snapshot kept in this browser is not the one this page recorded; it was discarded.');
+      await store.discard();
+    }
     const built = await fetchBuiltSnapshot(indexURL);
-    return built ? { bytes: built, keep: true } : null;
+    return built ? { bytes: built, keep: true, digest: await sha256Hex(built) } : null;
   });
   const [{ loadPyodide }, store, snapshot] = await Promise.all([
     import(/* webpackIgnore: true */ `${indexURL}pyodide.mjs`) as Promise<{ loadPyodide: LoadPyodide }>,
@@ -107,14 +123,15 @@ export async function loadInterpreter({ indexURL, packageBaseUrl, packageLockUrl
   }
   if (restored && snapshot) {
     if (snapshot.keep) void store.save(snapshot.bytes as Uint8Array<ArrayBuffer>);
-    return { py: restored, lock: await lockFile, fromSnapshot: true };
+    return { py: restored, lock: await lockFile, fromSnapshot: true, snapshot: { kept: snapshot.digest, discarded } };
   }
   const py = await loadPyodide({ ...options, _makeSnapshot: true });
   installPythonPackage(py);
   py.runPython(PRELOAD);
   const bytes = (py as unknown as SnapshotMaker).makeMemorySnapshot();
+  const digest = await sha256Hex(bytes);
   void store.save(bytes);
-  return { py, lock: await lockFile, fromSnapshot: false };
+  return { py, lock: await lockFile, fromSnapshot: false, snapshot: { kept: digest, discarded } };
 }
 
 /** One load per location: the early start, if its location matches, serves the init call. */

@@ -3,7 +3,7 @@
  * network and storage APIs from the worker's global scope and its prototype chain before user
  * code runs. The kernel keeps its own fetch for package loading, lent back only while it loads.
  */
-const BLOCKED_GLOBALS = [
+export const BLOCKED_GLOBALS = [
   'fetch',
   'XMLHttpRequest',
   'WebSocket',
@@ -21,7 +21,8 @@ const BLOCKED_GLOBALS = [
 
 type Scope = Record<string, unknown>;
 
-function removeEverywhere(name: string): void {
+/** Removes `name` from the worker's global scope and its prototype chain. */
+export function removeEverywhere(name: string): void {
   let target: object | null = globalThis;
   while (target) {
     const descriptor = Object.getOwnPropertyDescriptor(target, name);

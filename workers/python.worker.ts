@@ -118,7 +118,7 @@ function requireReady(): PyodideAPI {
 const api: PythonWorkerApi = {
   async init(options: WorkerInitOptions, onProgress: ProgressCallback) {
     onProgress('downloading');
-    const { py, lock } = await starter.start({ indexURL: options.indexURL, packageBaseUrl: options.packageBaseUrl, packageLockUrl: options.packageLockUrl });
+    const { py, lock, snapshot } = await starter.start({ indexURL: options.indexURL, packageBaseUrl: options.packageBaseUrl, packageLockUrl: options.packageLockUrl });
     onProgress('starting');
     py.setInterruptBuffer(options.interruptBuffer);
     packages = new PackageLoader(py, lock, options.packageBaseUrl);
@@ -146,7 +146,7 @@ __runpad_kernel.start
     pyodide = py;
     onProgress('ready');
     const version = py.runPython('import sys; sys.version.split()[0]') as string;
-    return { pythonVersion: version, pyodideVersion: py.version };
+    return { pythonVersion: version, pyodideVersion: py.version, snapshot };
   },
 
   async run(code: string, language: RunLanguage = 'python') {

@@ -15,6 +15,7 @@ import { eventsToOutputs, fromWebR, parseEvents, rRunSchema } from '@/lib/target
 import { mediaTypeOfName } from '@/lib/targets/r/media-type';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import { rPackagesIndexUrl } from '@/lib/package-sources/layout.mjs';
+import { lockDownRWorker, webrWorkerLockdownSource } from './r-lockdown';
 
 let webR: WebR | null = null;
 
@@ -75,6 +76,12 @@ async function startR(baseUrl: string, repoUrl: string): Promise<{ r: WebR; repo
       'setwd("/data")',
     ].join('\n'),
   );
+  // Before any user code: webR's worker loses storage, messaging, workers and sockets, its network
+  // is limited to webR's files and the repository (workers/r-lockdown.ts); then this worker too.
+  const allowed = [new URL(baseUrl, self.location.href).href, new URL(repoUrl, self.location.href).href];
+  const locked = await r.evalRString('webr::eval_js(code)', { env: { code: webrWorkerLockdownSource(allowed) } });
+  if (locked !== 'locked') throw new Error('the R sandbox could not be set up');
+  lockDownRWorker();
   return { r, repoAnswers };
 }
 

@@ -8,13 +8,14 @@
 export const SNAPSHOT_CACHE_NAME = 'runpad-pyodide-snapshot-v1';
 
 export type SnapshotStore = {
-  load(): Promise<Uint8Array | null>;
+  load(): Promise<Uint8Array<ArrayBuffer> | null>;
   save(bytes: Uint8Array<ArrayBuffer>): Promise<void>;
   discard(): Promise<void>;
 };
 
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+/** The SHA-256 of `data` (text as UTF-8), in hex. */
+export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', typeof data === 'string' ? new TextEncoder().encode(data) : data);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 

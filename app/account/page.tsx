@@ -7,13 +7,14 @@ import { getDb } from '@/lib/db/client';
 import { authPasskeys, authSessions } from '@/lib/db/schema';
 import { formatBytes } from '@/lib/format';
 import { withPageErrors } from '@/lib/http/page-errors';
+import { signInPath } from '@/lib/http/redirect-target';
 
 export const dynamic = 'force-dynamic';
 
 /** The signed-in person's account: signed-in devices, passkeys, export, deletion. Guests go to sign in. */
 async function AccountPage() {
   const result = await resolveIdentity();
-  if (!result.ok || result.identity.kind !== 'account') redirect('/sign-in?next=/account');
+  if (!result.ok || result.identity.kind !== 'account') redirect(signInPath({ next: '/account' }));
   const { identity } = result;
   const db = await getDb();
   const sessions = await db

@@ -6,14 +6,15 @@ import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { listPeople } from '@/lib/db/queries/users';
 import { withPageErrors } from '@/lib/http/page-errors';
+import { redirectPath, signInPath } from '@/lib/http/redirect-target';
 
 export const dynamic = 'force-dynamic';
 
 /** Admins (RUNPAD_ADMIN_EMAILS): everyone with their usage; block a person or change their limits. */
 async function AdminPage() {
   const result = await resolveIdentity();
-  if (!result.ok || result.identity.kind !== 'account') redirect('/sign-in?next=/admin');
-  if (!result.identity.isAdmin) redirect('/account');
+  if (!result.ok || result.identity.kind !== 'account') redirect(signInPath({ next: '/admin' }));
+  if (!result.identity.isAdmin) redirect(redirectPath('/account'));
   const { limits } = getConfig();
   const people = await listPeople(await getDb());
   return (

@@ -1,8 +1,11 @@
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { SignInPanel } from '@/components/account/sign-in-panel';
 import { resolveIdentity } from '@/lib/auth/current-user';
 import { getConfig } from '@/lib/config';
 import { signInErrorText } from '@/lib/auth/sign-in-errors';
+import { requestOrigin } from '@/lib/http/origin';
+import { redirectPath } from '@/lib/http/redirect-target';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,8 +14,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const params = await searchParams;
   const config = getConfig();
   const identity = await resolveIdentity();
-  if (identity.ok && identity.identity.kind === 'account') redirect('/account');
-  const next = typeof params.next === 'string' && params.next.startsWith('/') && !params.next.startsWith('//') ? params.next : '/';
+  if (identity.ok && identity.identity.kind === 'account') redirect(redirectPath('/account'));
+  // Decided here, on the server: the page hands the browser only a normalised same-origin path.
+  const next = redirectPath(params.next, requestOrigin(await headers(), config));
   const error = typeof params.error === 'string' ? signInErrorText(params.error) : !identity.ok && identity.refusal.status === 403 ? identity.refusal.message : null;
   return (
     <main className="mx-auto flex min-h-dvh max-w-md flex-col justify-center px-6 py-16">

@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { failureWords } from '@/lib/http/error-body';
+import { signInPath } from '@/lib/http/redirect-target';
 import { authClient, authErrorText } from './auth-client';
 
 type SessionRow = { id: string; userAgent: string | null; createdAt: string; updatedAt: string };
@@ -51,7 +52,7 @@ export function AccountActions({ currentSessionId, sessions, passkeys }: Props) 
         if (revoked.error) return authErrorText(revoked.error, 'Signing out everywhere failed.');
       }
       await authClient.signOut();
-      router.replace('/sign-in?signed-out=1');
+      router.replace(signInPath({ notice: 'signed-out' }, window.location.origin));
       router.refresh();
       return null;
     });
@@ -69,7 +70,7 @@ export function AccountActions({ currentSessionId, sessions, passkeys }: Props) 
       if (!window.confirm('Delete your account, every conversation, file and share? This cannot be undone.')) return null;
       const response = await fetch('/api/account', { method: 'DELETE' });
       if (!response.ok) return failureWords(response, 'The account could not be deleted.');
-      router.replace('/sign-in?deleted=1');
+      router.replace(signInPath({ notice: 'deleted' }, window.location.origin));
       router.refresh();
       return null;
     });

@@ -1,8 +1,10 @@
 'use client';
 /** Sign in with the configured OpenID Connect provider or with a passkey already added to an account. */
 import { useState } from 'react';
+import { redirectPath, signInPath } from '@/lib/http/redirect-target';
 import { authClient, authErrorText } from './auth-client';
 
+/** `next`: where to go once signed in, a path the server already passed through `redirectPath`. */
 type Props = { providerName: string | null; next: string; error: string | null };
 
 export function SignInPanel({ providerName, next, error }: Props) {
@@ -12,7 +14,7 @@ export function SignInPanel({ providerName, next, error }: Props) {
   const withProvider = async () => {
     setBusy(true);
     setMessage(null);
-    const result = await authClient.signIn.social({ provider: 'oidc', callbackURL: next, errorCallbackURL: '/sign-in' });
+    const result = await authClient.signIn.social({ provider: 'oidc', callbackURL: redirectPath(next, window.location.origin), errorCallbackURL: signInPath() });
     if (result.error) {
       setMessage(authErrorText(result.error, 'Signing in with the provider failed. Try again.'));
       setBusy(false);
@@ -28,7 +30,7 @@ export function SignInPanel({ providerName, next, error }: Props) {
       setBusy(false);
       return;
     }
-    window.location.assign(next);
+    window.location.assign(redirectPath(next, window.location.origin));
   };
 
   return (

@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import { readJsonAs } from '@/lib/http/error-body';
+import { redirectPath } from '@/lib/http/redirect-target';
 import type { UIMessage } from 'ai';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
@@ -69,7 +70,7 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
       setError('The copy was made, but the server’s answer was not understood; find it in your conversations.');
       return;
     }
-    router.push(body.path);
+    router.push(redirectPath(body.path, window.location.origin));
   };
   return (
     <RerunMarksProvider value={rerun.state.phase === 'idle' ? null : rerun.state.cells}>

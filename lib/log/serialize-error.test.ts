@@ -1,4 +1,4 @@
-import { APICallError } from 'ai';
+import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from 'ai';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openForTests, pgliteBackend, serverBackend } from '@/lib/db/test-databases';
@@ -35,6 +35,34 @@ describe('an error in the log names its failure, not the data it carried', () =>
     for (let link = logged; link.cause; link = link.cause as Record<string, unknown>) depth += 1;
     expect(depth).toBe(4);
     expect(JSON.stringify(lines)).not.toContain('not-this');
+  });
+
+  it('a message, at any depth of the chain, keeps its first line and never the body or value it quotes', () => {
+    const { log, lines } = capturedLog();
+    const body = 'data: {"choices":[{"delta":{"content":"Title for ID 7301-552-981"}}]}\n\ndata: [DONE]\n\n';
+    const parse = (() => {
+      try {
+        JSON.parse(body);
+      } catch (syntax) {
+        return new JSONParseError({ text: body, cause: syntax });
+      }
+      throw new Error('unreachable');
+    })();
+    const validation = new TypeValidationError({ value: { title: 'Salary 123456 for Jo' }, cause: parse });
+    const invalid = new InvalidResponseDataError({ data: { echoed: 'passport X99887766' }, message: `Invalid response data: ${JSON.stringify({ echoed: 'passport X99887766' })}.` });
+    const chain = new Error('title failed', { cause: new Error('wrapped', { cause: validation }) });
+    log.warn({ err: chain }, 'failed');
+    log.warn({ err: invalid }, 'failed');
+    log.warn({ err: new Error(`first line\n${'second line with 7301-552-981'}`) }, 'failed');
+    log.warn({ err: new Error('x'.repeat(5_000)) }, 'failed');
+    const written = JSON.stringify(lines);
+    for (const carried of ['7301-552-981', '123456', 'X99887766', 'Title for ID', 'choices']) expect(written).not.toContain(carried);
+    const messages: string[] = [];
+    for (let link = lines[0].err as { message: string; cause?: unknown } | undefined; link; link = link.cause as typeof link) messages.push(link.message);
+    expect(messages).toEqual(['title failed', 'wrapped', 'Type validation failed: Value: [not logged]', 'JSON parsing failed: Text: [not logged]', expect.stringMatching(/^Unexpected token .*\[not logged\] is not valid JSON$/)]);
+    expect((lines[1].err as { message: string }).message).toBe('Invalid response data: [not logged]');
+    expect((lines[2].err as { message: string }).message).toBe('first line');
+    expect((lines[3].err as { message: string }).message.length).toBeLessThan(600);
   });
 
   it('a thrown object that is not an Error is named by its kind, not by its contents', () => {

@@ -4,7 +4,13 @@
  * the AI SDK's request body (the whole conversation, the user's files' rows in tool results) and
  * response headers, Drizzle's query parameters (in its message too: a session's token, a stored
  * answer), Postgres's `detail` (it quotes the row's values). So only the fields that name a
- * failure are kept, the message loses Drizzle's parameters, and the size is bounded.
+ * failure are kept, and the size is bounded.
+ *
+ * Messages carry data too: the AI SDK's parse error is "JSON parsing failed: Text: <the whole
+ * response>" (a model's answer, echoing the user's words), a validation error quotes the value, V8's
+ * JSON.parse quotes the start of its input. So every message of the chain, at any depth, is cut to
+ * its first line, to the place where it starts quoting a value the error carries (`text`, `value`,
+ * `responseBody`…), JSON.parse's quoted excerpt is dropped, and what is left is bounded.
  */
 
 /**
@@ -12,7 +18,13 @@
  * table, column and constraint as postgres.js and as PGlite name them).
  */
 const KEPT_FIELDS = ['code', 'status', 'statusCode', 'errno', 'syscall', 'address', 'port', 'severity', 'isRetryable', 'table_name', 'column_name', 'constraint_name', 'table', 'column', 'constraint', 'routine'] as const;
-const MAX_MESSAGE_CHARS = 2_000;
+/** Properties in which libraries carry the data they handled (AI SDK, Drizzle, postgres.js, fetch's kin). */
+const DATA_FIELDS = ['text', 'value', 'data', 'body', 'input', 'toolInput', 'responseBody', 'requestBodyValues', 'params', 'parameters', 'detail', 'response', 'request'] as const;
+const MAX_FIELD_CHARS = 2_000;
+const MAX_MESSAGE_CHARS = 500;
+/** How much of a carried value is looked for in the message (a message may quote only its start). */
+const QUOTED_PREFIX_CHARS = 24;
+const NOT_LOGGED = '[not logged]';
 const MAX_STACK_FRAMES = 20;
 const MAX_CAUSE_DEPTH = 4;
 const MAX_AGGREGATED = 5;
@@ -26,14 +38,38 @@ export type SerializedError = {
   errors?: SerializedError[];
 } & Partial<Record<(typeof KEPT_FIELDS)[number], string | number | boolean>>;
 
-function bounded(text: string): string {
-  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}… (${text.length} characters)` : text;
+function bounded(text: string, max = MAX_FIELD_CHARS): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 }
 
-/** Drizzle writes `Failed query: <sql>\nparams: <values>`; the SQL has placeholders, the values are data. */
-function withoutParameters(message: string): string {
-  const at = message.indexOf('\nparams:');
-  return at === -1 ? message : `${message.slice(0, at)}\nparams: [not logged]`;
+/** A carried value as a message would quote it: the string itself, or an object as JSON. */
+function quotedForm(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object') return null;
+  try {
+    return JSON.stringify(value) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The message as logged: its first line (Drizzle's `\nparams:`, the AI SDK's `\nError message:`
+ * and every body's later lines go), cut where it begins to quote a value the error carries,
+ * without JSON.parse's excerpt of its input, bounded.
+ */
+function loggedMessage(error: Error): string {
+  let message = error.message.split(/\r?\n/, 1)[0] ?? '';
+  const fields = error as unknown as Record<string, unknown>;
+  for (const field of DATA_FIELDS) {
+    const quoted = quotedForm(fields[field]);
+    if (!quoted || quoted.length < 3) continue;
+    const at = message.indexOf(quoted.split(/\r?\n/, 1)[0].slice(0, QUOTED_PREFIX_CHARS));
+    if (at !== -1) message = `${message.slice(0, at)}${NOT_LOGGED}`;
+  }
+  // V8: `Unexpected token 'd', "data: {"id"... is not valid JSON`.
+  if (error instanceof SyntaxError) message = message.replace(/"[\s\S]*"(\.\.\.)? is not valid JSON$/, `${NOT_LOGGED} is not valid JSON`);
+  return bounded(message, MAX_MESSAGE_CHARS);
 }
 
 /** The stack's frames under the cleaned message (the stack's first lines repeat the raw message). */
@@ -58,7 +94,7 @@ export function serializeError(value: unknown, depth = 0): SerializedError {
     const message = value === null || typeof value !== 'object' ? String(value) : `[${Object.prototype.toString.call(value).slice(8, -1)}]`;
     return { type: typeof value, message: bounded(message) };
   }
-  const message = bounded(withoutParameters(value.message));
+  const message = loggedMessage(value);
   const serialized: SerializedError = { type: value.name, message };
   if (value.stack) serialized.stack = cleanStack(value.stack, `${value.name}: ${message}`);
   const fields = value as unknown as Record<string, unknown>;

@@ -3,6 +3,7 @@
  * first kernel. The interpreter then loads while the page's JavaScript downloads and hydrates,
  * instead of after it. Later kernels (restarts, other conversations) start their own.
  */
+import { withSnapshotDigest } from './snapshot-digest';
 import { isPythonWorkerUrl, PYTHON_WORKER_OPTIONS } from './worker-url';
 
 export const BOOT_WORKER_GLOBAL = '__runpadBootWorker';
@@ -17,7 +18,8 @@ declare global {
   }
 }
 
-const startWorker = (url: string) => new Worker(url, PYTHON_WORKER_OPTIONS);
+/** Started with the page's record of its kept snapshot's digest (lib/runtime/snapshot-digest.ts). */
+const startWorker = (url: string) => new Worker(withSnapshotDigest(url), PYTHON_WORKER_OPTIONS);
 
 /**
  * Run by the boot script: starts the worker at `url`, unless one was started already or a kernel

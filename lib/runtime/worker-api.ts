@@ -55,7 +55,12 @@ export interface PythonWorkerApi {
 export const startPhaseSchema = z.enum(['downloading', 'starting', 'installing', 'ready']);
 export type StartPhase = z.infer<typeof startPhaseSchema>;
 
-export const initResultSchema = z.object({ pythonVersion: z.string(), pyodideVersion: z.string() });
+export const initResultSchema = z.object({
+  pythonVersion: z.string(),
+  pyodideVersion: z.string(),
+  /** The kept Pyodide snapshot's digest, for the page to record, and whether one was discarded (workers/interpreter.ts). */
+  snapshot: z.object({ kept: z.string().regex(/^[0-9a-f]{64}$/).nullable(), discarded: z.enum(['mismatch', 'unrecorded']).nullable() }),
+});
 export const heapBytesSchema = z.number().nonnegative();
 export const packageSourceAnswerSchema = z.boolean();
 /** DuckDB's version once started, or why it could not start. */

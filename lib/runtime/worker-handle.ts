@@ -27,6 +27,7 @@ import {
 import { withTimeout } from './with-timeout';
 import { takeBootWorker } from './boot-worker';
 import { PYTHON_WORKER_OPTIONS } from './worker-url';
+import { recordSnapshotDigest, withSnapshotDigest } from './snapshot-digest';
 import { startProgress } from './start-progress';
 
 export type WorkerConfig = {
@@ -76,7 +77,7 @@ export class WorkerHandle {
     // run blocks there instead of spinning, and an interrupt wakes it: workers/python/runpad/waiting.py).
     this.interruptBuffer = new Uint8Array(shared ? new SharedArrayBuffer(4) : new ArrayBuffer(4), 0, 1);
     // The page's boot script may already have started this worker (and its interpreter).
-    this.worker = takeBootWorker(config.workerUrl) ?? new Worker(config.workerUrl, PYTHON_WORKER_OPTIONS);
+    this.worker = takeBootWorker(config.workerUrl) ?? new Worker(withSnapshotDigest(config.workerUrl), PYTHON_WORKER_OPTIONS);
     this.worker.addEventListener('error', (event) => {
       event.preventDefault();
       this.uncaughtErrors += 1;
@@ -117,6 +118,10 @@ export class WorkerHandle {
     void init.finally(progress.settle).catch(() => undefined);
     this.ready = this.guard(init, RUN_LIMITS.startTimeoutMs, 'Starting the interpreter').then((value) => {
       const started = initResultSchema.parse(value);
+      if (started.snapshot.kept) recordSnapshotDigest(started.snapshot.kept);
+      if (started.snapshot.discarded === 'mismatch') {
+        console.warn('The Python snapshot kept in this browser did not match the digest this page recorded: it was discarded, and Python started without it.');
+      }
       this.isReady = true;
       return started;
     });
