@@ -8,7 +8,7 @@
 import type { OutputCaps } from './limits';
 import { VEGALITE_MIME_TYPES, type MimeBundle, type Output } from './protocol';
 import { IMAGE_MIME_TYPES } from './mime-types';
-import { failureForPerson, type OutputCap, type RunFailure } from './run-failure';
+import type { OutputCap, RunFailure } from './run-failure';
 
 /** Everything shown as a picture counts against the image cap, a drawn diagram too. */
 const IMAGE_TYPES = [...IMAGE_MIME_TYPES, 'image/svg+xml'] as const;
@@ -58,11 +58,6 @@ export class OutputBudget {
     return this.dropped.size === 0 ? null : { kind: 'output-capped', caps: [...this.dropped].map(([cap, limit]) => ({ cap, limit })) };
   }
 
-  /** The same in a person's words (null when nothing was dropped). */
-  get notice(): string | null {
-    const failure = this.failure;
-    return failure ? failureForPerson(failure) : null;
-  }
 
   private admitStream(name: 'stdout' | 'stderr', text: string, sizeBytes: number): readonly Output[] | null {
     const room = this.caps.streamChars + STREAM_SLACK_CHARS - this.streamChars;

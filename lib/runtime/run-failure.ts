@@ -259,13 +259,13 @@ export function failedRun(failure: RunFailure, durationMs: number, outputs: read
 
 /**
  * How a finished run failed, for a step that runs code for another run (DOT drawn for Python's
- * output): its first listed failure, else its error output as the code's own error.
+ * output): its first listed failure, else its error output as the code's own error, else null.
  */
 export function failureOfResult(result: RunResult, engine: string): RunFailure | null {
   if (result.failures?.length) return result.failures[0];
   const error = result.outputs.find((output) => output.output_type === 'error');
   if (error?.output_type === 'error') return { kind: 'code', engine, ename: clip(error.ename, 200) || 'Error', evalue: clip(error.evalue, 4_000) };
-  return result.status === 'ok' ? null : { kind: 'crashed', engine, cause: 'fault', stateLost: false, detail: `it ended with ${result.status}` };
+  return null;
 }
 
 /** The words of a result's failures and its free notice (a stored run's, or a page's own), for a person. */
