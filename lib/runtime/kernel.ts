@@ -348,7 +348,8 @@ export class Kernel {
       if (status === 'interrupted' && stopReason === 'timeout') {
         return { result: { status: 'timeout', outputs, durationMs, ...notices({ kind: 'time-limit', limitMs: timeoutMs, state: 'kept' }) }, heapBytes };
       }
-      return { result: { status: status satisfies RunStatus, outputs, durationMs, ...notices() }, heapBytes };
+      const stoppedByUser: RunFailure[] = status === 'interrupted' && stopReason === 'user' ? [{ kind: 'interrupted', state: 'kept' }] : [];
+      return { result: { status: status satisfies RunStatus, outputs, durationMs, ...notices(...stoppedByUser) }, heapBytes };
     } catch {
       // The worker was terminated (by the grace timer, a restart, or it died), or the call failed
       // inside the kernel: that interpreter's state is unknown, so it is replaced too.
