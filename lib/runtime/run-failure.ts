@@ -34,7 +34,7 @@ export const runFailureSchema = z.discriminatedUnion('kind', [
   }),
   /**
    * Stopped at the run's time limit. `state`: the engine stopped in time and kept its variables,
-   * was replaced and lost them, or keeps none (a diagram).
+   * was replaced and lost them, or there is none to speak of (a diagram, a run that never began).
    */
   z.object({ kind: z.literal('time-limit'), limitMs: z.number().nonnegative(), state: engineStateSchema }),
   /** Stopped by the person (Stop). */
