@@ -137,7 +137,7 @@ export class GraphvizRunner implements TargetRunner {
   async run(dot: string, context: RunContext): Promise<RunResult> {
     const started = performance.now();
     context.onPhase?.({ kind: 'running', startedAt: Date.now() });
-    if (context.signal?.aborted) return { status: 'interrupted', outputs: [], durationMs: 0 };
+    if (context.signal?.aborted) return failedRun({ kind: 'interrupted', state: 'none' }, 0);
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<'stopped'>((resolve) => {
       onAbort = () => resolve('stopped');
