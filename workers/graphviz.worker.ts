@@ -46,7 +46,7 @@ self.addEventListener('message', onConnect);
 async function serve(port: MessagePort): Promise<void> {
   const failure = await started;
   if (failure !== null) {
-    reply(port, { type: 'failed', message: `Graphviz could not start: ${failure}`.slice(0, 2_000) });
+    reply(port, { type: 'failed', failure: { kind: 'engine-start', engine: 'Graphviz', detail: failure.slice(0, 2_000) } });
     port.close();
     return;
   }
@@ -60,7 +60,7 @@ async function handle(port: MessagePort, data: unknown): Promise<void> {
   if (!request.success) {
     // Answer a malformed request when it names an id the sender is waiting on; otherwise drop it.
     const id = (data as { id?: unknown } | null)?.id;
-    if (Number.isSafeInteger(id)) reply(port, { type: 'rendered', id: id as number, ok: false, message: 'Malformed render request.' });
+    if (Number.isSafeInteger(id)) reply(port, { type: 'rendered', id: id as number, ok: false, failure: { kind: 'crashed', engine: 'Graphviz', cause: 'fault', stateLost: false, detail: 'the render request was malformed' } });
     return;
   }
   const { id, dot } = request.data;
@@ -73,7 +73,7 @@ async function handle(port: MessagePort, data: unknown): Promise<void> {
   try {
     svg = sanitizeSvg(result.svg);
   } catch (error) {
-    reply(port, { type: 'rendered', id, ok: false, message: error instanceof Error ? error.message : String(error) });
+    reply(port, { type: 'rendered', id, ok: false, failure: { kind: 'crashed', engine: 'Graphviz', cause: 'fault', stateLost: false, detail: `its SVG could not be sanitized: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2_000) } });
     return;
   }
   reply(port, { type: 'rendered', id, ok: true, svg, width: result.width, height: result.height });

@@ -14,6 +14,7 @@ import { connectMessageSchema, R_LIMITS, requestSchema, type Reply, type Request
 import { eventsToOutputs, fromWebR, parseEvents, rRunSchema } from '@/lib/targets/r/events';
 import { mediaTypeOfName } from '@/lib/targets/r/media-type';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
+import type { RunFailure } from '@/lib/runtime/run-failure';
 import { rPackagesIndexUrl } from '@/lib/package-sources/layout.mjs';
 import { lockDownRWorker, webrWorkerLockdownSource } from './r-lockdown';
 
@@ -90,7 +91,7 @@ async function serve(port: MessagePort, baseUrl: string, repoUrl: string): Promi
   try {
     started = await startR(baseUrl, repoUrl);
   } catch (error) {
-    reply(port, { type: 'failed', message: `R could not start: ${messageOf(error)}`.slice(0, R_LIMITS.maxMessageChars) });
+    reply(port, { type: 'failed', failure: { kind: 'engine-start', engine: 'R', detail: messageOf(error).slice(0, R_LIMITS.maxMessageChars / 2) } });
     port.close();
     return;
   }
@@ -111,12 +112,20 @@ function handle(port: MessagePort, data: unknown): void {
     return;
   }
   const work = request.data;
-  queue = queue.then(() => perform(port, work)).catch(() => undefined);
+  // perform answers its own failures; what is left is posting an answer failing (one that cannot be
+  // cloned): the page is told at once, instead of waiting for the run's time limit.
+  queue = queue.then(() => perform(port, work)).catch((error: unknown) => reply(port, requestFailed(work.id, error)));
+}
+
+/** A request that failed in this worker (R's machinery, not the code's own error, which a run reports). */
+function requestFailed(id: number, error: unknown): Reply {
+  const failure: RunFailure = { kind: 'crashed', engine: 'R', cause: 'fault', stateLost: false, detail: messageOf(error).slice(0, R_LIMITS.maxMessageChars / 2) };
+  return { type: 'request-failed', id, failure };
 }
 
 async function perform(port: MessagePort, request: Exclude<Request, { type: 'interrupt' }>): Promise<void> {
   const r = webR;
-  if (!r) return;
+  if (!r) throw new Error('R is not running');
   try {
     switch (request.type) {
       case 'run':
@@ -133,7 +142,7 @@ async function perform(port: MessagePort, request: Exclude<Request, { type: 'int
       }
     }
   } catch (error) {
-    reply(port, { type: 'request-failed', id: request.id, message: messageOf(error).slice(0, R_LIMITS.maxMessageChars) });
+    reply(port, requestFailed(request.id, error));
   }
 }
 
@@ -142,7 +151,7 @@ async function run(r: WebR, id: number, code: string): Promise<Reply> {
   try {
     const value = await shelter.evalR('.runpad$run(code)', { env: { code } });
     const parsed = rRunSchema.safeParse(fromWebR(await value.toJs()));
-    if (!parsed.success) return { type: 'request-failed', id, message: 'R returned a result in an unexpected form.' };
+    if (!parsed.success) return { type: 'request-failed', id, failure: { kind: 'reply-invalid', engine: 'R', dropped: 1 } };
     const { events, dropped } = parseEvents(parsed.data.events);
     const images = new Map<string, string>();
     for (const event of events) {

@@ -2,6 +2,7 @@
 
 import { useMemo, useState } from 'react';
 import type { RunResult } from '@/lib/runtime/protocol';
+import { noticeForPerson } from '@/lib/runtime/run-failure';
 import { runResultOf, type RunPart } from '@/lib/targets/run-part';
 import { OutputList } from '@/components/outputs/output-list';
 import { CodeView } from './code-view';
@@ -47,6 +48,7 @@ export function CodeCell({ part, target, runs }: { part: RunPart; target: Target
   };
   const code = rerun?.code ?? codeOf(part.input);
   const shownResult = rerun ? undefined : result;
+  const notice = shownResult ? noticeForPerson(shownResult) : null;
   const outputs = rerun ? rerun.outputs : (result?.outputs ?? live?.outputs ?? []);
   const finished = status.kind === 'finished';
   const showCode = editing || (codeChoice ?? !finished);
@@ -94,10 +96,10 @@ export function CodeCell({ part, target, runs }: { part: RunPart; target: Target
           <CodeView code={code} language={target.fence} />
         </div>
       )}
-      {(outputs.length > 0 || shownResult?.notice || part.errorText) && (
+      {(outputs.length > 0 || notice || part.errorText) && (
         <div data-testid="cell-outputs" className="border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
           <OutputList outputs={outputs} toolCallId={rerun ? undefined : part.toolCallId} />
-          {shownResult?.notice && <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">{shownResult.notice}</p>}
+          {notice && <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">{notice}</p>}
           {part.errorText && <p className="mt-2 text-sm text-red-700">{part.errorText}</p>}
         </div>
       )}

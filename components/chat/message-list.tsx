@@ -4,6 +4,7 @@ import { ModelErrorNotice } from './model-error';
 import type { ChatStatus, UIMessage } from 'ai';
 import { memo, useState } from 'react';
 import { answerMetadataOf } from '@/lib/chat/answer-metadata';
+import { isPendingRunPart } from '@/lib/targets/run-part';
 import { EditMessageForm } from './edit-message-form';
 import { EmptyState } from './empty-state';
 import { MessageView } from './message-view';
@@ -103,7 +104,7 @@ export const MessageList = memo(function MessageList({ messages, runs, status, e
 });
 
 function hasPendingRun(message: UIMessage | undefined): boolean {
-  return (message?.parts ?? []).some((part) => part.type.startsWith('tool-') && 'state' in part && (part.state === 'input-streaming' || part.state === 'input-available'));
+  return (message?.parts ?? []).some((part) => isPendingRunPart(part));
 }
 
 function textOf(message: UIMessage): string {

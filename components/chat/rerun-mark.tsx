@@ -8,6 +8,7 @@
  */
 import { createContext, useContext, useId, useState, type ReactNode } from 'react';
 import { OutputList } from '@/components/outputs/output-list';
+import { noticeForPerson } from '@/lib/runtime/run-failure';
 import type { CellRerun } from '@/lib/share/rerun-state';
 
 const RerunMarksContext = createContext<ReadonlyMap<string, CellRerun> | null>(null);
@@ -95,7 +96,7 @@ function NewOutput({ mark, id }: { mark: Extract<CellRerun, { kind: 'different' 
         </ul>
       )}
       <OutputList outputs={mark.result.outputs} />
-      {mark.result.notice && <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">{mark.result.notice}</p>}
+      {noticeForPerson(mark.result) && <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">{noticeForPerson(mark.result)}</p>}
     </div>
   );
 }

@@ -48,8 +48,8 @@ describe('model messages', () => {
     expect(JSON.stringify(messages)).not.toContain('blob:');
   });
 
-  it('a tool call stopped before its output still converts, as cancelled', async () => {
+  it('a tool call stopped before its output still converts, as stopped by the user', async () => {
     const messages = await toModelMessages(conversation(undefined, 'input-available'), { api: 'chat', includeImages: true, resolveBlob: noBlobs });
-    expect(JSON.stringify(messages.find((m) => m.role === 'tool'))).toContain('cancelled');
+    expect(JSON.stringify(messages.find((m) => m.role === 'tool'))).toContain('The user stopped this run');
   });
 });

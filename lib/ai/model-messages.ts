@@ -10,6 +10,7 @@ import { isCodePartType, targetOf } from '@/lib/targets/registry';
 import { convertToModelMessages, type ModelMessage, type UIMessage } from 'ai';
 import { BLOB_REF_PATTERN, type RunResult } from '@/lib/runtime/protocol';
 import { runResultOf } from '@/lib/targets/run-part';
+import { failedRun } from '@/lib/runtime/run-failure';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
 import { createTools } from './python-tool';
@@ -20,12 +21,8 @@ import type { ModelApi } from './provider-clients';
 export type { ModelApi };
 type Options = { api: ModelApi; includeImages: boolean; resolveBlob: ResolveBlob; codeMode?: 'tools' | 'blocks' };
 
-const CANCELLED: RunResult = {
-  status: 'interrupted',
-  durationMs: 0,
-  outputs: [],
-  notice: 'This run was cancelled before it finished (the user stopped it).',
-};
+/** A call the user stopped before its run answered: no state to speak of. */
+const CANCELLED: RunResult = failedRun({ kind: 'interrupted', state: 'none' }, 0);
 
 async function resolveRun(result: RunResult, resolveBlob: ResolveBlob): Promise<RunResult> {
   const outputs = await Promise.all(

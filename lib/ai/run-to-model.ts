@@ -7,6 +7,7 @@ import { BLOB_REF_PATTERN, type MimeBundle, type Output, type RunResult, type Ta
 import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
 import { formatBytes, formatDuration } from '@/lib/format';
 import { describeChart, vegaLiteSpecOf } from '@/lib/charts/vegalite';
+import { noticeForModel } from '@/lib/runtime/run-failure';
 
 export type ModelImage = { mediaType: string; data: string };
 export type ModelView = { text: string; images: ModelImage[] };
@@ -77,7 +78,8 @@ export async function runToModel(result: RunResult, options: { includeImages: bo
   if (result.userRun === 'edited') lines.push('The user edited this code and ran their version; the code above is theirs and this is its result.');
   if (result.userRun === 'rerun') lines.push('The user ran this code again; this is the result of that run.');
   lines.push(`status: ${result.status} (${formatDuration(result.durationMs)})`);
-  if (result.notice) lines.push(`notice: ${result.notice}`);
+  const notice = noticeForModel(result);
+  if (notice) lines.push(`notice: ${notice}`);
   const images: ModelImage[] = [];
   let imageCount = 0;
   for (const block of streamBlocks(result.outputs)) {

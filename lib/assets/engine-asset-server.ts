@@ -16,6 +16,7 @@ import { requestOrigin } from '@/lib/http/origin';
 import { addServerHook } from '@/lib/http/server-hooks';
 import { logger } from '@/lib/log/logger';
 import { workerScriptCsp } from '@/lib/security/csp';
+import { TARGET_WORKERS } from '@/lib/targets/registry';
 import { ISOLATION_HEADERS } from '@/lib/security/isolation-headers';
 import { PRECOMPRESSED_ENCODINGS, acceptedEncodings, engineAssetContentType, engineAssetPath, etagMatches } from './engine-assets';
 
@@ -41,7 +42,7 @@ export function serveEngineAsset(request: http.IncomingMessage, response: http.S
   response.setHeader('ETag', etag);
   response.setHeader('Vary', 'Accept-Encoding');
   const config = getConfig();
-  const csp = workerScriptCsp(pathname, requestOrigin({ get: (name) => headerValue(request, name) }, config), config);
+  const csp = workerScriptCsp(pathname, requestOrigin({ get: (name) => headerValue(request, name) }, config), config, TARGET_WORKERS);
   if (csp) {
     response.setHeader('Content-Security-Policy', csp);
     response.setHeader('Vary', 'Accept-Encoding, Host');

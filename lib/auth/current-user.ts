@@ -6,6 +6,8 @@
  *    address (lib/abuse/app-rate-limits.ts), so minting cookies does not mint fresh limits;
  * 3. else no one: sign in first.
  * A blocked person (the admin page) is refused everything, in words.
+ * Refusals are AppErrors (returned: no one is a normal outcome); so is the one failure, a person's
+ * row the database does not keep (thrown, `server:internal`).
  */
 import 'server-only';
 import { cookies, headers } from 'next/headers';
@@ -67,7 +69,7 @@ export async function resolveIdentity(): Promise<IdentityResult> {
       if (!person) {
         await ensureUser(db, session.user.id);
         person = await getPerson(db, session.user.id);
-        if (!person) throw new Error('account row missing');
+        if (!person) throw rowMissing('account');
       }
       if (person.blockedAt) return blocked();
       return { ok: true, identity: { userId: person.id, kind: 'account', email: session.user.email, name: session.user.name, isAdmin: isAdmin(session.user), sessionId: session.session.id, person, address } };
@@ -87,7 +89,7 @@ export async function resolveIdentity(): Promise<IdentityResult> {
     }
     await insertGuest(db, guestId);
     person = await getPerson(db, guestId);
-    if (!person) throw new Error('guest row missing');
+    if (!person) throw rowMissing('guest');
   }
   if (person.blockedAt) return blocked();
   return { ok: true, identity: { userId: guestId, kind: 'guest', email: null, name: null, isAdmin: false, sessionId: null, person, address } };
@@ -95,6 +97,11 @@ export async function resolveIdentity(): Promise<IdentityResult> {
 
 function refused(refusal: AppError): IdentityResult {
   return { ok: false, refusal };
+}
+
+/** The person's row was written and is still not there: the database's fault, not the request's. */
+function rowMissing(kind: 'account' | 'guest'): AppError {
+  return new AppError('server:internal', { reason: `${kind} row missing after it was written` });
 }
 
 function blocked(): IdentityResult {

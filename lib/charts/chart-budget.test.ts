@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import { OutputBudget } from '@/lib/runtime/output-budget';
+import { failureForPerson } from '@/lib/runtime/run-failure';
 import type { Output } from '@/lib/runtime/protocol';
 
 const V5 = 'application/vnd.vegalite.v5+json';
@@ -14,7 +15,7 @@ describe('charts in the output budget', () => {
     for (let i = 0; i < 4; i += 1) admit(budget, chart(i));
     const kept = budget.outputs.map((o) => (o.output_type === 'display_data' ? Object.keys(o.data).sort() : []));
     expect(kept).toEqual([[V5, 'text/plain'], [V5, 'text/plain'], ['text/plain'], ['text/plain']]);
-    expect(budget.notice).toContain('charts past the first 2');
+    expect(failureForPerson(budget.failure!)).toContain('charts past the first 2');
   });
 
   it('counts a chart spec against the run byte budget', () => {
@@ -23,6 +24,6 @@ describe('charts in the output budget', () => {
     const budget = new OutputBudget({ ...OUTPUT_CAPS, runBytes: size * 2 + 10 });
     for (let i = 0; i < 3; i += 1) admit(budget, chart(i));
     expect(budget.outputs).toHaveLength(2);
-    expect(budget.notice).toContain('in total');
+    expect(failureForPerson(budget.failure!)).toContain('in total');
   });
 });

@@ -7,14 +7,14 @@
 import 'server-only';
 import type { Db } from '@/lib/db/client';
 import { upsertMessage, type StoredMessage } from '@/lib/db/queries/messages';
-import { PAGE_CLOSED_NOTICE, type RunResult } from '@/lib/runtime/protocol';
+import { failedRun } from '@/lib/runtime/run-failure';
 import { isPendingRunPart, withRunResult } from '@/lib/targets/run-part';
 
 /** The stored messages with the last message's pending runs closed (and stored) when there are any. */
 export async function closeAbandonedRuns(db: Db, userId: string, conversationId: string, messages: StoredMessage[]): Promise<StoredMessage[]> {
   const last = messages.at(-1);
   if (!last || last.role !== 'assistant' || !last.parts.some(isPendingRunPart)) return messages;
-  const closed: RunResult = { status: 'page-closed', outputs: [], durationMs: 0, notice: PAGE_CLOSED_NOTICE };
+  const closed = failedRun({ kind: 'page-closed' }, 0);
   const parts = last.parts.map((part) => (isPendingRunPart(part) ? withRunResult(part, closed) : part));
   const updated = { ...last, parts };
   await upsertMessage(db, userId, conversationId, updated);

@@ -29,8 +29,8 @@ export async function saveCellRun(db: Db, userId: string, conversationId: string
       return read?.part.toolCallId === toolCallId && read.part.state === 'output-available';
     });
     if (index === -1) continue;
-    const type = (readRunPart(message.parts[index]) as NonNullable<ReturnType<typeof readRunPart>>).part.type;
-    const [updated] = await externalizeMessageImages([{ id: message.id, role: message.role, parts: [{ type, output: run.result }] }], userId, conversationId, db);
+    const { type } = (readRunPart(message.parts[index]) as NonNullable<ReturnType<typeof readRunPart>>).part;
+    const [updated] = await externalizeMessageImages([{ id: message.id, role: message.role, parts: [{ type, toolCallId, state: 'output-available', output: run.result }] }], userId, conversationId, db);
     const output = (updated.parts[0] as { output: unknown }).output;
     const parts = message.parts.map((part, i) => (i === index ? withUserRun(part as object, run.code, output) : part));
     return upsertMessage(db, userId, conversationId, { ...message, parts });

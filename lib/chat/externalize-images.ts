@@ -7,7 +7,8 @@ import type { Db } from '@/lib/db/client';
 import { putConversationBlob } from '@/lib/db/queries/blobs';
 import { getBlobStore } from '@/lib/blobs/app-blob-store';
 import { storageQuota } from '@/lib/files/storage-quota';
-import { runResultSchema, BLOB_REF_PATTERN, type RunResult } from '@/lib/runtime/protocol';
+import { BLOB_REF_PATTERN, type RunResult } from '@/lib/runtime/protocol';
+import { readRunPart, runResultOf } from '@/lib/targets/run-part';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 
 type PartLike = { type: string; output?: unknown; [key: string]: unknown };
@@ -31,14 +32,13 @@ async function externalizeRun(result: RunResult, store: StoreImage): Promise<Run
   return { ...result, outputs };
 }
 
-/** Returns the parts with every tool output's images replaced by blob references. */
+/** Returns the parts with every run's images replaced by blob references (runs read through lib/targets/run-part.ts). */
 export async function externalizeImages<P extends PartLike>(parts: P[], store: StoreImage): Promise<P[]> {
   return Promise.all(
     parts.map(async (part) => {
-      if (!part.type.startsWith('tool-') || part.output === undefined) return part;
-      const parsed = runResultSchema.safeParse(part.output);
-      if (!parsed.success) return part;
-      return { ...part, output: await externalizeRun(parsed.data, store) };
+      const read = readRunPart(part);
+      const result = read ? runResultOf(read.part) : null;
+      return result ? { ...part, output: await externalizeRun(result, store) } : part;
     }),
   );
 }

@@ -40,18 +40,12 @@ export type IncomingMessage = z.infer<typeof incomingMessageSchema>;
 
 /** A stored message (lib/db/queries/messages.ts's StoredMessage), as this pure module sees it. */
 export type StoredLike = { id: string; role: 'user' | 'assistant' | 'system'; parts: unknown[]; metadata?: unknown };
-type ToolPart = { type: string; toolCallId: string; state: string; output?: unknown; [key: string]: unknown };
 
 /** `messages` is the conversation as it will be once `message` is written. */
 export type Applied = { kind: 'new-user' | 'edited-user' | 'tool-outputs' | 'continue'; message: StoredLike; messages: StoredLike[] };
 
 /** A message the browser may not send: refused in words, nothing stored. */
 const refuse = (code: 'conversation:changed' | 'message:conflict' | 'message:not_found' | 'message:invalid', message: string) => new AppError(code, { message, reason: message });
-
-/** A sent part that looks like a tool part, to refuse one whose output the run-part schema refused. */
-function isToolPart(part: unknown): part is ToolPart {
-  return typeof part === 'object' && part !== null && typeof (part as ToolPart).type === 'string' && (part as ToolPart).type.startsWith('tool-') && typeof (part as ToolPart).toolCallId === 'string';
-}
 
 export const CHANGED_ELSEWHERE = 'This conversation changed in another tab, so your message was not sent. It now shows the latest messages; send yours again.';
 
@@ -80,8 +74,10 @@ export function applyIncoming(stored: StoredLike[], incoming: IncomingMessage, k
   for (const part of incoming.parts) {
     const parsed = incomingToolOutputSchema.safeParse(part);
     if (parsed.success) outputs.set(parsed.data.toolCallId, parsed.data);
-    else if (isToolPart(part) && (part as ToolPart).state === 'output-available') {
-      throw refuse('message:invalid', `The output of tool call ${(part as ToolPart).toolCallId} is not a valid run result.`);
+    else {
+      // A run part (read as lib/targets/run-part.ts reads it) whose output is not a valid run result is refused.
+      const run = readRunPart(part)?.part;
+      if (run?.state === 'output-available') throw refuse('message:invalid', `The output of tool call ${run.toolCallId} is not a valid run result.`);
     }
   }
   const filled: string[] = [];

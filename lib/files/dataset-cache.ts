@@ -15,6 +15,7 @@
  *   refusing the file, or its bytes arriving damaged twice.
  */
 
+import { RunFailureError } from '@/lib/runtime/run-failure';
 import { digestBlob } from './dataset-hash';
 
 export const DATASET_CACHE_NAME = 'runpad-datasets-v1';
@@ -107,7 +108,7 @@ async function fromServer(file: DatasetRef, verifiable: boolean): Promise<Datase
         console.warn(`${file.name}: the bytes served do not hash to ${file.sha256}; downloading it again.`);
         blob = await (await download(file, 'reload')).blob();
         ({ sha256: digest, bytes } = await digestBlob(blob, true));
-        if (digest !== file.sha256) throw new Error(`The file ${file.name} arrived damaged (its bytes do not match its SHA-256). Try the run again.`);
+        if (digest !== file.sha256) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'damaged' });
       }
       if (keep && blob.size <= DATASET_CACHE_MAX_BYTES) {
         // The Blob, not the buffer: the caller transfers the buffer to the worker at once. Cached in the background.
@@ -119,8 +120,12 @@ async function fromServer(file: DatasetRef, verifiable: boolean): Promise<Datase
 }
 
 async function download(file: DatasetRef, cache: RequestCache): Promise<Response> {
-  const response = await fetch(file.url, { cache });
-  if (!response.ok) throw new Error(`The file ${file.name} could not be loaded (HTTP ${response.status}).`);
+  const response = await fetch(file.url, { cache }).catch((error: unknown) => {
+    // fetch rejects only when the server cannot be reached (a TypeError): the file is missing for this run.
+    if (error instanceof TypeError) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'http' });
+    throw error;
+  });
+  if (!response.ok) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'http', status: response.status });
   return response;
 }
 

@@ -20,6 +20,7 @@ import type { StoredMessage } from '@/lib/db/queries/messages';
 import { attachmentsOf, type Attachment } from '@/lib/files/attachment';
 import { formatBytes } from '@/lib/format';
 import { BLOB_REF_PATTERN } from '@/lib/runtime/protocol';
+import { noticeForPerson } from '@/lib/runtime/run-failure';
 import { TARGET_LIST, type TargetId } from '@/lib/targets/registry';
 import { readRunPart, type RecordedRun } from '@/lib/targets/run-part';
 import type { NotebookSetup } from '@/lib/targets/target';
@@ -394,7 +395,8 @@ async function notebookOutputs(run: StoredRun, executionCount: number | null, re
         : { output_type: 'display_data', data, metadata: {} },
     );
   }
-  if (run.notice) outputs.push({ output_type: 'stream', name: 'stderr', text: toLines(`${run.notice}\n`) });
+  const notice = noticeForPerson(run);
+  if (notice) outputs.push({ output_type: 'stream', name: 'stderr', text: toLines(`${notice}\n`) });
   return outputs;
 }
 

@@ -4,6 +4,7 @@
  * a fresh worker). See ARCHITECTURE.md, "Kernel".
  */
 import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from './protocol';
+import { failedRun, failureForPerson, failureOfError, type RunFailure } from './run-failure';
 import { RUN_LIMITS } from './limits';
 import { OutputBudget } from './output-budget';
 import { packageFailureResult } from './package-errors';
@@ -194,7 +195,7 @@ export class Kernel {
     this.setState({ kind: 'starting', phase: handle.isReady ? 'starting' : 'downloading', restarted });
     handle.ready.then(
       () => this.handle === handle && !this.active && this.setState({ kind: 'ready', restarted }),
-      (error: Error) => this.handle === handle && this.setState({ kind: 'failed', message: startFailure(error) }),
+      (error: Error) => this.handle === handle && this.setState({ kind: 'failed', message: failureForPerson(startFailure(error)) }),
     );
     return handle;
   }
@@ -236,7 +237,7 @@ export class Kernel {
     try {
       if (!handle.isReady) await handle.ready;
     } catch (error) {
-      return crashed([], 0, `The interpreter could not start: ${startFailure(error)}`);
+      return failedRun(startFailure(error), 0);
     }
     this.setState({ kind: 'busy' });
     let result: RunResult;
@@ -260,7 +261,8 @@ export class Kernel {
         ({ result, heapBytes: heapAfterRun } = await this.runWithLimits(handle, code, options, budget));
       }
     } catch (error) {
-      result = crashed([...budget.outputs], performance.now() - queuedAt, errorMessage(error));
+      // A file that could not be loaded is its own failure; anything else lost the interpreter.
+      result = failedRun(failureOfError(error, ENGINE, (detail) => ({ kind: 'crashed', engine: ENGINE, cause: 'fault', stateLost: true, detail })), performance.now() - queuedAt, [...budget.outputs]);
     }
     this.active = null;
     // The heap is measured after the run too: memory grown without going through the capped
@@ -270,12 +272,12 @@ export class Kernel {
       // The wasm heap never shrinks, and C code that failed to allocate may have left the
       // interpreter inconsistent: only a fresh one is trustworthy.
       this.replaceIfCurrent(handle);
-      result = { ...result, status: result.status === 'crashed' ? 'crashed' : 'error', restarted: true, notice: memoryNotice() };
+      result = withFailure({ ...result, status: result.status === 'crashed' ? 'crashed' : 'error', restarted: true }, { kind: 'memory-limit', engine: ENGINE, limitBytes: RUN_LIMITS.maxHeapBytes });
     } else if (handle.isTerminated) {
       this.replaceIfCurrent(handle);
     } else if (heap === null) {
       this.replaceIfCurrent(handle);
-      result = { ...result, restarted: true, notice: `The interpreter stopped answering. ${RESTARTED_NOTICE}` };
+      result = withFailure({ ...result, restarted: true }, { kind: 'crashed', engine: ENGINE, cause: 'not-answering', stateLost: true });
     }
     if (this.handle === handle && !handle.isTerminated) {
       this.discardSpare(); // the interpreter came back: no replacement needed
@@ -334,26 +336,32 @@ export class Kernel {
       const changed = budget.admit(output, sizeBytes);
       if (changed) options.onOutputs?.(changed);
     };
-    const notices = (...parts: Array<string | null | undefined>) => {
-      const text = [...parts, droppedNotice(handle.droppedMessages - droppedBefore), budget.notice].filter(Boolean).join(' ');
-      return text ? { notice: text } : {};
+    const notices = (...stopped: RunFailure[]) => {
+      const dropped = handle.droppedMessages - droppedBefore;
+      const failures = [...stopped, ...(dropped > 0 ? [{ kind: 'reply-invalid', engine: ENGINE, dropped } as const] : []), ...(budget.failure ? [budget.failure] : [])];
+      return failures.length > 0 ? { failures } : {};
     };
     try {
       const { status, heapBytes } = await handle.run(code, collect, options.language);
       const durationMs = performance.now() - startedAt;
       const outputs = [...budget.outputs];
       if (status === 'interrupted' && stopReason === 'timeout') {
-        return { result: { status: 'timeout', outputs, durationMs, ...notices(timeoutNotice(timeoutMs, false)) }, heapBytes };
+        return { result: { status: 'timeout', outputs, durationMs, ...notices({ kind: 'time-limit', limitMs: timeoutMs, state: 'kept' }) }, heapBytes };
       }
-      return { result: { status: status satisfies RunStatus, outputs, durationMs, ...notices() }, heapBytes };
+      const stoppedByUser: RunFailure[] = status === 'interrupted' && stopReason === 'user' ? [{ kind: 'interrupted', state: 'kept' }] : [];
+      return { result: { status: status satisfies RunStatus, outputs, durationMs, ...notices(...stoppedByUser) }, heapBytes };
     } catch {
       // The worker was terminated (by the grace timer, a restart, or it died), or the call failed
       // inside the kernel: that interpreter's state is unknown, so it is replaced too.
       if (!handle.isTerminated) handle.terminate(RESTARTED_NOTICE);
       const durationMs = performance.now() - startedAt;
       const status: RunStatus = stopReason === 'timeout' ? 'timeout' : stopReason === 'user' ? 'interrupted' : 'crashed';
-      const notice = stopReason === 'timeout' ? timeoutNotice(timeoutMs, true) : RESTARTED_NOTICE;
-      return { result: { status, outputs: [...budget.outputs], durationMs, ...notices(notice), restarted: true } };
+      const failure: RunFailure =
+        stopReason === 'timeout' ? { kind: 'time-limit', limitMs: timeoutMs, state: 'lost' }
+        : stopReason === 'user' ? { kind: 'interrupted', state: 'lost' }
+        : stopReason === 'memory' ? { kind: 'memory-limit', engine: ENGINE, limitBytes: RUN_LIMITS.maxHeapBytes }
+        : { kind: 'crashed', engine: ENGINE, cause: stopReason === null ? 'died' : 'ignored-interrupt', stateLost: true };
+      return { result: { status, outputs: [...budget.outputs], durationMs, ...notices(failure), restarted: true } };
     } finally {
       handle.onMemoryLimit(null);
       clearTimeout(limitTimer);
@@ -407,30 +415,17 @@ function fileKey(file: DataFile): string {
   return `${file.name}@${file.sha256}`;
 }
 
-function timeoutNotice(timeoutMs: number, restarted: boolean): string {
-  const limit = `The run was stopped after the time limit of ${Math.round(timeoutMs / 100) / 10} s.`;
-  return restarted ? `${limit} ${RESTARTED_NOTICE}` : `${limit} Variables were kept.`;
+/** The name the interpreter's failures are worded with (lib/runtime/run-failure.ts). */
+const ENGINE = 'Python';
+
+/** How a run ended, which a later finding replaces (the memory limit, an interpreter that stopped answering). */
+const ENDINGS = new Set<RunFailure['kind']>(['time-limit', 'interrupted', 'crashed', 'memory-limit']);
+
+/** The result ended by `failure` instead of how it seemed to end; what was cut or dropped is kept. */
+function withFailure(result: RunResult, failure: RunFailure): RunResult {
+  return { ...result, failures: [failure, ...(result.failures ?? []).filter((known) => !ENDINGS.has(known.kind))] };
 }
 
-function memoryNotice(): string {
-  const limit = `${(RUN_LIMITS.maxHeapBytes / 1024 ** 3).toFixed(1)} GiB`;
-  return `The run needed more memory than the interpreter's limit of ${limit} and was stopped. ${RESTARTED_NOTICE}`;
-}
-
-/** Messages from the worker that did not match the output protocol are dropped, and said so. */
-function droppedNotice(count: number): string {
-  if (count === 0) return '';
-  return `${count} message${count === 1 ? '' : 's'} from the interpreter did not match the output format and ${count === 1 ? 'was' : 'were'} dropped.`;
-}
-
-function crashed(outputs: Output[], durationMs: number, message: string): RunResult {
-  return { status: 'crashed', outputs, durationMs, notice: `${message} ${RESTARTED_NOTICE}`, restarted: true };
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function startFailure(error: unknown): string {
-  return errorMessage(error);
+function startFailure(error: unknown): RunFailure {
+  return failureOfError(error, ENGINE, (detail) => ({ kind: 'engine-start', engine: ENGINE, detail }));
 }

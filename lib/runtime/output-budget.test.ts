@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_CAPS } from './limits';
+import { failureForPerson } from './run-failure';
 import { OutputBudget } from './output-budget';
 import type { Output } from './protocol';
 
@@ -21,14 +22,14 @@ describe('OutputBudget', () => {
     const budget = new OutputBudget({ ...caps, runBytes: 1e9 });
     for (let i = 0; i < 2_000; i += 1) admit(budget, print('0123456789'));
     expect((budget.outputs[0] as { text: string }).text).toHaveLength(10_050);
-    expect(budget.notice).toContain('printed output past 50 characters');
+    expect(failureForPerson(budget.failure!)).toContain('printed output past 50 characters');
   });
 
   it('keeps at most outputsPerRun outputs: 8,000 display() calls cost 5 elements', () => {
     const budget = new OutputBudget(caps);
     for (let i = 0; i < 8_000; i += 1) admit(budget, { output_type: 'display_data', data: { 'text/plain': String(i) } });
     expect(budget.outputs).toHaveLength(5);
-    expect(budget.notice).toContain('outputs past the first 5');
+    expect(failureForPerson(budget.failure!)).toContain('outputs past the first 5');
   });
 
   it('drops images past the count or size cap but keeps their text', () => {
@@ -40,7 +41,7 @@ describe('OutputBudget', () => {
     const huge = new OutputBudget(caps);
     admit(huge, png(caps.imageBytes * 2));
     expect('data' in huge.outputs[0] && huge.outputs[0].data['image/png']).toBeFalsy();
-    expect(huge.notice).toContain('images over');
+    expect(failureForPerson(huge.failure!)).toContain('images over');
   });
 
   it('cuts tables to the row and column caps, keeping the full shape', () => {
@@ -62,6 +63,6 @@ describe('OutputBudget', () => {
     expect(first.output_type === 'execute_result' ? first.data['text/plain']?.length : 0).toBe(21);
     const total = new OutputBudget(caps);
     expect(total.admit(print('x'), 20_000)).toBeNull();
-    expect(total.notice).toContain('in total');
+    expect(failureForPerson(total.failure!)).toContain('in total');
   });
 });

@@ -2,12 +2,13 @@
  * The page's own enforcement of every output cap (ARCHITECTURE.md: "the page is the boundary").
  * The Python package caps what it emits too, but code in the worker can post outputs itself,
  * so the kernel admits each arriving output through this budget: consecutive prints to one
- * stream merge into one output, and past a cap an output is cut or dropped, with one notice
- * saying what was dropped. What leaves the budget is what the UI renders and what is stored.
+ * stream merge into one output, and past a cap an output is cut or dropped, with one run failure
+ * (`output-capped`, lib/runtime/run-failure.ts) naming the caps. What leaves the budget is what the UI renders and what is stored.
  */
 import type { OutputCaps } from './limits';
 import { VEGALITE_MIME_TYPES, type MimeBundle, type Output } from './protocol';
 import { IMAGE_MIME_TYPES } from './mime-types';
+import type { OutputCap, RunFailure } from './run-failure';
 
 /** Everything shown as a picture counts against the image cap, a drawn diagram too. */
 const IMAGE_TYPES = [...IMAGE_MIME_TYPES, 'image/svg+xml'] as const;
@@ -21,7 +22,8 @@ export class OutputBudget {
   /** Vega-Lite charts: each is a live view in the page, so they are capped at the images' per-run count. */
   private charts = 0;
   private bytes = 0;
-  private readonly dropped = new Set<string>();
+  /** The caps output was cut or dropped at, with their limits, in the order met. */
+  private readonly dropped = new Map<OutputCap, number>();
 
   constructor(private readonly caps: OutputCaps) {}
 
@@ -30,9 +32,9 @@ export class OutputBudget {
    * stands when it changed — a new output appended or the last stream extended — else null.
    */
   admit(output: Output, sizeBytes: number): readonly Output[] | null {
-    if (this.bytes + sizeBytes > this.caps.runBytes) return this.drop(`output past ${Math.round(this.caps.runBytes / 1e6)} MB in total`);
+    if (this.bytes + sizeBytes > this.caps.runBytes) return this.drop('runBytes');
     if (output.output_type === 'stream') return this.admitStream(output.name, output.text, sizeBytes);
-    if (this.kept.length >= this.caps.outputsPerRun) return this.drop(`outputs past the first ${this.caps.outputsPerRun}`);
+    if (this.kept.length >= this.caps.outputsPerRun) return this.drop('outputsPerRun');
     let admitted: Output | null = output;
     if (output.output_type === 'display_data' || output.output_type === 'execute_result') {
       const data = this.capBundle(output.data);
@@ -51,15 +53,17 @@ export class OutputBudget {
     return this.kept;
   }
 
-  get notice(): string | null {
-    return this.dropped.size === 0 ? null : `Some output was not kept (limits of a run): ${[...this.dropped].join('; ')}.`;
+  /** What was cut or dropped, as a run failure (null when nothing was). */
+  get failure(): RunFailure | null {
+    return this.dropped.size === 0 ? null : { kind: 'output-capped', caps: [...this.dropped].map(([cap, limit]) => ({ cap, limit })) };
   }
+
 
   private admitStream(name: 'stdout' | 'stderr', text: string, sizeBytes: number): readonly Output[] | null {
     const room = this.caps.streamChars + STREAM_SLACK_CHARS - this.streamChars;
-    if (room <= 0) return this.drop(`printed output past ${this.caps.streamChars.toLocaleString('en-US')} characters`);
+    if (room <= 0) return this.drop('streamChars');
     const kept = text.length > room ? text.slice(0, room) : text;
-    if (kept.length < text.length) this.dropped.add(`printed output past ${this.caps.streamChars.toLocaleString('en-US')} characters`);
+    if (kept.length < text.length) this.note('streamChars');
     this.streamChars += kept.length;
     this.bytes += Math.min(sizeBytes, kept.length * 3 + 64);
     const last = this.kept.at(-1);
@@ -67,7 +71,7 @@ export class OutputBudget {
       this.kept[this.kept.length - 1] = { ...last, text: last.text + kept };
       return this.kept;
     }
-    if (this.kept.length >= this.caps.outputsPerRun) return this.drop(`outputs past the first ${this.caps.outputsPerRun}`);
+    if (this.kept.length >= this.caps.outputsPerRun) return this.drop('outputsPerRun');
     this.kept.push({ output_type: 'stream', name, text: kept });
     return this.kept;
   }
@@ -82,7 +86,7 @@ export class OutputBudget {
       });
       if (this.images >= this.caps.imagesPerRun || tooLarge) {
         for (const type of IMAGE_TYPES) delete (capped as Record<string, unknown>)[type];
-        this.dropped.add(tooLarge ? `images over ${Math.round(this.caps.imageBytes / 1e6)} MB` : `images past the first ${this.caps.imagesPerRun}`);
+        this.note(tooLarge ? 'imageBytes' : 'imagesPerRun');
       } else {
         this.images += 1;
       }
@@ -90,7 +94,7 @@ export class OutputBudget {
     if (VEGALITE_MIME_TYPES.some((type) => capped[type] !== undefined)) {
       if (this.charts >= this.caps.imagesPerRun) {
         for (const type of VEGALITE_MIME_TYPES) delete capped[type];
-        this.dropped.add(`charts past the first ${this.caps.imagesPerRun}`);
+        this.note('chartsPerRun');
       } else {
         this.charts += 1;
       }
@@ -115,12 +119,17 @@ export class OutputBudget {
 
   private capText(text: string): string {
     if (text.length <= this.caps.textChars) return text;
-    this.dropped.add(`text past ${this.caps.textChars.toLocaleString('en-US')} characters`);
+    this.note('textChars');
     return `${text.slice(0, this.caps.textChars)}…`;
   }
 
-  private drop(what: string): null {
-    this.dropped.add(what);
+  private drop(cap: OutputCap): null {
+    this.note(cap);
     return null;
+  }
+
+  private note(cap: OutputCap): void {
+    // Charts are capped at the images' count.
+    this.dropped.set(cap, cap === 'chartsPerRun' ? this.caps.imagesPerRun : this.caps[cap]);
   }
 }

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { OUTPUT_CAPS } from './limits';
 import type { DisplayMimeType } from './mime-types';
+import { RESTARTED_WORDS, runFailureSchema } from './run-failure';
 
 /** A table, in the Frictionless "data resource" shape that pandas' `to_json(orient="table")` uses. */
 export const tableFieldSchema = z.object({
@@ -121,7 +122,13 @@ export const runResultSchema = z.object({
   status: runStatusSchema,
   outputs: z.array(outputSchema).max(OUTPUT_CAPS.outputsPerRun + 1),
   durationMs: z.number().nonnegative(),
-  /** A sentence for the user and the model, e.g. that the interpreter was restarted. */
+  /**
+   * How the run failed, beyond the code's own error (an `error` output): the time limit, a crash,
+   * output cut by a cap… (lib/runtime/run-failure.ts). Worded for the cell by `failureForPerson`,
+   * for the model by `failureForModel`.
+   */
+  failures: z.array(runFailureSchema).max(20).optional(),
+  /** Free words a page adds to a result (a run that could not be saved); runs stored before `failures` carry theirs here. */
   notice: z.string().max(4_000).optional(),
   /** True when the interpreter that ran this was replaced: variables were lost. */
   restarted: z.boolean().optional(),
@@ -143,5 +150,4 @@ export const pythonToolInputSchema = z.object({
 });
 export type PythonToolInput = z.infer<typeof pythonToolInputSchema>;
 
-export const RESTARTED_NOTICE = 'The interpreter was restarted; variables were lost.';
-export const PAGE_CLOSED_NOTICE = 'The page was closed or reloaded while this ran, so it did not finish.';
+export const RESTARTED_NOTICE = RESTARTED_WORDS;

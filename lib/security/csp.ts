@@ -74,14 +74,43 @@ export function pageCsp(nonce: string, isDev: boolean): string {
   ].join('; ');
 }
 
-type WorkerCspSettings = { pyodideIndexPath: string; packageBaseUrl: string; duckdbAssetPath: string; duckdbExtensionUrl: string; webrBasePath: string; rPackageRepoUrl: string };
+export type WorkerCspSettings = { pyodideIndexPath: string; packageBaseUrl: string; duckdbAssetPath: string; duckdbExtensionUrl: string; webrBasePath: string; rPackageRepoUrl: string };
 
-/** The policy a worker script is served with (each worker's own), or null for any other path. */
-export function workerScriptCsp(pathname: string, origin: string | null, settings: WorkerCspSettings): string | null {
-  if (pathname === `${settings.webrBasePath}webr-worker.js`) return webrWorkerCsp(origin, settings.webrBasePath, settings.rPackageRepoUrl);
-  if (pathname.startsWith('/workers/r.worker.')) return rWorkerCsp(origin, settings.webrBasePath, settings.rPackageRepoUrl);
-  if (pathname.startsWith('/workers/')) {
-    return workerCsp(origin, settings.pyodideIndexPath, settings.packageBaseUrl, { assetPath: settings.duckdbAssetPath, extensionUrl: settings.duckdbExtensionUrl });
-  }
-  return null;
+/**
+ * A worker script and the policy it is served with. Each target declares its own in its
+ * definition (lib/targets/target.ts, `workers`); the page's other workers are PAGE_WORKERS below.
+ */
+export type DeclaredWorker = {
+  /** The script's path as requested, e.g. `/workers/graphviz.worker.mjs`. */
+  script: (settings: WorkerCspSettings) => string;
+  csp: (origin: string | null, settings: WorkerCspSettings) => string;
+};
+
+/** The Python worker (Python and SQL run in it): Pyodide, the package source, DuckDB. */
+export const pythonWorker: DeclaredWorker = {
+  script: () => '/workers/python.worker.mjs',
+  csp: (origin, settings) => workerCsp(origin, settings.pyodideIndexPath, settings.packageBaseUrl, { assetPath: settings.duckdbAssetPath, extensionUrl: settings.duckdbExtensionUrl }),
+};
+
+/** Nothing at all: a worker that loads and fetches nothing (its own script is the page's to allow). */
+export function closedWorkerCsp(): string {
+  return "default-src 'none'";
+}
+
+/** A worker that fetches and loads nothing but compiles the wasm its bundle embeds (Graphviz). */
+export function wasmOnlyWorkerCsp(): string {
+  return ["default-src 'none'", "script-src 'wasm-unsafe-eval'"].join('; ');
+}
+
+/** The page's workers that belong to no target: the dataset hasher reads Blobs and fetches nothing. */
+export const PAGE_WORKERS: readonly DeclaredWorker[] = [{ script: () => '/workers/dataset-hash.worker.mjs', csp: closedWorkerCsp }];
+
+/**
+ * The policy a worker script is served with: the one its declaration gives (the targets' and the
+ * page's own), or null for any other path. A worker no one declared gets none; a unit test
+ * (csp.test.ts) fails for any worker script without one.
+ */
+export function workerScriptCsp(pathname: string, origin: string | null, settings: WorkerCspSettings, targetWorkers: readonly DeclaredWorker[]): string | null {
+  const declared = [...targetWorkers, ...PAGE_WORKERS].find((worker) => worker.script(settings) === pathname);
+  return declared ? declared.csp(origin, settings) : null;
 }

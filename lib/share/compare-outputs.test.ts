@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
-import { canonicalJson, comparables, compareOutputs, comparePixels, IMAGE_MATCH, type CompareDeps, type ImageRef, type Pixels } from './compare-outputs';
+import { canonicalJson, comparables, compareOutputs, comparePixels, FigureUnavailableError, IMAGE_MATCH, type CompareDeps, type ImageRef, type Pixels } from './compare-outputs';
 
 function run(outputs: Output[], status: RunResult['status'] = 'ok'): RunResult {
   return { status, outputs, durationMs: 10 };
@@ -20,7 +20,7 @@ function loader(images: Record<string, Pixels>): CompareDeps & { loaded: ImageRe
     loadPixels: async (image) => {
       loaded.push(image);
       const pixels = images[image.value];
-      if (!pixels) throw new Error('not an image');
+      if (!pixels) throw new FigureUnavailableError({ kind: 'undecodable' });
       return pixels;
     },
   };
@@ -121,7 +121,12 @@ describe('compareOutputs', () => {
 
   it('calls a figure that cannot be decoded different, saying so', async () => {
     const result = await compareOutputs(run([png('AAAA')]), run([png('CCCC')]), loader({ AAAA: solid(1, 1, [0, 0, 0, 255]) }));
-    expect(!result.same && result.differences[0]).toBe('output 1 (a figure): could not be compared (not an image)');
+    expect(!result.same && result.differences[0]).toBe('output 1 (a figure): could not be compared (not an image this browser can decode)');
+  });
+
+  it("does not swallow a loader's own fault as a difference", async () => {
+    const broken: CompareDeps = { loadPixels: async () => { throw new TypeError('loader bug'); } };
+    await expect(compareOutputs(run([png('AAAA')]), run([png('CCCC')]), broken)).rejects.toThrow('loader bug');
   });
 
   it('says when an output is of another kind, and describes at most three differences', async () => {

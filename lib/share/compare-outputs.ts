@@ -24,7 +24,36 @@ export type Pixels = { width: number; height: number; data: ArrayLike<number> };
 /** A figure as a bundle holds it: base64 bytes, or `blob:<sha256>` once stored. */
 export type ImageRef = { value: string; mediaType: 'image/png' | 'image/jpeg' };
 
+/** Rejects with a FigureUnavailableError when the figure cannot be had. */
 export type CompareDeps = { loadPixels: (image: ImageRef) => Promise<Pixels> };
+
+/** Why a figure could not be compared: facts, worded once (figureWords). */
+export type FigureUnavailable =
+  | { kind: 'http'; status: number }
+  | { kind: 'too-large'; width: number; height: number }
+  | { kind: 'undecodable' }
+  | { kind: 'no-canvas' };
+
+/** What a pixel loader throws; its message is for logs, the words come from `figureWords`. */
+export class FigureUnavailableError extends Error {
+  constructor(readonly reason: FigureUnavailable) {
+    super(`figure unavailable: ${reason.kind}`);
+    this.name = 'FigureUnavailableError';
+  }
+}
+
+function figureWords(reason: FigureUnavailable): string {
+  switch (reason.kind) {
+    case 'http':
+      return `the recorded figure could not be loaded (HTTP ${reason.status})`;
+    case 'too-large':
+      return `the figure is too large to compare (${reason.width}×${reason.height})`;
+    case 'undecodable':
+      return 'not an image this browser can decode';
+    case 'no-canvas':
+      return 'this browser cannot draw figures off screen';
+  }
+}
 
 export type Comparison = { same: true } | { same: false; differences: string[] };
 
@@ -143,7 +172,8 @@ async function compareImages(recorded: ImageRef, replayed: ImageRef, deps: Compa
   try {
     pixels = await Promise.all([deps.loadPixels(recorded), deps.loadPixels(replayed)]);
   } catch (error) {
-    return `could not be compared (${error instanceof Error ? error.message : String(error)})`;
+    if (error instanceof FigureUnavailableError) return `could not be compared (${figureWords(error.reason)})`;
+    throw error;
   }
   return comparePixels(...pixels);
 }

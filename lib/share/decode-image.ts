@@ -4,7 +4,7 @@
  * and nothing leaves the page.
  */
 import { BLOB_REF_PATTERN } from '@/lib/runtime/protocol';
-import type { ImageRef, Pixels } from './compare-outputs';
+import { FigureUnavailableError, type ImageRef, type Pixels } from './compare-outputs';
 
 /** Larger figures are not decoded (a canvas that big could take gigabytes of memory). */
 const MAX_PIXELS = 25_000_000;
@@ -20,7 +20,7 @@ async function imageBlob(image: ImageRef, blobUrl: (sha256: string) => string): 
   if (!BLOB_REF_PATTERN.test(image.value)) return new Blob([base64Bytes(image.value)], { type: image.mediaType });
   // A stored figure: through the same URL the page shows it with (the share's grant).
   const response = await fetch(blobUrl(image.value.slice('blob:'.length)));
-  if (!response.ok) throw new Error(`the recorded figure could not be loaded (HTTP ${response.status})`);
+  if (!response.ok) throw new FigureUnavailableError({ kind: 'http', status: response.status });
   return response.blob();
 }
 
@@ -29,13 +29,18 @@ export function pixelLoader(blobUrl: (sha256: string) => string): (image: ImageR
   return async (image) => {
     // Decoded as the bytes say, with no colour management or premultiplication that could make
     // the same file decode differently from one call to the next.
-    const bitmap = await createImageBitmap(await imageBlob(image, blobUrl), { colorSpaceConversion: 'none', premultiplyAlpha: 'none' });
+    const blob = await imageBlob(image, blobUrl);
+    const bitmap = await createImageBitmap(blob, { colorSpaceConversion: 'none', premultiplyAlpha: 'none' }).catch((error: unknown) => {
+      // createImageBitmap rejects (InvalidStateError) for bytes that are no image it can decode.
+      if (error instanceof DOMException) throw new FigureUnavailableError({ kind: 'undecodable' });
+      throw error;
+    });
     try {
       const { width, height } = bitmap;
-      if (width * height > MAX_PIXELS) throw new Error(`the figure is too large to compare (${width}×${height})`);
+      if (width * height > MAX_PIXELS) throw new FigureUnavailableError({ kind: 'too-large', width, height });
       if (width === 0 || height === 0) return { width, height, data: new Uint8ClampedArray(0) };
       const context = new OffscreenCanvas(width, height).getContext('2d');
-      if (!context) throw new Error('this browser cannot draw figures off screen');
+      if (!context) throw new FigureUnavailableError({ kind: 'no-canvas' });
       context.drawImage(bitmap, 0, 0);
       return { width, height, data: context.getImageData(0, 0, width, height).data };
     } finally {

@@ -3,7 +3,7 @@ import type { Output, RunResult } from '@/lib/runtime/protocol';
 import { runOnTarget, runToolCall, type PipelineOptions } from './pipeline';
 import { TARGET_LIST, TARGETS, type Target, type TargetId } from './registry';
 import type { RunContext, RunnerState, TargetRunner } from './runner';
-import { RunnerSet } from './runners';
+import { BROWSER_TARGETS, RunnerSet, type BrowserTarget } from './runners';
 
 /** Where R would load from: never used here (the runners are fakes). */
 const NO_WEBR = { webrBasePath: '/webr/test/', rPackageRepoUrl: 'http://127.0.0.1:9/' };
@@ -53,7 +53,8 @@ function fakes(answers: Partial<Record<TargetId, (code: string) => RunResult | P
   ) as Record<TargetId, FakeRunner>;
   const set = new RunnerSet(
     { interpreter: () => { throw new Error('no interpreter in this test'); }, webr: NO_WEBR },
-    Object.fromEntries(TARGET_LIST.map((target) => [target.id, (): TargetRunner => runners[target.id]])) as unknown as Record<TargetId, () => TargetRunner>,
+    // The fakes stand in for the runners; the steps targets declare are the real ones.
+    Object.fromEntries(TARGET_LIST.map((target) => [target.id, { ...BROWSER_TARGETS[target.id], create: (): TargetRunner => runners[target.id] }])) as unknown as Record<TargetId, BrowserTarget>,
   );
   return { runners, set };
 }
@@ -106,7 +107,7 @@ describe('the run pipeline', () => {
       graphviz: () => ({ status: 'error', durationMs: 1, outputs: [{ output_type: 'error', ename: 'DotSyntaxError', evalue: 'syntax error in line 1', traceback: [] }] }),
     });
     const result = await runOnTarget(TARGETS.python, 'show()', {}, options(set));
-    expect(result.outputs[0]).toMatchObject({ data: { 'text/plain': '<Graphviz could not draw this diagram: syntax error in line 1>' } });
+    expect(result.outputs[0]).toMatchObject({ data: { 'text/plain': '<Graphviz could not draw this diagram: DotSyntaxError: syntax error in line 1>' } });
   });
 
   it('gives each Vega-Lite chart a PNG for the model', async () => {
@@ -159,8 +160,8 @@ describe('the run pipeline', () => {
   it('turns a runner that cannot be made or that throws into a result that says so', async () => {
     const set = new RunnerSet({ interpreter: () => { throw new Error('the interpreter has not started'); }, webr: NO_WEBR });
     const result = await runOnTarget(TARGETS.python, 'print(1)', {}, options(set));
-    expect(result).toMatchObject({ status: 'crashed', notice: 'Python is not available in this page: the interpreter has not started' });
+    expect(result).toMatchObject({ status: 'error', failures: [{ kind: 'engine-start', engine: 'Python', detail: 'the interpreter has not started' }] });
     const { set: throwing } = fakes({ graphviz: () => Promise.reject(new Error('worker died')) });
-    expect(await runOnTarget(TARGETS.graphviz, 'digraph {}', {}, options(throwing))).toMatchObject({ status: 'crashed', notice: 'Graphviz is not available in this page: worker died' });
+    expect(await runOnTarget(TARGETS.graphviz, 'digraph {}', {}, options(throwing))).toMatchObject({ status: 'error', failures: [{ kind: 'engine-start', engine: 'Graphviz', detail: 'worker died' }] });
   });
 });

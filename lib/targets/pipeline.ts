@@ -3,8 +3,9 @@
  * the chat's tool calls, "Run again"/"Edit", restore and the share page's re-run alike.
  *
  *   dispatch (the target's runner, through the TargetRunner interface only)
- *   → post-processing: output files stored, DOT that a run displayed drawn by the Graphviz target,
- *     a PNG of each Vega-Lite chart for the model
+ *   → post-processing: output files stored, the steps targets declare (lib/targets/runners.ts:
+ *     DOT that a run displayed drawn by the Graphviz target), a PNG of each Vega-Lite chart for
+ *     the model
  *   → the RunResult that is shown, stored and sent to the model.
  *
  * Browser-only: runners start workers. It never names a language; the registry does.
@@ -12,8 +13,8 @@
 import { withChartImages, type ChartRenderer } from '@/lib/charts/chart-images';
 import type { DataFile } from '@/lib/runtime/kernel';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
-import { withDrawnDiagrams, type DrawDot } from './graphviz/dot-outputs';
-import { targetOf, TARGETS, type Target } from './registry';
+import { failedRun, failureOfError } from '@/lib/runtime/run-failure';
+import { targetOf, type Target } from './registry';
 import type { RunContext, TargetRunner } from './runner';
 import type { RunnerSource } from './runners';
 
@@ -75,27 +76,15 @@ export async function runToolCall(toolName: string, input: unknown, run: CellRun
   if (!target) return null;
   const parsed = target.inputSchema.safeParse(input);
   if (!parsed.success) {
-    const output: Output = { output_type: 'error', ename: 'InvalidToolInput', evalue: `The ${target.toolName} tool needs {"code": "<source>"}.`, traceback: [] };
-    return { target, result: { status: 'error', durationMs: 0, outputs: [output] } };
+    return { target, result: failedRun({ kind: 'input-invalid', tool: target.toolName }, 0) };
   }
   return { target, result: await runOnTarget(target, parsed.data.code, run, options) };
 }
 
 async function postProcess(result: RunResult, runner: TargetRunner, options: PipelineOptions): Promise<RunResult> {
   let processed = await withStoredFiles(result, runner, options.storeFile);
-  processed = await withDrawnDiagrams(processed, dotDrawer(options));
+  for (const step of options.runners.postProcessSteps?.() ?? []) processed = await step(processed, { runners: options.runners, timeoutMs: options.timeoutMs() });
   return withChartImages(processed, options.chartRenderer);
-}
-
-/** DOT a run displayed is drawn by running the Graphviz target on it. */
-function dotDrawer(options: PipelineOptions): DrawDot {
-  return async (dot) => {
-    const drawn = await options.runners.get(TARGETS.graphviz.id).run(dot, { files: [], timeoutMs: options.timeoutMs() });
-    const picture = drawn.outputs.find((output) => output.output_type === 'display_data');
-    if (drawn.status === 'ok' && picture?.output_type === 'display_data') return { ok: true, bundle: picture.data };
-    const error = drawn.outputs.find((output) => output.output_type === 'error');
-    return { ok: false, message: error?.output_type === 'error' ? error.evalue : (drawn.notice ?? `Graphviz ended with ${drawn.status}.`) };
-  };
 }
 
 /**
@@ -120,7 +109,7 @@ async function withStoredFiles(result: RunResult, runner: TargetRunner, storeFil
   return { ...result, outputs };
 }
 
+/** A runner that could not be made, or whose run threw (a runner's own bug: `run` never rejects for the code's failures). */
 function unavailable(target: Target, error: unknown): RunResult {
-  const why = error instanceof Error ? error.message : String(error);
-  return { status: 'crashed', durationMs: 0, outputs: [], notice: `${target.name} is not available in this page: ${why}` };
+  return failedRun(failureOfError(error, target.name, (detail) => ({ kind: 'engine-start', engine: target.name, detail })), 0);
 }

@@ -24,6 +24,9 @@ export type Target = TargetDefinition<TargetId>;
 
 export const TARGETS = Object.fromEntries(TARGET_LIST.map((target) => [target.id, target])) as { readonly [Id in TargetId]: Target };
 
+/** Every worker script a target runs in, with its Content-Security-Policy (served by lib/assets/engine-asset-server.ts). */
+export const TARGET_WORKERS = TARGET_LIST.flatMap((target) => target.workers);
+
 /** The `tool-<name>` message part types of code runs, one per target. */
 export const CODE_PART_TYPES = TARGET_LIST.map((target) => `tool-${target.toolName}` as const);
 

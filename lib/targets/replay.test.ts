@@ -51,10 +51,10 @@ describe('replayRuns (restore)', () => {
     const mixed = [
       { id: 'a1', role: 'assistant', parts: [stored('s1', 'tool-sql', 'CREATE TABLE t AS SELECT 1 AS x'), stored('r1', 'tool-r', 'kept <- 41'), stored('p1', 'tool-python', 'print(1)'), stored('r2', 'tool-r', 'cat(kept)')] },
     ];
-    const { calls, source } = recordingRunners({ 'CREATE TABLE t AS SELECT 1 AS x': { status: 'timeout', durationMs: 1, outputs: [], restarted: true } });
+    const { calls, source } = recordingRunners({ 'CREATE TABLE t AS SELECT 1 AS x': { status: 'timeout', durationMs: 1, outputs: [], restarted: true, failures: [{ kind: 'time-limit', limitMs: 1_000, state: 'lost' }] } });
     const outcome = await replayRuns(planRestore(mixed).steps, source, { files: [], timeoutMs: 1_000, compare: compareStdout });
     expect(calls.map((call) => call.runId)).toEqual(['s1', 'r1', 'r2']);
-    expect(outcome).toEqual({ runs: 3, failed: ['run 1 (SQL) ended with timeout'] });
+    expect(outcome).toEqual({ runs: 3, failed: ['run 1 (SQL) ended with timeout: The run was stopped after the time limit of 1 s. The interpreter was restarted; variables were lost.'] });
   });
 
   it('names the run and its target when it does not come back the same, and stops when the engine was replaced', async () => {

@@ -7,6 +7,7 @@
  */
 import type { DataFile } from '@/lib/runtime/kernel';
 import type { ReplayStep } from '@/lib/runtime/restore-plan';
+import { failureForPerson, failureOfResult } from '@/lib/runtime/run-failure';
 import { TARGETS } from './registry';
 import type { RunnerSource } from './runners';
 
@@ -36,7 +37,11 @@ export async function replayRuns(
     runs += 1;
     const stdout = result.outputs.flatMap((o) => (o.output_type === 'stream' && o.name === 'stdout' ? [o.text] : [])).join('');
     const name = `run ${index + 1} (${target.name})`;
-    if (result.status !== 'ok') failed.push(`${name} ended with ${result.status}`);
+    if (result.status !== 'ok') {
+      // How it failed, in the one wording of run failures (the code's own error included).
+      const failure = failureOfResult(result, target.name);
+      failed.push(`${name} ended with ${result.status}${failure ? `: ${failureForPerson(failure)}` : ''}`.slice(0, 500));
+    }
     else {
       const difference = options.compare(step.recordedStdout, stdout);
       if (difference) failed.push(`${name} printed something else (${difference})`);

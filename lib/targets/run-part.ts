@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { runResultSchema, runStatusSchema, type RunResult } from '@/lib/runtime/protocol';
+import { runFailureSchema } from '@/lib/runtime/run-failure';
 import { CODE_PART_TYPES, targetOf, type Target } from './registry';
 
 export const runPartTypeSchema = z.enum(CODE_PART_TYPES as [(typeof CODE_PART_TYPES)[number], ...(typeof CODE_PART_TYPES)[number][]]);
@@ -41,6 +42,8 @@ export const recordedRunSchema = z.looseObject({
   outputs: z.array(z.unknown()),
   durationMs: z.number().nonnegative(),
   notice: z.string().optional(),
+  /** Read leniently: failures that no longer read back are left out, not the run. */
+  failures: z.array(runFailureSchema).optional().catch(undefined),
   restarted: z.boolean().optional(),
   userRun: userRunSchema.optional(),
 });

@@ -1,7 +1,11 @@
 /**
- * The page's runners, one line per target (browser-only; the server-safe list is registry.ts).
- * The `Record<TargetId, …>` makes a target without its runner line a type error.
+ * The page's side of each target, one line per target (browser-only; the server-safe list is
+ * registry.ts): its runner's factory and the post-processing step it declares for every run's
+ * result (DOT drawn by the Graphviz target). The `Record<TargetId, …>` makes a target without its
+ * line a type error.
  */
+import type { RunResult } from '@/lib/runtime/protocol';
+import { drawDotOutputs } from './graphviz/dot-outputs';
 import { createGraphvizRunner } from './graphviz/graphviz-runner';
 import { createPythonRunner } from './python/runner';
 import { createRRunner } from './r/r-runner';
@@ -12,15 +16,20 @@ import { createSqlRunner } from './sql/runner';
 
 export type RunnerFactory = (env: RunnerEnv) => TargetRunner;
 
-const RUNNER_FACTORIES: Record<TargetId, RunnerFactory> = {
-  python: createPythonRunner,
-  sql: createSqlRunner,
-  graphviz: createGraphvizRunner,
-  r: createRRunner,
+/** A step every run's result passes through in the pipeline, declared by the target that does it. */
+export type PostProcessStep = (result: RunResult, using: { runners: RunnerSource; timeoutMs: number }) => Promise<RunResult>;
+
+export type BrowserTarget = { create: RunnerFactory; postProcess?: PostProcessStep };
+
+export const BROWSER_TARGETS: Record<TargetId, BrowserTarget> = {
+  python: { create: createPythonRunner },
+  sql: { create: createSqlRunner },
+  graphviz: { create: createGraphvizRunner, postProcess: drawDotOutputs },
+  r: { create: createRRunner },
 };
 
-/** Where the pipeline finds a target's runner. */
-export type RunnerSource = { get(id: TargetId): TargetRunner };
+/** Where the pipeline finds a target's runner, and the targets' post-processing steps. */
+export type RunnerSource = { get(id: TargetId): TargetRunner; postProcessSteps?(): readonly PostProcessStep[] };
 
 /** One page's runners, each made on its target's first run (a diagram worker only when drawn). */
 export class RunnerSet implements RunnerSource {
@@ -28,13 +37,17 @@ export class RunnerSet implements RunnerSource {
 
   constructor(
     private readonly env: RunnerEnv,
-    private readonly factories: Record<TargetId, RunnerFactory> = RUNNER_FACTORIES,
+    private readonly targets: Record<TargetId, BrowserTarget> = BROWSER_TARGETS,
   ) {}
+
+  postProcessSteps(): PostProcessStep[] {
+    return Object.values(this.targets).flatMap((target) => (target.postProcess ? [target.postProcess] : []));
+  }
 
   get(id: TargetId): TargetRunner {
     let runner = this.runners.get(id);
     if (!runner) {
-      runner = this.factories[id](this.env);
+      runner = this.targets[id].create(this.env);
       this.runners.set(id, runner);
     }
     return runner;

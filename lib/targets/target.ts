@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { DisplayMimeType } from '@/lib/runtime/mime-types';
+import type { DeclaredWorker } from '@/lib/security/csp';
 
 /** How restore treats a target's earlier runs after a reload. */
 export type ReplayPolicy =
@@ -74,6 +75,14 @@ export type TargetDefinition<Id extends string = string> = {
   engine: string;
   replay: ReplayPolicy;
   notebook: NotebookForm;
+  /**
+   * The worker scripts its engine runs in, each with the Content-Security-Policy it is served
+   * with (lib/security/csp.ts): the sandbox boundary. A target that runs in another target's
+   * worker declares none (SQL runs in Python's); a worker no target declares is served with none.
+   */
+  workers: readonly DeclaredWorker[];
+  /** Whether its outputs are drawings, not results (tracing reads no numbers from them). */
+  diagrams: boolean;
 };
 
 /** Keeps the literal id, so the registry's list gives `TargetId` its members. */

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { VEGALITE_MIME_TYPES } from '@/lib/runtime/protocol';
 import { formatCell } from '@/lib/tables/table-view';
+import { readRunPart } from '@/lib/targets/run-part';
 import { magnitude, numberTokens, type NumberToken } from './numbers';
 import { dateSpans, insideSpan } from './prose';
 
@@ -46,33 +47,23 @@ export type RunSource = {
   numbers: SourceNumber[];
 };
 
-/** Tools whose output is a drawing, not results. */
-const DIAGRAM_TOOLS = new Set(['graphviz', 'dot', 'mermaid']);
 const DIAGRAM_MIME_TYPES = ['image/svg+xml', 'text/vnd.graphviz'] as const;
 /** A cell string longer than this is prose, not a number with a unit. */
 const CELL_TEXT_MAX = 64;
 
 const cache = new WeakMap<object, RunSource | null>();
 
-type ToolPart = { type: string; toolCallId: string; state?: string; output?: unknown };
-
-function asToolPart(part: unknown): ToolPart | null {
-  if (!part || typeof part !== 'object') return null;
-  const { type, toolCallId } = part as { type?: unknown; toolCallId?: unknown };
-  if (typeof type !== 'string' || !type.startsWith('tool-') || typeof toolCallId !== 'string') return null;
-  return part as ToolPart;
-}
-
-/** The run of one message part, or null when the part is no finished run (or a diagram). */
+/**
+ * The run of one message part (read through lib/targets/run-part.ts), or null when the part is no
+ * finished run, or a run of a target whose outputs are diagrams (the registry says which).
+ */
 export function runSourceOf(part: unknown): RunSource | null {
-  const tool = asToolPart(part);
-  if (!tool || tool.state !== 'output-available') return null;
-  const cached = cache.get(tool);
+  const read = readRunPart(part);
+  if (!read?.recorded) return null;
+  const cached = cache.get(read.part);
   if (cached !== undefined) return cached;
-  const name = tool.type.slice('tool-'.length);
-  const outputs = (tool.output as { outputs?: unknown } | undefined)?.outputs;
-  const source = DIAGRAM_TOOLS.has(name) || !Array.isArray(outputs) ? null : { toolCallId: tool.toolCallId, tool: name, numbers: outputNumbers(outputs) };
-  cache.set(tool, source);
+  const source = read.target.diagrams ? null : { toolCallId: read.part.toolCallId, tool: read.target.toolName, numbers: outputNumbers(read.recorded.outputs) };
+  cache.set(read.part, source);
   return source;
 }
 

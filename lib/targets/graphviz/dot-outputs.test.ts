@@ -11,7 +11,7 @@ function recordingDraw(): DrawDot & { calls: string[] } {
   const calls: string[] = [];
   const draw = async (dot: string) => {
     calls.push(dot);
-    if (dot.includes('{{')) return { ok: false as const, message: 'syntax error in line 1 near {' };
+    if (dot.includes('{{')) return { ok: false as const, failure: { kind: 'code' as const, engine: 'Graphviz', ename: 'DotSyntaxError', evalue: 'syntax error in line 1 near {' } };
     return { ok: true as const, bundle: diagramBundle({ ok: true, svg: `<svg>${dot}</svg>`, png: 'UE5H', width: 10.4, height: 20 }) };
   };
   return Object.assign(draw, { calls });
@@ -37,7 +37,7 @@ describe('withDrawnDiagrams', () => {
   it('says why a diagram was not drawn, keeping its source for the model to fix', async () => {
     const result = await withDrawnDiagrams(run([dotOutput('digraph {{')]), recordingDraw());
     expect(result.status).toBe('ok');
-    expect(result.outputs[0]).toEqual({ output_type: 'display_data', data: { 'text/vnd.graphviz': 'digraph {{', 'text/plain': '<Graphviz could not draw this diagram: syntax error in line 1 near {>' } });
+    expect(result.outputs[0]).toEqual({ output_type: 'display_data', data: { 'text/vnd.graphviz': 'digraph {{', 'text/plain': '<Graphviz could not draw this diagram: DotSyntaxError: syntax error in line 1 near {>' } });
   });
 
   it('draws no more than the run’s image cap, counting the images it already has', async () => {

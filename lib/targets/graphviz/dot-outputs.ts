@@ -7,11 +7,26 @@
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import type { MimeBundle, Output, RunResult } from '@/lib/runtime/protocol';
+import { failureForPerson, failureOfResult, type Failed } from '@/lib/runtime/run-failure';
+import type { PostProcessStep } from '../runners';
+import { TARGETS } from '../registry';
 
-/** A drawn diagram's bundle (SVG shown, PNG for the model, its text), or why it could not be drawn: an outcome the cell shows, not an error. */
-export type DrawnDot = { ok: true; bundle: MimeBundle } | { ok: false; message: string };
-/** Draws DOT: the run pipeline runs the Graphviz target (lib/targets/pipeline.ts). */
+/** A drawn diagram's bundle (SVG shown, PNG for the model, its text), or the run failure that kept it from being drawn. */
+export type DrawnDot = { ok: true; bundle: MimeBundle } | Failed;
+/** Draws DOT: by running the Graphviz target (drawDotOutputs, below). */
 export type DrawDot = (dot: string) => Promise<DrawnDot>;
+
+/**
+ * The Graphviz target's post-processing step of every run (lib/targets/runners.ts): DOT a run
+ * displayed is drawn by running the Graphviz target on it.
+ */
+export const drawDotOutputs: PostProcessStep = (result, { runners, timeoutMs }) =>
+  withDrawnDiagrams(result, async (dot) => {
+    const drawn = await runners.get(TARGETS.graphviz.id).run(dot, { files: [], timeoutMs });
+    const picture = drawn.outputs.find((output) => output.output_type === 'display_data');
+    if (drawn.status === 'ok' && picture?.output_type === 'display_data') return { ok: true, bundle: picture.data };
+    return { ok: false, failure: failureOfResult(drawn, TARGETS.graphviz.name) ?? { kind: 'crashed', engine: TARGETS.graphviz.name, cause: 'fault', stateLost: false, detail: 'it drew no picture' } };
+  });
 
 function isPicture(data: MimeBundle): boolean {
   return IMAGE_MIME_TYPES.some((type) => data[type] !== undefined) || data['image/svg+xml'] !== undefined;
@@ -48,7 +63,7 @@ export async function withDrawnDiagrams(result: RunResult, draw: DrawDot): Promi
       const own = output.data['text/plain'];
       outputs.push({ ...output, data: { ...output.data, ...rest, 'text/plain': own && own !== DEFAULT_DOT_TEXT ? own : text } });
     } else {
-      outputs.push({ ...output, data: { ...output.data, 'text/plain': `<Graphviz could not draw this diagram: ${drawn.message}>` } });
+      outputs.push({ ...output, data: { ...output.data, 'text/plain': `<Graphviz could not draw this diagram: ${failureForPerson(drawn.failure)}>` } });
     }
   }
   return { ...result, outputs };

@@ -6,6 +6,7 @@
  */
 import { GRAPHVIZ_LIMITS, workerReplySchema, type Rendered } from './protocol';
 import type { MimeBundle, RunResult } from '@/lib/runtime/protocol';
+import { failedRun, RunFailureError, type Failed, type RunFailure } from '@/lib/runtime/run-failure';
 import type { RunContext, RunnerState, TargetRunner } from '../runner';
 import { svgToPngBase64 } from './svg-to-png';
 
@@ -13,6 +14,8 @@ const WORKER_URL = '/workers/graphviz.worker.mjs';
 const START_TIMEOUT_MS = 30_000;
 
 type Connection = { worker: Worker; port: MessagePort; ready: Promise<void>; pending: Map<number, (reply: Rendered) => void> };
+
+const ENGINE = 'Graphviz';
 
 export class GraphvizRunner implements TargetRunner {
   readonly stateful = false;
@@ -57,7 +60,7 @@ export class GraphvizRunner implements TargetRunner {
     const channel = new MessageChannel();
     const pending = new Map<number, (reply: Rendered) => void>();
     const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('Graphviz did not start in time.')), START_TIMEOUT_MS);
+      const timer = setTimeout(() => reject(new RunFailureError({ kind: 'engine-start', engine: ENGINE, detail: `no answer within ${START_TIMEOUT_MS / 1000} s` })), START_TIMEOUT_MS);
       channel.port1.onmessage = (event: MessageEvent<unknown>) => {
         const reply = workerReplySchema.safeParse(event.data);
         if (!reply.success) return; // anything else from the worker is ignored
@@ -66,7 +69,7 @@ export class GraphvizRunner implements TargetRunner {
           resolve();
         } else if (reply.data.type === 'failed') {
           clearTimeout(timer);
-          reject(new Error(reply.data.message));
+          reject(new RunFailureError(reply.data.failure));
         } else pending.get(reply.data.id)?.(reply.data);
       };
     });
@@ -88,7 +91,7 @@ export class GraphvizRunner implements TargetRunner {
    * one), or why not. Used by `graphviz` cells and by DOT that Python displays (dot-outputs.ts).
    */
   async render(dot: string, timeoutMs: number): Promise<DotRender> {
-    if (dot.length > GRAPHVIZ_LIMITS.maxDotChars) return { ok: false, status: 'error', message: `The DOT source is longer than ${GRAPHVIZ_LIMITS.maxDotChars.toLocaleString('en-US')} characters.` };
+    if (dot.length > GRAPHVIZ_LIMITS.maxDotChars) return failed({ kind: 'output-refused', engine: ENGINE, what: 'source', limitChars: GRAPHVIZ_LIMITS.maxDotChars, chars: dot.length });
     const connection = this.connect();
     const id = this.nextId++;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -107,9 +110,9 @@ export class GraphvizRunner implements TargetRunner {
       ]);
       if (reply === 'timeout') {
         this.kill();
-        return { ok: false, status: 'timeout', message: `Graphviz did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.` };
+        return failed({ kind: 'time-limit', limitMs: timeoutMs, state: 'none' });
       }
-      if (!reply.ok) return { ok: false, status: 'error', syntax: true, message: `${reply.message}${reply.line ? ` (line ${reply.line})` : ''}`, detail: reply.message };
+      if (!reply.ok) return failed(reply.failure);
       // The page shows the SVG either way; without a PNG the model reads the diagram's size in words (it wrote the DOT itself).
       const png = await svgToPngBase64(reply.svg, reply.width, reply.height).catch((error: unknown) => {
         console.warn('A diagram could not be turned into a PNG for the model; it is described in words instead.', error);
@@ -117,8 +120,10 @@ export class GraphvizRunner implements TargetRunner {
       });
       return { ok: true, svg: reply.svg, png, width: reply.width, height: reply.height };
     } catch (error) {
+      // The worker did not start (its own failure), or posting to it threw: a fresh one next time.
       this.kill();
-      return { ok: false, status: 'error', message: `Graphviz could not run: ${error instanceof Error ? error.message : String(error)}` };
+      if (error instanceof RunFailureError) return failed(error.failure);
+      throw error;
     } finally {
       clearTimeout(timer);
       connection.pending.delete(id);
@@ -132,7 +137,7 @@ export class GraphvizRunner implements TargetRunner {
   async run(dot: string, context: RunContext): Promise<RunResult> {
     const started = performance.now();
     context.onPhase?.({ kind: 'running', startedAt: Date.now() });
-    if (context.signal?.aborted) return { status: 'interrupted', outputs: [], durationMs: 0 };
+    if (context.signal?.aborted) return failedRun({ kind: 'interrupted', state: 'none' }, 0);
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<'stopped'>((resolve) => {
       onAbort = () => resolve('stopped');
@@ -145,12 +150,10 @@ export class GraphvizRunner implements TargetRunner {
     const durationMs = performance.now() - started;
     if (drawn === 'stopped') {
       this.kill();
-      return { status: 'interrupted', outputs: [], durationMs };
+      return failedRun({ kind: 'interrupted', state: 'none' }, durationMs);
     }
     if (drawn.ok) return { status: 'ok', durationMs, outputs: [{ output_type: 'display_data', data: diagramBundle(drawn) }] };
-    if (drawn.status === 'timeout') return { status: 'timeout', outputs: [], durationMs, notice: drawn.message };
-    const ename = drawn.syntax ? 'DotSyntaxError' : 'GraphvizError';
-    return { status: 'error', durationMs, outputs: [{ output_type: 'error', ename, evalue: drawn.message, traceback: [drawn.detail ?? drawn.message] }] };
+    return failedRun(drawn.failure, durationMs);
   }
 
   dispose(): void {
@@ -163,10 +166,12 @@ export function createGraphvizRunner(): TargetRunner {
   return new GraphvizRunner();
 }
 
-/** Not drawn (bad DOT, past the time limit) is an outcome the run reports in words, not an exception. */
-export type DotRender =
-  | { ok: true; svg: string; png: string | null; width: number; height: number }
-  | { ok: false; status: 'error' | 'timeout'; message: string; syntax?: boolean; detail?: string };
+/** Not drawn (bad DOT, past the time limit) is a run failure the run reports, not an exception. */
+export type DotRender = { ok: true; svg: string; png: string | null; width: number; height: number } | Failed;
+
+function failed(failure: RunFailure): Failed {
+  return { ok: false, failure };
+}
 
 /** The bundle of a drawn diagram: shown as the SVG, sent to the model as the PNG. */
 export function diagramBundle(drawn: Extract<DotRender, { ok: true }>): MimeBundle {

@@ -1,4 +1,5 @@
 /** The Graphviz target (server-safe): DOT drawn by Graphviz in a worker of its own, no state. */
+import { wasmOnlyWorkerCsp } from '@/lib/security/csp';
 import { codeInputSchema, defineTarget } from '../target';
 import { dotCellSource } from './notebook';
 
@@ -20,4 +21,7 @@ export const graphviz = defineTarget({
   engine: 'graphviz',
   replay: 'none',
   notebook: { cellSource: dotCellSource },
+  // Graphviz's wasm is embedded in the bundle: its worker compiles it, and loads and fetches nothing.
+  workers: [{ script: () => '/workers/graphviz.worker.mjs', csp: wasmOnlyWorkerCsp }],
+  diagrams: true,
 });

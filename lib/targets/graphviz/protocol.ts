@@ -8,6 +8,7 @@
  * without pulling Graphviz into its bundle.
  */
 import { z } from 'zod';
+import { runFailureSchema } from '@/lib/runtime/run-failure';
 
 export const GRAPHVIZ_LIMITS = {
   /** Longer DOT is refused before Graphviz sees it. */
@@ -46,9 +47,8 @@ export const renderedErrorSchema = z.object({
   type: z.literal('rendered'),
   id: z.int(),
   ok: z.literal(false),
-  message: z.string().max(GRAPHVIZ_LIMITS.maxMessageChars),
-  /** 1-based line of the DOT source the error is on, when Graphviz names one. */
-  line: z.int().positive().optional(),
+  /** Why not (lib/runtime/run-failure.ts): DOT Graphviz refuses is the code's own error, with its line. */
+  failure: runFailureSchema,
 });
 
 export const renderedSchema = z.discriminatedUnion('ok', [renderedOkSchema, renderedErrorSchema]);
@@ -58,7 +58,7 @@ export type Rendered = z.infer<typeof renderedSchema>;
 export const readySchema = z.object({ type: z.literal('ready') });
 
 /** Posted on the port instead of `ready` when Graphviz could not start; the worker answers nothing after it. */
-export const failedSchema = z.object({ type: z.literal('failed'), message: z.string().max(GRAPHVIZ_LIMITS.maxMessageChars) });
+export const failedSchema = z.object({ type: z.literal('failed'), failure: runFailureSchema });
 
 export const workerReplySchema = z.union([readySchema, failedSchema, renderedSchema]);
 export type WorkerReply = z.infer<typeof workerReplySchema>;

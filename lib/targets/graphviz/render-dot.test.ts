@@ -3,12 +3,13 @@
  * hostile DOT and hand-made SVG carrying what Graphviz would never write.
  */
 import { describe, expect, it } from 'vitest';
+import { failureForPerson } from '@/lib/runtime/run-failure';
 import { renderDot, svgSizeOf } from './render-dot';
 import { decodeEntities, sanitizeSvg } from './sanitize-svg';
 
 async function rendered(dot: string) {
   const result = await renderDot(dot);
-  if (!result.ok) throw new Error(`expected a rendering, got: ${result.message}`);
+  if (!result.ok) throw new Error(`expected a rendering, got: ${failureForPerson(result.failure)}`);
   return result;
 }
 
@@ -53,24 +54,24 @@ describe('renderDot', () => {
     const result = await renderDot('digraph {\n  a -> b;\n  b -> c;\n  c -> -> d;\n  d -> a;\n}');
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.line).toBe(4);
-    expect(result.message).toContain("syntax error in line 4 near '->'");
-    expect(result.message).toContain('4 | c -> -> d;');
+    expect(result.failure).toMatchObject({ kind: 'code', ename: 'DotSyntaxError', line: 4, excerpt: 'c -> -> d;' });
+    expect(failureForPerson(result.failure)).toContain("syntax error in line 4 near '->'");
+    expect(failureForPerson(result.failure)).toContain('4 | c -> -> d;');
   });
 
   it('reports an unterminated string with the line Graphviz names', async () => {
     const result = await renderDot('digraph {\n  a [label="open];\n}\n');
     expect(result).toMatchObject({ ok: false });
     if (result.ok) return;
-    expect(result.message).toMatch(/missing endquote/);
-    expect(result.line).toBeGreaterThanOrEqual(2);
+    expect(failureForPerson(result.failure)).toMatch(/missing endquote/);
+    expect(result.failure.kind === 'code' && result.failure.line).toBeGreaterThanOrEqual(2);
   });
 
   it('says so when there is no graph at all', async () => {
     for (const dot of ['', '   \n', '/* only a comment */']) {
       const result = await renderDot(dot);
       expect(result.ok).toBe(false);
-      if (!result.ok) expect(result.message).toMatch(/empty|no graph/);
+      if (!result.ok) expect(failureForPerson(result.failure)).toMatch(/empty|no graph/);
     }
   });
 
@@ -78,7 +79,8 @@ describe('renderDot', () => {
     const dot = `digraph { ${'a -> b; '.repeat(25_001)} }`;
     expect(dot.length).toBeGreaterThan(200_000);
     const result = await renderDot(dot);
-    expect(result).toEqual({ ok: false, message: expect.stringContaining('the limit is 200,000') });
+    expect(result).toEqual({ ok: false, failure: { kind: 'output-refused', engine: 'Graphviz', what: 'source', limitChars: 200_000, chars: dot.length } });
+    if (!result.ok) expect(failureForPerson(result.failure)).toContain('the limit is 200,000');
   });
 
   it('renders a 500-node graph', async () => {

@@ -3,17 +3,18 @@
  * the JS, so it needs no network). Pure: runs the same in Node and in a worker. The SVG it returns
  * is Graphviz's raw output; callers must pass it through sanitizeSvg before showing or saving it.
  *
- * Failures come back as values with a message meant for both a person and the model that wrote
- * the DOT, so that the next attempt can fix it.
+ * Failures come back as values: a run failure (lib/runtime/run-failure.ts), worded for the person
+ * and for the model that wrote the DOT by that module, so that the next attempt can fix it.
  */
 import { instance, type RenderError, type Viz } from '@viz-js/viz';
+import type { Failed, RunFailure } from '@/lib/runtime/run-failure';
 import { fitTexts, layoutTexts } from './fit-text';
 import { GRAPHVIZ_LIMITS } from './protocol';
 
 /** DOT that does not draw is a run's result (its words and line go to the cell and the model), not a failure of ours. */
-export type RenderDotResult =
-  | { ok: true; svg: string; width: number; height: number }
-  | { ok: false; message: string; line?: number };
+export type RenderDotResult = { ok: true; svg: string; width: number; height: number } | Failed;
+
+const ENGINE = 'Graphviz';
 
 let vizPromise: Promise<Viz> | null = null;
 
@@ -33,18 +34,15 @@ export async function loadGraphviz(): Promise<void> {
 
 export async function renderDot(dot: string): Promise<RenderDotResult> {
   if (dot.length > GRAPHVIZ_LIMITS.maxDotChars) {
-    return fail(
-      `The DOT source is ${dot.length.toLocaleString('en-US')} characters long; the limit is ` +
-        `${GRAPHVIZ_LIMITS.maxDotChars.toLocaleString('en-US')}. Make the graph smaller or split it into several graphs.`,
-    );
+    return failed({ kind: 'output-refused', engine: ENGINE, what: 'source', limitChars: GRAPHVIZ_LIMITS.maxDotChars, chars: dot.length });
   }
-  if (dot.trim() === '') return fail('The DOT source is empty. Write a graph, for example: digraph { a -> b }');
+  if (dot.trim() === '') return syntaxError('The DOT source is empty. Write a graph, for example: digraph { a -> b }');
 
   let viz: Viz;
   try {
     viz = await loadViz();
   } catch (error) {
-    return fail(`Graphviz could not start: ${describe(error)}`);
+    return failed({ kind: 'engine-start', engine: ENGINE, detail: clip(describe(error), 2_000) });
   }
 
   let result: ReturnType<Viz['renderFormats']>;
@@ -55,7 +53,7 @@ export async function renderDot(dot: string): Promise<RenderDotResult> {
     // viz.render throws only when the wasm itself failed (an abort, out of memory); such an
     // instance is unusable, so the next render starts a fresh one.
     vizPromise = null;
-    return fail(`Graphviz crashed while rendering this graph (${describe(error)}). Make the graph smaller or simpler.`);
+    return failed({ kind: 'crashed', engine: ENGINE, cause: 'fault', stateLost: false, detail: clip(describe(error), 2_000) });
   }
 
   if (result.status === 'failure') return failureOf(dot, result.errors);
@@ -64,12 +62,12 @@ export async function renderDot(dot: string): Promise<RenderDotResult> {
   const svg = fitTexts(result.output.svg, layoutTexts(result.output.json));
   if (svg.length > GRAPHVIZ_LIMITS.maxSvgChars) return tooLarge();
   const size = svgSizeOf(svg);
-  if (!size) return fail('Graphviz produced an SVG without a usable width and height.');
+  if (!size) return failed({ kind: 'crashed', engine: ENGINE, cause: 'fault', stateLost: false, detail: 'its SVG has no usable width and height' });
   return { ok: true, svg, ...size };
 }
 
-function tooLarge(): { ok: false; message: string } {
-  return fail(`The rendered SVG is larger than ${GRAPHVIZ_LIMITS.maxSvgChars.toLocaleString('en-US')} characters. Make the graph smaller.`);
+function tooLarge(): Failed {
+  return failed({ kind: 'output-refused', engine: ENGINE, what: 'drawing', limitChars: GRAPHVIZ_LIMITS.maxSvgChars });
 }
 
 function failureOf(dot: string, errors: RenderError[]): RenderDotResult {
@@ -77,12 +75,11 @@ function failureOf(dot: string, errors: RenderError[]): RenderDotResult {
   const messages = (reported.length > 0 ? reported : errors).map((e) => e.message.trim()).filter(Boolean);
   if (messages.length === 0) {
     // Graphviz says nothing when the input holds no graph at all (only comments, say).
-    return fail('Graphviz found no graph in the DOT source. It must contain one, for example: digraph { a -> b }');
+    return syntaxError('Graphviz found no graph in the DOT source. It must contain one, for example: digraph { a -> b }');
   }
   const line = lineOf(messages[0], dot);
-  let message = `Graphviz could not render the graph: ${messages.join('\n')}`;
-  if (line !== undefined) message += `\n${line} | ${clip(dot.split('\n')[line - 1].trim(), 200)}`;
-  return line === undefined ? fail(message) : { ...fail(message), line };
+  const message = `Graphviz could not render the graph: ${messages.join('\n')}`;
+  return line === undefined ? syntaxError(message) : syntaxError(message, line, clip(dot.split('\n')[line - 1].trim(), 200));
 }
 
 /** The 1-based line a Graphviz syntax error names ("syntax error in line 3 near '->'"), if it is in the source. */
@@ -112,8 +109,13 @@ function lengthInPx(value: string | undefined): number | null {
   return Number.isFinite(px) && px > 0 ? Math.round(px * 100) / 100 : null;
 }
 
-function fail(message: string): { ok: false; message: string } {
-  return { ok: false, message: clip(message, GRAPHVIZ_LIMITS.maxMessageChars) };
+function failed(failure: RunFailure): Failed {
+  return { ok: false, failure };
+}
+
+/** DOT that Graphviz refuses is the code's own error, with the line it names. */
+function syntaxError(message: string, line?: number, excerpt?: string): Failed {
+  return failed({ kind: 'code', engine: ENGINE, ename: 'DotSyntaxError', evalue: clip(message, GRAPHVIZ_LIMITS.maxMessageChars), ...(line === undefined ? {} : { line, excerpt: excerpt ?? '' }) });
 }
 
 function clip(text: string, max: number): string {

@@ -156,8 +156,8 @@ describe('graphviz worker bundle', () => {
     await renderedWithId(10);
     const answered = replies.filter((r) => r.type === 'rendered').map((r) => (r.type === 'rendered' ? r.id : null));
     expect(answered).toEqual([7, 8, 9, 10]);
-    expect(await renderedWithId(8)).toMatchObject({ ok: false, line: 2, message: expect.stringContaining('syntax error in line 2') });
-    expect(await renderedWithId(9)).toMatchObject({ ok: false, message: 'Malformed render request.' });
+    expect(await renderedWithId(8)).toMatchObject({ ok: false, failure: { kind: 'code', line: 2, evalue: expect.stringContaining('syntax error in line 2') } });
+    expect(await renderedWithId(9)).toMatchObject({ ok: false, failure: { kind: 'crashed', detail: 'the render request was malformed' } });
     expect(invalidReplies).toEqual([]);
   });
 

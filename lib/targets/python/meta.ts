@@ -1,5 +1,6 @@
 /** The Python target (server-safe): Python 3 in Pyodide, the conversation's interpreter. */
 import { PYTHON_MIME_TYPES } from '@/lib/runtime/mime-types';
+import { pythonWorker } from '@/lib/security/csp';
 import { codeInputSchema, defineTarget } from '../target';
 
 export const python = defineTarget({
@@ -22,4 +23,6 @@ export const python = defineTarget({
   replay: 'replay',
   // A Python cell is itself.
   notebook: { cellSource: (code) => code },
+  workers: [pythonWorker],
+  diagrams: false,
 });

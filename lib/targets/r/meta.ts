@@ -1,4 +1,5 @@
 /** The R target (server-safe): R (webR) in a worker of its own, with its own state. */
+import { rWorkerCsp, webrWorkerCsp } from '@/lib/security/csp';
 import { codeInputSchema, defineTarget } from '../target';
 import { rCellSource } from './notebook';
 
@@ -30,4 +31,10 @@ export const r = defineTarget({
   engine: 'webr',
   replay: 'replay',
   notebook: { cellSource: rCellSource },
+  // The R worker (webR's "main thread") and webR's own worker, where R runs.
+  workers: [
+    { script: () => '/workers/r.worker.mjs', csp: (origin, settings) => rWorkerCsp(origin, settings.webrBasePath, settings.rPackageRepoUrl) },
+    { script: (settings) => `${settings.webrBasePath}webr-worker.js`, csp: (origin, settings) => webrWorkerCsp(origin, settings.webrBasePath, settings.rPackageRepoUrl) },
+  ],
+  diagrams: false,
 });

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { outputSchema } from '@/lib/runtime/protocol';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
+import { runFailureSchema } from '@/lib/runtime/run-failure';
 
 export const R_LIMITS = {
   /** R's vector heap limit (mem.maxVSize): past it an allocation fails with R's own error, and state is kept. */
@@ -41,7 +42,6 @@ export type Request = z.infer<typeof requestSchema>;
 /** A request as the page sends it (a Uint8Array of any buffer). */
 export type RequestIn = z.input<typeof requestSchema>;
 
-const message = z.string().max(R_LIMITS.maxMessageChars);
 
 export const replySchema = z.discriminatedUnion('type', [
   z.object({
@@ -50,7 +50,8 @@ export const replySchema = z.discriminatedUnion('type', [
     /** Whether the R package repository answered the worker's one probe while R started. */
     packages: z.enum(['reachable', 'unreachable']),
   }),
-  z.object({ type: z.literal('failed'), message }),
+  /** Instead of `ready`: why R could not start. */
+  z.object({ type: z.literal('failed'), failure: runFailureSchema }),
   z.object({
     type: z.literal('ran'),
     id: z.int(),
@@ -61,7 +62,8 @@ export const replySchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('file'), id: z.int(), bytes: z.instanceof(Uint8Array) }),
   z.object({ type: z.literal('done'), id: z.int() }),
-  z.object({ type: z.literal('request-failed'), id: z.int(), message }),
+  /** A request the worker could not carry out, and why (lib/runtime/run-failure.ts). */
+  z.object({ type: z.literal('request-failed'), id: z.int(), failure: runFailureSchema }),
 ]);
 export type Reply = z.infer<typeof replySchema>;
 

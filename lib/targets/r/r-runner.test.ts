@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectMessageSchema, requestSchema, type Reply } from './protocol';
 import { RRunner } from './r-runner';
 
-/** A worker that answers `ready` (with the repository's answer) and runs every run as `ok`. */
-function fakeWorker(packages: 'reachable' | 'unreachable') {
+/** A worker that answers `ready` (with the repository's answer) and runs every run as `ok`, or answers runs as `answer` says. */
+function fakeWorker(packages: 'reachable' | 'unreachable', answer?: (id: number) => unknown) {
   return class {
     onerror: (() => void) | null = null;
     postMessage(message: unknown) {
@@ -16,7 +16,8 @@ function fakeWorker(packages: 'reachable' | 'unreachable') {
       const port = connect.port;
       port.onmessage = (event: MessageEvent) => {
         const request = requestSchema.parse(event.data);
-        if (request.type === 'run') port.postMessage({ type: 'ran', id: request.id, status: 'ok', outputs: [{ output_type: 'stream', name: 'stdout', text: 'ran\n' }], dropped: 0 } satisfies Reply);
+        if (request.type === 'run' && answer) port.postMessage(answer(request.id));
+        else if (request.type === 'run') port.postMessage({ type: 'ran', id: request.id, status: 'ok', outputs: [{ output_type: 'stream', name: 'stdout', text: 'ran\n' }], dropped: 0 } satisfies Reply);
       };
       port.postMessage({ type: 'ready', version: '0.6.0', packages } satisfies Reply);
     }
@@ -58,6 +59,44 @@ describe('RRunner', () => {
     const after = await runner.run('cat(kept)', context('r4', ['r1', 'r2']));
     expect(after.freshInterpreter).toBeUndefined();
     expect(runner.missingRuns(['r1', 'r2', 'r5'])).toEqual(['r5']);
+    runner.dispose();
+  });
+
+  // The time limit is far past the test's own timeout: a runner that waited for it would fail the test.
+  const patient = { runId: 'r1', dependsOn: [], files: [], timeoutMs: 600_000 };
+
+  it('a reply the page cannot read, for a run it waits on, ends that run at once as a reply-invalid failure', async () => {
+    // More outputs than the protocol admits: today's page dropped it and waited for the time limit.
+    const tooMany = Array.from({ length: 5_000 }, () => ({ output_type: 'stream', name: 'stdout', text: 'x' }));
+    globalThis.Worker = fakeWorker('reachable', (id) => ({ type: 'ran', id, status: 'ok', outputs: tooMany, dropped: 0 })) as unknown as typeof Worker;
+    const runner = new RRunner(location);
+    const result = await runner.run('for (i in 1:5000) cat("x")', patient);
+    expect(result.failures).toEqual([{ kind: 'reply-invalid', engine: 'R', dropped: 1 }]);
+    expect(result.status).toBe('error');
+    runner.dispose();
+  }, 10_000);
+
+  it('a request the worker could not carry out ends the run at once with the worker’s failure', async () => {
+    const failure = { kind: 'crashed', engine: 'R', cause: 'fault', stateLost: false, detail: 'DataCloneError' } as const;
+    globalThis.Worker = fakeWorker('reachable', (id) => ({ type: 'request-failed', id, failure } satisfies Reply)) as unknown as typeof Worker;
+    const runner = new RRunner(location);
+    const result = await runner.run('plot(1)', patient);
+    expect(result.failures).toEqual([failure]);
+    expect(result.status).toBe('crashed');
+    runner.dispose();
+  });
+
+  it('R that cannot start is an engine-start failure, and the code does not run', async () => {
+    globalThis.Worker = class {
+      onerror: (() => void) | null = null;
+      postMessage(message: unknown) {
+        connectMessageSchema.parse(message).port.postMessage({ type: 'failed', failure: { kind: 'engine-start', engine: 'R', detail: 'R.wasm could not be compiled' } } satisfies Reply);
+      }
+      terminate() {}
+    } as unknown as typeof Worker;
+    const runner = new RRunner(location);
+    const result = await runner.run('1 + 1', patient);
+    expect(result).toMatchObject({ status: 'error', outputs: [], failures: [{ kind: 'engine-start', engine: 'R', detail: 'R.wasm could not be compiled' }] });
     runner.dispose();
   });
 });

@@ -15,12 +15,14 @@ import type { RunContext, RunnerState, TargetRunner } from '@/lib/targets/runner
 import type { RLocation, RunnerEnv } from '@/lib/targets/runner-env';
 import type { DataFile, PackageSourceState } from '@/lib/runtime/kernel';
 import { RESTARTED_NOTICE, outputSchema, type Output, type RunResult } from '@/lib/runtime/protocol';
+import { failedRun, failureForPerson, failureOfError, RunFailureError, statusOfFailure, type RunFailure } from '@/lib/runtime/run-failure';
 import { OUTPUT_CAPS, RUN_LIMITS } from '@/lib/runtime/limits';
 import { OutputBudget } from '@/lib/runtime/output-budget';
 import { openDataset } from '@/lib/files/dataset-cache';
 import { R_LIMITS, replySchema, type Reply, type RequestIn } from './protocol';
 
 const WORKER_URL = '/workers/r.worker.mjs';
+const ENGINE = 'R';
 
 type Connection = {
   worker: Worker;
@@ -86,7 +88,7 @@ export class RRunner implements TargetRunner {
     await connection.ready;
     const reply = await this.request(connection, (id) => ({ type: 'read-file', id, path }), RUN_LIMITS.startTimeoutMs);
     if (reply?.type === 'file') return reply.bytes;
-    throw new Error(reply?.type === 'request-failed' ? reply.message : `R did not return ${path}.`);
+    throw new RunFailureError(reply?.type === 'request-failed' ? reply.failure : { kind: 'crashed', engine: ENGINE, cause: 'not-answering', stateLost: false, detail: `no answer for ${path}` });
   }
 
   run(code: string, context: RunContext): Promise<RunResult> {
@@ -99,15 +101,16 @@ export class RRunner implements TargetRunner {
   private async runNow(code: string, context: RunContext): Promise<RunResult> {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
-    if (context.signal?.aborted) return { status: 'interrupted', outputs: [], durationMs: 0 };
+    if (context.signal?.aborted) return failedRun({ kind: 'interrupted', state: 'kept' }, 0);
     const connection = this.connect();
     try {
       await withAbort(connection.ready, context.signal);
       await this.writeFiles(connection, context.files, context);
     } catch (error) {
-      if (context.signal?.aborted) return { status: 'interrupted', outputs: [], durationMs: elapsed() };
+      if (context.signal?.aborted) return failedRun({ kind: 'interrupted', state: 'kept' }, elapsed());
       this.kill();
-      return { status: 'error', outputs: [{ output_type: 'error', ename: 'RStartError', evalue: messageOf(error), traceback: [] }], durationMs: elapsed(), notice: `R could not start: ${messageOf(error)}` };
+      // R's own failure to start or a file it could not get; anything else is a fault of this runner.
+      return failedRun(failureOfError(error, ENGINE, (detail) => ({ kind: 'engine-start', engine: ENGINE, detail })), elapsed());
     }
     const restarted = this.lostState;
     this.lostState = false;
@@ -138,23 +141,26 @@ export class RRunner implements TargetRunner {
         connection.port.postMessage({ type: 'run', id, code } satisfies RequestIn);
       });
       const killed = reply === null;
-      const outputs = reply?.type === 'ran' ? admit(reply.outputs) : { outputs: [], dropped: 0, notice: null };
+      const outputs = reply?.type === 'ran' ? admit(reply.outputs) : { outputs: [], dropped: 0, failure: null };
       const dropped = outputs.dropped + (reply?.type === 'ran' ? reply.dropped : 0);
-      const notices: string[] = [];
-      if (restarted) notices.push(RESTARTED_NOTICE);
-      if (stop === 'timeout') notices.push(`The run was stopped after the time limit of ${Math.round(context.timeoutMs / 100) / 10} s.${killed ? '' : ' Variables were kept.'}`);
-      if (killed) notices.push(`R did not stop when interrupted, so it was restarted; variables were lost.`);
-      if (dropped > 0) notices.push(`${dropped} output${dropped === 1 ? '' : 's'} from R did not match the output format and ${dropped === 1 ? 'was' : 'were'} dropped.`);
-      if (outputs.notice) notices.push(outputs.notice);
-      if (reply?.type === 'request-failed') notices.push(reply.message);
-      const status: RunResult['status'] = stop === 'timeout' ? 'timeout' : stop === 'user' ? 'interrupted' : reply?.type === 'ran' ? reply.status : 'crashed';
+      const failures: RunFailure[] = [];
+      const state = killed ? 'lost' : 'kept';
+      if (stop === 'timeout') failures.push({ kind: 'time-limit', limitMs: context.timeoutMs, state });
+      else if (stop === 'user') failures.push({ kind: 'interrupted', state });
+      else if (killed) failures.push({ kind: 'crashed', engine: ENGINE, cause: 'died', stateLost: true });
+      if (reply?.type === 'request-failed') failures.push(reply.failure);
+      if (dropped > 0) failures.push({ kind: 'reply-invalid', engine: ENGINE, dropped });
+      if (outputs.failure) failures.push(outputs.failure);
+      const status: RunResult['status'] = stop === 'timeout' ? 'timeout' : stop === 'user' ? 'interrupted' : reply?.type === 'ran' ? reply.status : failures.length > 0 ? statusOfFailure(failures[0]) : 'crashed';
       if (status === 'ok' && context.runId) connection.ran.add(context.runId);
       context.onOutputs?.(outputs.outputs);
       return {
         status,
         outputs: outputs.outputs,
         durationMs: elapsed(),
-        ...(notices.length ? { notice: notices.join(' ') } : {}),
+        ...(failures.length ? { failures } : {}),
+        // The R before this one was replaced (an earlier run's kill, a restart): its variables are gone.
+        ...(restarted ? { notice: RESTARTED_NOTICE } : {}),
         ...(restarted || killed ? { restarted: true } : {}),
         ...(missing > 0 ? { freshInterpreter: { missingRuns: missing } } : {}),
       };
@@ -176,7 +182,7 @@ export class RRunner implements TargetRunner {
     for (const [i, file] of missing.entries()) {
       const bytes = await sources[i].read();
       const reply = await this.request(connection, (id) => ({ type: 'write-file', id, path: `/data/${file.name}`, bytes }), RUN_LIMITS.startTimeoutMs, [bytes.buffer]);
-      if (reply?.type !== 'done') throw new Error(`${file.name} could not be written to /data: ${reply?.type === 'request-failed' ? reply.message : 'R did not answer'}.`);
+      if (reply?.type !== 'done') throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'not-written' });
       connection.written.add(`${file.name}@${file.sha256}`);
     }
   }
@@ -201,10 +207,15 @@ export class RRunner implements TargetRunner {
     const pending = new Map<number, (reply: Reply | null) => void>();
     this.setState({ kind: 'starting', detail: 'Starting R' });
     const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('R did not start in time.')), RUN_LIMITS.startTimeoutMs);
+      const timer = setTimeout(() => reject(new RunFailureError({ kind: 'engine-start', engine: ENGINE, detail: `no answer within ${RUN_LIMITS.startTimeoutMs / 1000} s` })), RUN_LIMITS.startTimeoutMs);
       channel.port1.onmessage = (event: MessageEvent<unknown>) => {
         const reply = replySchema.safeParse(event.data);
-        if (!reply.success) return; // anything else from the worker is ignored
+        if (!reply.success) {
+          // A reply the page cannot read ends the request it names at once (not at its time limit); anything else is ignored.
+          const id = (event.data as { id?: unknown } | null)?.id;
+          if (typeof id === 'number') pending.get(id)?.({ type: 'request-failed', id, failure: { kind: 'reply-invalid', engine: ENGINE, dropped: 1 } });
+          return;
+        }
         if (reply.data.type === 'ready') {
           clearTimeout(timer);
           // Known before `ready` is announced, so subscribers read it with the state change.
@@ -212,12 +223,12 @@ export class RRunner implements TargetRunner {
           resolve();
         } else if (reply.data.type === 'failed') {
           clearTimeout(timer);
-          reject(new Error(reply.data.message));
+          reject(new RunFailureError(reply.data.failure));
         } else pending.get(reply.data.id)?.(reply.data);
       };
       worker.onerror = () => {
         clearTimeout(timer);
-        reject(new Error('The R worker failed to load.'));
+        reject(new RunFailureError({ kind: 'engine-start', engine: ENGINE, detail: 'its worker script failed to load' }));
       };
     });
     ready.then(
@@ -225,7 +236,7 @@ export class RRunner implements TargetRunner {
         if (this.connection?.worker === worker) this.setState({ kind: 'ready' });
       },
       (error: unknown) => {
-        if (this.connection?.worker === worker) this.setState({ kind: 'failed', message: messageOf(error) });
+        if (this.connection?.worker === worker) this.setState({ kind: 'failed', message: failureForPerson(failureOfError(error, ENGINE)) });
       },
     );
     worker.postMessage({ type: 'connect', port: channel.port2, baseUrl: this.location.webrBasePath, repoUrl: this.location.rPackageRepoUrl }, [channel.port2]);
@@ -251,7 +262,7 @@ export class RRunner implements TargetRunner {
 }
 
 /** Outputs from the worker, validated and capped by the page (ARCHITECTURE.md: "the page is the boundary"). */
-function admit(raw: readonly unknown[]): { outputs: Output[]; dropped: number; notice: string | null } {
+function admit(raw: readonly unknown[]): { outputs: Output[]; dropped: number; failure: RunFailure | null } {
   const budget = new OutputBudget(OUTPUT_CAPS);
   let dropped = 0;
   for (const item of raw) {
@@ -259,16 +270,12 @@ function admit(raw: readonly unknown[]): { outputs: Output[]; dropped: number; n
     if (output.success) budget.admit(output.data, JSON.stringify(output.data).length);
     else dropped += 1;
   }
-  return { outputs: [...budget.outputs], dropped, notice: budget.notice };
+  return { outputs: [...budget.outputs], dropped, failure: budget.failure };
 }
 
 function withAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  return Promise.race([promise, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('Stopped.')), { once: true }))]);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return Promise.race([promise, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new RunFailureError({ kind: 'interrupted', state: 'kept' })), { once: true }))]);
 }
 
 export function createRRunner(env: RunnerEnv): TargetRunner {

@@ -40,4 +40,7 @@ export const sql = defineTarget({
       namesOfFiles: sqlTableNames,
     },
   },
+  // It runs in Python's worker (the Python target declares it).
+  workers: [],
+  diagrams: false,
 });
