@@ -61,6 +61,7 @@ const envSchema = z.object({
   RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(2_000),
   RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
+  RUNPAD_TOKENS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
 });
 
 /** One model of the catalog, ready to call (the demo model's streaming pace included). */
@@ -133,6 +134,8 @@ export type AppConfig = {
     modelRequestsPerAddressPerDay: number;
     /** The whole instance's model requests per day; null: no ceiling. */
     instanceModelRequestsPerDay: number | null;
+    /** Model tokens (input and output) each person may use in 24 hours; null: no budget. */
+    tokensPerDay: number | null;
   };
   access: {
     mode: AccessMode;
@@ -209,6 +212,7 @@ export function getConfig(): AppConfig {
       guestsPerAddressPerHour: env.RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR,
       modelRequestsPerAddressPerDay: env.RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY,
       instanceModelRequestsPerDay: env.RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY ?? null,
+      tokensPerDay: env.RUNPAD_TOKENS_PER_DAY ?? null,
     },
     access: accessConfig(env),
   };

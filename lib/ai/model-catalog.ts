@@ -24,7 +24,12 @@ export type ModelEntry = ModelCapabilities & {
   apiKeyVariable: string | null;
   /** The variable (or list) that names its base URL or model, for "model not found" messages. */
   configVariable: string;
+  /** USD per million input and output tokens, when the operator set them; the demo model costs 0. */
+  price: ModelPrice | null;
 };
+
+/** What a model's tokens cost: USD per million input tokens and per million output tokens. */
+export type ModelPrice = { input: number; output: number };
 
 /** What the browser learns of a model: enough to list it and to say what it can do. */
 export type ModelChoice = Pick<ModelEntry, 'id' | 'label' | 'provider' | 'tools' | 'images' | 'contextTokens'>;
@@ -42,6 +47,8 @@ const modelSpecSchema = z.strictObject({
   contextTokens: z.number().int().positive().optional(),
   baseURL: z.url().optional(),
   apiKeyEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+  /** USD per million tokens, for the admin page's costs (lib/usage/cost.ts). */
+  price: z.strictObject({ input: z.number().min(0).max(1_000_000), output: z.number().min(0).max(1_000_000) }).optional(),
 });
 export const modelListSchema = z
   .array(modelSpecSchema)
@@ -64,7 +71,7 @@ export type CatalogEnv = Record<string, string | undefined>;
 export type ModelCatalog = { models: ModelEntry[]; defaultId: string };
 
 function demoEntry(id = 'demo', label = DEMO_MODEL_LABEL, capabilities: Partial<ModelCapabilities> = {}): ModelEntry {
-  return { id, provider: 'demo', model: 'demo', label, tools: true, images: true, contextTokens: null, ...capabilities, apiKeyVariable: null, configVariable: 'RUNPAD_MODELS' };
+  return { id, provider: 'demo', model: 'demo', label, tools: true, images: true, contextTokens: null, ...capabilities, apiKeyVariable: null, configVariable: 'RUNPAD_MODELS', price: { input: 0, output: 0 } };
 }
 
 /** Parses RUNPAD_MODELS (JSON); throws with the variable's name and what is wrong. */
@@ -102,13 +109,14 @@ export function modelCatalogFromEnv(env: CatalogEnv): ModelCatalog {
         apiKey: env[keyVariable],
         apiKeyVariable: keyVariable,
         configVariable: 'RUNPAD_MODELS',
+        price: spec.price ?? null,
       };
     });
     return { models, defaultId: models[0].id };
   }
   // The single-model shorthand of earlier versions.
   const model = env.RUNPAD_MODEL ?? DEFAULT_OPENAI_MODEL;
-  const shared = { id: 'default', model, label: model, tools: true, images: true, contextTokens: null, apiKey: env.OPENAI_API_KEY, apiKeyVariable: 'OPENAI_API_KEY' };
+  const shared = { id: 'default', model, label: model, tools: true, images: true, contextTokens: null, apiKey: env.OPENAI_API_KEY, apiKeyVariable: 'OPENAI_API_KEY', price: null };
   if (env.OPENAI_BASE_URL) return { models: [{ ...shared, provider: 'openai-compatible', baseURL: env.OPENAI_BASE_URL, configVariable: 'RUNPAD_MODEL (and OPENAI_BASE_URL)' }], defaultId: 'default' };
   if (env.OPENAI_API_KEY) return { models: [{ ...shared, provider: 'openai', configVariable: 'RUNPAD_MODEL' }], defaultId: 'default' };
   return { models: [demoEntry()], defaultId: 'demo' };
