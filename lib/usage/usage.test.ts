@@ -106,6 +106,15 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       expect((await report(db, '24h')).byPerson.find((p) => p.personId === null)).toMatchObject({ person: 'Deleted person', inputTokens: 11, outputTokens: 22 });
     });
 
+    live('a call whose conversation was deleted while it ran is recorded without it', async () => {
+      const person = crypto.randomUUID();
+      await ensureUser(db, person);
+      const gone = crypto.randomUUID();
+      await recordModelUsage(db, { personId: person, conversationId: gone, modelId: 'claude', kind: 'answer', inputTokens: 5, outputTokens: 6, costUsd: null });
+      const rows = await db.select().from(modelUsage).where(eq(modelUsage.personId, person));
+      expect(rows.map((r) => [r.conversationId, r.inputTokens, r.outputTokens])).toEqual([[null, 5, 6]]);
+    });
+
     live('the budget counts the last 24 hours and, once reached, says when enough of it has slid out', async () => {
       const person = crypto.randomUUID();
       await ensureUser(db, person);

@@ -5,7 +5,8 @@
  */
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { authUsers, modelUsage } from '../schema';
+import { errorChain, errorCode } from '../pg-errors';
+import { authUsers, modelUsage, users } from '../schema';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
 
@@ -22,8 +23,18 @@ export type UsageRecord = {
   costUsd: number | null;
 };
 
+/**
+ * A call whose conversation was deleted, or whose guest signed in and was merged away, while it
+ * ran keeps its numbers: written again without the link that no longer exists.
+ */
 export async function recordModelUsage(db: Db, record: UsageRecord): Promise<void> {
-  await db.insert(modelUsage).values(record);
+  try {
+    await db.insert(modelUsage).values(record);
+  } catch (error) {
+    if (!errorChain(error).some((e) => errorCode(e) === '23503')) throw error; // foreign_key_violation
+    const [person] = await db.select({ id: users.id }).from(users).where(eq(users.id, record.personId));
+    await db.insert(modelUsage).values({ ...record, personId: person ? record.personId : null, conversationId: null });
+  }
 }
 
 /** A guest signs in: its usage becomes the account's (lib/db/queries/merge-guest.ts, in its transaction). */
