@@ -19,7 +19,8 @@ export function AdminUsage() {
     void (async () => {
       const response = await fetch(`/api/admin/usage?period=${period}`).catch(() => null);
       const report = response?.ok ? await readJsonAs(response, usageReportSchema) : null;
-      const result: Loaded = report ? { period, report } : { period, error: await failureWords(response?.ok ? null : response ?? null, 'Usage could not be loaded: Runpad could not be reached. Reload the page.') };
+      const error = response?.ok ? 'Usage could not be read from the server’s answer. Reload the page.' : await failureWords(response, 'Usage could not be loaded: Runpad could not be reached. Reload the page.');
+      const result: Loaded = report ? { period, report } : { period, error };
       if (current) setLoaded(result);
     })();
     return () => {
