@@ -14,7 +14,8 @@ import { outputHandling, streamingRender } from './render.mjs';
 
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
 /**
- * BENCH_ONLY=coldStart,roundTrip,output,streaming,route runs only those sections and writes
+ * BENCH_ONLY=coldStart,roundTrip,output,streaming,route runs only those sections (routeOverhead:
+ * the route's first byte without the concurrency runs) and writes
  * bench/out/<date>-partial-<BENCH_LABEL>.json instead of the full results (RESULTS.md untouched):
  * the record of before/after experiments.
  */
@@ -230,9 +231,11 @@ try {
     results.streamingRender = await streamingRender({ browser, start: appStart, fake, repeat: REPEAT, stats });
   }
 
-  if (wanted('route')) {
+  if (wanted('route') || wanted('routeOverhead')) {
     console.log('5. chat route overhead');
     results.routeOverhead = await routeOverhead({ app: APP, fake, repeat: REPEAT });
+  }
+  if (wanted('route')) {
     console.log('6. concurrency');
     results.concurrency = [];
     for (const n of [50, 200, 500]) results.concurrency.push({ ...(await concurrency({ app: APP, fake, streams: n })), serverRssMb: rssMb(APP_PORT) });

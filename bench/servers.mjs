@@ -24,10 +24,10 @@ export function startBareServer(port) {
 }
 
 /**
- * Starts `next start` in its own process group; kill() ends the group, because killing npx alone
+ * Starts `next start` (of the build in `cwd`) in its own process group; kill() ends the group, because killing npx alone
  * leaves next-server running (and a later run would then measure the stale build on that port).
  */
-export async function startApp(port, env) {
+export async function startApp(port, env, cwd = process.cwd()) {
   const stale = await fetch(`http://127.0.0.1:${port}/`).then(
     () => true,
     () => false,
@@ -35,7 +35,7 @@ export async function startApp(port, env) {
   if (stale) throw new Error(`port ${port} is already in use: stop that server first`);
   // The bench is one guest sending hundreds of streams: the per-guest limits would refuse it.
   const limits = { RUNPAD_MODEL_REQUESTS_PER_MINUTE: '1000000', RUNPAD_MODEL_REQUESTS_PER_DAY: '1000000', RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: '1000000', RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY: '1000000' };
-  const child = spawn('npx', ['next', 'start', '-p', String(port)], { env: { ...process.env, ...limits, ...env }, stdio: ['ignore', 'ignore', 'ignore'], detached: true });
+  const child = spawn('npx', ['next', 'start', '-p', String(port)], { cwd, env: { ...process.env, ...limits, ...env }, stdio: ['ignore', 'ignore', 'ignore'], detached: true });
   let exited = false;
   child.on('exit', () => {
     exited = true;

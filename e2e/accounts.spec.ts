@@ -94,6 +94,8 @@ test.beforeAll(async () => {
   oidc = await startOidcProvider(OIDC_PORT, [OPEN, ACCOUNTS, INVITE, SECURE_OPEN]);
   startApp(OPEN, {
     RUNPAD_ADMIN_EMAILS: ADMIN,
+    // Priced, for the admin page's usage: the fake model reports 10 input and 10 output tokens a call.
+    RUNPAD_MODELS: JSON.stringify([{ id: 'fake', provider: 'openai-compatible', model: 'fake-model', label: 'Fake model', baseURL: `${FAKE_MODEL}/v1`, price: { input: 2, output: 8 } }]),
     RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: '12',
     // The TLS proxy says https in X-Forwarded-Proto; requests straight to the port send none.
     RUNPAD_TRUST_PROXY: '1',
@@ -325,12 +327,25 @@ test('over HTTPS every account cookie is __Host-, a sibling subdomain cannot pla
   }
 });
 
-test('an admin sees usage, blocks a person (refused in words), sets their limit; the person deletes their account', async ({ browser }) => {
+test('an admin sees usage, tokens and cost (and their CSV), blocks a person (refused in words), sets their limits and token budget; the person deletes their account', async ({ browser }) => {
   const admin = await newPage(browser);
   await signInWithProvider(admin, OPEN, ADMIN, '/admin');
   await expect(admin.getByRole('heading', { name: 'People' })).toBeVisible();
   const row = admin.locator(`tr[data-person="${PERSON}"]`);
   await expect(row.locator('td').nth(1)).toHaveText('1'); // the guest's model request came along
+
+  // Its tokens too, as the fake model reported them: the answer's and the title's, at $2 and $8 a million.
+  const used = admin.getByRole('table', { name: 'By person' }).locator(`tr[data-usage-row="${PERSON}"] td`);
+  await expect(used).toHaveText([PERSON, '1', '20', '20', '$0.0002']);
+  await expect(admin.getByRole('table', { name: 'By model' }).locator('tr[data-usage-row="Fake model"] td').first()).toHaveText('Fake model$2.00 / $8.00 per million tokens');
+  await admin.getByRole('button', { name: 'Last 7 days' }).click();
+  await expect(admin.getByTestId('usage')).toHaveAttribute('data-period', '7d');
+  await expect(used).toHaveText([PERSON, '1', '20', '20', '$0.0002']);
+  const download = admin.waitForEvent('download');
+  await admin.getByRole('link', { name: 'Download CSV' }).click();
+  const csv = fs.readFileSync((await (await download).path())!, 'utf8');
+  expect(csv.split('\r\n')[0]).toBe('period_start,period_end,person,person_id,model,model_id,requests,input_tokens,output_tokens,cost_usd,unpriced_tokens');
+  expect(csv).toMatch(new RegExp(`,${PERSON},[0-9a-f-]{36},Fake model,fake,1,20,20,0\\.000200,0\r\n`));
   await row.getByRole('button', { name: 'Block' }).click();
   await expect(row).toContainText('blocked');
   const refused = await chat(person, OPEN, crypto.randomUUID(), 'am I blocked?');
@@ -347,6 +362,15 @@ test('an admin sees usage, blocks a person (refused in words), sets their limit;
   const limited = await chat(person, OPEN, crypto.randomUUID(), 'two');
   expect(limited.status()).toBe(429);
   expect((await limited.json()).error).toMatch(/^You have reached the daily number of requests to the model\. Try again in/);
+
+  // Back to the default number of requests, with a budget of one token a day: already spent.
+  await row.getByRole('textbox', { name: `Requests a day for ${PERSON}` }).fill('');
+  await row.getByRole('textbox', { name: `Tokens a day for ${PERSON}` }).fill('1');
+  await row.getByRole('button', { name: 'Save limits' }).click();
+  await expect(admin.getByRole('status')).toHaveText(`Limits saved for ${PERSON}.`);
+  const overBudget = await chat(person, OPEN, crypto.randomUUID(), 'three');
+  expect(overBudget.status()).toBe(429);
+  expect(await overBudget.json()).toMatchObject({ code: 'rate_limit:exceeded', error: expect.stringMatching(/^You have reached the daily number of tokens for the model\. Try again in \d+ hours\.$/) });
 
   // Deletion: the account and its work are gone; signing in again starts empty.
   await person.goto(`${OPEN}/account`);

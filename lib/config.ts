@@ -71,6 +71,7 @@ const envSchema = z.object({
   /** Every key the app writes in Redis starts with this (a shared Redis: one prefix per app). */
   RUNPAD_REDIS_PREFIX: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(64).regex(/^\S+$/, 'no spaces').default('runpad:')),
   RUNPAD_METRICS_TOKEN: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().min(16, 'RUNPAD_METRICS_TOKEN must be at least 16 characters long.').optional()),
+  RUNPAD_TOKENS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
 });
 
 /** One model of the catalog, ready to call (the demo model's streaming pace included). */
@@ -145,6 +146,8 @@ export type AppConfig = {
     modelRequestsPerAddressPerDay: number;
     /** The whole instance's model requests per day; null: no ceiling. */
     instanceModelRequestsPerDay: number | null;
+    /** Model tokens (input and output) each person may use in 24 hours; null: no budget. */
+    tokensPerDay: number | null;
   };
   /** The Bearer token that opens GET /api/metrics (RUNPAD_METRICS_TOKEN); null: metrics are off (404). */
   metricsToken: string | null;
@@ -233,6 +236,7 @@ function readConfiguration(): { config: AppConfig; problems: [] } | { config: nu
       guestsPerAddressPerHour: env.RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR,
       modelRequestsPerAddressPerDay: env.RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY,
       instanceModelRequestsPerDay: env.RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY ?? null,
+      tokensPerDay: env.RUNPAD_TOKENS_PER_DAY ?? null,
     },
     metricsToken: env.RUNPAD_METRICS_TOKEN ?? null,
     access: access.access,

@@ -18,3 +18,14 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
+
+/** 1234567 → "1,234,567" (tokens, requests). */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** US dollars: "$1,234.50", "$0.25"; amounts under a cent keep two significant digits ("$0.0002"). */
+export function formatUsd(usd: number): string {
+  if (usd > 0 && usd < 0.01) return `$${Number(usd.toPrecision(2))}`;
+  return usd.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}

@@ -1,10 +1,12 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { AdminPeople } from '@/components/account/admin-people';
+import { AdminUsage } from '@/components/account/admin-usage';
 import { resolveIdentity } from '@/lib/auth/current-user';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { listPeople } from '@/lib/db/queries/users';
+import { formatBytes, formatCount } from '@/lib/format';
 import { withPageErrors } from '@/lib/http/page-errors';
 import { redirectPath, signInPath } from '@/lib/http/redirect-target';
 
@@ -26,7 +28,7 @@ async function AdminPage() {
       </p>
       <h1 className="mt-4 text-2xl font-semibold">People</h1>
       <p className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">
-        Defaults: {limits.modelRequestsPerMinute} model requests a minute, {limits.modelRequestsPerDay} a day, {limits.guestStorageBytes} bytes stored. An empty field means the default.
+        Defaults: {formatCount(limits.modelRequestsPerMinute)} model requests a minute, {formatCount(limits.modelRequestsPerDay)} a day, {limits.tokensPerDay === null ? 'no token budget' : `${formatCount(limits.tokensPerDay)} tokens a day`}, {formatBytes(limits.guestStorageBytes)} stored. An empty field means the default.
       </p>
       <AdminPeople
         people={people.map((p) => ({
@@ -38,8 +40,10 @@ async function AdminPage() {
           modelRequestsPerMinute: p.modelRequestsPerMinute,
           modelRequestsPerDay: p.modelRequestsPerDay,
           storageBytes: p.storageBytes,
+          tokensPerDay: p.tokensPerDay,
         }))}
       />
+      <AdminUsage />
     </main>
   );
 }

@@ -14,12 +14,14 @@ type PersonView = {
   modelRequestsPerMinute: number | null;
   modelRequestsPerDay: number | null;
   storageBytes: number | null;
+  tokensPerDay: number | null;
 };
 
 const LIMIT_FIELDS = [
   ['modelRequestsPerMinute', 'Requests a minute'],
   ['modelRequestsPerDay', 'Requests a day'],
   ['storageBytes', 'Storage bytes'],
+  ['tokensPerDay', 'Tokens a day'],
 ] as const;
 
 export function AdminPeople({ people }: { people: PersonView[] }) {
@@ -77,7 +79,10 @@ export function AdminPeople({ people }: { people: PersonView[] }) {
                 {person.blocked && <span className="ml-2 rounded bg-red-100 px-1.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-300">blocked</span>}
               </td>
               <td>{person.modelRequests}</td>
-              <td>{formatBytes(person.storedBytes)}</td>
+              <td>
+                {formatBytes(person.storedBytes)}
+                {person.storageBytes !== null && ` of ${formatBytes(person.storageBytes)}`}
+              </td>
               <td>
                 <form
                   className="flex flex-wrap gap-1"

@@ -60,7 +60,7 @@ function refused(decision: Extract<LimitDecision, { ok: false }>, personId: stri
 
 /** What a limited person reads: which limit, and when to try again, in words. */
 export function limitMessage(decision: Extract<LimitDecision, { ok: false }>): string {
-  const wait = decision.retryAfterSeconds < 90 ? `${decision.retryAfterSeconds} seconds` : decision.retryAfterSeconds < 5_400 ? `${Math.ceil(decision.retryAfterSeconds / 60)} minutes` : `${Math.ceil(decision.retryAfterSeconds / 3_600)} hours`;
+  const wait = waitWords(decision.retryAfterSeconds);
   const which: Record<LimitKind, string> = {
     'model-per-minute': 'You have reached too many requests to the model in the last minute',
     'model-per-day': 'You have reached the daily number of requests to the model',
@@ -69,4 +69,9 @@ export function limitMessage(decision: Extract<LimitDecision, { ok: false }>): s
     'model-instance': 'This Runpad has reached its daily number of requests to the model for everyone',
   };
   return `${which[decision.kind]}. Try again in ${wait}.`;
+}
+
+/** "45 seconds", "12 minutes", "5 hours": how long until a limit lets the next request through. */
+export function waitWords(seconds: number): string {
+  return seconds < 90 ? `${seconds} seconds` : seconds < 5_400 ? `${Math.ceil(seconds / 60)} minutes` : `${Math.ceil(seconds / 3_600)} hours`;
 }

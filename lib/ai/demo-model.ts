@@ -143,7 +143,16 @@ function chunks(text: string): string[] {
   return out;
 }
 
-function streamPlan(planned: Plan, delayMs: number, signal?: AbortSignal): ReadableStream<LanguageModelV4StreamPart> {
+/** Tokens as the demo counts them (about four characters each): plausible figures for the usage it reports. */
+function roughTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function promptTokens(call: LanguageModelV4CallOptions): number {
+  return roughTokens(JSON.stringify(call.prompt));
+}
+
+function streamPlan(planned: Plan, delayMs: number, inputTokens: number, signal?: AbortSignal): ReadableStream<LanguageModelV4StreamPart> {
   const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 'text-0' }];
   for (const delta of chunks(planned.text)) parts.push({ type: 'text-delta', id: 'text-0', delta });
   parts.push({ type: 'text-end', id: 'text-0' });
@@ -155,12 +164,12 @@ function streamPlan(planned: Plan, delayMs: number, signal?: AbortSignal): Reada
     for (const delta of chunks(input)) parts.push({ type: 'tool-input-delta', id, delta });
     parts.push({ type: 'tool-input-end', id }, { type: 'tool-call', toolCallId: id, toolName, input });
   }
-  const tokens = Math.ceil(planned.text.length / 4) + Math.ceil((planned.code?.length ?? 0) / 4);
+  const tokens = roughTokens(planned.text) + roughTokens(planned.code ?? '');
   parts.push({
     type: 'finish',
     finishReason: planned.code ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
     usage: {
-      inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+      inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
       outputTokens: { total: tokens, text: tokens, reasoning: 0 },
     },
   });
@@ -192,7 +201,7 @@ export function createDemoModel(options: { chunkDelayMs?: number } = {}): Langua
       const fence = planned.tool === 'sql' ? 'sql' : planned.tool === 'graphviz' ? 'dot' : planned.tool === 'r' ? 'r' : 'python';
       // Blocks mode: the same code, written as a fenced block in the text instead of a tool call.
       const final = toolsOffered || !planned.code ? planned : blocksMode ? { text: `${planned.text}\n\n\`\`\`${fence}\n${planned.code.trimEnd()}\n\`\`\`\n` } : { text: `${planned.text}\n\n(The code-run budget for this message is spent.)` };
-      return { stream: streamPlan(final, delayMs, call.abortSignal) };
+      return { stream: streamPlan(final, delayMs, promptTokens(call), call.abortSignal) };
     },
     async doGenerate(call: LanguageModelV4CallOptions) {
       const planned = plan(readTurn(call.prompt));
@@ -200,8 +209,8 @@ export function createDemoModel(options: { chunkDelayMs?: number } = {}): Langua
         content: [{ type: 'text', text: planned.text }],
         finishReason: { unified: 'stop', raw: 'stop' },
         usage: {
-          inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
-          outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+          inputTokens: { total: promptTokens(call), noCache: promptTokens(call), cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: roughTokens(planned.text), text: roughTokens(planned.text), reasoning: 0 },
         },
         warnings: [],
       };

@@ -46,3 +46,24 @@ describe('the models people may pick', () => {
     expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"anthropic","model":"m","apiKey":"sk"}]' })).toThrow(/apiKey/);
   });
 });
+
+describe('model prices', () => {
+  it('are optional on an entry, in USD per million input and output tokens; the demo model costs nothing', () => {
+    const catalog = modelCatalogFromEnv({
+      RUNPAD_MODELS: JSON.stringify([
+        { id: 'claude', provider: 'anthropic', model: 'claude-sonnet-4-5', price: { input: 3, output: 15 } },
+        { id: 'local', provider: 'openai-compatible', model: 'llama', baseURL: 'http://127.0.0.1:11434/v1' },
+        { id: 'demo', provider: 'demo' },
+      ]),
+      ANTHROPIC_API_KEY: 'test-key',
+    });
+    expect(catalog.models.map((m) => [m.id, m.price])).toEqual([
+      ['claude', { input: 3, output: 15 }],
+      ['local', null],
+      ['demo', { input: 0, output: 0 }],
+    ]);
+    expect(modelCatalogFromEnv({ OPENAI_API_KEY: 'k' }).models[0].price).toBeNull();
+    expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"anthropic","model":"m","price":{"input":-1,"output":2}}]' })).toThrow(/RUNPAD_MODELS: 0\.price\.input/);
+    expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"anthropic","model":"m","price":{"input":1}}]' })).toThrow(/RUNPAD_MODELS: 0\.price\.output/);
+  });
+});

@@ -25,7 +25,12 @@ export type ModelEntry = ModelCapabilities & {
   apiKeyVariable: string | null;
   /** The variable (or list) that names its base URL or model, for "model not found" messages. */
   configVariable: string;
+  /** USD per million input and output tokens, when the operator set them; the demo model costs 0. */
+  price: ModelPrice | null;
 };
+
+/** What a model's tokens cost: USD per million input tokens and per million output tokens. */
+export type ModelPrice = { input: number; output: number };
 
 /** What the browser learns of a model: enough to list it and to say what it can do. */
 export type ModelChoice = Pick<ModelEntry, 'id' | 'label' | 'provider' | 'tools' | 'images' | 'contextTokens'>;
@@ -45,6 +50,8 @@ const modelSpecSchema = z.strictObject({
   apiKeyEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
   /** The model a new conversation starts on (one entry at most); else the first. */
   default: z.boolean().optional(),
+  /** USD per million tokens, for the admin page's costs (lib/usage/cost.ts). */
+  price: z.strictObject({ input: z.number().min(0).max(1_000_000), output: z.number().min(0).max(1_000_000) }).optional(),
 });
 export const modelListSchema = z
   .array(modelSpecSchema)
@@ -67,7 +74,7 @@ export type CatalogEnv = Record<string, string | undefined>;
 export type ModelCatalog = { models: ModelEntry[]; defaultId: string };
 
 function demoEntry(id = 'demo', label = DEMO_MODEL_LABEL, capabilities: Partial<ModelCapabilities> = {}): ModelEntry {
-  return { id, provider: 'demo', model: 'demo', label, tools: true, images: true, contextTokens: null, ...capabilities, apiKeyVariable: null, configVariable: 'RUNPAD_MODELS' };
+  return { id, provider: 'demo', model: 'demo', label, tools: true, images: true, contextTokens: null, ...capabilities, apiKeyVariable: null, configVariable: 'RUNPAD_MODELS', price: { input: 0, output: 0 } };
 }
 
 const LIST_EXAMPLE = '[{"id":"claude","provider":"anthropic","model":"claude-sonnet-4-5"}]';
@@ -159,6 +166,7 @@ export function readModelCatalog(env: CatalogEnv): { catalog: ModelCatalog; prob
       apiKey: env[keyVariable],
       apiKeyVariable: keyVariable,
       configVariable: 'RUNPAD_MODELS',
+      price: spec.price ?? null,
     };
   });
   const marked = parsed.list.filter((spec) => spec.default);
@@ -176,7 +184,7 @@ export function modelCatalogFromEnv(env: CatalogEnv): ModelCatalog {
 /** The single-model shorthand of earlier versions, or the offline demo model. */
 function shorthandCatalog(env: CatalogEnv): ModelCatalog {
   const model = env.RUNPAD_MODEL ?? DEFAULT_OPENAI_MODEL;
-  const shared = { id: 'default', model, label: model, tools: true, images: true, contextTokens: null, apiKey: env.OPENAI_API_KEY, apiKeyVariable: 'OPENAI_API_KEY' };
+  const shared = { id: 'default', model, label: model, tools: true, images: true, contextTokens: null, apiKey: env.OPENAI_API_KEY, apiKeyVariable: 'OPENAI_API_KEY', price: null };
   if (env.OPENAI_BASE_URL) return { models: [{ ...shared, provider: 'openai-compatible', baseURL: env.OPENAI_BASE_URL, configVariable: 'RUNPAD_MODEL (and OPENAI_BASE_URL)' }], defaultId: 'default' };
   if (env.OPENAI_API_KEY) return { models: [{ ...shared, provider: 'openai', configVariable: 'RUNPAD_MODEL' }], defaultId: 'default' };
   return { models: [demoEntry()], defaultId: 'demo' };

@@ -8,7 +8,7 @@ import { getConfig, type ModelConfig } from '@/lib/config';
 import { chooseModel } from './choose-model';
 import { getDb } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
-import { admitModelRequest, limitMessage } from '@/lib/abuse/app-rate-limits';
+import { admitModelRequest, limitMessage, waitWords } from '@/lib/abuse/app-rate-limits';
 import type { Identity } from '@/lib/auth/current-user';
 import { countModelRequest } from '@/lib/db/queries/users';
 import type { Logger } from '@/lib/log/logger';
@@ -29,6 +29,8 @@ import { getAppStreams } from '@/lib/streams/app-streams';
 import { listMessages } from '@/lib/db/queries/messages';
 import { maybeGenerateTitle } from './titles';
 import { observeModelStream } from '@/lib/metrics/model-stream';
+import { checkTokenBudget } from '@/lib/usage/token-budget';
+import { recordUsage, UsageMeter } from '@/lib/usage/record-usage';
 
 type HandleChatInput = { identity: Identity; request: ChatRequest; timing: ServerTiming; requestId: string; log: Logger };
 
@@ -40,6 +42,12 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   // a request refused for its model costs no point, and before anything is stored.
   const entry: ModelConfig = await chooseModel(db, userId, request);
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
+  // The token budget first: refused by it, the request costs no point of the counters below.
+  const budget = await checkTokenBudget(db, userId, identity.person.tokensPerDay ?? config.limits.tokensPerDay);
+  if (!budget.ok) {
+    const wait = budget.retryAfterSeconds;
+    throw new AppError('rate_limit:exceeded', { message: `You have reached the daily number of tokens for the model. Try again in ${waitWords(wait)}.`, reason: 'token budget', headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
+  }
   const limited = await admitModelRequest(userId, identity.address, identity.person);
   if (!limited.ok) {
     const wait = limited.retryAfterSeconds;
@@ -107,6 +115,8 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   // Set by any error the stream reports, even one the SDK then finishes the stream after.
   let failed = false;
   const errorTexts = new Set<string>();
+  // What the model reports it used, summed over the steps as they stream past; written after the answer.
+  const meter = new UsageMeter();
   const result = streamText({
     model,
     instructions,
@@ -124,8 +134,8 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   });
 
   const stream = toUIMessageStream<typeof tools, UIMessage>({
-    // Latency, tokens and the answers streaming now, for the metrics (lib/metrics/).
-    stream: observeModelStream(result.stream, entry.id),
+    // Latency, tokens and the answers streaming now, for the metrics (lib/metrics/); tokens for usage.
+    stream: observeModelStream(result.stream.pipeThrough(meter.tap()), entry.id),
     tools,
     originalMessages: messages,
     generateMessageId: () => crypto.randomUUID(),
@@ -152,6 +162,9 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
       // In blocks mode the page was sent tool calls where the model wrote blocks: store the same.
       const final = blocksMode ? { ...responseMessage, parts: splitBlocksInParts(responseMessage.parts, continued?.parts.length ?? 0, blockIds) as UIMessage['parts'] } : responseMessage;
       await draft.finish(keep ? final : null);
+      // Whatever became of the answer, the tokens the model reported were spent.
+      const used = meter.measured();
+      if (used) await recordUsage(db, entry, { personId: userId, conversationId: request.id, kind: 'answer' }, used, conversationLog);
       if (!keep) return;
       // The title is a nicety: generated after the answer, never delaying the end of the stream.
       // Once per conversation: on the answer to its first user message, not at every step of that turn.

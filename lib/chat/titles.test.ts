@@ -43,7 +43,7 @@ describe('a title the model’s server answers in a form the SDK cannot read', (
 
   live('is logged by what failed, never with the model’s output or the user’s words, and the first message names the conversation', async () => {
     const conversation = await createConversation(db, USER);
-    const model: ModelConfig = { id: 'fake', provider: 'openai-compatible', model: 'fake', label: 'Fake', baseURL, tools: true, images: true, contextTokens: null, apiKeyVariable: null, configVariable: 'RUNPAD_MODELS', chunkDelayMs: 0 };
+    const model: ModelConfig = { id: 'fake', provider: 'openai-compatible', model: 'fake', label: 'Fake', baseURL, tools: true, images: true, contextTokens: null, apiKeyVariable: null, configVariable: 'RUNPAD_MODELS', price: null, chunkDelayMs: 0 };
     const messages: UIMessage[] = [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: FIRST_MESSAGE }] }];
     const { log, lines } = capturedLog();
     await maybeGenerateTitle(db, USER, conversation.id, messages, model, log);

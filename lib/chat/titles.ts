@@ -10,6 +10,9 @@ import type { Db } from '@/lib/db/client';
 import { setGeneratedTitle } from '@/lib/db/queries/conversations';
 import type { ModelConfig } from '@/lib/config';
 import { getLanguageModel } from '@/lib/ai/provider';
+import { logger } from '@/lib/log/logger';
+import { tokensOf } from '@/lib/usage/cost';
+import { recordUsage } from '@/lib/usage/record-usage';
 
 const MAX_TITLE = 60;
 
@@ -33,12 +36,14 @@ export async function maybeGenerateTitle(db: Db, userId: string, conversationId:
   let title = titleFromText(text);
   if (model.provider !== 'demo') {
     try {
-      const { text: generated } = await generateText({
+      const { text: generated, usage } = await generateText({
         model: await getLanguageModel(model),
         instructions: 'Write a title of at most six words for a conversation that starts with the user message below. Answer with the title only, no quotes.',
         prompt: text.slice(0, 2_000),
         maxOutputTokens: 30,
       });
+      // The title call is the person's too: its tokens count in their usage and budget.
+      await recordUsage(db, model, { personId: userId, conversationId, kind: 'title' }, tokensOf(usage), log ?? logger());
       if (generated.trim()) title = titleFromText(generated.replace(/^["']|["']$/g, ''));
     } catch (error) {
       // The first user message is a fine title; a failed title call must not fail the chat.

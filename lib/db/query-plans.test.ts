@@ -20,6 +20,7 @@ import { addFile, listFiles, removeFile } from './queries/files';
 import { listMessages, saveMessages, upsertMessage } from './queries/messages';
 import type { StorageQuota } from './queries/quota';
 import { createOrUpdateShare, forkShare, getShare, listShareFiles, revokeShare } from './queries/shares';
+import { moveUsage, recordModelUsage, tokensUsedSince, usageTimeline, usageTotalsSince } from './queries/usage';
 import { countModelRequest, ensureUser, getPerson, isBlocked } from './queries/users';
 import * as schema from './schema';
 
@@ -83,6 +84,11 @@ describe('query plans', () => {
     await getPerson(db, alice);
     await isBlocked(db, alice);
     await countModelRequest(db, alice);
+    await recordModelUsage(db, { personId: bob, conversationId: conversation.id, modelId: 'm', kind: 'answer', inputTokens: 1, outputTokens: 2, costUsd: null });
+    await tokensUsedSince(db, bob, new Date(Date.now() - 86_400_000));
+    await usageTimeline(db, bob, new Date(Date.now() - 86_400_000));
+    await usageTotalsSince(db, new Date(Date.now() - 86_400_000));
+    await moveUsage(db, bob, alice);
     await deleteConversation(db, alice, conversation.id);
 
     const lookups = logged.filter(({ query }) => /\bwhere\b/i.test(query) && !/^\s*insert\b/i.test(query) && !SCANS_BY_DESIGN.some((pattern) => pattern.test(query)));

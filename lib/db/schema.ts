@@ -1,6 +1,6 @@
 /** The database schema (Drizzle, Postgres). Migrations in lib/db/migrations are generated from it. */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -25,6 +25,8 @@ export const users = pgTable('users', {
   modelRequestsPerMinute: integer('model_requests_per_minute'),
   modelRequestsPerDay: integer('model_requests_per_day'),
   storageBytes: bigint('storage_bytes', { mode: 'number' }),
+  /** Model tokens (input and output) this person may use in 24 hours; null: RUNPAD_TOKENS_PER_DAY. */
+  tokensPerDay: bigint('tokens_per_day', { mode: 'number' }),
   createdAt: createdAt(),
 });
 
@@ -159,6 +161,32 @@ export const shareFiles = pgTable(
     size: integer('size').notNull(),
   },
   (t) => [primaryKey({ columns: [t.shareId, t.name] })],
+);
+
+/**
+ * One row per model call: a chat request's answer (its steps summed) or a conversation's title,
+ * with the tokens the provider reported and their cost at the price configured then (null: the
+ * model had no price). Written only by lib/db/queries/usage.ts. A deleted person's or
+ * conversation's rows stay, without the link, so past totals do not change.
+ */
+export const modelUsage = pgTable(
+  'model_usage',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    personId: uuid('person_id').references(() => users.id, { onDelete: 'set null' }),
+    conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+    /** The catalog id (RUNPAD_MODELS) of the model called. */
+    modelId: text('model_id').notNull(),
+    /** 'answer' or 'title'. */
+    kind: text('kind').notNull(),
+    inputTokens: bigint('input_tokens', { mode: 'number' }).notNull(),
+    outputTokens: bigint('output_tokens', { mode: 'number' }).notNull(),
+    costUsd: doublePrecision('cost_usd'),
+    createdAt: createdAt(),
+  },
+  // By person and time (budgets, the person's share of a period), by time (the admin page's
+  // periods), and by conversation (its deletion sets the link to null).
+  (t) => [index('model_usage_person_created').on(t.personId, t.createdAt), index('model_usage_created').on(t.createdAt), index('model_usage_conversation').on(t.conversationId)],
 );
 
 /** Counters of the per-guest rate limits (lib/abuse/rate-limits.ts). */

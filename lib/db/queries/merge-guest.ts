@@ -1,15 +1,16 @@
 /**
  * A guest signs in: everything the guest owns becomes the account's. One transaction moves the
- * conversations (with them their messages, files and output references) and the shares, adds
- * the guest's storage and usage counters to the account's, and deletes the guest. The guest row
- * is locked first, so of two sign-ins racing with the same guest one moves everything and the
- * other finds no guest and does nothing; running it again is a no-op. Nothing is copied, so
- * nothing can be duplicated. The account may go over its storage quota by what it receives; it
+ * conversations (with them their messages, files and output references), the shares and the
+ * recorded model usage, adds the guest's storage and usage counters to the account's, and
+ * deletes the guest. The guest row is locked first, so of two sign-ins racing with the same
+ * guest one moves everything and the other finds no guest and does nothing; running it again is
+ * a no-op. Nothing is copied, so nothing can be duplicated. The account may go over its storage quota by what it receives; it
  * then stores nothing more until it is under again.
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { authUsers, conversations, shares, users } from '../schema';
+import { moveUsage } from './usage';
 
 export type MergedGuest = { conversations: number; shares: number; storedBytes: number };
 
@@ -26,6 +27,7 @@ export async function mergeGuestIntoAccount(db: Db, guestId: string, accountId: 
     await tx.select({ id: users.id }).from(users).where(eq(users.id, accountId)).for('update');
     const movedConversations = await tx.update(conversations).set({ ownerId: accountId }).where(eq(conversations.ownerId, guestId)).returning({ id: conversations.id });
     const movedShares = await tx.update(shares).set({ ownerId: accountId }).where(eq(shares.ownerId, guestId)).returning({ id: shares.id });
+    await moveUsage(tx, guestId, accountId);
     await tx
       .update(users)
       .set({ storedBytes: sql`${users.storedBytes} + ${guest.storedBytes}`, modelRequests: sql`${users.modelRequests} + ${guest.modelRequests}` })

@@ -30,7 +30,7 @@ export async function countModelRequest(db: Db, id: string): Promise<void> {
   await db.update(users).set({ modelRequests: sql`${users.modelRequests} + 1` }).where(eq(users.id, id));
 }
 
-export type PersonLimits = { modelRequestsPerMinute: number | null; modelRequestsPerDay: number | null; storageBytes: number | null };
+export type PersonLimits = { modelRequestsPerMinute: number | null; modelRequestsPerDay: number | null; storageBytes: number | null; tokensPerDay?: number | null };
 
 /** The admin page's writes: block or unblock, and per-person limits (null: the instance default). */
 export async function updatePerson(db: Db, id: string, change: { blocked?: boolean; limits?: PersonLimits }): Promise<boolean> {

@@ -11,7 +11,7 @@ export const runtime = 'nodejs';
 const limit = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable();
 const changeSchema = z.strictObject({
   blocked: z.boolean().optional(),
-  limits: z.strictObject({ modelRequestsPerMinute: limit, modelRequestsPerDay: limit, storageBytes: limit }).optional(),
+  limits: z.strictObject({ modelRequestsPerMinute: limit, modelRequestsPerDay: limit, storageBytes: limit, tokensPerDay: limit.optional() }).optional(),
 });
 
 /** An admin blocks or unblocks a person, or sets their limits (null: the instance's default). */
