@@ -63,7 +63,7 @@ describe('model prices', () => {
       ['demo', { input: 0, output: 0 }],
     ]);
     expect(modelCatalogFromEnv({ OPENAI_API_KEY: 'k' }).models[0].price).toBeNull();
-    expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"anthropic","model":"m","price":{"input":-1,"output":2}}]' })).toThrow(/RUNPAD_MODELS: 0\.price\.input/);
-    expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"anthropic","model":"m","price":{"input":1}}]' })).toThrow(/RUNPAD_MODELS: 0\.price\.output/);
+    expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"anthropic","model":"m","price":{"input":-1,"output":2}}]' })).toThrow(/RUNPAD_MODELS: entry 1 \("a"\), "price\.input"/);
+    expect(() => modelCatalogFromEnv({ RUNPAD_MODELS: '[{"id":"a","provider":"anthropic","model":"m","price":{"input":1}}]' })).toThrow(/RUNPAD_MODELS: entry 1 \("a"\), "price\.output"/);
   });
 });

@@ -89,7 +89,8 @@ function entryName(list: unknown, index: number): string {
 /** One zod issue of the list, in words. */
 function listIssueProblem(issue: z.core.$ZodIssue, list: unknown): ConfigProblem {
   const [index, field] = issue.path;
-  const where = typeof index === 'number' ? `${entryName(list, index)}${field === undefined ? '' : `, "${String(field)}"`}` : 'the list';
+  const fieldPath = issue.path.slice(1).map(String).join('.');
+  const where = typeof index === 'number' ? `${entryName(list, index)}${field === undefined ? '' : `, "${fieldPath}"`}` : 'the list';
   if (issue.code === 'invalid_value' && field === 'provider') {
     const given = Array.isArray(list) && typeof index === 'number' ? (list[index] as { provider?: unknown }).provider : undefined;
     return { variable: 'RUNPAD_MODELS', problem: `${where}: provider ${JSON.stringify(given)} is not one Runpad speaks`, fix: `use one of ${MODEL_PROVIDERS.join(', ')} (openai-compatible with "baseURL" for any OpenAI-compatible server)` };
