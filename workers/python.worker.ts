@@ -4,7 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import type { PyodideAPI } from 'pyodide';
-import type { DuckdbLocation, OutputMessage, ProgressCallback, PythonWorkerApi, RunLanguage, WorkerInitOptions } from '@/lib/runtime/worker-api';
+import { FLUSH_SIGNAL, type DuckdbLocation, type OutputMessage, type ProgressCallback, type PythonWorkerApi, type RunLanguage, type WorkerInitOptions } from '@/lib/runtime/worker-api';
 import { bootLocationOf, InterpreterStarter } from './interpreter';
 import { lockDown, type KernelNetwork } from './lockdown';
 import { capMemoryGrowth } from './memory-cap';
@@ -133,6 +133,8 @@ from runpad.kernel import Kernel
 from runpad import sandbox
 __runpad_kernel = Kernel(emit=lambda out: __runpad_emit(json.dumps(out, allow_nan=False)), caps=json.loads(__runpad_caps))
 sandbox.disable_network()
+from runpad.streams import install_flush_signal
+install_flush_signal(${FLUSH_SIGNAL})
 if __runpad_wait is not None:
     from runpad import waiting
     waiting.install(__runpad_wait)
