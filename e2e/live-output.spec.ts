@@ -81,3 +81,18 @@ test('a progress line updated with \\r shows and is sent at its last state', asy
   expect(tool).toContain('progress 30/30');
   expect(tool).not.toContain('progress 29/30');
 });
+
+test('a run cut off by a reload keeps the lines it had printed and how long it had run', async ({ page }) => {
+  const trigger = `e2e-live-reload-${Date.now()}`;
+  const code = 'import time\nfor i in range(1, 121):\n    print(f"line {i}", flush=True)\n    time.sleep(1)';
+  await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code } } }, { text: 'never reached' }] }]);
+  await openChat(page);
+  await send(page, `Print for two minutes. ${trigger}`);
+  await runningWith(page, 'line 3', 'line 120');
+  await page.reload();
+  const cell = cells(page).first();
+  await expect(cell).toHaveAttribute('data-cell-status', 'page-closed');
+  await expect(cell.getByTestId('cell-outputs')).toContainText('line 1');
+  await expect(cell.getByTestId('cell-outputs')).toContainText('line 2');
+  await expect(cell).toContainText(/cut off by a reload after [1-9][\d.]* s/);
+});
