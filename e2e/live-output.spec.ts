@@ -97,3 +97,14 @@ test('a run cut off by a reload keeps the lines it had printed and how long it h
   await expect(cell.getByTestId('cell-outputs')).toContainText('line 1');
   await expect(cell).toContainText(/cut off by a reload after [1-9][\d.]* s/);
 });
+
+test('a cell that awaits shows what it printed before each await while it waits', async ({ page }) => {
+  const trigger = `e2e-live-await-${Date.now()}`;
+  const code = 'import asyncio\nfor i in range(1, 9):\n    print(f"awaited {i}")\n    await asyncio.sleep(1)\nprint("all awaited")';
+  await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code } } }, { text: 'Awaited.' }] }]);
+  await openChat(page);
+  await send(page, `Await. ${trigger}`);
+  await runningWith(page, 'awaited 1', 'awaited 2');
+  await runningWith(page, 'awaited 2', 'awaited 3');
+  await expect(cells(page).first()).toHaveAttribute('data-cell-status', 'ok', { timeout: 60_000 });
+});
