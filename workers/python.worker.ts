@@ -4,7 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import type { PyodideAPI } from 'pyodide';
-import type { DuckdbLocation, OutputMessage, ProgressCallback, PythonWorkerApi, RunLanguage, WorkerInitOptions } from '@/lib/runtime/worker-api';
+import { FLUSH_EVERY_MS, FLUSH_SIGNAL, type DuckdbLocation, type OutputMessage, type ProgressCallback, type PythonWorkerApi, type RunLanguage, type WorkerInitOptions } from '@/lib/runtime/worker-api';
 import { bootLocationOf, InterpreterStarter } from './interpreter';
 import { lockDown, type KernelNetwork } from './lockdown';
 import { capMemoryGrowth } from './memory-cap';
@@ -21,6 +21,8 @@ let network: KernelNetwork | null = null;
 let packages: PackageLoader | null = null;
 let runKernel: PyCallable | null = null;
 let runSql: PyCallable | null = null;
+/** Sends the running cell's printed text so far (runpad/streams.py), for a cell that awaits. */
+let flushRun: PyCallable | null = null;
 let packageSourceUrl = '';
 let duckdbLocation: DuckdbLocation | null = null;
 let duckdb: Promise<DuckdbBridge> | null = null;
@@ -110,6 +112,10 @@ function waiterOn(interruptBuffer: Uint8Array): ((ms: number) => void) | null {
   };
 }
 
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
 function requireReady(): PyodideAPI {
   if (!pyodide) throw new Error('The interpreter has not started.');
   return pyodide;
@@ -133,6 +139,8 @@ from runpad.kernel import Kernel
 from runpad import sandbox
 __runpad_kernel = Kernel(emit=lambda out: __runpad_emit(json.dumps(out, allow_nan=False)), caps=json.loads(__runpad_caps))
 sandbox.disable_network()
+from runpad.streams import install_flush_signal
+install_flush_signal(${FLUSH_SIGNAL})
 if __runpad_wait is not None:
     from runpad import waiting
     waiting.install(__runpad_wait)
@@ -140,6 +148,7 @@ del __runpad_caps, __runpad_wait
 __runpad_kernel.start
 `) as PyCallable;
     runSql = py.runPython('__runpad_kernel.run_sql') as PyCallable;
+    flushRun = py.runPython('from runpad.streams import flush_current_run; flush_current_run') as PyCallable;
     network = lockDown([options.packageBaseUrl, options.indexURL, options.duckdb.assetUrl]);
     duckdbLocation = options.duckdb;
     packageSourceUrl = options.packageBaseUrl;
@@ -155,7 +164,20 @@ __runpad_kernel.start
     if (!runner) throw new Error('The interpreter has not started.');
     if (language === 'sql' || mentionsSql(code)) await ensureDuckdb(py).catch(() => undefined); // Python reports it
     // Python's result at once, or (SQL, code that awaits) a coroutine for Pyodide's event loop.
-    const proxy = await (runner(String(code)) as PyResult | Promise<PyResult>);
+    const started = runner(String(code)) as PyResult | PromiseLike<PyResult>;
+    let proxy: PyResult;
+    if (isPromiseLike(started)) {
+      // While the cell awaits, Python is not running and takes no signal: this thread is free,
+      // so the text printed before the await is sent from here.
+      const flushing = setInterval(() => flushRun?.(), FLUSH_EVERY_MS);
+      try {
+        proxy = await started;
+      } finally {
+        clearInterval(flushing);
+      }
+    } else {
+      proxy = started;
+    }
     const result = proxy.toJs({ dict_converter: Object.fromEntries }) as Record<string, unknown>;
     proxy.destroy();
     return { ...result, heapBytes: heapBytesOf(py) };

@@ -37,6 +37,7 @@ import { useStickToBottom } from './use-stick-to-bottom';
 import { useRestore, type RestoreApi } from './use-restore';
 import { RestoreBanner } from './restore-banner';
 import { useConversationSync } from './use-conversation-sync';
+import { RunProgressSaver } from './run-progress';
 
 export type ConversationFile = Pick<Attachment, 'name' | 'sha256' | 'size' | 'mediaType'>;
 
@@ -182,6 +183,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       performance.mark('runpad:code-complete', { detail: id });
       // The list stays as drawn while the run starts: a quick run's cell is drawn once, finished.
       runHold.hold(id, messagesRef.current);
+      // A run cut off with this page is stored with what it had done (lib/chat/abandoned-runs.ts).
+      const progress = new RunProgressSaver(`/api/conversations/${conversationId}/runs/${encodeURIComponent(id)}/progress`);
       let ran: Awaited<ReturnType<typeof runToolCall>>;
       try {
         ran = await runToolCall(
@@ -190,14 +193,21 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           {
             runId: id,
             signal: stopSignalRef.current.signal,
-            onPhase: (phase) => runs.update(id, (run) => ({ ...run, phase })),
-            onOutputs: (outputs) => runs.setOutputs(id, outputs),
+            onPhase: (phase) => {
+              runs.update(id, (run) => ({ ...run, phase }));
+              if (phase.kind === 'running') progress.running(phase.startedAt);
+            },
+            onOutputs: (outputs) => {
+              runs.setOutputs(id, outputs);
+              progress.outputs(outputs);
+            },
           },
           pipelineRef.current,
         );
         const result = ran?.result;
         if (result) runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result }));
       } finally {
+        progress.finish();
         runHold.release(id);
       }
       if (!ran) return;

@@ -2,6 +2,7 @@
 
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TextHighlight } from './output-list';
+import { foldCarriageReturns } from '@/lib/runtime/stream-text';
 
 const COLLAPSED_LINES = 40;
 
@@ -17,7 +18,10 @@ export function StreamOutput({ name, text, highlight }: { name: 'stdout' | 'stde
   const mark = highlight && highlight.end <= text.length ? highlight : undefined;
   // A traced value past the collapsed head keeps the whole text open while it is marked.
   const open = expanded || (mark !== undefined && mark.end > head.length);
-  const shown = long && !open ? head : text;
+  // Text stored before the page folded progress lines shows as a terminal would show it (a traced
+  // value's offsets are into the text as stored, so marked text is shown as stored).
+  const stored = long && !open ? head : text;
+  const shown = mark ? stored : foldCarriageReturns(stored);
   const markRef = useRef<HTMLElement>(null);
   const markSeq = mark?.seq;
   useEffect(() => {

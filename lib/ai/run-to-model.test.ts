@@ -26,6 +26,17 @@ describe('what the model sees of a run', () => {
     expect(view.text).toBe('status: ok (12 ms)\nstdout:\npart one part two\n\nresult:\n42');
   });
 
+  it('shows a progress line updated in place at its last state', async () => {
+    const view = await runToModel(
+      ok([
+        { output_type: 'stream', name: 'stderr', text: ' 0%|          | 0/3\r 33%|###       | 1/3' },
+        { output_type: 'stream', name: 'stderr', text: '\r100%|##########| 3/3\n' },
+      ]),
+      { includeImages: true },
+    );
+    expect(view.text).toBe('status: ok (12 ms)\nstderr:\n100%|##########| 3/3\n');
+  });
+
   it('keeps only the last frames of a traceback', async () => {
     const traceback = ['Traceback (most recent call last):'];
     for (let i = 0; i < 8; i += 1) traceback.push(`  File "<cell-1>", line ${i + 1}, in f${i}`, `    f${i + 1}()`);

@@ -3,6 +3,7 @@
  * tables as text, the end of the traceback, files written) plus up to a few images. The UI
  * keeps the full outputs; this is only the model's view.
  */
+import { foldCarriageReturns } from '@/lib/runtime/stream-text';
 import { BLOB_REF_PATTERN, type MimeBundle, type Output, type RunResult, type TableData } from '@/lib/runtime/protocol';
 import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
 import { formatBytes, formatDuration } from '@/lib/format';
@@ -85,7 +86,8 @@ export async function runToModel(result: RunResult, options: { includeImages: bo
   for (const block of streamBlocks(result.outputs)) {
     switch (block.output_type) {
       case 'joined':
-        lines.push(`${block.name}:\n${headTail(block.text)}`);
+        // A progress line updated in place reaches the model at its last state (stored text may predate the page's folding).
+        lines.push(`${block.name}:\n${headTail(foldCarriageReturns(block.text))}`);
         break;
       case 'display_data':
       case 'execute_result': {

@@ -18,6 +18,7 @@ import { getBlobForShare, getBlobForUser, linkBlob, putBlob, unlinkBlobIfUnused 
 import { createConversation, deleteConversation, getConversation, lastUsedModelId, listConversations, renameConversation, setGeneratedTitle, touchConversation } from './queries/conversations';
 import { addFile, listFiles, removeFile } from './queries/files';
 import { listMessages, saveMessages, upsertMessage } from './queries/messages';
+import { deleteRunProgress, listRunProgress, saveRunProgress } from './queries/run-progress';
 import type { StorageQuota } from './queries/quota';
 import { createOrUpdateShare, forkShare, getShare, listShareFiles, revokeShare } from './queries/shares';
 import { moveUsage, recordModelUsage, tokensUsedSince, usageTimeline, usageTotalsSince } from './queries/usage';
@@ -66,6 +67,9 @@ describe('query plans', () => {
     await upsertMessage(db, alice, conversation.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }] });
     await saveMessages(db, alice, conversation.id, [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello again' }] }]);
     await listMessages(db, conversation.id);
+    await saveRunProgress(db, alice, conversation.id, 'call-1', { startedAt: new Date(), durationMs: 1_200, outputs: [] });
+    await listRunProgress(db, conversation.id);
+    await deleteRunProgress(db, conversation.id);
     const sha = await putBlob(db, store, new TextEncoder().encode('a figure'));
     await linkBlob(db, alice, conversation.id, { sha256: sha, mediaType: 'image/png', size: 8 }, quota);
     await getBlobForUser(db, alice, sha);

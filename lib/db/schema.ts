@@ -194,3 +194,24 @@ export { rateLimits } from '../abuse/rate-limit-table';
 
 /** Accounts, sessions, provider links and passkeys (better-auth; lib/auth/auth.ts). */
 export { authAccounts, authPasskeys, authSessions, authUsers, authVerifications } from '../auth/auth-tables';
+
+/**
+ * What a run in a page has done so far (lib/chat/run-progress.ts): its outputs and how long it has
+ * run, saved while it runs, so a run cut off by a reload, a crash or a closed tab is stored with
+ * them (lib/chat/abandoned-runs.ts). Rows are transient: consumed when the run is closed, and a
+ * conversation's stale rows are removed as new ones are saved.
+ */
+export const runProgress = pgTable(
+  'run_progress',
+  {
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    toolCallId: text('tool_call_id').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    outputs: jsonb('outputs').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.toolCallId] })],
+);

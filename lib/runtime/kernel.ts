@@ -11,7 +11,7 @@ import { packageFailureResult } from './package-errors';
 import { mayImport } from './may-import';
 import { mentionsSql } from './mentions-sql';
 import { openDataset } from '@/lib/files/dataset-cache';
-import type { RunLanguage, StartPhase } from './worker-api';
+import { FLUSH_EVERY_MS, type RunLanguage, type StartPhase } from './worker-api';
 import { WorkerHandle, type WorkerConfig } from './worker-handle';
 
 export type KernelState =
@@ -332,6 +332,10 @@ export class Kernel {
     handle.onMemoryLimit(() => stop('memory'));
     const droppedBefore = handle.droppedMessages;
     const limitTimer = setTimeout(() => stop('timeout'), timeoutMs);
+    // Text printed just before a long computation is sent without waiting for the next print.
+    const flushTimer = setInterval(() => {
+      if (!stopReason) handle.requestFlush();
+    }, FLUSH_EVERY_MS);
     const collect = (output: Output, sizeBytes: number) => {
       const changed = budget.admit(output, sizeBytes);
       if (changed) options.onOutputs?.(changed);
@@ -365,6 +369,7 @@ export class Kernel {
     } finally {
       handle.onMemoryLimit(null);
       clearTimeout(limitTimer);
+      clearInterval(flushTimer);
       clearTimeout(graceTimer);
       clearTimeout(spareTimer);
       handle.clearInterrupt();

@@ -18,6 +18,15 @@ describe('OutputBudget', () => {
     expect(budget.outputs).toEqual([print('0123456789'), print('!', 'stderr')]);
   });
 
+  it('keeps a progress line updated in place at its last state, across outputs, and counts only that', () => {
+    const budget = new OutputBudget(caps);
+    admit(budget, print('start\n'));
+    for (let i = 0; i <= 100; i += 1) admit(budget, print(`\r${i}% done`));
+    admit(budget, print('\nend\n'));
+    expect(budget.outputs).toEqual([print('start\n100% done\nend\n')]);
+    expect(budget.notice).toBeNull();
+  });
+
   it('stops printed text at the cap (plus room for the elision marker) and says so once', () => {
     const budget = new OutputBudget({ ...caps, runBytes: 1e9 });
     for (let i = 0; i < 2_000; i += 1) admit(budget, print('0123456789'));

@@ -2,13 +2,15 @@
  * The page's own enforcement of every output cap (ARCHITECTURE.md: "the page is the boundary").
  * The Python package caps what it emits too, but code in the worker can post outputs itself,
  * so the kernel admits each arriving output through this budget: consecutive prints to one
- * stream merge into one output, and past a cap an output is cut or dropped, with one run failure
- * (`output-capped`, lib/runtime/run-failure.ts) naming the caps. What leaves the budget is what the UI renders and what is stored.
+ * stream merge into one output (a line updated in place with `\r` keeps its last state), and past
+ * a cap an output is cut or dropped, with one run failure (`output-capped`,
+ * lib/runtime/run-failure.ts) naming the caps. What leaves the budget is what the UI renders and what is stored.
  */
 import type { OutputCaps } from './limits';
 import { VEGALITE_MIME_TYPES, type MimeBundle, type Output } from './protocol';
 import { IMAGE_MIME_TYPES } from './mime-types';
 import type { OutputCap, RunFailure } from './run-failure';
+import { appendStreamText, foldCarriageReturns } from './stream-text';
 
 /** Everything shown as a picture counts against the image cap, a drawn diagram too. */
 const IMAGE_TYPES = [...IMAGE_MIME_TYPES, 'image/svg+xml'] as const;
@@ -64,15 +66,19 @@ export class OutputBudget {
     if (room <= 0) return this.drop('streamChars');
     const kept = text.length > room ? text.slice(0, room) : text;
     if (kept.length < text.length) this.note('streamChars');
-    this.streamChars += kept.length;
     this.bytes += Math.min(sizeBytes, kept.length * 3 + 64);
+    // Kept as a terminal shows it: a line updated in place (`\r`) counts and shows its last state.
     const last = this.kept.at(-1);
     if (last?.output_type === 'stream' && last.name === name) {
-      this.kept[this.kept.length - 1] = { ...last, text: last.text + kept };
+      const text = appendStreamText(last.text, kept);
+      this.streamChars += text.length - last.text.length;
+      this.kept[this.kept.length - 1] = { ...last, text };
       return this.kept;
     }
     if (this.kept.length >= this.caps.outputsPerRun) return this.drop('outputsPerRun');
-    this.kept.push({ output_type: 'stream', name, text: kept });
+    const folded = foldCarriageReturns(kept);
+    this.streamChars += folded.length;
+    this.kept.push({ output_type: 'stream', name, text: folded });
     return this.kept;
   }
 

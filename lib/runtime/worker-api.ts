@@ -20,6 +20,15 @@ export type WorkerInitOptions = {
   duckdb: DuckdbLocation;
 };
 
+/**
+ * The signal the kernel writes into the interrupt buffer (when it holds nothing else) every
+ * FLUSH_EVERY_MS while a run goes on: Python's handler sends the text printed so far, so a print
+ * just before a long computation shows without waiting for the next print (workers/python/runpad/streams.py).
+ * SIGUSR1: Pyodide ignores every signal but SIGINT unless a handler is installed.
+ */
+export const FLUSH_SIGNAL = 10;
+export const FLUSH_EVERY_MS = 250;
+
 export type DuckdbLocation = {
   /** Absolute URL of public/duckdb/<version>/ (the app's own origin). */
   assetUrl: string;

@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import { outputSchema, type Output } from './protocol';
 import { RUN_LIMITS, type OutputCaps } from './limits';
 import {
+  FLUSH_SIGNAL,
   fileBytesSchema,
   heapBytesSchema,
   packageSourceAnswerSchema,
@@ -207,6 +208,14 @@ export class WorkerHandle {
   interrupt(): void {
     this.interruptBuffer[0] = 2; // SIGINT
     if (this.canInterrupt) Atomics.notify(new Int32Array(this.interruptBuffer.buffer, 0, 1), 0);
+  }
+
+  /**
+   * Asks Python to send the text printed so far (FLUSH_SIGNAL), unless the buffer already holds a
+   * signal: an interrupt is never overwritten, and a flush not yet taken needs no second one.
+   */
+  requestFlush(): void {
+    if (this.canInterrupt) Atomics.compareExchange(this.interruptBuffer, 0, 0, FLUSH_SIGNAL);
   }
 
   /** After `interrupt()`: Python has seen the flag (it clears it as it raises KeyboardInterrupt). */
