@@ -58,6 +58,9 @@ const envSchema = z.object({
   RUNPAD_OIDC_CLIENT_ID: optionalString,
   RUNPAD_OIDC_CLIENT_SECRET: optionalString,
   RUNPAD_OIDC_NAME: optionalString,
+  RUNPAD_PASSWORD_SIGN_IN: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
+  RUNPAD_SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol: /^smtps?$/, error: 'RUNPAD_SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example:587' }).optional()),
+  RUNPAD_EMAIL_FROM: optionalString,
   RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(2_000),
   RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
@@ -141,7 +144,11 @@ export type AppConfig = {
     adminEmails: string[];
     /** The OpenID Connect provider people sign in with; null when none is configured. */
     oidc: { issuer: string; clientId: string; clientSecret: string | undefined; name: string } | null;
+    /** Email-and-password sign-in (better-auth's own), on unless RUNPAD_PASSWORD_SIGN_IN=0. */
+    passwordSignIn: boolean;
   };
+  /** Where invitations and password-reset links are mailed from (RUNPAD_SMTP_URL); null: shown to copy only. */
+  email: { smtpUrl: string; from: string } | null;
 };
 
 /** DuckDB's own extension repository, used unless RUNPAD_DUCKDB_EXTENSION_URL names a mirror. */
@@ -211,6 +218,7 @@ export function getConfig(): AppConfig {
       instanceModelRequestsPerDay: env.RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY ?? null,
     },
     access: accessConfig(env),
+    email: env.RUNPAD_SMTP_URL ? { smtpUrl: env.RUNPAD_SMTP_URL, from: env.RUNPAD_EMAIL_FROM ?? `Runpad <runpad@${new URL(env.RUNPAD_SMTP_URL).hostname}>` } : null,
   };
   return cached;
 }
@@ -218,13 +226,17 @@ export function getConfig(): AppConfig {
 function accessConfig(env: z.infer<typeof envSchema>): AppConfig['access'] {
   if (env.RUNPAD_OIDC_ISSUER && !env.RUNPAD_OIDC_CLIENT_ID) throw new Error('Invalid environment: RUNPAD_OIDC_CLIENT_ID is required with RUNPAD_OIDC_ISSUER');
   const allowedEmails = parseEmailList(env.RUNPAD_ALLOWED_EMAILS);
-  // Accounts are made by signing in with the provider (a passkey is added to an account later).
-  if (env.RUNPAD_ACCESS !== 'open' && !env.RUNPAD_OIDC_ISSUER) throw new Error(`Invalid environment: RUNPAD_ACCESS=${env.RUNPAD_ACCESS} needs an OpenID Connect provider (RUNPAD_OIDC_ISSUER, RUNPAD_OIDC_CLIENT_ID)`);
-  if (env.RUNPAD_ACCESS === 'invite' && allowedEmails.length === 0) throw new Error('Invalid environment: RUNPAD_ACCESS=invite needs RUNPAD_ALLOWED_EMAILS');
+  const passwordSignIn = env.RUNPAD_PASSWORD_SIGN_IN !== '0' && env.RUNPAD_PASSWORD_SIGN_IN !== 'false';
+  const adminEmails = parseEmailList(env.RUNPAD_ADMIN_EMAILS);
+  // Accounts are made with a password or by signing in with the provider (a passkey is added to an account later).
+  if (env.RUNPAD_ACCESS !== 'open' && !env.RUNPAD_OIDC_ISSUER && !passwordSignIn) throw new Error(`Invalid environment: RUNPAD_ACCESS=${env.RUNPAD_ACCESS} needs a way to sign in: leave password sign-in on (unset RUNPAD_PASSWORD_SIGN_IN) or configure an OpenID Connect provider (RUNPAD_OIDC_ISSUER, RUNPAD_OIDC_CLIENT_ID)`);
+  // Someone must get in first: an allowed email, or an admin who invites and approves the rest.
+  if (env.RUNPAD_ACCESS === 'invite' && allowedEmails.length === 0 && adminEmails.length === 0) throw new Error('Invalid environment: RUNPAD_ACCESS=invite needs RUNPAD_ADMIN_EMAILS (admins invite and approve people on /admin) or RUNPAD_ALLOWED_EMAILS');
   return {
     mode: env.RUNPAD_ACCESS,
     allowedEmails,
-    adminEmails: parseEmailList(env.RUNPAD_ADMIN_EMAILS),
+    adminEmails,
+    passwordSignIn,
     oidc:
       env.RUNPAD_OIDC_ISSUER && env.RUNPAD_OIDC_CLIENT_ID
         ? { issuer: env.RUNPAD_OIDC_ISSUER.replace(/\/$/, ''), clientId: env.RUNPAD_OIDC_CLIENT_ID, clientSecret: env.RUNPAD_OIDC_CLIENT_SECRET, name: env.RUNPAD_OIDC_NAME ?? 'single sign-on' }
