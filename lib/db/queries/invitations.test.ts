@@ -5,7 +5,7 @@ import type { Db } from '../client';
 import { authUsers } from '../schema';
 import { openForTests, pgliteBackend, serverBackend } from '../test-databases';
 import { getAccount, listAccounts, setRole } from './accounts';
-import { admitAccount, createInvitation, findInvitation, listOpenInvitations, revokeInvitation, useInvitation } from './invitations';
+import { admitAccount, createInvitation, findInvitation, listOpenInvitations, revokeInvitation, redeemInvitation } from './invitations';
 
 const DAY = 24 * 60 * 60 * 1000;
 const inviteOnly = { mode: 'invite' as const, allowedEmails: ['@team.example'], adminEmails: ['boss@example.com'] };
@@ -28,13 +28,13 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       expect(first.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(await findInvitation(db, first.token, now)).toMatchObject({ id: first.id });
       expect(await findInvitation(db, first.token, new Date(now.getTime() + 7 * DAY + 1))).toBeNull();
-      expect(await useInvitation(db, { email: 'someone@example.com', token: first.token, now })).toBeNull();
-      expect(await useInvitation(db, { email: 'ana@example.com', token: first.token, now: new Date(now.getTime() + 8 * DAY) })).toBeNull();
+      expect(await redeemInvitation(db, { email: 'someone@example.com', token: first.token, now })).toBeNull();
+      expect(await redeemInvitation(db, { email: 'ana@example.com', token: first.token, now: new Date(now.getTime() + 8 * DAY) })).toBeNull();
 
       const second = await createInvitation(db, { email: 'ana@example.com', role: 'admin', createdBy: null, now });
       expect(await findInvitation(db, first.token, now)).toBeNull();
-      expect(await useInvitation(db, { email: 'ANA@example.com', token: second.token, now })).toMatchObject({ id: second.id, role: 'admin' });
-      expect(await useInvitation(db, { email: 'ana@example.com', token: second.token, now })).toBeNull();
+      expect(await redeemInvitation(db, { email: 'ANA@example.com', token: second.token, now })).toMatchObject({ id: second.id, role: 'admin' });
+      expect(await redeemInvitation(db, { email: 'ana@example.com', token: second.token, now })).toBeNull();
       expect(await findInvitation(db, second.token, now)).toBeNull();
       expect((await listOpenInvitations(db, now)).map((i) => i.email)).not.toContain('ana@example.com');
     });
@@ -47,8 +47,8 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       expect(await revokeInvitation(db, revoked.id)).toBe(true);
       expect(await revokeInvitation(db, revoked.id)).toBe(false);
       expect(await findInvitation(db, revoked.token, now)).toBeNull();
-      expect(await useInvitation(db, { email: 'rev@example.com', now })).toBeNull();
-      expect(await useInvitation(db, { email: 'oidc@example.com', now })).toMatchObject({ id: kept.id });
+      expect(await redeemInvitation(db, { email: 'rev@example.com', now })).toBeNull();
+      expect(await redeemInvitation(db, { email: 'oidc@example.com', now })).toMatchObject({ id: kept.id });
       expect(await revokeInvitation(db, kept.id)).toBe(false); // used: kept as a record
     });
 

@@ -68,7 +68,7 @@ export async function findInvitation(db: Db, token: string, now = new Date()): P
  * provider verified, where no link was followed) the open one made for that email. Null when
  * there is none; a second use of the same link finds none.
  */
-export async function useInvitation(db: Db, input: { email: string; token?: string | null; now?: Date }): Promise<Invitation | null> {
+export async function redeemInvitation(db: Db, input: { email: string; token?: string | null; now?: Date }): Promise<Invitation | null> {
   const now = input.now ?? new Date();
   const named = input.token ? eq(invitations.tokenHash, hashToken(input.token)) : sql`true`;
   const [row] = await db
