@@ -14,7 +14,7 @@ import { isSecureOrigin, requestOrigin } from '@/lib/http/origin';
  * cookie goes to the sign-in page (whether the cookie is valid is the page's and the API's
  * question), except shared links, which stay readable by anyone who has them.
  */
-const PUBLIC_PAGES = [/^\/s\//, /^\/sign-in$/, /^\/icon\.svg$/];
+const PUBLIC_PAGES = [/^\/s\//, /^\/sign-in$/, /^\/reset-password$/, /^\/icon\.svg$/];
 
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;

@@ -3,6 +3,9 @@ import { SignInPanel } from '@/components/account/sign-in-panel';
 import { resolveIdentity } from '@/lib/auth/current-user';
 import { getConfig } from '@/lib/config';
 import { signInErrorText } from '@/lib/auth/sign-in-errors';
+import { INVITATION_INVALID } from '@/lib/auth/admission';
+import { getDb } from '@/lib/db/client';
+import { findInvitation } from '@/lib/db/queries/invitations';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,7 +16,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const identity = await resolveIdentity();
   if (identity.ok && identity.identity.kind === 'account') redirect('/account');
   const next = typeof params.next === 'string' && params.next.startsWith('/') && !params.next.startsWith('//') ? params.next : '/';
-  const error = typeof params.error === 'string' ? signInErrorText(params.error) : !identity.ok && identity.refusal.status === 403 ? identity.refusal.message : null;
+  const token = typeof params.invitation === 'string' && /^[A-Za-z0-9_-]{43}$/.test(params.invitation) ? params.invitation : null;
+  const invited = token && config.access.passwordSignIn ? await findInvitation(await getDb(), token) : null;
+  const invitation = token && invited ? { token, email: invited.email } : null;
+  const invitationRefusal = 'invitation' in params && !invitation ? (config.access.passwordSignIn ? INVITATION_INVALID : 'Accounts are made by signing in with the provider here: sign in with the email you were invited at.') : null;
+  const error = invitationRefusal ?? (typeof params.error === 'string' ? signInErrorText(params.error) : !identity.ok && identity.refusal.status === 403 ? identity.refusal.message : null);
   return (
     <main className="mx-auto flex min-h-dvh max-w-md flex-col justify-center px-6 py-16">
       <h1 className="text-2xl font-semibold">Sign in to Runpad</h1>
@@ -32,7 +39,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           Your account and everything in it were deleted.
         </p>
       )}
-      <SignInPanel providerName={config.access.oidc?.name ?? null} next={next} error={error} />
+      <SignInPanel providerName={config.access.oidc?.name ?? null} next={next} error={error} passwordSignIn={config.access.passwordSignIn} resetByMail={config.email !== null} invitation={invitation} />
       <p className="mt-6 text-xs text-zinc-600 dark:text-zinc-400">A passkey signs you in once you have added it on your account page after signing in.</p>
     </main>
   );

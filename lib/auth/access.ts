@@ -7,6 +7,7 @@
 import 'server-only';
 import { getConfig, type AppConfig } from '@/lib/config';
 import { emailOnList } from './email-list';
+import { PENDING_APPROVAL } from './sign-in-errors';
 
 export type AccountEmail = { email: string; emailVerified: boolean };
 /** What the access rules read of an account (auth_users); role and admission are optional for callers that only know the email. */
@@ -16,7 +17,7 @@ export const ROLES = ['admin', 'member'] as const satisfies readonly Role[];
 
 type Access = Pick<AppConfig['access'], 'mode' | 'allowedEmails' | 'adminEmails'>;
 
-export const PENDING_APPROVAL = 'Your account is waiting for an admin of this Runpad to approve it. You can sign in once they have.';
+export { PENDING_APPROVAL };
 
 /** Whether the account may use an invite-only Runpad: admitted, or a verified email on one of the lists. */
 export function isAdmitted(account: AccountAccess, access: Access = getConfig().access): boolean {
