@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { AdminPeople } from '@/components/account/admin-people';
+import { AdminAccess } from '@/components/admin/admin-access';
 import { resolveIdentity } from '@/lib/auth/current-user';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
@@ -39,6 +40,7 @@ async function AdminPage() {
           storageBytes: p.storageBytes,
         }))}
       />
+      <AdminAccess currentUserId={result.identity.userId} />
     </main>
   );
 }
