@@ -6,6 +6,7 @@ const TEXT: Record<string, string> = {
   not_invited: 'This email is not invited to this Runpad. Ask its operator to add you.',
   blocked: 'This account is blocked on this Runpad.',
   pending_approval: PENDING_APPROVAL,
+  account_not_linked: 'An account with this email was made here with a password, and its email was never verified, so the provider cannot sign in to it. Sign in with its password, or ask an admin for a password link.',
   invalid_token: 'This link to set a password does not work any more: it was used or has expired. Ask for a new one.',
   access_denied: 'The sign-in was cancelled at the provider.',
 };
