@@ -425,6 +425,12 @@ async function passwordForm(page: Page, fields: { name?: string; email?: string;
   await page.getByRole('button', { name: submit, exact: true }).click();
 }
 
+/** The link the admin page shows to hand over, once the one titled `title` is shown. */
+async function shownLink(page: Page, title: string): Promise<string> {
+  await expect(page.getByRole('region', { name: 'Link to hand over' })).toContainText(title);
+  return page.getByTestId('shown-link').inputValue();
+}
+
 test('local accounts: a sign-up waits for approval, an invitation link makes an account once, a role makes an admin, a reset link sets a password', async ({ browser }) => {
   // Someone not invited makes an account with a password: kept, waiting, told so.
   const walkIn = await newPage(browser);
@@ -446,7 +452,7 @@ test('local accounts: a sign-up waits for approval, an invitation link makes an 
 
   await lead.getByLabel('Email to invite').fill('guest.star@example.com');
   await lead.getByRole('button', { name: 'Invite', exact: true }).click();
-  const link = await lead.getByTestId('shown-link').inputValue();
+  const link = await shownLink(lead, 'Invitation for guest.star@example.com');
   expect(link).toMatch(new RegExp(`^${INVITE}/sign-in\\?invitation=`));
   await expect(lead.locator('li[data-invitation="guest.star@example.com"]')).toBeVisible();
 
@@ -478,7 +484,7 @@ test('local accounts: a sign-up waits for approval, an invitation link makes an 
 
   // A password link for the walk-in: it sets a new password once, and signs them out.
   await lead.locator('tr[data-account="walk-in@example.com"]').getByRole('button', { name: 'Password link' }).click();
-  const resetLink = await lead.getByTestId('shown-link').inputValue();
+  const resetLink = await shownLink(lead, 'Link that sets a password for walk-in@example.com');
   expect(new URL(resetLink).pathname).toBe('/reset-password');
   const resetter = await newPage(browser);
   await resetter.goto(resetLink);
@@ -493,7 +499,7 @@ test('local accounts: a sign-up waits for approval, an invitation link makes an 
   // A revoked invitation's link does not work.
   await lead.getByLabel('Email to invite').fill('never@example.com');
   await lead.getByRole('button', { name: 'Invite', exact: true }).click();
-  const revokedLink = await lead.getByTestId('shown-link').inputValue();
+  const revokedLink = await shownLink(lead, 'Invitation for never@example.com');
   await lead.locator('li[data-invitation="never@example.com"]').getByRole('button', { name: 'Revoke' }).click();
   await expect(lead.getByRole('status')).toHaveText('The invitation for never@example.com was revoked.');
   await late.goto(revokedLink);
