@@ -34,6 +34,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           You are signed out.
         </p>
       )}
+      {params.verified === '1' && !error && (
+        <p role="status" className="mt-3 text-sm font-medium">
+          Your email is confirmed. Sign in with your password.
+        </p>
+      )}
       {params.deleted === '1' && (
         <p role="status" className="mt-3 text-sm font-medium">
           Your account and everything in it were deleted.

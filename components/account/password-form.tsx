@@ -48,7 +48,8 @@ export function PasswordForm({ next, resetByMail, invitation, busy, setBusy, set
         const response = await fetch('/api/auth/sign-up/email', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: field('name') || email.split('@')[0], email, password, ...(invitation ? { invitation: invitation.token } : {}) }),
+          // callbackURL: where the link that verifies the email (mailed when the server can) leads.
+          body: JSON.stringify({ name: field('name') || email.split('@')[0], email, password, callbackURL: '/sign-in?verified=1', ...(invitation ? { invitation: invitation.token } : {}) }),
         }).catch(() => null);
         if (!response?.ok) {
           setMessage(await signUpFailure(response));

@@ -33,7 +33,7 @@ import { authAccounts, authPasskeys, authSessions, authUsers, authVerifications 
 import { CLIENT_ADDRESS_HEADER } from '@/lib/http/peer-address-header';
 import { isSecureOrigin } from '@/lib/http/origin';
 import { logger } from '@/lib/log/logger';
-import { passwordResetMail, sendMail } from '@/lib/email/mailer';
+import { passwordResetMail, sendMail, verificationMail } from '@/lib/email/mailer';
 import { PENDING_APPROVAL, signInRefusal } from './access';
 import { admissionOnCreate } from './admission';
 import { betterAuthLogger } from './auth-log';
@@ -87,6 +87,20 @@ function buildAuth(db: Db, origin: string) {
           }
         : {}),
     },
+    // With a mail server, a password sign-up is mailed a link that verifies its email (then
+    // RUNPAD_ALLOWED_EMAILS and RUNPAD_ADMIN_EMAILS count for it); an invited one is verified already.
+    ...(config.email
+      ? {
+          emailVerification: {
+            sendOnSignUp: true,
+            autoSignInAfterVerification: false,
+            expiresIn: 24 * 60 * 60,
+            sendVerificationEmail: async ({ user, url }: { user: { email: string; emailVerified: boolean }; url: string }) => {
+              if (!user.emailVerified) await sendMail(verificationMail(user.email, url));
+            },
+          },
+        }
+      : {}),
     // Written by Runpad only (the admin page, invitations), never from a sign-up's body.
     user: {
       additionalFields: {

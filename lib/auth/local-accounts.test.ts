@@ -1,8 +1,9 @@
 /**
  * Local accounts through better-auth's own endpoints (lib/auth/auth.ts), on an embedded database
  * and a mail server started here (smtp-server): an invitation mailed and used once, a sign-up in
- * invite mode kept pending until approved, the first admin, and password-reset links (an admin's,
- * and one asked for by mail) that set a password once.
+ * invite mode kept pending until approved (or until a mailed link verifies an email the list
+ * allows), the first admin, and password-reset links (an admin's, and one asked for by mail) that
+ * set a password once.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,7 +40,7 @@ beforeAll(async () => {
   vi.stubEnv('AUTH_SECRET', 'local-accounts-secret-local-accounts-0123');
   vi.stubEnv('RUNPAD_ACCESS', 'invite');
   vi.stubEnv('RUNPAD_ADMIN_EMAILS', 'boss@example.com');
-  vi.stubEnv('RUNPAD_ALLOWED_EMAILS', '');
+  vi.stubEnv('RUNPAD_ALLOWED_EMAILS', '@team.example');
   vi.stubEnv('RUNPAD_OIDC_ISSUER', '');
   vi.stubEnv('RUNPAD_PASSWORD_SIGN_IN', '');
   vi.stubEnv('RUNPAD_SMTP_URL', `smtp://127.0.0.1:${smtpPort}`);
@@ -152,5 +153,21 @@ describe('local accounts on better-auth', () => {
     const token = /\/api\/auth\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text)![1];
     expect((await post('/reset-password', { token, newPassword: 'mailed new password' })).status).toBe(200);
     expect((await signIn('ana@example.com', 'mailed new password')).status).toBe(200);
+  });
+
+  it('a sign-up on the allowed list is let in once the mailed link verifies its email; verified sign-ups get no such mail', async () => {
+    expect(received.some((m) => (m.to === 'boss@example.com' || m.to === 'ana@example.com') && m.text.includes('verify-email'))).toBe(false);
+    const member = await signUp('new@team.example', 'a long password', { callbackURL: '/sign-in?verified=1' });
+    expect(member.status).toBe(403);
+    await vi.waitFor(() => expect(received.some((m) => m.to === 'new@team.example')).toBe(true));
+    const mail = received.find((m) => m.to === 'new@team.example')!;
+    expect(mail.text).toContain('Confirm your email for Runpad');
+    const link = /http:\/\/localhost:3999\/api\/auth\/verify-email\?\S+/.exec(mail.text)![0];
+    const { getAuth } = await import('./auth');
+    const verified = await (await getAuth(ORIGIN)).handler(new Request(link, { headers: { 'x-runpad-client-address': '10.9.9.9' } }));
+    expect(verified.status).toBe(302);
+    expect(verified.headers.get('location')).toBe('/sign-in?verified=1');
+    expect(await account('new@team.example')).toMatchObject({ emailVerified: true, admittedAt: null });
+    expect((await signIn('new@team.example', 'a long password')).status).toBe(200);
   });
 });

@@ -7,7 +7,8 @@ const TEXT: Record<string, string> = {
   blocked: 'This account is blocked on this Runpad.',
   pending_approval: PENDING_APPROVAL,
   account_not_linked: 'An account with this email was made here with a password, and its email was never verified, so the provider cannot sign in to it. Sign in with its password, or ask an admin for a password link.',
-  invalid_token: 'This link to set a password does not work any more: it was used or has expired. Ask for a new one.',
+  invalid_token: 'This link does not work any more: it was used or has expired. Ask for a new one.',
+  token_expired: 'This link has expired. Ask for a new one.',
   access_denied: 'The sign-in was cancelled at the provider.',
 };
 

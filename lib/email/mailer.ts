@@ -55,3 +55,11 @@ export function passwordResetMail(to: string, link: string, expiresAt: Date): Ma
     text: `Open this link to set a new password for your Runpad account (it works once, until ${expiresAt.toUTCString()}):\n${link}\n\nIf you did not ask for this, ignore this mail: your password stays as it is.\n`,
   };
 }
+
+export function verificationMail(to: string, link: string): Mail {
+  return {
+    to,
+    subject: 'Confirm your email for Runpad',
+    text: `Open this link to confirm that this is your email (it works within a day):\n${link}\n\nIf you did not make a Runpad account, ignore this mail.\n`,
+  };
+}
