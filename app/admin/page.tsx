@@ -10,7 +10,7 @@ import { withPageErrors } from '@/lib/http/page-errors';
 
 export const dynamic = 'force-dynamic';
 
-/** Admins (RUNPAD_ADMIN_EMAILS): everyone with their usage; block a person or change their limits. */
+/** Admins (RUNPAD_ADMIN_EMAILS, or the admin role): everyone with their usage, block or limits; invitations, approvals, roles, password links (components/admin). */
 async function AdminPage() {
   const result = await resolveIdentity();
   if (!result.ok || result.identity.kind !== 'account') redirect('/sign-in?next=/admin');
