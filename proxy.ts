@@ -16,7 +16,7 @@ import { signInPath } from '@/lib/http/redirect-target';
  * cookie goes to the sign-in page (whether the cookie is valid is the page's and the API's
  * question), except shared links, which stay readable by anyone who has them.
  */
-const PUBLIC_PAGES = [/^\/s\//, /^\/sign-in$/, /^\/icon\.svg$/];
+const PUBLIC_PAGES = [/^\/s\//, /^\/sign-in$/, /^\/reset-password$/, /^\/icon\.svg$/];
 
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;

@@ -17,7 +17,8 @@ import { e2ePort } from './ports';
  * accounts; admins; a small per-address guest limit; on the machine's Postgres server, in a
  * database of its own, when one answers, else on PGlite; also reached over HTTPS through a TLS
  * proxy), `accounts` (sign-in required; a daily ceiling of 2 model requests for the whole
- * instance) and `invite` (only @team.example), both on PGlite.
+ * instance) and `invite` (only @team.example, invited or approved people; local accounts with
+ * passwords beside the provider), both on PGlite.
  * Apps are reached at `localhost`: a passkey's relying party must be a domain, not an IP.
  */
 test.describe.configure({ mode: 'serial' });
@@ -28,6 +29,8 @@ const ACCOUNTS = `http://localhost:${e2ePort(3195)}`;
 const INVITE = `http://localhost:${e2ePort(3196)}`;
 const PERSON = 'person@example.com';
 const ADMIN = 'admin@example.com';
+/** The invite server's admin (signs in with the provider); the rest of its people use passwords. */
+const LEAD = 'lead@team.example';
 const POSTGRES_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `runpad_e2e_accounts_${Math.random().toString(36).slice(2, 10)}`;
 
@@ -102,7 +105,7 @@ test.beforeAll(async () => {
     ...(openDatabaseUrl ? { DATABASE_URL: openDatabaseUrl } : {}),
   });
   startApp(ACCOUNTS, { RUNPAD_ACCESS: 'accounts', RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: '2' });
-  startApp(INVITE, { RUNPAD_ACCESS: 'invite', RUNPAD_ALLOWED_EMAILS: '@team.example' });
+  startApp(INVITE, { RUNPAD_ACCESS: 'invite', RUNPAD_ALLOWED_EMAILS: '@team.example', RUNPAD_ADMIN_EMAILS: LEAD });
   for (const origin of [OPEN, ACCOUNTS, INVITE]) {
     await expect.poll(async () => (await fetch(`${origin}/api/health`).catch(() => null))?.status ?? 0, { timeout: 200_000 }).toBe(200);
   }
@@ -429,15 +432,106 @@ test('accounts mode sends a guest to sign in, keeps share links readable, and st
   expect((await ceiling.json()).error).toMatch(/^This Runpad has reached its daily number of requests to the model for everyone\. Try again in/);
 });
 
-test('invite mode refuses an email not on the list and lets an invited one in', async ({ browser }) => {
+const PENDING = 'Your account is waiting for an admin of this Runpad to approve it. You can sign in once they have.';
+
+test('invite mode keeps an email not on the list waiting for approval and lets an invited one in', async ({ browser }) => {
   const outsider = await newPage(browser);
   await signInWithProvider(outsider, INVITE, 'outsider@example.com');
   await expect(outsider).toHaveURL(/\/sign-in\?.*error=/);
   // (Next adds a route announcer, also role=alert: the message is found by its words.)
-  await expect(outsider.getByRole('alert').filter({ hasText: 'not invited' })).toHaveText('This email is not invited to this Runpad. Ask its operator to add you.');
+  await expect(outsider.getByRole('alert').filter({ hasText: 'waiting' })).toHaveText(PENDING);
   expect((await outsider.request.get(`${INVITE}/api/conversations`)).status()).toBe(401);
 
   const insider = await newPage(browser);
   await signInWithProvider(insider, INVITE, 'someone@team.example');
   await expect(insider.getByTestId('account-email')).toContainText('someone@team.example');
+});
+
+/** Fills the sign-in page's email-and-password form and submits it. */
+async function passwordForm(page: Page, fields: { name?: string; email?: string; password: string }, submit: 'Sign in' | 'Create account') {
+  if (fields.name !== undefined) await page.getByLabel('Name').fill(fields.name);
+  if (fields.email !== undefined) await page.getByLabel('Email', { exact: true }).fill(fields.email);
+  await page.getByLabel('Password', { exact: true }).fill(fields.password);
+  await page.getByRole('button', { name: submit, exact: true }).click();
+}
+
+/** The link the admin page shows to hand over, once the one titled `title` is shown. */
+async function shownLink(page: Page, title: string): Promise<string> {
+  await expect(page.getByRole('region', { name: 'Link to hand over' })).toContainText(title);
+  return page.getByTestId('shown-link').inputValue();
+}
+
+test('local accounts: a sign-up waits for approval, an invitation link makes an account once, a role makes an admin, a reset link sets a password', async ({ browser }) => {
+  // Someone not invited makes an account with a password: kept, waiting, told so.
+  const walkIn = await newPage(browser);
+  await walkIn.goto(`${INVITE}/sign-in`);
+  await walkIn.getByRole('button', { name: 'Create an account' }).click();
+  await passwordForm(walkIn, { name: 'Walk In', email: 'walk-in@example.com', password: 'walk-in password 1' }, 'Create account');
+  await expect(walkIn.getByRole('alert').filter({ hasText: 'waiting' })).toHaveText(PENDING);
+
+  // The admin approves them on /admin and invites someone else.
+  const lead = await newPage(browser);
+  await signInWithProvider(lead, INVITE, LEAD, '/admin');
+  await expect(lead.getByRole('heading', { name: 'Waiting for approval' })).toBeVisible();
+  await lead.locator('li[data-pending="walk-in@example.com"]').getByRole('button', { name: 'Approve' }).click();
+  await expect(lead.getByRole('status')).toHaveText('walk-in@example.com was approved and can sign in.');
+  await expect(lead.locator('tr[data-account="walk-in@example.com"]')).toBeVisible();
+  await walkIn.goto(`${INVITE}/sign-in?next=/account`);
+  await passwordForm(walkIn, { email: 'walk-in@example.com', password: 'walk-in password 1' }, 'Sign in');
+  await expect(walkIn.getByTestId('account-email')).toContainText('walk-in@example.com');
+
+  await lead.getByLabel('Email to invite').fill('guest.star@example.com');
+  await lead.getByRole('button', { name: 'Invite', exact: true }).click();
+  const link = await shownLink(lead, 'Invitation for guest.star@example.com');
+  expect(link).toMatch(new RegExp(`^${INVITE}/sign-in\\?invitation=`));
+  await expect(lead.locator('li[data-invitation="guest.star@example.com"]')).toBeVisible();
+
+  // The invited person follows the link, makes an account, then adds a passkey to it.
+  const invited = await newPage(browser);
+  await invited.goto(`${link}&next=/account`);
+  await expect(invited.getByTestId('invitation')).toHaveText('You are invited as guest.star@example.com. Choose your name and a password.');
+  await passwordForm(invited, { name: 'Guest Star', password: 'guest star password' }, 'Create account');
+  await expect(invited.getByTestId('account-email')).toHaveText('Signed in as guest.star@example.com');
+  const cdp = await invited.context().newCDPSession(invited);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  await invited.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(invited.getByTestId('passkey-count')).toHaveText('1 passkey.');
+  // The link worked once.
+  const late = await newPage(browser);
+  await late.goto(link);
+  await expect(late.getByRole('alert').filter({ hasText: 'invitation' })).toContainText('This invitation link does not work any more');
+
+  // A role makes them an admin; the invitation is no longer open.
+  await lead.reload();
+  await expect(lead.locator('li[data-invitation="guest.star@example.com"]')).toHaveCount(0);
+  await lead.locator('tr[data-account="guest.star@example.com"]').getByRole('button', { name: 'Make admin' }).click();
+  await expect(lead.getByRole('status')).toHaveText('guest.star@example.com is now an admin.');
+  await invited.goto(`${INVITE}/admin`);
+  await expect(invited.getByRole('heading', { name: 'People' })).toBeVisible();
+
+  // A password link for the walk-in: it sets a new password once, and signs them out.
+  await lead.locator('tr[data-account="walk-in@example.com"]').getByRole('button', { name: 'Password link' }).click();
+  const resetLink = await shownLink(lead, 'Link that sets a password for walk-in@example.com');
+  expect(new URL(resetLink).pathname).toBe('/reset-password');
+  const resetter = await newPage(browser);
+  await resetter.goto(resetLink);
+  await resetter.getByLabel('New password').fill('walk-in password 2');
+  await resetter.getByRole('button', { name: 'Set password' }).click();
+  await expect(resetter.getByRole('status')).toContainText('Your password is set');
+  expect((await walkIn.request.get(`${INVITE}/api/conversations`)).status()).toBe(401);
+  await resetter.goto(`${INVITE}/sign-in?next=/account`);
+  await passwordForm(resetter, { email: 'walk-in@example.com', password: 'walk-in password 2' }, 'Sign in');
+  await expect(resetter.getByTestId('account-email')).toContainText('walk-in@example.com');
+
+  // A revoked invitation's link does not work.
+  await lead.getByLabel('Email to invite').fill('never@example.com');
+  await lead.getByRole('button', { name: 'Invite', exact: true }).click();
+  const revokedLink = await shownLink(lead, 'Invitation for never@example.com');
+  await lead.locator('li[data-invitation="never@example.com"]').getByRole('button', { name: 'Revoke' }).click();
+  await expect(lead.getByRole('status')).toHaveText('The invitation for never@example.com was revoked.');
+  await late.goto(revokedLink);
+  await expect(late.getByRole('alert').filter({ hasText: 'invitation' })).toContainText('This invitation link does not work any more');
 });

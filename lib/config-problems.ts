@@ -61,6 +61,8 @@ export function envIssueProblem(issue: z.core.$ZodIssue, value: unknown): Config
     case 'invalid_value':
       return { variable, problem: `not one of the values it takes${shown}`, fix: `set one of ${issue.values.map(String).join(', ')}, or leave it empty for the default` };
     case 'invalid_format':
+      // A URL of a scheme the variable does not take says so in the schema's own words.
+      if (issue.format === 'url' && issue.message !== 'Invalid URL') return { variable, problem: `${issue.message}${shown}`, fix: 'set a URL of that kind (.env.example shows one), or leave it empty' };
       return issue.format === 'url'
         ? { variable, problem: `not a full URL${shown}`, fix: 'set a full URL with its scheme, such as https://host.example/ (or leave it empty)' }
         : { variable, problem: `${issue.message}${shown}`, fix: 'correct it or leave it empty' };

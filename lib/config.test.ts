@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 /** getConfig() caches; each case loads a fresh module with its own environment. */
 async function configWith(env: Record<string, string>) {
   vi.resetModules();
+  vi.unstubAllEnvs();
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   return (await import('./config')).getConfig();
 }
@@ -31,6 +32,25 @@ describe('the one module that reads the environment', () => {
     expect(logLevel()).toBe('info');
     vi.stubEnv('RUNPAD_LOG_LEVEL', 'warn');
     expect(logLevel()).toBe('warn');
+  });
+
+  it('lets accounts and invite modes run on password sign-in alone, and refuses a mode nobody can sign in to, naming what to set', async () => {
+    const none = { RUNPAD_OIDC_ISSUER: '', RUNPAD_OIDC_CLIENT_ID: '', RUNPAD_ALLOWED_EMAILS: '', RUNPAD_ADMIN_EMAILS: '', RUNPAD_PASSWORD_SIGN_IN: '', RUNPAD_SMTP_URL: '', RUNPAD_EMAIL_FROM: '' };
+    const accounts = await configWith({ ...none, RUNPAD_ACCESS: 'accounts' });
+    expect(accounts.access).toMatchObject({ mode: 'accounts', passwordSignIn: true, oidc: null });
+    expect(accounts.email).toBeNull();
+    const invite = await configWith({ ...none, RUNPAD_ACCESS: 'invite', RUNPAD_ADMIN_EMAILS: 'boss@team.example' });
+    expect(invite.access).toMatchObject({ mode: 'invite', adminEmails: ['boss@team.example'], allowedEmails: [] });
+    await expect(configWith({ ...none, RUNPAD_ACCESS: 'accounts', RUNPAD_PASSWORD_SIGN_IN: '0' })).rejects.toThrow(/RUNPAD_ACCESS: accounts requires signing in, but there is no way to sign in .* Fix: set RUNPAD_PASSWORD_SIGN_IN=1 \(email and password\), or configure a provider/);
+    await expect(configWith({ ...none, RUNPAD_ACCESS: 'invite' })).rejects.toThrow(/RUNPAD_ALLOWED_EMAILS: empty, and RUNPAD_ACCESS=invite lets in only who is invited.* Fix: set RUNPAD_ADMIN_EMAILS/);
+    expect((await configWith({ ...none, RUNPAD_PASSWORD_SIGN_IN: 'false' })).access.passwordSignIn).toBe(false);
+  });
+
+  it('reads the mail server from RUNPAD_SMTP_URL, with a sender, and refuses a URL that is not SMTP', async () => {
+    const config = await configWith({ RUNPAD_SMTP_URL: 'smtp://user:pass@mail.team.example:587', RUNPAD_EMAIL_FROM: 'Runpad <runpad@team.example>' });
+    expect(config.email).toEqual({ smtpUrl: 'smtp://user:pass@mail.team.example:587', from: 'Runpad <runpad@team.example>' });
+    expect((await configWith({ RUNPAD_SMTP_URL: 'smtps://mail.team.example', RUNPAD_EMAIL_FROM: '' })).email?.from).toBe('Runpad <runpad@mail.team.example>');
+    await expect(configWith({ RUNPAD_SMTP_URL: 'https://mail.team.example' })).rejects.toThrow(/RUNPAD_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
   });
 });
 

@@ -63,11 +63,13 @@ const envSchema = z.object({
   RUNPAD_OIDC_CLIENT_ID: optionalString,
   RUNPAD_OIDC_CLIENT_SECRET: optionalString,
   RUNPAD_OIDC_NAME: optionalString,
+  /** Email-and-password sign-in (better-auth's own): on unless 0 or false. */
+  RUNPAD_PASSWORD_SIGN_IN: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
+  RUNPAD_SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol: /^smtps?$/, error: 'RUNPAD_SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example:587' }).optional()),
+  RUNPAD_EMAIL_FROM: optionalString,
   RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(2_000),
   RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
-  /** Email-and-password sign-in (better-auth's own): on unless 0 or false. */
-  RUNPAD_PASSWORD_SIGN_IN: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
   /** Every key the app writes in Redis starts with this (a shared Redis: one prefix per app). */
   RUNPAD_REDIS_PREFIX: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(64).regex(/^\S+$/, 'no spaces').default('runpad:')),
   RUNPAD_METRICS_TOKEN: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().min(16, 'RUNPAD_METRICS_TOKEN must be at least 16 characters long.').optional()),
@@ -161,6 +163,8 @@ export type AppConfig = {
     /** The OpenID Connect provider people sign in with; null when none is configured. */
     oidc: { issuer: string; clientId: string; clientSecret: string | undefined; name: string } | null;
   };
+  /** Where invitations and password-reset links are mailed from (RUNPAD_SMTP_URL); null: shown to copy only. */
+  email: { smtpUrl: string; from: string } | null;
 };
 
 /** DuckDB's own extension repository, used unless RUNPAD_DUCKDB_EXTENSION_URL names a mirror. */
@@ -240,6 +244,7 @@ function readConfiguration(): { config: AppConfig; problems: [] } | { config: nu
     },
     metricsToken: env.RUNPAD_METRICS_TOKEN ?? null,
     access: access.access,
+    email: env.RUNPAD_SMTP_URL ? { smtpUrl: env.RUNPAD_SMTP_URL, from: env.RUNPAD_EMAIL_FROM ?? `Runpad <runpad@${new URL(env.RUNPAD_SMTP_URL).hostname}>` } : null,
   };
   return { config, problems: [] };
 }
@@ -287,11 +292,12 @@ function accessConfig(env: z.infer<typeof envSchema>): { access: AppConfig['acce
       fix: 'set RUNPAD_PASSWORD_SIGN_IN=1, or configure a provider (RUNPAD_OIDC_ISSUER, RUNPAD_OIDC_CLIENT_ID, RUNPAD_OIDC_CLIENT_SECRET), or empty RUNPAD_ADMIN_EMAILS',
     });
   }
-  if (env.RUNPAD_ACCESS === 'invite' && allowedEmails.length === 0) {
+  // Someone must get in first: an allowed email, or an admin who invites and approves the rest.
+  if (env.RUNPAD_ACCESS === 'invite' && allowedEmails.length === 0 && adminEmails.length === 0) {
     problems.push({
       variable: 'RUNPAD_ALLOWED_EMAILS',
-      problem: 'empty, and RUNPAD_ACCESS=invite lets in only who is invited: no one could sign in',
-      fix: 'set the emails or domains invited, comma-separated (ana@team.example, @team.example), or set RUNPAD_ACCESS=accounts',
+      problem: 'empty, and RUNPAD_ACCESS=invite lets in only who is invited: no one could sign in (and RUNPAD_ADMIN_EMAILS names no admin to invite people)',
+      fix: 'set RUNPAD_ADMIN_EMAILS (admins invite and approve people on /admin), or the emails or domains invited, comma-separated (ana@team.example, @team.example), or set RUNPAD_ACCESS=accounts',
     });
   }
   return {

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { AdminPeople } from '@/components/account/admin-people';
 import { AdminUsage } from '@/components/account/admin-usage';
+import { AdminAccess } from '@/components/admin/admin-access';
 import { resolveIdentity } from '@/lib/auth/current-user';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
@@ -12,7 +13,7 @@ import { redirectPath, signInPath } from '@/lib/http/redirect-target';
 
 export const dynamic = 'force-dynamic';
 
-/** Admins (RUNPAD_ADMIN_EMAILS): everyone with their usage; block a person or change their limits. */
+/** Admins (RUNPAD_ADMIN_EMAILS, or the admin role): everyone with their usage, block or limits; invitations, approvals, roles, password links (components/admin). */
 async function AdminPage() {
   const result = await resolveIdentity();
   if (!result.ok || result.identity.kind !== 'account') redirect(signInPath({ next: '/admin' }));
@@ -44,6 +45,7 @@ async function AdminPage() {
         }))}
       />
       <AdminUsage />
+      <AdminAccess currentUserId={result.identity.userId} />
     </main>
   );
 }

@@ -6,6 +6,9 @@ import { getConfig } from '@/lib/config';
 import { signInErrorText } from '@/lib/auth/sign-in-errors';
 import { requestOrigin } from '@/lib/http/origin';
 import { redirectPath } from '@/lib/http/redirect-target';
+import { INVITATION_INVALID } from '@/lib/auth/admission';
+import { getDb } from '@/lib/db/client';
+import { findInvitation } from '@/lib/db/queries/invitations';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,7 +20,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if (identity.ok && identity.identity.kind === 'account') redirect(redirectPath('/account'));
   // Decided here, on the server: the page hands the browser only a normalised same-origin path.
   const next = redirectPath(params.next, requestOrigin(await headers(), config));
-  const error = typeof params.error === 'string' ? signInErrorText(params.error) : !identity.ok && identity.refusal.status === 403 ? identity.refusal.message : null;
+  const token = typeof params.invitation === 'string' && /^[A-Za-z0-9_-]{43}$/.test(params.invitation) ? params.invitation : null;
+  const invited = token && config.access.passwordSignIn ? await findInvitation(await getDb(), token) : null;
+  const invitation = token && invited ? { token, email: invited.email } : null;
+  const invitationRefusal = 'invitation' in params && !invitation ? (config.access.passwordSignIn ? INVITATION_INVALID : 'Accounts are made by signing in with the provider here: sign in with the email you were invited at.') : null;
+  const error = invitationRefusal ?? (typeof params.error === 'string' ? signInErrorText(params.error) : !identity.ok && identity.refusal.status === 403 ? identity.refusal.message : null);
   return (
     <main className="mx-auto flex min-h-dvh max-w-md flex-col justify-center px-6 py-16">
       <h1 className="text-2xl font-semibold">Sign in to Runpad</h1>
@@ -31,12 +38,17 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           You are signed out.
         </p>
       )}
+      {params.verified === '1' && !error && (
+        <p role="status" className="mt-3 text-sm font-medium">
+          Your email is confirmed. Sign in with your password.
+        </p>
+      )}
       {params.deleted === '1' && (
         <p role="status" className="mt-3 text-sm font-medium">
           Your account and everything in it were deleted.
         </p>
       )}
-      <SignInPanel providerName={config.access.oidc?.name ?? null} next={next} error={error} />
+      <SignInPanel providerName={config.access.oidc?.name ?? null} next={next} error={error} passwordSignIn={config.access.passwordSignIn} resetByMail={config.email !== null} invitation={invitation} />
       <p className="mt-6 text-xs text-zinc-600 dark:text-zinc-400">A passkey signs you in once you have added it on your account page after signing in.</p>
     </main>
   );

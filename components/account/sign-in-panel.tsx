@@ -1,13 +1,30 @@
 'use client';
-/** Sign in with the configured OpenID Connect provider or with a passkey already added to an account. */
+/**
+ * Sign in with an email and a password (or make an account, or ask for a reset link), with the
+ * configured OpenID Connect provider, or with a passkey already added to an account. An invitation
+ * link (/sign-in?invitation=…) opens on making the invited account, its email fixed.
+ */
 import { useState } from 'react';
 import { redirectPath, signInPath } from '@/lib/http/redirect-target';
 import { authClient, authErrorText } from './auth-client';
+import { PasswordForm } from './password-form';
 
-/** `next`: where to go once signed in, a path the server already passed through `redirectPath`. */
-type Props = { providerName: string | null; next: string; error: string | null };
+type Props = {
+  providerName: string | null;
+  /** Where to go once signed in, a path the server already passed through `redirectPath`. */
+  next: string;
+  error: string | null;
+  /** Email-and-password sign-in is on (RUNPAD_PASSWORD_SIGN_IN). */
+  passwordSignIn: boolean;
+  /** "Forgot your password?" can mail a link (a mail server is configured). */
+  resetByMail: boolean;
+  /** An invitation this page was opened with: its token and the email it is for. */
+  invitation: { token: string; email: string } | null;
+};
 
-export function SignInPanel({ providerName, next, error }: Props) {
+const secondary = 'rounded-lg border border-zinc-300 px-4 py-2 text-sm font-medium hover:bg-zinc-50 disabled:opacity-60 dark:border-zinc-700 dark:hover:bg-zinc-800';
+
+export function SignInPanel({ providerName, next, error, passwordSignIn, resetByMail, invitation }: Props) {
   const [message, setMessage] = useState<string | null>(error);
   const [busy, setBusy] = useState(false);
 
@@ -35,14 +52,17 @@ export function SignInPanel({ providerName, next, error }: Props) {
 
   return (
     <div className="mt-6 flex flex-col gap-3">
+      {passwordSignIn && <PasswordForm next={next} resetByMail={resetByMail} invitation={invitation} busy={busy} setBusy={setBusy} setMessage={setMessage} />}
       {providerName && (
         <button type="button" disabled={busy} onClick={withProvider} className="rounded-lg bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60">
           Sign in with {providerName}
         </button>
       )}
-      <button type="button" disabled={busy} onClick={withPasskey} className="rounded-lg border border-zinc-300 px-4 py-2 text-sm font-medium hover:bg-zinc-50 disabled:opacity-60 dark:border-zinc-700 dark:hover:bg-zinc-800">
-        Sign in with a passkey
-      </button>
+      {!invitation && (
+        <button type="button" disabled={busy} onClick={withPasskey} className={secondary}>
+          Sign in with a passkey
+        </button>
+      )}
       {message && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
           {message}

@@ -17,6 +17,10 @@ export const authUsers = pgTable('auth_users', {
   image: text('image'),
   createdAt: at('created_at').notNull().defaultNow(),
   updatedAt: at('updated_at').notNull().defaultNow(),
+  /** 'admin' or 'member' (lib/auth/access.ts); RUNPAD_ADMIN_EMAILS are admins whatever this says. */
+  role: text('role').notNull().default('member'),
+  /** When an invitation or an admin let this account into an invite-only Runpad; null: not (yet). */
+  admittedAt: at('admitted_at'),
 });
 
 export const authSessions = pgTable(

@@ -1,7 +1,12 @@
 /**
- * Accounts on better-auth (see docs/DECISIONS.md, "Accounts"): sign-in with one OpenID Connect
- * provider (generic OAuth plugin, discovery, PKCE) and with passkeys (passkey plugin on
- * SimpleWebAuthn), sessions in auth_sessions through the Drizzle adapter. Mounted at /api/auth.
+ * Accounts on better-auth (see docs/DECISIONS.md, "Accounts" and "Local accounts"): sign-in with
+ * an email and a password (better-auth's own: hashing, reset links, its rate limits), with one
+ * OpenID Connect provider (generic OAuth plugin, discovery, PKCE) and with passkeys (passkey plugin
+ * on SimpleWebAuthn), sessions in auth_sessions through the Drizzle adapter. Mounted at /api/auth.
+ *
+ * Making an account (lib/auth/admission.ts): an invitation link's token, sent with the sign-up,
+ * admits it with the invitation's role and vouches for its email; in invite mode an account nobody
+ * admitted is kept, pending, and refused a session in words until an admin approves it.
  *
  * One instance per origin the app is reached at: the origin decides the OAuth redirect URL, the
  * WebAuthn relying party and the cookie names. Cookies keep the guest cookie's rules: HttpOnly,
@@ -28,7 +33,9 @@ import { authAccounts, authPasskeys, authSessions, authUsers, authVerifications 
 import { CLIENT_ADDRESS_HEADER } from '@/lib/http/peer-address-header';
 import { isSecureOrigin } from '@/lib/http/origin';
 import { logger } from '@/lib/log/logger';
-import { signInRefusal } from './access';
+import { passwordResetMail, sendMail, verificationMail } from '@/lib/email/mailer';
+import { PENDING_APPROVAL, signInRefusal } from './access';
+import { admissionOnCreate } from './admission';
 import { betterAuthLogger } from './auth-log';
 import { accountCookiePrefix } from './account-cookie';
 import { getAuthSecret } from './secret';
@@ -37,6 +44,8 @@ import { SESSION_MAX_AGE_S, sessionCookieName, signSession, verifySession } from
 export const OIDC_PROVIDER_ID = 'oidc';
 /** An account session lasts this long, renewed once a day while it is used. */
 const ACCOUNT_SESSION_S = 30 * 24 * 60 * 60;
+/** A password-reset link someone asked for by mail works this long (an admin's: lib/auth/password-reset.ts). */
+export const RESET_LINK_S = 60 * 60;
 
 function buildAuth(db: Db, origin: string) {
   const config = getConfig();
@@ -56,12 +65,49 @@ function buildAuth(db: Db, origin: string) {
       schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications, passkey: authPasskeys },
     }),
     session: { expiresIn: ACCOUNT_SESSION_S, updateAge: 24 * 60 * 60 },
-    // better-auth's own limiter allows 3 sign-ins per 10 s per address, a rule written for passwords.
-    // Runpad has none (the provider or a passkey proves who it is) and a team behind one address
-    // signs in together; the provider and our per-address limits (lib/abuse) bound the rest.
-    rateLimit: { enabled: true, customRules: { '/sign-in/*': { window: 10, max: 30 } } },
-    // Accounts are made by the provider; a second provider login with the same verified email links to it.
+    // better-auth's own limiter allows 3 sign-ins per 10 s per address, a rule written for passwords:
+    // kept for passwords (sign-in, sign-up, reset: the library's rules). A provider or a passkey
+    // proves who it is, and a team behind one address signs in together; the provider and our
+    // per-address limits (lib/abuse) bound the rest. The first matching rule applies.
+    rateLimit: { enabled: true, customRules: { '/sign-in/email': { window: 10, max: 3 }, '/sign-in/*': { window: 10, max: 30 } } },
+    // A second provider login with the same verified email links to the account.
     account: { accountLinking: { enabled: true, trustedProviders: [OIDC_PROVIDER_ID] } },
+    emailAndPassword: {
+      enabled: config.access.passwordSignIn,
+      minPasswordLength: 8,
+      autoSignIn: true,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: RESET_LINK_S,
+      // "Forgot your password?" mails a link; without a mail server only an admin makes one (/admin).
+      ...(config.email
+        ? {
+            sendResetPassword: async ({ user, url }: { user: { email: string }; url: string }) => {
+              await sendMail(passwordResetMail(user.email, url, new Date(Date.now() + RESET_LINK_S * 1000)));
+            },
+          }
+        : {}),
+    },
+    // With a mail server, a password sign-up is mailed a link that verifies its email (then
+    // RUNPAD_ALLOWED_EMAILS and RUNPAD_ADMIN_EMAILS count for it); an invited one is verified already.
+    ...(config.email
+      ? {
+          emailVerification: {
+            sendOnSignUp: true,
+            autoSignInAfterVerification: false,
+            expiresIn: 24 * 60 * 60,
+            sendVerificationEmail: async ({ user, url }: { user: { email: string; emailVerified: boolean }; url: string }) => {
+              if (!user.emailVerified) await sendMail(verificationMail(user.email, url));
+            },
+          },
+        }
+      : {}),
+    // Written by Runpad only (the admin page, invitations), never from a sign-up's body.
+    user: {
+      additionalFields: {
+        role: { type: 'string', required: false, defaultValue: 'member', input: false },
+        admittedAt: { type: 'date', required: false, input: false },
+      },
+    },
     advanced: {
       database: { generateId: () => crypto.randomUUID() },
       useSecureCookies: false,
@@ -96,9 +142,10 @@ function buildAuth(db: Db, origin: string) {
     databaseHooks: {
       user: {
         create: {
-          before: async (user) => {
-            const refusal = signInRefusal({ email: user.email, emailVerified: user.emailVerified });
-            if (refusal) throw new APIError('FORBIDDEN', { code: 'NOT_INVITED', message: refusal });
+          before: async (user, context) => {
+            const admission = await admissionOnCreate(db, config, user, context);
+            if (!admission.ok) throw new APIError('FORBIDDEN', { code: 'INVITATION_INVALID', message: admission.refusal });
+            return { data: { ...user, ...admission.data } };
           },
           after: async (user) => ensureUser(db, user.id),
         },
@@ -108,7 +155,7 @@ function buildAuth(db: Db, origin: string) {
           before: async (session) => {
             const [user] = await db.select().from(authUsers).where(eq(authUsers.id, session.userId));
             const refusal = user ? signInRefusal(user) : 'This account no longer exists.';
-            if (refusal) throw new APIError('FORBIDDEN', { code: 'NOT_INVITED', message: refusal });
+            if (refusal) throw new APIError('FORBIDDEN', { code: refusal === PENDING_APPROVAL ? 'PENDING_APPROVAL' : 'NOT_INVITED', message: refusal });
             if (await isBlocked(db, session.userId)) throw new APIError('FORBIDDEN', { code: 'BLOCKED', message: 'This account is blocked on this Runpad.' });
           },
         },

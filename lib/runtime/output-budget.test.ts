@@ -24,7 +24,7 @@ describe('OutputBudget', () => {
     for (let i = 0; i <= 100; i += 1) admit(budget, print(`\r${i}% done`));
     admit(budget, print('\nend\n'));
     expect(budget.outputs).toEqual([print('start\n100% done\nend\n')]);
-    expect(budget.notice).toBeNull();
+    expect(budget.failure).toBeNull();
   });
 
   it('stops printed text at the cap (plus room for the elision marker) and says so once', () => {

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { passwordResetLink } from '@/lib/auth/admin-accounts';
+import { getAuth } from '@/lib/auth/auth';
+import { getConfig } from '@/lib/config';
+import { getDb } from '@/lib/db/client';
+import { AppError } from '@/lib/errors';
+import { requestOrigin } from '@/lib/http/origin';
+import { route } from '@/lib/http/route';
+import { idOrNotFound, requireAdmin } from '@/lib/http/session';
+
+export const runtime = 'nodejs';
+
+/** An admin makes a one-time link that sets this person's password (mailed when a mail server is configured). */
+export const POST = route<{ id: string }>(async ({ request, params, log }) => {
+  const admin = await requireAdmin();
+  const id = idOrNotFound(z.uuid(), params.id, 'account:not_found', 'account id');
+  const origin = requestOrigin(request.headers, getConfig());
+  if (!origin) throw new AppError('request:invalid', { message: 'This request names no valid host.', reason: 'no origin' });
+  const sent = await passwordResetLink(await getDb(), await getAuth(origin), { origin, id });
+  log.info({ admin: admin.userId, account: id, emailed: sent.emailed }, 'admin made a password-reset link');
+  return Response.json(sent, { status: 201 });
+});

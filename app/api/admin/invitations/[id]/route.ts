@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { getDb } from '@/lib/db/client';
+import { revokeInvitation } from '@/lib/db/queries/invitations';
+import { AppError } from '@/lib/errors';
+import { route } from '@/lib/http/route';
+import { idOrNotFound, requireAdmin } from '@/lib/http/session';
+
+export const runtime = 'nodejs';
+
+/** An admin revokes an invitation not yet used: its link stops working. */
+export const DELETE = route<{ id: string }>(async ({ params, log }) => {
+  const admin = await requireAdmin();
+  const id = idOrNotFound(z.uuid(), params.id, 'invitation:not_found', 'invitation id');
+  if (!(await revokeInvitation(await getDb(), id))) throw new AppError('invitation:not_found', { reason: 'no open invitation' });
+  log.info({ admin: admin.userId, invitation: id }, 'admin revoked an invitation');
+  return Response.json({ revoked: true });
+});

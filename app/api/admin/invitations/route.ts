@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { inviteSomeone } from '@/lib/auth/admin-accounts';
+import { ROLES } from '@/lib/auth/access';
+import { getConfig } from '@/lib/config';
+import { getDb } from '@/lib/db/client';
+import { AppError } from '@/lib/errors';
+import { requestOrigin } from '@/lib/http/origin';
+import { readJson } from '@/lib/http/read-json';
+import { route } from '@/lib/http/route';
+import { requireAdmin } from '@/lib/http/session';
+
+export const runtime = 'nodejs';
+
+const inviteSchema = z.strictObject({ email: z.email({ error: 'an email address is needed' }).max(320), role: z.enum(ROLES) });
+
+/** An admin invites someone: a single-use link for their email (mailed when a mail server is configured). */
+export const POST = route(
+  async ({ request, log }) => {
+    const admin = await requireAdmin();
+    const { email, role } = await readJson(request, inviteSchema);
+    const origin = requestOrigin(request.headers, getConfig());
+    if (!origin) throw new AppError('request:invalid', { message: 'This request names no valid host.', reason: 'no origin' });
+    const sent = await inviteSomeone(await getDb(), { adminId: admin.userId, origin, email, role });
+    log.info({ admin: admin.userId, invitation: sent.invitation.id, role, emailed: sent.emailed }, 'admin invited someone');
+    return Response.json(sent, { status: 201 });
+  },
+  { body: 'json' },
+);
