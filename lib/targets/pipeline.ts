@@ -53,9 +53,16 @@ export async function runOnTarget(target: Target, code: string, run: CellRun, op
   }
   // Awaited only when it is a promise (a restore runs first): every await before the code reaches
   // the worker lets React render the message list first, which then delays the run's reply.
-  const preparing = runner.stateful && run.runId && options.beforeStatefulRun ? options.beforeStatefulRun(run.runId, target) : undefined;
-  const prepared = preparing instanceof Promise ? await preparing : preparing;
-  const context: RunContext = { ...run, dependsOn: prepared?.dependsOn, files: options.files(), timeoutMs: options.timeoutMs() };
+  let prepared: Prepared | undefined;
+  let context: RunContext;
+  try {
+    const preparing = runner.stateful && run.runId && options.beforeStatefulRun ? options.beforeStatefulRun(run.runId, target) : undefined;
+    prepared = preparing instanceof Promise ? await preparing : preparing;
+    context = { ...run, dependsOn: prepared?.dependsOn, files: options.files(), timeoutMs: options.timeoutMs() };
+  } catch (error) {
+    // A tool call whose run rejected would get no output, and its turn would wait for it forever.
+    return failedRun(failureOfError(error, target.name), 0);
+  }
   let result: RunResult;
   try {
     result = await runner.run(code, context);
