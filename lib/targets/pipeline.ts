@@ -69,7 +69,8 @@ export async function runOnTarget(target: Target, code: string, run: CellRun, op
   } catch (error) {
     return unavailable(target, error);
   }
-  result = await postProcess(result, runner, options);
+  // A step after the run that throws keeps the run's own result: the code ran, and the model reads it.
+  result = await postProcess(result, runner, options).catch(() => result);
   // The restore's one line replaces "this ran in a fresh interpreter": the state was rebuilt first.
   return prepared?.restored ? { ...result, restored: prepared.restored, freshInterpreter: undefined } : result;
 }
