@@ -164,4 +164,21 @@ describe('the run pipeline', () => {
     const { set: throwing } = fakes({ graphviz: () => Promise.reject(new Error('worker died')) });
     expect(await runOnTarget(TARGETS.graphviz, 'digraph {}', {}, options(throwing))).toMatchObject({ status: 'error', failures: [{ kind: 'engine-start', engine: 'Graphviz', detail: 'worker died' }] });
   });
+
+  it('never rejects: a restore or the files failing before the run, or a step after it, still give the tool call a result', async () => {
+    // A tool call whose run rejects gets no output, and the turn waits for it forever.
+    const { runners, set } = fakes();
+    const failingRestore = options(set, { beforeStatefulRun: () => Promise.reject(new Error('restore lost its worker')) });
+    const before = await runToolCall('r', { code: 'x <- 1' }, { runId: 'r1' }, failingRestore);
+    expect(before?.result).toMatchObject({ status: 'crashed', failures: [{ kind: 'crashed', engine: 'R', cause: 'fault', detail: 'restore lost its worker' }] });
+    expect(runners.r.calls).toHaveLength(0);
+    const failingFiles = options(set, { files: () => { throw new Error('files unreadable'); } });
+    const files = await runToolCall('r', { code: 'x <- 1' }, { runId: 'r2' }, failingFiles);
+    expect(runners.r.calls).toHaveLength(0);
+    expect(files?.result).toMatchObject({ status: 'crashed', failures: [{ kind: 'crashed', engine: 'R', cause: 'fault', detail: 'files unreadable' }] });
+    // A post-processing step that throws: the run's own result still reaches the tool call.
+    const throwingStep = { get: (id: TargetId) => set.get(id), postProcessSteps: () => [() => Promise.reject(new Error('step failed'))] };
+    const after = await runToolCall('r', { code: 'x <- 1' }, { runId: 'r3' }, options(set, { runners: throwingStep }));
+    expect(after?.result).toMatchObject({ status: 'ok', outputs: [printed('r: x <- 1')] });
+  });
 });

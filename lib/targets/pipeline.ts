@@ -53,16 +53,24 @@ export async function runOnTarget(target: Target, code: string, run: CellRun, op
   }
   // Awaited only when it is a promise (a restore runs first): every await before the code reaches
   // the worker lets React render the message list first, which then delays the run's reply.
-  const preparing = runner.stateful && run.runId && options.beforeStatefulRun ? options.beforeStatefulRun(run.runId, target) : undefined;
-  const prepared = preparing instanceof Promise ? await preparing : preparing;
-  const context: RunContext = { ...run, dependsOn: prepared?.dependsOn, files: options.files(), timeoutMs: options.timeoutMs() };
+  let prepared: Prepared | undefined;
+  let context: RunContext;
+  try {
+    const preparing = runner.stateful && run.runId && options.beforeStatefulRun ? options.beforeStatefulRun(run.runId, target) : undefined;
+    prepared = preparing instanceof Promise ? await preparing : preparing;
+    context = { ...run, dependsOn: prepared?.dependsOn, files: options.files(), timeoutMs: options.timeoutMs() };
+  } catch (error) {
+    // A tool call whose run rejected would get no output, and its turn would wait for it forever.
+    return failedRun(failureOfError(error, target.name), 0);
+  }
   let result: RunResult;
   try {
     result = await runner.run(code, context);
   } catch (error) {
     return unavailable(target, error);
   }
-  result = await postProcess(result, runner, options);
+  // A step after the run that throws keeps the run's own result: the code ran, and the model reads it.
+  result = await postProcess(result, runner, options).catch(() => result);
   // The restore's one line replaces "this ran in a fresh interpreter": the state was rebuilt first.
   return prepared?.restored ? { ...result, restored: prepared.restored, freshInterpreter: undefined } : result;
 }

@@ -4,7 +4,7 @@
  * says of earlier R runs this R has not run (after a reload without restore).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectMessageSchema, requestSchema, type Reply } from './protocol';
+import { connectMessageSchema, R_LIMITS, requestSchema, type Reply } from './protocol';
 import { RRunner } from './r-runner';
 
 /** A worker that answers `ready` (with the repository's answer) and runs every run as `ok`, or answers runs as `answer` says. */
@@ -99,4 +99,114 @@ describe('RRunner', () => {
     expect(result).toMatchObject({ status: 'error', outputs: [], failures: [{ kind: 'engine-start', engine: 'R', detail: 'R.wasm could not be compiled' }] });
     runner.dispose();
   });
+});
+
+/**
+ * Every R run ends — with a result, or a run failure the model reads — whatever order R's start,
+ * its crash, a restart and its replies come in. A stand-in R per `new Worker`, scripted by `script`.
+ */
+describe('RRunner: every run ends', () => {
+  type Port = MessagePort;
+  type Script = { onConnect?: (port: Port, worker: { fail: () => void }) => void; onRun?: (port: Port, id: number) => void };
+  function scriptedWorkers(...scripts: Script[]) {
+    const made: Array<{ terminated: boolean }> = [];
+    globalThis.Worker = class {
+      onerror: (() => void) | null = null;
+      terminated = false;
+      private readonly script = scripts[made.length] ?? {};
+      constructor() {
+        made.push(this);
+      }
+      postMessage(message: unknown) {
+        const port = connectMessageSchema.parse(message).port;
+        port.onmessage = (event: MessageEvent) => {
+          const request = requestSchema.parse(event.data);
+          if (request.type === 'run') this.script.onRun?.(port, request.id);
+        };
+        this.script.onConnect?.(port, { fail: () => this.onerror?.() });
+      }
+      terminate() {
+        this.terminated = true;
+      }
+    } as unknown as typeof Worker;
+    return made;
+  }
+  const ready = (port: Port) => port.postMessage({ type: 'ready', version: '0.6.0', packages: 'reachable' } satisfies Reply);
+  const ran = (port: Port, id: number) => port.postMessage({ type: 'ran', id, status: 'ok', outputs: [{ output_type: 'stream', name: 'stdout', text: 'ran\n' }], dropped: 0 } satisfies Reply);
+  const later = (ms: number, act: () => void) => setTimeout(act, ms);
+  const patient = { runId: 'r1', dependsOn: [], files: [], timeoutMs: 600_000 };
+
+  it('R that says nothing within its start allowance ends the run as engine-start; its late ready is ignored, and the next run starts a fresh R', async () => {
+    const workers = scriptedWorkers({ onConnect: (port) => later(300, () => ready(port)), onRun: ran }, { onConnect: ready, onRun: ran });
+    const runner = new RRunner(location, 100);
+    const first = await runner.run('1', patient);
+    expect(first).toMatchObject({ status: 'error', failures: [{ kind: 'engine-start', engine: 'R' }] });
+    expect(workers[0].terminated).toBe(true);
+    const second = await runner.run('2', { ...patient, runId: 'r2' });
+    expect(second.status).toBe('ok');
+    // The first R's ready, arriving now, changes nothing: the second R is the runner's.
+    await new Promise((resolve) => later(400, () => resolve(null)));
+    expect(workers[1].terminated).toBe(false);
+    expect(runner.state().kind).toBe('ready');
+    runner.dispose();
+  });
+
+  it('R whose worker crashes while it starts ends the run as engine-start at once', async () => {
+    scriptedWorkers({ onConnect: (_port, worker) => later(20, () => worker.fail()) });
+    const runner = new RRunner(location);
+    const result = await runner.run('1', patient);
+    expect(result).toMatchObject({ status: 'error', failures: [{ kind: 'engine-start', engine: 'R', detail: 'its worker script failed to load' }] });
+    runner.dispose();
+  });
+
+  it('a restart while R starts ends the run waiting for it at once, and the R the restart started stays', async () => {
+    // The first R never answers: the run must not wait for its start allowance (600 s here).
+    const workers = scriptedWorkers({}, { onConnect: (port) => later(50, () => ready(port)), onRun: ran });
+    const runner = new RRunner(location, 600_000);
+    const waiting = runner.run('1', patient);
+    await new Promise((resolve) => later(20, () => resolve(null)));
+    await runner.restart();
+    const result = await waiting;
+    expect(result).toMatchObject({ status: 'interrupted', failures: [{ kind: 'interrupted', state: 'none' }] });
+    expect(workers[0].terminated).toBe(true);
+    expect(workers[1].terminated).toBe(false);
+    expect(runner.state().kind).toBe('ready');
+    expect((await runner.run('2', { ...patient, runId: 'r2' })).status).toBe('ok');
+    runner.dispose();
+  }, 10_000);
+
+  it('a stale R failing to start does not end the R a restart started after it', async () => {
+    // The first R fails its start after the restart; the second answers later still.
+    const workers = scriptedWorkers({ onConnect: (port) => later(100, () => port.postMessage({ type: 'failed', failure: { kind: 'engine-start', engine: 'R', detail: 'late' } } satisfies Reply)) }, { onConnect: (port) => later(200, () => ready(port)), onRun: ran });
+    const runner = new RRunner(location, 600_000);
+    const waiting = runner.run('1', patient);
+    await new Promise((resolve) => later(20, () => resolve(null)));
+    const restarted = runner.restart();
+    expect((await waiting).status).toBe('interrupted');
+    await restarted;
+    expect(workers[1].terminated).toBe(false);
+    expect((await runner.run('2', { ...patient, runId: 'r2' })).status).toBe('ok');
+    runner.dispose();
+  }, 10_000);
+
+  it('the page closing while R starts ends the waiting run as page-closed', async () => {
+    scriptedWorkers({});
+    const runner = new RRunner(location, 600_000);
+    const waiting = runner.run('1', patient);
+    await new Promise((resolve) => later(20, () => resolve(null)));
+    runner.dispose();
+    expect(await waiting).toMatchObject({ status: 'page-closed', failures: [{ kind: 'page-closed' }] });
+  }, 10_000);
+
+  it('R that ignores the interrupt at the time limit is replaced; its reply after that is ignored, and the next run has a fresh R', async () => {
+    const workers = scriptedWorkers({ onConnect: ready, onRun: (port, id) => later(R_LIMITS.interruptGraceMs + 300, () => ran(port, id)) }, { onConnect: ready, onRun: ran });
+    const runner = new RRunner(location);
+    const result = await runner.run('repeat {}', { ...patient, timeoutMs: 50 });
+    expect(result).toMatchObject({ status: 'timeout', failures: [{ kind: 'time-limit', limitMs: 50, state: 'lost' }], restarted: true });
+    expect(workers[0].terminated).toBe(true);
+    await new Promise((resolve) => later(500, () => resolve(null)));
+    const next = await runner.run('1', { ...patient, runId: 'r2' });
+    expect(next).toMatchObject({ status: 'ok', restarted: true });
+    runner.dispose();
+  }, 10_000);
 });

@@ -33,7 +33,17 @@ type Connection = {
   written: Set<string>;
   /** The stored runs (tool call ids) this R has executed successfully: restore's ledger. */
   ran: Set<string>;
+  /** Why this R was ended (replaced, restarted, disposed); null while it is the runner's. */
+  ended: RunFailure | null;
+  /** Settles `ready` as failed with `failure` (a no-op once it has settled). */
+  abandon: (failure: RunFailure) => void;
 };
+
+/** What a run waiting for its R learns when that R is ended before it answers. */
+const ENDED_BY = {
+  restart: { kind: 'interrupted', state: 'none' },
+  dispose: { kind: 'page-closed' },
+} as const satisfies Record<string, RunFailure>;
 
 export class RRunner implements TargetRunner {
   readonly stateful = true;
@@ -48,7 +58,11 @@ export class RRunner implements TargetRunner {
   /** What the last R to start found of the package repository (the worker asks once as R starts). */
   private repository: PackageSourceState = 'unknown';
 
-  constructor(private readonly location: RLocation) {}
+  /** `startTimeoutMs`: how long R has to say it is ready (tests give a short one). */
+  constructor(
+    private readonly location: RLocation,
+    private readonly startTimeoutMs: number = RUN_LIMITS.startTimeoutMs,
+  ) {}
 
   packageSource(): PackageSourceState {
     return this.repository;
@@ -73,12 +87,12 @@ export class RRunner implements TargetRunner {
   }
 
   async restart(): Promise<void> {
-    this.kill();
+    this.kill(this.connection, ENDED_BY.restart);
     await this.start();
   }
 
   dispose(): void {
-    this.kill();
+    this.kill(this.connection, ENDED_BY.dispose);
     this.listeners.clear();
   }
 
@@ -86,7 +100,7 @@ export class RRunner implements TargetRunner {
   async readFile(path: string): Promise<Uint8Array> {
     const connection = this.connect();
     await connection.ready;
-    const reply = await this.request(connection, (id) => ({ type: 'read-file', id, path }), RUN_LIMITS.startTimeoutMs);
+    const reply = await this.request(connection, (id) => ({ type: 'read-file', id, path }), this.startTimeoutMs);
     if (reply?.type === 'file') return reply.bytes;
     throw new RunFailureError(reply?.type === 'request-failed' ? reply.failure : { kind: 'crashed', engine: ENGINE, cause: 'not-answering', stateLost: false, detail: `no answer for ${path}` });
   }
@@ -108,10 +122,13 @@ export class RRunner implements TargetRunner {
       await this.writeFiles(connection, context.files, context);
     } catch (error) {
       if (context.signal?.aborted) return failedRun({ kind: 'interrupted', state: 'kept' }, elapsed());
-      this.kill();
+      // This run's R only: one a restart has already replaced keeps its successor alive.
+      this.kill(connection);
       // R's own failure to start or a file it could not get; anything else is a fault of this runner.
       return failedRun(failureOfError(error, ENGINE, (detail) => ({ kind: 'engine-start', engine: ENGINE, detail })), elapsed());
     }
+    // Replaced while its files were written (a restart): the code is not posted to an R that is gone.
+    if (connection.ended) return failedRun(connection.ended, elapsed());
     const restarted = this.lostState;
     this.lostState = false;
     // Earlier R runs this run may use that this R has not run (a reload, a replaced worker, no restore).
@@ -129,7 +146,7 @@ export class RRunner implements TargetRunner {
       // R that does not come back (one long C call) loses its worker.
       killTimer = setTimeout(() => {
         connection.pending.get(id)?.(null);
-        this.kill();
+        this.kill(connection);
       }, R_LIMITS.interruptGraceMs);
     };
     const timer = setTimeout(() => stopRun('timeout'), context.timeoutMs);
@@ -181,7 +198,7 @@ export class RRunner implements TargetRunner {
     context.onPhase?.({ kind: 'loading-files', names: missing.map((file) => file.name), bytes: sources.reduce((sum, source) => sum + (source.size ?? 0), 0) });
     for (const [i, file] of missing.entries()) {
       const bytes = await sources[i].read();
-      const reply = await this.request(connection, (id) => ({ type: 'write-file', id, path: `/data/${file.name}`, bytes }), RUN_LIMITS.startTimeoutMs, [bytes.buffer]);
+      const reply = await this.request(connection, (id) => ({ type: 'write-file', id, path: `/data/${file.name}`, bytes }), this.startTimeoutMs, [bytes.buffer]);
       if (reply?.type !== 'done') throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'not-written' });
       connection.written.add(`${file.name}@${file.sha256}`);
     }
@@ -206,8 +223,13 @@ export class RRunner implements TargetRunner {
     const channel = new MessageChannel();
     const pending = new Map<number, (reply: Reply | null) => void>();
     this.setState({ kind: 'starting', detail: 'Starting R' });
+    let abandon: (failure: RunFailure) => void = () => undefined;
     const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new RunFailureError({ kind: 'engine-start', engine: ENGINE, detail: `no answer within ${RUN_LIMITS.startTimeoutMs / 1000} s` })), RUN_LIMITS.startTimeoutMs);
+      const timer = setTimeout(() => reject(new RunFailureError({ kind: 'engine-start', engine: ENGINE, detail: `no answer within ${Math.round(this.startTimeoutMs / 1000)} s` })), this.startTimeoutMs);
+      abandon = (failure) => {
+        clearTimeout(timer);
+        reject(new RunFailureError(failure));
+      };
       channel.port1.onmessage = (event: MessageEvent<unknown>) => {
         const reply = replySchema.safeParse(event.data);
         if (!reply.success) {
@@ -240,15 +262,20 @@ export class RRunner implements TargetRunner {
       },
     );
     worker.postMessage({ type: 'connect', port: channel.port2, baseUrl: this.location.webrBasePath, repoUrl: this.location.rPackageRepoUrl }, [channel.port2]);
-    this.connection = { worker, port: channel.port1, ready, pending, written: new Set(), ran: new Set() };
+    this.connection = { worker, port: channel.port1, ready, pending, written: new Set(), ran: new Set(), ended: null, abandon };
     return this.connection;
   }
 
-  private kill(): void {
-    const connection = this.connection;
-    if (!connection) return;
+  /**
+   * Ends `connection`'s R if it is still this runner's (a stale one was ended already): whatever
+   * waits on it settles now, a run waiting for it to start with `why`.
+   */
+  private kill(connection: Connection | null, why: RunFailure = { kind: 'crashed', engine: ENGINE, cause: 'died', stateLost: true }): void {
+    if (!connection || connection !== this.connection) return;
     this.connection = null;
     this.lostState = true;
+    connection.ended = why;
+    connection.abandon(why);
     connection.worker.terminate();
     connection.port.close();
     for (const resolve of connection.pending.values()) resolve(null);
