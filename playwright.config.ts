@@ -60,7 +60,7 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   // Spec files are spread over workers; the tests of one file run in order in one worker. Three on
   // two cores: the suite waits (model pacing, time limits, servers starting), and a third file fills
-  // those gaps (docs/DECISIONS.md, stop 29).
+  // those gaps (docs/DECISIONS.md, "The test suite's shape").
   fullyParallel: false,
   workers: Number(process.env.RUNPAD_E2E_WORKERS ?? 3),
   retries: 0,
