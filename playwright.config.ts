@@ -54,13 +54,13 @@ export default defineConfig({
   outputDir: 'test-results',
   // Safety nets for hangs, not expectations: on a fresh virtual machine where every page fault
   // costs the host's time the suite ran 2.8x slower than on a warm one, and the heaviest tests
-  // (every engine, several reloads) took 2.5 minutes (docs/DECISIONS.md, "CI on a fresh machine").
+  // (every engine, several reloads) took 2.5 minutes (bench/NOTES-ci.md, "2026-11-26: CI on a fresh machine").
   timeout: 180_000,
   expect: { timeout: 60_000 },
   globalSetup: './e2e/global-setup.ts',
   // Spec files are spread over workers; the tests of one file run in order in one worker. Three on
   // two cores: the suite waits (model pacing, time limits, servers starting), and a third file fills
-  // those gaps (docs/DECISIONS.md, stop 29).
+  // those gaps (docs/DECISIONS.md, "The test suite's shape").
   fullyParallel: false,
   workers: Number(process.env.RUNPAD_E2E_WORKERS ?? 3),
   retries: 0,

@@ -10,8 +10,8 @@ import { addScenarios, FAKE_MODEL } from './helpers';
 import { e2ePort } from './ports';
 
 /**
- * Two app instances on one Postgres, one Redis and one S3-compatible store (the deployment the
- * README describes) serve the same guest: a conversation started on one continues on the other,
+ * Two app instances on one Postgres, one Redis and one S3-compatible store (the deployment
+ * docs/OPERATING.md describes) serve the same guest: a conversation started on one continues on the other,
  * and a file uploaded to one is read from the other (with Range).
  */
 test.describe.configure({ mode: 'serial' });

@@ -12,7 +12,7 @@
  * visit, by whichever Playwright worker needs it first (under a lock: `mkdir` is atomic), and
  * kept in `e2e/.artifacts/profiles/` for the others (emptied by the global setup, so a run never
  * takes an earlier build's). Against a new in-memory context seeded with the snapshot, a test's
- * browser costs ~0.7 s of CPU less (docs/DECISIONS.md, "Returning visitors' browsers").
+ * browser costs ~0.7 s of CPU less (bench/NOTES-ci.md, "2026-11-26: Returning visitors' browsers").
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Chaos that loses nothing (issue 24), against real servers this file starts and breaks: its own
+ * Chaos that loses nothing, against real servers this file starts and breaks: its own
  * Postgres cluster and redis-server (own ports, own data; never the machine's 5432 or 6379) and a
  * filesystem blob store on a 1 MB tmpfs. For each fault: what was acknowledged is not lost, what
  * was not is refused in words, nothing is left half-stored, the app recovers without a restart,

@@ -38,7 +38,7 @@ const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () =>
  * loads (unless the user already put it elsewhere, or on a touch screen, where focus would open
  * the keyboard over the page); its placeholder is shortened where it would be cut. It takes input
  * only once the page is interactive: text typed into the server's HTML before then would be
- * dropped by hydration, and Enter would add a newline instead of sending (issue 24).
+ * dropped by hydration, and Enter would add a newline instead of sending.
  */
 export const Composer = memo(forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer({ busy, canSend, onSend, onStop, onFiles, attachments }, ref) {
   const [text, setText] = useState('');

@@ -32,7 +32,7 @@ const store = createFsBlobStore(fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-ar
  * A new chat's conversation is made by whichever request comes first: a dropped file's upload or
  * the first message. They arrive together (two files dropped at once; a file and the message), and
  * on a Postgres server they really run at once: each must find the conversation its own, never
- * "Not found." (issue 24: the first turn behaves like every later one).
+ * "Not found." (the first turn behaves like every later one).
  */
 for (const backend of [pgliteBackend(), serverBackend()]) {
   describe(`a new conversation made by requests that arrive together, on ${backend.name}`, () => {
