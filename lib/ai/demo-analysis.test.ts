@@ -159,6 +159,11 @@ describe('what it cannot do, it says, with the columns it has and how to get a r
     ['revenue by region', /no column of that name/],
     ['average shipping time by category', /“shipping time”/],
     ['Which customers are likely to churn?', /can't answer that one/],
+    ['revenue by category in 2024', /cannot filter the rows \(“in 2024”\)/],
+    ['revenue by month for Books only', /cannot filter the rows \(“for books only”\)/],
+    ['revenue by month this year', /cannot filter the rows \(“this year”\)/],
+    ['total revenue by category and month', /group by two things at once/],
+    ['revenue by category and region', /group by two things at once/],
   ])('"%s" is declined in words', (request, reason) => {
     const understood = understand(request, orders());
     expect(understood.kind).toBe('decline');

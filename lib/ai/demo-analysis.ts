@@ -288,6 +288,22 @@ export function understand(request: string, dataset: Dataset): Understanding {
     }
   }
 
+  // No filters: "in 2024", "since March", "for Books only" would be left out of the answer.
+  const filter =
+    /\b(?:in|during|for|since|from|before|after|between|where|excluding|except|only|last|this|past)\s+(?:the\s+)?(\d{4}\b|q[1-4]\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|last\b|this\b|past\b|\d+\s+(?:days|weeks|months|years)\b)/.exec(text) ??
+    /\b(?:this|last|past|next|previous)\s+(?:year|quarter|month|week|day)\b/.exec(text) ??
+    /(?:\S+\s+){0,2}\bonly\b|\b(?:where|except|excluding)\b(?:\s+\S+){0,3}/.exec(text);
+  if (filter) {
+    return decline(dataset, `I cannot filter the rows (“${filter[0].trim().split(/\s+/).slice(0, 4).join(' ')}”): I only compute over the whole file. Ask without the filter, or filter the file before dropping it.`);
+  }
+
+  // One grouping at a time: "by category and month" is two, which the demo does not do.
+  const second = byPhrases.map((phrase) => / (?:and|&) (?:by |per |the )?([a-z0-9_ ]+)/.exec(phrase)?.[1]).find((rest) => rest && !/^(chart|plot|graph|show|draw|make|give|sort|order|list|then|use|using|in|with)\b/.test(rest));
+  const periodToo = by.kind === 'column' && PERIODS.some(([, p]) => p.test(text)) && !mentionedColumns(dataset.columns, text).some((c) => c.type === 'date' && c.name === by.column);
+  if (by.kind !== 'none' && (second || periodToo)) {
+    return decline(dataset, 'You asked to group by two things at once; I can group by one at a time (a column, or a period of a date column). Ask for each on its own, for example by the first, then by the second.');
+  }
+
   // The measure: a numeric column the request names, else a measure word and the column that holds it.
   const groupColumn = by.kind === 'none' ? null : by.column;
   if (!measure) {
@@ -322,7 +338,7 @@ export function understand(request: string, dataset: Dataset): Understanding {
   const asked = aggregateWord !== null || by.kind !== 'none' || top !== null || measure !== null;
   if (!asked) {
     if (chart && isChartOfLast(text)) return { kind: 'chart-last' };
-    if (/\b(sql|query|summar\w*|overview|explore|describe|look at)\b/.test(text)) return overview(dataset, language, chart);
+    if (/\b(sql|query|summar\w*|overview|explore|describe|look at)\b|\b(show|see|preview)\b.*\b(data|file|table)\b/.test(text)) return overview(dataset, language, chart);
     return decline(dataset, "I did not understand what to compute from your data: I can't answer that one.");
   }
   if (by.kind === 'none' && top === null && chart) return decline(dataset, 'A chart needs something to draw against: say what to group by, such as a column or a month of a date column.');
