@@ -3,7 +3,7 @@
  * them (Python, SQL, R, DOT; over a dropped dataset, lib/ai/demo-analysis.ts). The numbers always
  * come from running the code, never from here.
  */
-import { chartProgramFor, datasetsIn, REAL_MODEL_HINT, understand, type Analysis, type Dataset, DATASET_REPERTOIRE, programOf } from './demo-analysis';
+import { chartProgramFor, datasetsIn, isIdColumn, REAL_MODEL_HINT, understand, type Analysis, type Dataset, DATASET_REPERTOIRE, programOf } from './demo-analysis';
 
 export { tableNameOf } from './demo-analysis';
 
@@ -168,7 +168,7 @@ export function helpText(context: DemoContext = {}): string {
     '- *Compute the 30th Fibonacci number* (or a factorial, the primes up to N, an arithmetic expression like `2**100 / 7`)',
     '- *Show me a table of squares and cubes*',
     context.dataset
-      ? `- Over \`${context.dataset.file}\`: ${DATASET_REPERTOIRE}, e.g. *Total ${context.dataset.columns.find((c) => ['integer', 'number'].includes(c.type) && !/(^|_)id$/i.test(c.name))?.name ?? 'rows'} by month using SQL*`
+      ? `- Over \`${context.dataset.file}\`: ${DATASET_REPERTOIRE}, e.g. *Total ${context.dataset.columns.find((c) => ['integer', 'number'].includes(c.type) && !isIdColumn(c.name))?.name ?? 'rows'} by month using SQL*`
       : `- Drop a CSV on the chat and ask for ${DATASET_REPERTOIRE} (SQL in DuckDB or Python, offline)`,
     '- *Draw a diagram of how Runpad works* (Graphviz)',
     '- *Fit a linear model in R* (`summary(lm(...))` and a base R plot; R runs in your browser too)',
