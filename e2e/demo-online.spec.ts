@@ -26,7 +26,7 @@ test.describe('online: matplotlib and pandas from the real package source', () =
 
   test('a matplotlib figure is rendered from a plt.show()', async ({ page }) => {
     await openChat(page);
-    await send(page, 'Plot a sine wave');
+    await send(page, 'Plot a sine wave with matplotlib');
     const cell = page.getByRole('region', { name: 'Python code cell' });
     await expect(cell).toHaveAttribute('data-cell-status', 'ok', { timeout: 120_000 });
     await expect(cell.getByRole('img', { name: 'Figure 1' })).toBeVisible();

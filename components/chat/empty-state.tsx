@@ -1,6 +1,11 @@
 'use client';
 
-/** Prompts that work; one that needs a downloaded package gives way when packages cannot be had. */
+import { DATASET_REPERTOIRE } from '@/lib/ai/demo-analysis';
+
+/**
+ * Prompts that work; one that needs a downloaded package gives way when packages cannot be had.
+ * With the offline demo, the dataset line names what the demo understands of a dropped file.
+ */
 const EXAMPLES = [
   { text: 'Compute the 30th Fibonacci number' },
   { text: 'Show me a table of the first 10 squares and cubes' },
@@ -31,7 +36,11 @@ export function EmptyState({ isDemo, packagesUnavailable, onExample }: { isDemo:
           </li>
         ))}
       </ul>
-      <p className="mt-6 text-sm text-zinc-500 dark:text-zinc-400">Or drop a CSV (or TSV, JSON, Excel, Parquet) anywhere here and ask a question about it.</p>
+      <p className="mt-6 text-sm text-zinc-500 dark:text-zinc-400">
+        {isDemo
+          ? `Or drop a CSV (or TSV, JSON) anywhere here and ask the demo for ${DATASET_REPERTOIRE}: say “total revenue by month” or “top 5 categories by sales”.`
+          : 'Or drop a CSV (or TSV, JSON, Excel, Parquet) anywhere here and ask a question about it.'}
+      </p>
     </div>
   );
 }

@@ -26,7 +26,8 @@ describe('offline demo model', () => {
     ['Compute the 30th Fibonacci number', 'fibonacci'],
     ['what is 2**100 / 7', 'result = 2**100 / 7'],
     ['Show me a table of squares', '_repr_markdown_'],
-    ['Plot a sine wave', 'matplotlib'],
+    ['Plot a sine wave', 'application/vnd.vegalite.v5+json'],
+    ['Plot a sine wave with matplotlib', 'import matplotlib'],
     ['Show me how you fix an error', 'len(value)'],
   ])('writes Python for "%s"', async (request, expected) => {
     const { code } = await run([{ role: 'user', content: request }]);
@@ -55,9 +56,16 @@ describe('offline demo model', () => {
   });
 
   it('is honest when a package could not be loaded', async () => {
-    const { text } = await run(toolTurn('Plot a sine wave', 'import matplotlib', 'status: error (1 ms)\nerror: PackageLoadError: Could not load matplotlib'));
+    const { text } = await run(toolTurn('Make a pandas dataframe table of squares', 'import pandas', 'status: error (1 ms)\nerror: PackageLoadError: Could not load pandas'));
     expect(text).toContain('could not be loaded');
     expect(text).toContain('npm run mirror -- python');
+  });
+
+  it('draws the figure as an interactive chart when matplotlib could not be loaded, saying so', async () => {
+    const { text, code } = await run(toolTurn('Plot a sine wave with matplotlib', 'import matplotlib', 'status: error (1 ms)\nerror: PackageLoadError: Could not load matplotlib'));
+    expect(text).toContain('matplotlib could not be loaded');
+    expect(code).toContain('application/vnd.vegalite.v5+json');
+    expect(code).not.toContain('matplotlib');
   });
 
   it('takes the upper bound of a range as the size of the problem', () => {
@@ -74,14 +82,14 @@ describe('offline demo model', () => {
 describe('the demo model beyond Python', () => {
   it('answers a SQL request over an attached CSV with a GROUP BY on its columns, as a sql call', async () => {
     const { recogniseIntent, programFor, toolFor } = await import('./demo-programs');
-    const request = 'Query my data with SQL\n[Files attached to this message, available to Python under /data/:]\n/data/sales.csv: 4 rows; columns: region (text), units (integer), price (number)';
+    const request = 'Query my data with SQL\n[Files attached to this message, available to Python under /data/:]\n/data/sales.csv (60 B, CSV, 4 rows): columns region (string), units (integer), price (number)';
     const intent = recogniseIntent(request);
     expect(toolFor(intent)).toBe('sql');
     const code = programFor(intent)!;
-    expect(code).toContain('FROM sales');
-    expect(code).toContain('GROUP BY region');
-    expect(code).toContain('SUM(units)');
-    expect(code).toContain('quantile_cont(units, 0.5)'); // DuckDB's dialect
+    expect(code).toContain('FROM "sales"');
+    expect(code).toContain('GROUP BY "region"');
+    expect(code).toContain('SUM("units")');
+    expect(code).toContain('quantile_cont("units", 0.5)'); // DuckDB's dialect
   });
 
   it('draws a diagram with a graphviz call', async () => {

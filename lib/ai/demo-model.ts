@@ -9,11 +9,25 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
-import { fixFor, HELP_TEXT, programFor, recogniseIntent, toolFor } from './demo-programs';
+import { chartOfLastProgram, fixFor, helpText, NOTHING_TO_CHART, programFor, recogniseIntent, toolFor, VEGA_LITE_SINE, type DemoContext, type DemoIntent } from './demo-programs';
+import { datasetsIn, openingOf as analysisOpening, sqlFor, titleOf, understand, type Dataset } from './demo-analysis';
+import { STANDARD_LIBRARY_ONLY } from './system-prompt';
 
-type Turn = { request: string; toolResults: string[]; lastCode: string | null };
+type Turn = {
+  request: string;
+  toolResults: string[];
+  lastCode: string | null;
+  /** The datasets attached in the conversation, the latest first. */
+  datasets?: Dataset[];
+  /** The user's earlier requests, the latest first. */
+  earlierRequests?: string[];
+  /** The last SQL run before this request (an edited one as the user ran it). */
+  lastSql?: string | null;
+  /** The system prompt says Python's packages cannot be downloaded. */
+  packagesUnreachable?: boolean;
+};
 
-/** The user's last message, and the tool results and code that came after it. */
+/** The user's last message, the tool results and code that came after it, and what came before. */
 export function readTurn(prompt: LanguageModelV4Prompt): Turn {
   // In blocks mode the outputs of code blocks come back as user messages: not the user speaking.
   const isBlockOutput = (m: LanguageModelV4Prompt[number]) => m.role === 'user' && /^Output of block \d+/.test(textOf(m.content));
@@ -40,7 +54,24 @@ export function readTurn(prompt: LanguageModelV4Prompt): Turn {
       }
     }
   }
-  return { request, toolResults, lastCode };
+  const datasets: Dataset[] = [];
+  const earlierRequests: string[] = [];
+  let lastSql: string | null = null;
+  prompt.forEach((message, index) => {
+    if (message.role === 'user' && !isBlockOutput(message)) {
+      const text = textOf(message.content);
+      datasets.unshift(...datasetsIn(text));
+      if (index < lastUser) earlierRequests.unshift(text);
+    }
+    if (message.role === 'assistant' && index < lastUser) {
+      for (const part of message.content) {
+        if (part.type === 'tool-call' && part.toolName === 'sql') lastSql = codeOf(part.input) ?? lastSql;
+        if (part.type === 'text') lastSql = [...part.text.matchAll(/```(?:sql|duckdb|sqlite)\n([\s\S]*?)\n```/g)].at(-1)?.[1] ?? lastSql;
+      }
+    }
+  });
+  const packagesUnreachable = prompt.some((m) => m.role === 'system' && typeof m.content === 'string' && m.content.includes(STANDARD_LIBRARY_ONLY));
+  return { request, toolResults, lastCode, datasets, earlierRequests, lastSql, packagesUnreachable };
 }
 
 function textOf(content: unknown): string {
@@ -84,45 +115,146 @@ function fencedBlock(text: string, info = 'text'): string[] {
   return [fence + info, text, fence];
 }
 
-function section(result: string, name: string): string | null {
-  const match = result.match(new RegExp(`(?:^|\\n)${name}:\\n([\\s\\S]*?)(?=\\n(?:stdout|stderr|result|display|error|notice|wrote)[: (]|$)`));
-  return match ? match[1].trim() : null;
+type Block = { name: string; header: string; body: string[] };
+
+/** A line that starts a part of the run's text (lib/ai/run-to-model.ts): its name, else null. */
+function headerOf(line: string): string | null {
+  const named = /^(stdout|stderr|result|display)(?: \([^)]*\))?:$/.exec(line);
+  if (named) return named[1];
+  if (/^\[image \d+/.test(line)) return 'image';
+  const inline = /^(status|notice|error): /.exec(line);
+  if (inline) return inline[1];
+  if (/^wrote \/output\//.test(line)) return 'wrote';
+  return null;
+}
+
+/** The run's text in its parts: the program's own output apart from what describes images and charts. */
+function blocksOf(result: string): Block[] {
+  const blocks: Block[] = [];
+  for (const line of result.split('\n')) {
+    const name = headerOf(line);
+    if (name) blocks.push({ name, header: line, body: [] });
+    else if (blocks.length > 0) blocks.at(-1)!.body.push(line);
+  }
+  return blocks;
+}
+
+const joined = (blocks: Block[], name: string) =>
+  blocks
+    .filter((b) => b.name === name)
+    .map((b) => b.body.join('\n').trim())
+    .filter(Boolean)
+    .join('\n') || null;
+
+const NUMERIC_TYPE = /^(?:integer|number|bigint|hugeint|int\w*|double|float|decimal[^)]*|real|smallint|tinyint|ubigint|uinteger)$/i;
+const formatNumber = (text: string) => (Number.isFinite(Number(text)) && text.trim() !== '' ? Number(text).toLocaleString('en-US', { maximumFractionDigits: 2 }) : text);
+
+/** A table result in words: its size and columns, and its highest and lowest values when it has a label and a number. */
+function describeTable(body: string[]): string[] {
+  const size = /^table: ([\d,]+) rows? × ([\d,]+) columns?/.exec(body[0] ?? '');
+  if (!size) return [];
+  const columns = [...(body[1] ?? '').replace(/^columns: /, '').matchAll(/(?:^|, )(.+?) \(([^)]*)\)(?=, |$)/g)].map((m) => ({ name: m[1], numeric: NUMERIC_TYPE.test(m[2]) }));
+  const rows = body
+    .slice(3)
+    .filter((line) => line !== '' && !line.startsWith('[first '))
+    .map((line) => line.split(' | '));
+  const shownOnly = body.some((line) => line.startsWith('[first '));
+  const lines = [`The result has ${size[1]} ${size[1] === '1' ? 'row' : 'rows'} (${columns.map((c) => inlineCode(c.name)).join(', ')}), shown above as a table.`];
+  const value = columns.findIndex((c, i) => i > 0 && c.numeric);
+  if (value > 0 && rows.length > 1 && !columns[0].numeric) {
+    const ranked = rows.filter((r) => r[value] !== undefined && r[value] !== '' && Number.isFinite(Number(r[value]))).sort((a, b) => Number(b[value]) - Number(a[value]));
+    if (ranked.length > 1) {
+      const [high, low] = [ranked[0], ranked.at(-1)!];
+      lines.push(
+        `Highest ${inlineCode(columns[value].name)}${shownOnly ? ` among the first ${rows.length} rows` : ''}: **${inlineCode(high[0] || '(blank)')}** with ${formatNumber(high[value])}; lowest: **${inlineCode(low[0] || '(blank)')}** with ${formatNumber(low[value])}.`,
+      );
+    }
+  }
+  return lines;
 }
 
 /** What to say after a run: quotes what the code really produced. */
 export function summarize(result: string): string {
+  const blocks = blocksOf(result);
   const status = result.match(/^status: (\w+)/)?.[1] ?? 'unknown';
-  const stdout = section(result, 'stdout');
-  const value = section(result, 'result');
+  const stdout = joined(blocks, 'stdout');
+  const resultBlocks = blocks.filter((b) => b.name === 'result' || (b.name === 'display' && b.body[0]?.startsWith('table: ')));
   const error = result.match(/error: ([^\n]+)/)?.[1];
   const lines = ['*(Offline demo model.)*', ''];
   if (/PackageLoadError/.test(result)) {
-    lines.push(`The code needs a package that could not be loaded here: ${error ? inlineCode(error) : 'see the error above'}.`, '', 'The package source is not reachable from this browser. An administrator can self-host the packages with `npm run mirror -- python`.');
+    lines.push(
+      `The code needs a package that could not be loaded here: ${error ? inlineCode(error) : 'see the error above'}.`,
+      '',
+      'The package source is not reachable from this browser; tables, SQL, diagrams and interactive charts still work. An administrator can self-host the packages with `npm run mirror -- python`.',
+    );
     return lines.join('\n');
   }
   if (status !== 'ok') {
     lines.push(`The run ended with status **${status}**${error ? `: ${inlineCode(error)}` : ''}.`);
     return lines.join('\n');
   }
-  const images = (result.match(/\[image \d+/g) ?? []).length;
+  const isChart = (b: Block) => (b.name === 'image' && /an interactive chart/.test(`${b.header} ${b.body.join(' ')}`)) || (b.name === 'display' && /\(a chart/.test(b.header));
+  const charts = blocks.filter(isChart).length;
+  const images = blocks.filter((b) => b.name === 'image' && !isChart(b)).length;
+  const markdown = blocks.some((b) => b.name === 'display' && /\(markdown\)/.test(b.header));
   if (stdout) lines.push('The code printed:', '', ...fencedBlock(stdout));
-  if (value) lines.push('Its result:', '', ...fencedBlock(value));
+  for (const block of resultBlocks) {
+    const table = describeTable(block.body);
+    if (table.length > 0) lines.push(...table);
+    else lines.push('Its result:', '', ...fencedBlock(block.body.join('\n').trim()));
+  }
+  if (markdown && resultBlocks.length === 0) lines.push('It showed a table, above.');
+  if (charts) lines.push(`It drew ${charts === 1 ? 'an interactive chart' : `${charts} interactive charts`}, shown above.`);
   if (images) lines.push(`It drew ${images === 1 ? 'a figure' : `${images} figures`}, shown above.`);
   const conclusion = stdout?.split('\n').filter(Boolean).at(-1);
   if (conclusion) lines.push('', `So: **${inlineCode(conclusion)}**.`);
-  if (!stdout && !value && !images) lines.push('The code ran without printing anything.');
+  if (lines.length === 2) lines.push('The code ran without printing anything.');
   return lines.join('\n');
 }
 
+function openingOf(intent: DemoIntent, tool: string, turn: Turn): string {
+  if (intent.kind === 'error-demo') return "Let me compute a mean; I'll check what the code does.";
+  if (intent.kind === 'analysis') return analysisOpening(intent.analysis);
+  if (intent.kind === 'plot') {
+    if (intent.matplotlib) return "I'll plot it with matplotlib.";
+    return /\bmatplotlib\b/i.test(turn.request) && turn.packagesUnreachable
+      ? "matplotlib can't be downloaded in this browser right now, so I'll draw it as an interactive Vega-Lite chart instead, which needs no package."
+      : "I'll draw it as an interactive Vega-Lite chart (no package needed).";
+  }
+  return tool === 'sql' ? "I'll ask DuckDB, in your browser." : tool === 'graphviz' ? "I'll draw it with Graphviz." : tool === 'r' ? "I'll fit it with R, in your browser." : "I'll compute that with Python.";
+}
+
+/** "Now make a chart of it": the last query run again and drawn, or the last question the demo understood. */
+function chartOfLast(turn: Turn, context: DemoContext): Plan {
+  const dataset = context.dataset;
+  const analyses = dataset ? (turn.earlierRequests ?? []).map((request) => understand(request, dataset)).flatMap((u) => (u.kind === 'analysis' ? [u.analysis] : [])) : [];
+  const lastSql = turn.lastSql;
+  if (lastSql) {
+    const same = analyses.find((analysis) => sqlFor(analysis).trim() === lastSql.trim());
+    const title = same ? titleOf(same) : 'The last result';
+    return { text: "I'll chart the last query's result as an interactive Vega-Lite chart (no package needed), running the query again so the chart has every row.", code: chartOfLastProgram(lastSql, title), tool: 'python' };
+  }
+  const last = analyses[0];
+  if (last) return { text: `I'll chart ${titleOf(last).toLowerCase()} as an interactive Vega-Lite chart (no package needed).`, code: chartOfLastProgram(sqlFor(last), titleOf(last)), tool: 'python' };
+  return { text: NOTHING_TO_CHART };
+}
+
 export function plan(turn: Turn): Plan {
-  const intent = recogniseIntent(turn.request);
+  const context: DemoContext = { dataset: turn.datasets?.[0] ?? null, packagesUnreachable: turn.packagesUnreachable };
+  const intent = recogniseIntent(turn.request, context);
   const lastResult = turn.toolResults.at(-1);
   if (lastResult === undefined) {
+    if (intent.kind === 'decline') return { text: intent.text };
+    if (intent.kind === 'chart-last') return chartOfLast(turn, context);
     const code = programFor(intent);
-    if (!code) return { text: HELP_TEXT };
+    if (!code) return { text: helpText(context) };
     const tool = toolFor(intent);
-    const opening = intent.kind === 'error-demo' ? "Let me compute a mean; I'll check what the code does." : tool === 'sql' ? "I'll ask DuckDB, in your browser." : tool === 'graphviz' ? "I'll draw it with Graphviz." : tool === 'r' ? "I'll fit it with R, in your browser." : "I'll compute that with Python.";
-    return { text: opening, code, tool };
+    return { text: openingOf(intent, tool, turn), code, tool };
+  }
+  // matplotlib could not be loaded: the same figure as an interactive chart, which needs no package.
+  if (/PackageLoadError/.test(lastResult) && intent.kind === 'plot' && turn.toolResults.length < 3 && !turn.lastCode?.includes('vnd.vegalite')) {
+    const cause = lastResult.match(/error: ([^\n]+)/)?.[1];
+    return { text: `matplotlib could not be loaded in this browser${cause ? ` (${inlineCode(cause)})` : ''}, so I'm drawing it as an interactive Vega-Lite chart instead, which needs no package.`, code: VEGA_LITE_SINE };
   }
   const failedWithTraceback = /^status: error/.test(lastResult) && /error: NameError/.test(lastResult);
   if (failedWithTraceback && turn.lastCode && turn.toolResults.length < 3) {

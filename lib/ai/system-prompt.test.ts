@@ -34,6 +34,19 @@ describe('buildSystemPrompt', () => {
     expect(buildSystemPrompt({ packages: ['numpy'], packageSources: { r: 'unreachable' }, stepBudget: 8 })).toContain('loaded automatically on import): numpy.');
   });
 
+  it('says one thing of each package: with no package source, no line offers matplotlib or pandas', () => {
+    const mentions = (prompt: string, name: string) => prompt.split('\n').filter((line) => new RegExp(`\\b${name}\\b`, 'i').test(line));
+    const unreachable = buildSystemPrompt({ packages: ['numpy', 'pandas', 'matplotlib'], packagesUnreachable: true, stepBudget: 8 });
+    for (const name of ['matplotlib', 'pandas', 'numpy']) {
+      const lines = mentions(unreachable, name);
+      expect(lines, name).toHaveLength(1);
+      expect(lines[0]).toContain('do not import');
+    }
+    const reachable = buildSystemPrompt({ packages: ['numpy', 'pandas', 'matplotlib'], stepBudget: 8 });
+    expect(reachable).not.toContain('do not import');
+    expect(mentions(reachable, 'matplotlib').length).toBeGreaterThan(1); // listed, and how its figures are shown
+  });
+
   it('tells the model how Python draws DOT', () => {
     expect(buildSystemPrompt({ packages: [], stepBudget: 8 })).toContain("display({'text/vnd.graphviz': dot_source}, raw=True)");
   });

@@ -22,6 +22,9 @@ export function mainAvailablePackages(): string[] {
   return cachedPackages;
 }
 
+/** The system prompt's words when Python has only its standard library (the offline demo model reads them too). */
+export const STANDARD_LIBRARY_ONLY = 'Only the standard library is available';
+
 type PromptOptions = {
   packages: string[];
   /** Python's package source does not answer. */
@@ -68,13 +71,15 @@ export function buildSystemPrompt({ packages, packagesUnreachable = false, packa
     '',
     "The `python` tool runs Python 3.14 in the user's own browser (Pyodide, WebAssembly):",
     packagesUnreachable
-      ? "- Only the standard library is available: the user's browser cannot download packages right now (the package source does not answer), so do not import numpy, pandas, matplotlib or any other package. For charts use Vega-Lite (below); for diagrams the `graphviz` tool; for tables the `sql` tool or `display` of a list of dicts. pip is not available."
+      ? `- ${STANDARD_LIBRARY_ONLY}: the user's browser cannot download packages right now (the package source does not answer), so do not import numpy, pandas, matplotlib or any other package. For charts use Vega-Lite (below); for diagrams the \`graphviz\` tool; for tables the \`sql\` tool, or \`display({'text/markdown': table}, raw=True)\` of a markdown table. pip is not available.`
       : '- The standard library is available. Packages that can be imported (loaded automatically on import): ' + (packages.length ? packages.join(', ') : 'none listed') + '. pip is not available: do not try to install anything.',
     '- There is no network access from Python (no HTTP requests, no sockets).',
     '- Variables, imports and files persist between calls in this conversation. A run may say it ran in a new interpreter (the page was reloaded or reopened): then variables and imports from earlier runs are gone, files in /data are not; re-create what you need.',
-    "- Print what matters. The value of the last expression is shown. `display(obj)` shows rich output: pandas DataFrames as tables, objects with `_repr_png_` as images, `_repr_markdown_` as markdown.",
-    '- Matplotlib figures are captured automatically (call plt.show() or leave them open). You will see the image.',
-    "- For an interactive chart (hover tooltips, zoom/pan through selections), call `display({'application/vnd.vegalite.v5+json': spec}, raw=True)` with a Vega-Lite v5 spec whose data is inline (`\"data\": {\"values\": [...]}`, at most a few thousand rows; URLs are not loaded); use matplotlib for static, scientific or heavily customised figures and for large data.",
+    `- Print what matters. The value of the last expression is shown. \`display(obj)\` shows rich output: ${packagesUnreachable ? '' : 'pandas DataFrames as tables, '}objects with \`_repr_png_\` as images, \`_repr_markdown_\` as markdown.`,
+    // Each package is spoken of once: with no packages, nothing below offers matplotlib.
+    ...(packagesUnreachable ? [] : ['- Matplotlib figures are captured automatically (call plt.show() or leave them open). You will see the image.']),
+    "- For an interactive chart (hover tooltips, zoom/pan through selections), call `display({'application/vnd.vegalite.v5+json': spec}, raw=True)` with a Vega-Lite v5 spec whose data is inline (`\"data\": {\"values\": [...]}`, at most a few thousand rows; URLs are not loaded)" +
+      (packagesUnreachable ? '.' : '; use matplotlib for static, scientific or heavily customised figures and for large data.'),
     "- The user's uploaded files are in /data/. Write files the user should download to /output/.",
     '- Keep outputs small: print summaries and the first rows, not whole datasets.',
     '- If a package fails to load, do not retry the same import: use the standard library instead and say so.',
