@@ -52,7 +52,7 @@ describe('exporting an R conversation', () => {
 
   it('a notebook (Python kernel) whose R cell passes the exact R source to Rscript, with the stored outputs', async () => {
     const notebook = await toNotebook({ title: 'mpg model', messages: conversation(call('r1', 'tool-r', R_CODE)), resolveImage });
-    const code = notebook.cells.filter((cell) => cell.cell_type === 'code');
+    const code = notebook.cells.filter((cell) => cell.cell_type === 'code' && cell.id !== 'runpad-requirements');
     expect(code).toHaveLength(1);
     expect(code[0].source.join('')).toContain('Rscript');
     expect(JSON.stringify(code[0])).toContain('Coefficients:');
@@ -62,7 +62,7 @@ describe('exporting an R conversation', () => {
     const source = { title: null, messages: conversation(call('p1', 'tool-python', 'print(1)'), call('r1', 'tool-r', R_CODE)) };
     expect(scriptFormat(source).fileName).toBe('runpad-conversation.py');
     const notebook = await toNotebook({ ...source, resolveImage });
-    const rCell = notebook.cells.filter((cell) => cell.cell_type === 'code')[1].source.join('');
+    const rCell = notebook.cells.filter((cell) => cell.cell_type === 'code')[2].source.join('');
     expect(rCell).toContain('Rscript');
     // The literal is Python that evaluates to the R source, character for character.
     const literal = rCell.split('\n')[0].replace(/^_runpad_r = /, '');

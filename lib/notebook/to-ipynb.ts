@@ -23,6 +23,7 @@ import { TARGET_LIST, type TargetId } from '@/lib/targets/registry';
 import { readRunPart, type RecordedRun } from '@/lib/targets/run-part';
 import type { NotebookSetup } from '@/lib/targets/target';
 import { traceConversation, untracedMarkdown } from '@/lib/trace';
+import { checkCellSource, importedModules, relativePaths, usesOutputFolder, type Needs, type Requirement } from './requirements';
 import { notebookOutputs, toLines, type Notebook, type NotebookCell, type ResolveImage } from './outputs';
 
 export { TABLE_ROWS_SHOWN, tableToFixedWidth, tableToHtml, toLines, type CodeCell, type MarkdownCell, type MimeData, type Notebook, type NotebookCell, type NotebookOutput, type Table } from './outputs';
@@ -101,7 +102,7 @@ function userMarkdown(message: StoredMessage): string | null {
   // A line of its own, so a user message that starts with a heading or a list still renders as one.
   const blocks = ['**You:**'];
   if (text) blocks.push(text);
-  if (files.length > 0) blocks.push(['Attached (under `/data/` in Runpad):', ...attachmentList(files, null)].join('\n'));
+  if (files.length > 0) blocks.push(['Attached (under `/data/` in Runpad, `./data/` here):', ...attachmentList(files, null)].join('\n'));
   return blocks.join('\n\n');
 }
 
@@ -123,7 +124,7 @@ function introMarkdown(title: string | null, files: Attachment[], setups: readon
     const unique = [...new Map(files.map((file) => [file.name, file])).values()];
     blocks.push(
       [
-        'Files of this conversation (Runpad kept them under `/data/`; copy them there, or edit the paths, to run the Python cells):',
+        'Files of this conversation: Runpad kept them under `/data/`; here the cells read them from `./data/` beside the notebook (the download with data puts them there):',
         ...attachmentList(unique, fileNames(setups, unique.map((f) => f.name))),
       ].join('\n'),
     );
@@ -136,6 +137,7 @@ function introMarkdown(title: string | null, files: Attachment[], setups: readon
 export function conversationCells(input: { title: string | null; messages: StoredMessage[] }): ConversationCell[] {
   const ids = new CellIds();
   const introId = ids.next('runpad-intro');
+  const checkId = ids.next('runpad-requirements');
   const setupIds = new Map(TARGET_LIST.flatMap((target) => (target.notebook.setup ? [[target.id, ids.next(`runpad-${target.notebook.setup.name}`)] as const] : [])));
   const body: ConversationCell[] = [];
   const files: Attachment[] = [];
@@ -166,7 +168,8 @@ export function conversationCells(input: { title: string | null; messages: Store
       if (!read) return;
       flush();
       const { target, part: run } = read;
-      const code = read.code ?? '';
+      // Runpad's /data/ and /output/ are ./data/ and ./output/ beside the export.
+      const code = target.notebook.readsFiles ? relativePaths(read.code ?? '') : (read.code ?? '');
       const toolError = run.state === 'output-error' ? (run.errorText ?? 'The tool call failed.') : undefined;
       if (!code.trim() && !read.recorded && !toolError) return; // a call cut off before any code arrived
       const { cellSource, scriptSource } = target.notebook;
@@ -189,18 +192,46 @@ export function conversationCells(input: { title: string | null; messages: Store
   const untraced = untracedMarkdown(traceConversation(input.messages).values());
   if (untraced) body.push({ kind: 'markdown', id: ids.next('runpad-untraced-figures'), markdown: untraced });
 
-  const used = TARGET_LIST.filter((target) => target.notebook.setup && body.some((cell) => cell.kind === 'code' && cell.target === target.id));
+  const used = TARGET_LIST.filter((target) => {
+    const setup = target.notebook.setup;
+    return setup && body.some((cell) => cell.kind === 'code' && (cell.target === target.id || setup.usedBy?.(cell.code, cell.target)));
+  });
   const setups = used.flatMap((target) => (target.notebook.setup ? [{ target: target.id, setup: target.notebook.setup }] : []));
   const intro = introMarkdown(
     input.title,
     files,
     setups.map((s) => s.setup),
   );
+  const setupCells = setups.map(({ target, setup }) => ({ kind: 'setup' as const, id: setupIds.get(target) as string, name: setup.name, source: setup.source }));
+  const needs = exportNeeds([...setupCells, ...body]);
+  const check = needs.requirements.length > 0 || needs.r || needs.output ? [{ kind: 'setup' as const, id: checkId, name: REQUIREMENTS_CELL, source: checkCellSource(needs) }] : [];
   return [
     ...(intro ? [{ kind: 'markdown' as const, id: introId, markdown: intro }] : []),
-    ...setups.map(({ target, setup }) => ({ kind: 'setup' as const, id: setupIds.get(target) as string, name: setup.name, source: setup.source })),
+    ...check,
+    ...setupCells,
     ...body,
   ];
+}
+
+/** The setup name (cell tag `runpad-requirements`) of the first code cell, which checks what the export needs. */
+export const REQUIREMENTS_CELL = 'requirements';
+
+/** What the export's cells need outside Runpad: Python modules, R, the `./output/` folder. */
+export function exportNeeds(cells: readonly ConversationCell[]): Needs {
+  const requirements: Requirement[] = [];
+  const add = (module: string, why: string) => {
+    if (!requirements.some((req) => req.module === module)) requirements.push({ module, why });
+  };
+  for (const cell of cells) {
+    if (cell.kind === 'setup') {
+      const setup = TARGET_LIST.find((target) => target.notebook.setup?.name === cell.name)?.notebook.setup;
+      for (const req of setup?.requires ?? []) add(req.module, req.why);
+    } else if (cell.kind === 'code' && cell.target === 'python') {
+      for (const name of importedModules(cell.code)) add(name, 'the Python cells');
+    }
+  }
+  const code = cells.flatMap((cell) => (cell.kind === 'code' ? [cell] : []));
+  return { requirements, r: code.some((cell) => cell.target === 'r'), output: code.some((cell) => usesOutputFolder(cell.code)) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -21,5 +21,5 @@ export const python = defineTarget({
   engine: 'pyodide',
   replay: 'replay',
   // A Python cell is itself.
-  notebook: { cellSource: (code) => code },
+  notebook: { cellSource: (code) => code, readsFiles: true },
 });

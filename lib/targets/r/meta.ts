@@ -29,5 +29,5 @@ export const r = defineTarget({
   stateful: true,
   engine: 'webr',
   replay: 'replay',
-  notebook: { cellSource: rCellSource },
+  notebook: { cellSource: rCellSource, readsFiles: true },
 });
