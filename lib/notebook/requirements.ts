@@ -4,11 +4,11 @@
  * - Data paths: Runpad's engines read the conversation's files under `/data/` and write under
  *   `/output/`; outside Runpad the export reads `./data/` and writes `./output/` beside itself, so a
  *   quoted path that starts with one of those folders is made relative (`relativePaths`).
- * - Packages: every module a Python cell imports is checked by the first code cell (`find_spec`),
- *   DuckDB when SQL is used, R (`Rscript`) when R cells exist. The cell names what is missing and
+ * - Packages: every package a Python cell imports that this file knows (`PYPI_NAMES`; the standard
+ *   library is never one) is checked by the first code cell (`find_spec`), DuckDB when SQL is used,
+ *   R (`Rscript`) when R cells exist; another missing module fails with Python's own message. The cell names what is missing and
  *   how to install it; the cells that need it then fail saying so, the others run.
- * - `requirements.txt`: the PyPI names of the imported modules this file knows (the standard
- *   library and unknown modules are left out; the check cell still names an unknown missing one).
+ * - `requirements.txt`: the PyPI names of those packages.
  */
 import { pythonStringLiteral } from './sql-setup';
 
@@ -69,6 +69,11 @@ export function importedModules(code: string): string[] {
   return found;
 }
 
+/** A module this file knows as a package to install (the standard library is not one). */
+export function isKnownPackage(module: string): boolean {
+  return Object.hasOwn(PYPI_NAMES, module);
+}
+
 export type Requirement = { module: string; why: string };
 
 export type Needs = {
@@ -81,7 +86,7 @@ export type Needs = {
 
 /** The `requirements.txt` of an export: one PyPI name a line, those this file knows. */
 export function requirementsTxt(needs: Needs): string {
-  const known = [...new Set(needs.requirements.flatMap((req) => (PYPI_NAMES[req.module] ? [PYPI_NAMES[req.module]] : [])))];
+  const known = [...new Set(needs.requirements.map((req) => pipName(req.module)))];
   return known.length > 0 ? `${known.join('\n')}\n` : '';
 }
 

@@ -23,7 +23,7 @@ import { TARGET_LIST, type TargetId } from '@/lib/targets/registry';
 import { readRunPart, type RecordedRun } from '@/lib/targets/run-part';
 import type { NotebookSetup } from '@/lib/targets/target';
 import { traceConversation, untracedMarkdown } from '@/lib/trace';
-import { checkCellSource, importedModules, relativePaths, usesOutputFolder, type Needs, type Requirement } from './requirements';
+import { checkCellSource, importedModules, isKnownPackage, relativePaths, usesOutputFolder, type Needs, type Requirement } from './requirements';
 import { notebookOutputs, toLines, type Notebook, type NotebookCell, type ResolveImage } from './outputs';
 
 export { TABLE_ROWS_SHOWN, tableToFixedWidth, tableToHtml, toLines, type CodeCell, type MarkdownCell, type MimeData, type Notebook, type NotebookCell, type NotebookOutput, type Table } from './outputs';
@@ -227,7 +227,7 @@ export function exportNeeds(cells: readonly ConversationCell[]): Needs {
       const setup = TARGET_LIST.find((target) => target.notebook.setup?.name === cell.name)?.notebook.setup;
       for (const req of setup?.requires ?? []) add(req.module, req.why);
     } else if (cell.kind === 'code' && cell.target === 'python') {
-      for (const name of importedModules(cell.code)) add(name, 'the Python cells');
+      for (const name of importedModules(cell.code).filter(isKnownPackage)) add(name, 'the Python cells');
     }
   }
   const code = cells.flatMap((cell) => (cell.kind === 'code' ? [cell] : []));
