@@ -7,9 +7,12 @@
  *   lib/targets/<id>/meta.ts): Python runs keep their code, SQL runs call `_runpad_sql`, Graphviz
  *   runs draw their DOT when Graphviz is installed. A target whose cells need setup (SQL) gets one
  *   setup code cell (source hidden), before the first code cell, only when such cells exist.
- * - Outputs map to Jupyter's output model, with `blob:` images resolved to base64 and tables
- *   (data resources, which Jupyter does not render) as an HTML table plus fixed-width text. The
- *   stored outputs keep Runpad's drawings (SVG text, PNG if any), so nothing is lost.
+ * - The export runs outside Runpad (requirements.ts): `/data/` and `/output/` paths become
+ *   `./data/` and `./output/`, and a first code cell names any missing package (or R) with the
+ *   words to install it. A Python cell calling `sql()` brings the SQL setup in too.
+ * - Outputs map to Jupyter's output model (outputs.ts), with `blob:` images resolved to base64 and
+ *   tables as an HTML table plus fixed-width text. The stored outputs keep Runpad's drawings (SVG
+ *   text, PNG if any), so nothing is lost.
  *
  * The conversation is first turned into a list of cells (`conversationCells`), which the script
  * exporter (`to-script.ts`) shares. Its last cell lists the answers' figures that no output shows
