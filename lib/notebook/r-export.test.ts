@@ -35,6 +35,8 @@ describe('exporting an R conversation', () => {
     expect(script).toContain(`# %%\n${R_CODE}`);
     expect(script).toContain('# Fit mpg on weight in R.');
     expect(script).not.toContain('# R run');
+    // No Python in an R script: the check cell of notebooks is left out.
+    expect(script).not.toContain('_runpad');
   });
 
   it('the Download menu says R script (.R) from the same messages the route names the file by; a call cut off before its code does not count, any other target does', () => {
