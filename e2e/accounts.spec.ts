@@ -248,7 +248,7 @@ test('a guest keeps two conversations and a file on signing in; a second browser
   const notebook = names.find((name) => name.includes(first.slice(0, 8)) && name.endsWith('.ipynb'))!;
   expect(JSON.parse(strFromU8(entries[notebook])).nbformat).toBe(4);
   expect(strFromU8(entries[notebook])).toContain('hello from a guest');
-  const csv = names.find((name) => name.includes(second.slice(0, 8)) && name.endsWith('/files/data.csv'))!;
+  const csv = names.find((name) => name.includes(second.slice(0, 8)) && name.endsWith('/data/data.csv'))!;
   expect(strFromU8(entries[csv])).toBe('a,b\n1,2\n');
 });
 

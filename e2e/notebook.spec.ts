@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { unzipSync } from 'fflate';
 import { expect, request as playwrightRequest, test, type APIResponse, type Locator, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 
@@ -202,6 +203,16 @@ test('a conversation downloads as a valid notebook and script; its share link to
   expect(scriptText).toContain(ERROR_CODE);
   expectDownloadHeaders(await page.request.get(scriptUrl), 'script');
 
+  // Download → With data: a zip that runs where it is unpacked (lib/notebook/bundle.ts).
+  const bundle = await downloadFrom(page, menuButton, 'With data (.zip)', testInfo.outputPath('conversation.zip'));
+  const folder = saved.name.replace(/\.ipynb$/, '');
+  expect(bundle.name).toBe(`${folder}.zip`);
+  const entries = unzipSync(new Uint8Array(readFileSync(bundle.path)));
+  expect(Object.keys(entries).sort()).toEqual([`${folder}/${folder}.ipynb`, `${folder}/${folder}.py`, `${folder}/README.md`, `${folder}/data/`, `${folder}/requirements.txt`]);
+  expect(JSON.parse(new TextDecoder().decode(entries[`${folder}/${folder}.ipynb`]))).toEqual(notebook);
+  expect(new TextDecoder().decode(entries[`${folder}/${folder}.py`])).toBe(scriptText);
+  expect(new TextDecoder().decode(entries[`${folder}/README.md`])).toContain(`python ${folder}.py`);
+
   // Share; a visitor without any cookie downloads the snapshot's notebook: the same notebook.
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   const shareUrl = await page.getByLabel('Share link').inputValue();
@@ -227,6 +238,10 @@ test('a conversation downloads as a valid notebook and script; its share link to
   const shareMenu = shareHeader.getByRole('button', { name: 'Download this shared conversation' });
   const fromSharePage = await downloadFrom(sharePage, shareMenu, 'Notebook (.ipynb)', testInfo.outputPath('shared.ipynb'));
   expect(fromSharePage.name).toBe(saved.name);
+  await shareMenu.click();
+  await expect(shareHeader.getByRole('link', { name: 'Notebook (.ipynb)' })).toBeVisible();
+  await expect(shareHeader.getByRole('link', { name: 'With data (.zip)' })).toHaveCount(0); // the files are the owner's
+  await sharePage.keyboard.press('Escape');
   expect(JSON.parse(readFileSync(fromSharePage.path, 'utf8'))).toEqual(notebook);
   await shareHeader.screenshot({ path: testInfo.outputPath('share-header-1280.png') });
   await sharePage.setViewportSize({ width: 390, height: 844 });
@@ -255,6 +270,7 @@ test('a conversation downloads as a valid notebook and script; its share link to
   expect((await visitor.storageState()).cookies.length).toBeGreaterThan(0);
   expect((await visitor.get(notebookUrl)).status()).toBe(404);
   expect((await visitor.get(scriptUrl)).status()).toBe(404);
+  expect((await visitor.get(`/api/conversations/${id}/bundle`)).status()).toBe(404);
   expect((await visitor.get('/api/conversations/not-a-uuid/notebook')).status()).toBe(404);
   await visitor.dispose();
 });

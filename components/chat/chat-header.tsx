@@ -50,7 +50,7 @@ export const ChatHeader = memo(function ChatHeader({ conversationId, saved, titl
       )}
       <KernelStatus state={kernelState} onRestart={onRestart} />
       <ShareButton conversationId={conversationId} disabled={!saved} />
-      {saved && <ExportMenu basePath={`/api/conversations/${conversationId}`} script={scriptLanguage} />}
+      {saved && <ExportMenu basePath={`/api/conversations/${conversationId}`} script={scriptLanguage} withData />}
       <button type="button" onClick={onOpenSettings} className={iconButton}>
         <svg aria-hidden viewBox="0 0 24 24" className="size-4 lg:hidden" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
           <path d="M4 6h10M18 6h2M4 12h4M12 12h8M4 18h12M20 18h0" />

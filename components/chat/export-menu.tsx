@@ -2,7 +2,7 @@
 
 import { useCallback, useId, useRef, useState } from 'react';
 import { useDismiss } from '@/components/ui/use-dismiss';
-import { SCRIPT_LINK_LABEL, type ScriptLanguage } from '@/lib/notebook/script-language';
+import { SCRIPT_LINK_LABEL, WITH_DATA_LABEL, type ScriptLanguage } from '@/lib/notebook/script-language';
 
 type ExportMenuProps = {
   /** `/api/conversations/<id>` or `/api/shares/<shareId>`: the export routes live under it. */
@@ -11,14 +11,17 @@ type ExportMenuProps = {
   subject?: string;
   /** The script the conversation exports as (an R-only conversation is an .R script). */
   script?: ScriptLanguage;
+  /** Offer the zip with the notebook, the script and the conversation's files (the owner's conversation only). */
+  withData?: boolean;
 };
 
 /**
- * Download: a disclosure (button + two links) to the conversation as a Jupyter notebook or a
- * script (Python, or R when it ran only R: lib/notebook/script-language.ts). The links are plain downloads served by the export routes; Escape or a click
+ * Download: a disclosure (button + links) to the conversation as a Jupyter notebook or a script
+ * (Python, or R when it ran only R: lib/notebook/script-language.ts), and, for the owner, both with
+ * the conversation's files as one zip that runs where it is unpacked (lib/notebook/bundle.ts). The links are plain downloads served by the export routes; Escape or a click
  * elsewhere closes the list, and Escape gives focus back to the button.
  */
-export function ExportMenu({ basePath, subject = 'conversation', script = 'python' }: ExportMenuProps) {
+export function ExportMenu({ basePath, subject = 'conversation', script = 'python', withData = false }: ExportMenuProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -56,6 +59,13 @@ export function ExportMenu({ basePath, subject = 'conversation', script = 'pytho
             {SCRIPT_LINK_LABEL[script]}
           </a>
         </li>
+        {withData && (
+          <li>
+            <a href={`${basePath}/bundle`} download onClick={() => setOpen(false)} className={item}>
+              {WITH_DATA_LABEL}
+            </a>
+          </li>
+        )}
       </ul>
     </div>
   );

@@ -2,7 +2,7 @@
  * "Export everything": one zip with every conversation the person owns as a Jupyter notebook
  * (the notebook exporter, lib/notebook) and its files beside it, streamed as it is written:
  *   runpad-export/<title>-<id8>/<title>.ipynb
- *   runpad-export/<title>-<id8>/files/<file name>
+ *   runpad-export/<title>-<id8>/data/<file name>   (the notebook reads ./data/, so the folder runs)
  * Files are stored as they are (no compression: most are already compressed or small); a file
  * whose bytes are missing from the blob store is left out and named in MISSING.txt.
  */
@@ -55,7 +55,7 @@ export function exportArchive(userId: string): ReadableStream<Uint8Array> {
           zip.add(notebook);
           notebook.push(new TextEncoder().encode(`${JSON.stringify(await toNotebook(source), null, 1)}\n`), true);
           for (const file of await listFiles(db, conversation.id)) {
-            const path = `${folder}/files/${segment(file.name)}`;
+            const path = `${folder}/data/${segment(file.name)}`;
             const bytes = await store.read(file.sha256);
             if (!bytes) {
               missing.push(path);

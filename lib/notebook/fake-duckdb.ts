@@ -9,13 +9,16 @@ FAKE_DUCKDB_LOG = []
 class _FakeRelation:
     def __init__(self, n):
         self.n = n
+    columns = ["result"]
     def df(self):
         raise ImportError("no pandas in this stand-in")
+    def fetchall(self):
+        return [(f"<duckdb result {self.n}>",)]
     def __repr__(self):
         return f"<duckdb result {self.n}>"
 class _FakeConnection:
-    def execute(self, statement):
-        FAKE_DUCKDB_LOG.append(statement)
+    def execute(self, statement, parameters=None):
+        FAKE_DUCKDB_LOG.append(statement if parameters is None else [statement, parameters])
         return self
     def sql(self, query):
         FAKE_DUCKDB_LOG.append(query)

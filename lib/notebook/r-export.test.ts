@@ -35,6 +35,8 @@ describe('exporting an R conversation', () => {
     expect(script).toContain(`# %%\n${R_CODE}`);
     expect(script).toContain('# Fit mpg on weight in R.');
     expect(script).not.toContain('# R run');
+    // No Python in an R script: the check cell of notebooks is left out.
+    expect(script).not.toContain('_runpad');
   });
 
   it('the Download menu says R script (.R) from the same messages the route names the file by; a call cut off before its code does not count, any other target does', () => {
@@ -52,7 +54,7 @@ describe('exporting an R conversation', () => {
 
   it('a notebook (Python kernel) whose R cell passes the exact R source to Rscript, with the stored outputs', async () => {
     const notebook = await toNotebook({ title: 'mpg model', messages: conversation(call('r1', 'tool-r', R_CODE)), resolveImage });
-    const code = notebook.cells.filter((cell) => cell.cell_type === 'code');
+    const code = notebook.cells.filter((cell) => cell.cell_type === 'code' && cell.id !== 'runpad-requirements');
     expect(code).toHaveLength(1);
     expect(code[0].source.join('')).toContain('Rscript');
     expect(JSON.stringify(code[0])).toContain('Coefficients:');
@@ -62,7 +64,7 @@ describe('exporting an R conversation', () => {
     const source = { title: null, messages: conversation(call('p1', 'tool-python', 'print(1)'), call('r1', 'tool-r', R_CODE)) };
     expect(scriptFormat(source).fileName).toBe('runpad-conversation.py');
     const notebook = await toNotebook({ ...source, resolveImage });
-    const rCell = notebook.cells.filter((cell) => cell.cell_type === 'code')[1].source.join('');
+    const rCell = notebook.cells.filter((cell) => cell.cell_type === 'code')[2].source.join('');
     expect(rCell).toContain('Rscript');
     // The literal is Python that evaluates to the R source, character for character.
     const literal = rCell.split('\n')[0].replace(/^_runpad_r = /, '');

@@ -25,3 +25,6 @@ export function scriptLanguage(messages: ReadonlyArray<{ role: string; parts: Re
 
 /** The Download menu's words for the script of that language. */
 export const SCRIPT_LINK_LABEL: Record<ScriptLanguage, string> = { python: 'Python script (.py)', r: 'R script (.R)' };
+
+/** The Download menu's words for the zip of notebook, script and data (lib/notebook/bundle.ts). */
+export const WITH_DATA_LABEL = 'With data (.zip)';

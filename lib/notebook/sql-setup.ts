@@ -7,8 +7,8 @@
  * double-quoted Python literal by `pythonStringLiteral` (every quote, backslash and control or
  * invisible character escaped, so no query text can end the literal early). `_runpad_sql`,
  * defined once in a setup cell, runs the query with `duckdb` (Runpad's own engine, so the dialect
- * is the same) in an in-memory database in which every CSV/TSV/JSON/Parquet file of `./data/` (or
- * else `/data/`) is a table named by `sqlTableName`, read by DuckDB's own readers; it returns a
+ * is the same) in an in-memory database in which every CSV/TSV/JSON/Parquet file of `./data/` is
+ * a table named by `sqlTableName`, read by DuckDB's own readers; it returns a
  * pandas DataFrame (or DuckDB's relation without pandas), which Jupyter displays as a table.
  */
 
@@ -89,15 +89,20 @@ export function sqlCellSource(query: string): string {
 }
 
 /**
- * Defines `_runpad_sql(query)`. Names start with `_runpad_` so they do not collide with the
- * conversation's own variables; imports happen inside the functions for the same reason.
+ * Defines what Runpad's Python has for SQL, as the app has it (workers/python/runpad/sql.py):
+ * `sql(query)`, `sql_table(name, data)` and `_sql` (the last SQL cell's result), plus
+ * `_runpad_sql(query)`, which SQL cells call. Helper names start with `_runpad_` so they do not
+ * collide with the conversation's own variables; imports happen inside the functions for the
+ * same reason. Without the `duckdb` package every one of them fails saying how to install it.
  */
-export const SQL_SETUP_SOURCE = String.raw`# Runpad's SQL cells outside Runpad: _runpad_sql(query) runs the query in DuckDB (pip install
-# duckdb), Runpad's own SQL engine, in an in-memory database in which every CSV/TSV/JSON/Parquet
-# file of ./data/ (or else /data/) is a table named after its file (sales-2024.csv -> sales_2024),
-# read by DuckDB's own readers. The result is a pandas DataFrame when pandas is installed.
+export const SQL_SETUP_SOURCE = String.raw`# Runpad's SQL outside Runpad: sql(query), sql_table(name, data), _sql and the SQL cells run in
+# DuckDB (pip install duckdb), Runpad's own SQL engine, in an in-memory database in which every
+# CSV/TSV/JSON/Parquet file of ./data/ is a table named after its file (sales-2024.csv ->
+# sales_2024), read by DuckDB's own readers. Results are pandas DataFrames when pandas is
+# installed, else tables with .columns and .rows.
 _runpad_sql_db = None
 _RUNPAD_SQL_READERS = {".csv": "read_csv", ".tsv": "read_csv", ".json": "read_json", ".jsonl": "read_json", ".ndjson": "read_json", ".parquet": "read_parquet"}
+_RUNPAD_NO_DUCKDB = "DuckDB is not installed, and this cell needs it (Runpad's SQL engine): pip install duckdb (or pip install -r requirements.txt), then run the notebook again."
 
 
 def _runpad_sql_table_names(file_names):
@@ -119,36 +124,120 @@ def _runpad_sql_table_names(file_names):
     return names
 
 
+def _runpad_duckdb():
+    try:
+        import duckdb
+    except ImportError:
+        raise ModuleNotFoundError(_RUNPAD_NO_DUCKDB, name="duckdb") from None
+    return duckdb
+
+
+def _runpad_sql_quote(name):
+    return '"' + str(name).replace('"', '""') + '"'
+
+
+def _runpad_sql_source(path):
+    import os
+    extension = os.path.splitext(path)[1].lower()
+    options = ", delim = '\t'" if extension == ".tsv" else ", format = 'newline_delimited'" if extension in (".jsonl", ".ndjson") else ""
+    return f"{_RUNPAD_SQL_READERS[extension]}('{path.replace(chr(39), chr(39) * 2)}'{options})"
+
+
 def _runpad_sql_connect():
     import os, sys
-    import duckdb
+    duckdb = _runpad_duckdb()
     db = duckdb.connect(":memory:")
-    folder = next((path for path in ("data", "/data") if os.path.isdir(path)), None)
-    if folder is None:
+    folder = "data"
+    if not os.path.isdir(folder):
         return db
     files = [name for name in os.listdir(folder) if os.path.isfile(os.path.join(folder, name))]
-    quote = lambda name: '"' + name.replace('"', '""') + '"'
     for file_name, table in _runpad_sql_table_names(files).items():
-        extension = os.path.splitext(file_name)[1].lower()
-        path = os.path.join(folder, file_name).replace("'", "''")
-        options = ", delim = '\t'" if extension == ".tsv" else ", format = 'newline_delimited'" if extension in (".jsonl", ".ndjson") else ""
         try:
-            db.execute(f"CREATE TABLE {quote(table)} AS SELECT * FROM {_RUNPAD_SQL_READERS[extension]}('{path}'{options})")
+            db.execute(f"CREATE TABLE {_runpad_sql_quote(table)} AS SELECT * FROM {_runpad_sql_source(os.path.join(folder, file_name))}")
         except duckdb.Error as error:
-            print(f"_runpad_sql: {file_name} was not loaded: {error}", file=sys.stderr)
+            print(f"sql: ./data/{file_name} was not loaded: {error}", file=sys.stderr)
     return db
 
 
-def _runpad_sql(query):
-    """Runs the query's statements in order (DuckDB); returns the last one's result."""
+def _runpad_sql_database():
     global _runpad_sql_db
     if _runpad_sql_db is None:
         _runpad_sql_db = _runpad_sql_connect()
-    relation = _runpad_sql_db.sql(query)
+    return _runpad_sql_db
+
+
+class _RunpadSqlTable:
+    """A query's result without pandas: columns, rows (tuples); iterating gives dicts."""
+
+    def __init__(self, columns, rows):
+        self.columns, self.rows = list(columns), list(rows)
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __iter__(self):
+        return (dict(zip(self.columns, row)) for row in self.rows)
+
+    def __getitem__(self, index):
+        if isinstance(index, str):
+            i = self.columns.index(index)
+            return [row[i] for row in self.rows]
+        return dict(zip(self.columns, self.rows[index]))
+
+    def __repr__(self):
+        text = lambda value: "NULL" if value is None else str(value)
+        cells = [[text(v) for v in row] for row in self.rows[:60]]
+        widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(self.columns)]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(self.columns, widths)).rstrip()]
+        lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+        return "\n".join(lines + [f"[{len(self.rows):,} rows x {len(self.columns):,} columns]"])
+
+
+def _runpad_sql_result(relation):
     if relation is None:
         return None
     try:
         return relation.df()
-    except ImportError:  # no pandas: DuckDB's own relation, which displays as a table
-        return relation
+    except ImportError:  # no pandas
+        return _RunpadSqlTable(relation.columns, relation.fetchall())
+
+
+def sql(query):
+    """Runs SQL in DuckDB (the SQL cells' database; ./data files are tables) and returns the last
+    statement's result: a pandas DataFrame when pandas is installed, else a table with .columns and .rows."""
+    return _runpad_sql_result(_runpad_sql_database().sql(query))
+
+
+def sql_table(name, data):
+    """Hands Python data to DuckDB as table name: a list of dicts, a pandas DataFrame, or the path
+    of a CSV/TSV/JSON/Parquet file (read by DuckDB's own reader). Returns the name."""
+    import os, re
+    db = _runpad_sql_database()
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):
+        raise ValueError(f"table name {name!r}: use letters, digits and _")
+    if isinstance(data, str):
+        if os.path.splitext(data)[1].lower() not in _RUNPAD_SQL_READERS:
+            raise ValueError(f"{data}: not a file DuckDB reads (csv, tsv, json, jsonl, parquet)")
+        db.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM {_runpad_sql_source(data)}")
+        return name
+    if hasattr(data, "to_dict") and hasattr(data, "columns"):
+        data = data.to_dict(orient="records")
+    rows = [dict(row) for row in data]
+    if not rows:
+        raise ValueError("no rows to make a table of")
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    values = ", ".join("(" + ", ".join("?" for _ in columns) + ")" for _ in rows)
+    names = ", ".join(_runpad_sql_quote(column) for column in columns)
+    parameters = [row.get(column) for row in rows for column in columns]
+    db.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM (VALUES {values}) AS t({names})", parameters)
+    return name
+
+
+def _runpad_sql(query):
+    """An SQL cell: runs the query's statements in order; shows the last one's result and binds it to _sql."""
+    global _sql
+    result = sql(query)
+    if result is not None:
+        _sql = result
+    return result
 `;

@@ -230,6 +230,7 @@ describe('toNotebook', () => {
 
     expect(nb.cells.map((c) => [c.cell_type, c.id])).toEqual([
       ['markdown', 'runpad-intro'],
+      ['code', 'runpad-requirements'],
       ['code', 'runpad-sql-setup'],
       ['markdown', 'msg-user-1'],
       ['markdown', 'msg-asst-1-2'],
@@ -250,19 +251,21 @@ describe('toNotebook', () => {
     expect(intro.startsWith('# Sales by region\n\n')).toBe(true);
     expect(intro).toContain('- `sales.csv` (1.2 kB), SQL table `sales`');
 
-    const setup = nb.cells[1] as CodeCell;
+    expect(joined(nb.cells[1].source)).toContain('("duckdb", "duckdb", "the SQL cells and sql()")');
+    expect(joined(nb.cells[1].source)).toContain('("pandas", "pandas", "the Python cells")');
+    const setup = nb.cells[2] as CodeCell;
     expect(joined(setup.source)).toBe(SQL_SETUP_SOURCE);
     expect(setup.metadata).toMatchObject({ jupyter: { source_hidden: true }, runpad: { role: 'sql-setup' } });
     expect(setup.execution_count).toBeNull();
     expect(setup.outputs).toEqual([]);
 
-    expect(joined(nb.cells[2].source)).toBe(
-      '**You:**\n\nLoad sales.csv and add up the **amounts**.\n\n- by region too\n\nAttached (under `/data/` in Runpad):\n- `sales.csv` (1.2 kB)',
+    expect(joined(nb.cells[3].source)).toBe(
+      '**You:**\n\nLoad sales.csv and add up the **amounts**.\n\n- by region too\n\nAttached (under `/data/` in Runpad, `./data/` here):\n- `sales.csv` (1.2 kB)',
     );
-    expect(nb.cells[3].source).toEqual(['Let me load the file.\n', '\n', 'Then sum it.']);
+    expect(nb.cells[4].source).toEqual(['Let me load the file.\n', '\n', 'Then sum it.']);
 
     const sum = codeCell(nb, 'call_sum');
-    expect(sum.source).toEqual(['import pandas as pd\n', 'df = pd.read_csv("/data/sales.csv")\n', 'print("total", df.amount.sum())\n', 'df.amount.sum()']);
+    expect(sum.source).toEqual(['import pandas as pd\n', 'df = pd.read_csv("./data/sales.csv")\n', 'print("total", df.amount.sum())\n', 'df.amount.sum()']);
     expect(sum.execution_count).toBe(1);
     expect(sum.metadata).toEqual({ runpad: { language: 'python', status: 'ok', durationMs: 41 } });
     expect(sum.outputs).toEqual([
@@ -333,7 +336,7 @@ describe('toNotebook', () => {
     expect(stopped).toMatchObject({ execution_count: null, outputs: [], metadata: { runpad: { language: 'python' } } });
 
     const counts = nb.cells.filter((c): c is CodeCell => c.cell_type === 'code').map((c) => c.execution_count);
-    expect(counts).toEqual([null, 1, 2, 3, 4, 5, 6, 7, null]);
+    expect(counts).toEqual([null, null, 1, 2, 3, 4, 5, 6, 7, null]);
   });
 
   it('resolves each blob once and leaves a note when an image-only output cannot be resolved', async () => {
@@ -465,8 +468,8 @@ describe('a stdlib-only notebook, executed top to bottom', () => {
       'CREATE TABLE "sales" AS SELECT * FROM read_csv(\'data/sales.csv\')',
     ]);
     expect(log.slice(2)).toEqual(messages[2].parts.slice(0, 3).map((part) => (part as { input: { code: string } }).input.code));
-    expect(cells.get('sql0')).toBe('<duckdb result 3>\n');
-    expect(cells.get('sql2')).toBe('<duckdb result 5>\n');
+    expect(cells.get('sql0')).toBe('result\n<duckdb result 3>\n[1 rows x 1 columns]\n');
+    expect(cells.get('sql2')).toBe('result\n<duckdb result 5>\n[1 rows x 1 columns]\n');
     expect(cells.get('dot0')).toBe(`${trickyDot}\n`);
     const queries = JSON.parse(out.split('\nQUERIES ')[1].split('\nDUCKDB ')[0]) as string[];
     expect(queries).toEqual(messages[2].parts.slice(0, 3).map((part) => (part as { input: { code: string } }).input.code));

@@ -85,6 +85,7 @@ describe('toScript', () => {
     expect(cells.map((cell) => cell.split('\n')[0])).toEqual([
       ' [markdown]', // intro (title, SQL note)
       '', // display() fallback, because a Python cell calls display()
+      '', // what the script needs, checked first
       '', // _runpad_sql setup
       ' [markdown]',
       ' [markdown]',
@@ -102,17 +103,18 @@ describe('toScript', () => {
     expect(script.startsWith('# Exported from Runpad')).toBe(true);
     expect(cells[0]).toContain('# # Sales by region');
     expect(cells[1]).toBe(`\n${DISPLAY_FALLBACK}\n\n`);
-    expect(cells[2]).toBe(`\n${SQL_SETUP_SOURCE.trimEnd()}\n\n`);
+    expect(cells[2]).toContain('("duckdb", "duckdb", "the SQL cells and sql()")');
+    expect(cells[3]).toBe(`\n${SQL_SETUP_SOURCE.trimEnd()}\n\n`);
     expect(script.split('def _runpad_sql(').length).toBe(2);
-    expect(cells[4]).toBe(' [markdown]\n# Summing.\n# Two lines.\n\n');
-    expect(cells[5]).toBe('\ntotal = sum(range(1, 11))\nprint("sum", total)\n\n');
-    expect(cells[6]).toBe('\n# (edited by the user)\ndisplay(total * 3)\n\n');
-    expect(cells[8]).toBe('\n# The tool call failed: Kernel unavailable\nprint("tool failed")\n\n');
-    expect(cells[9]).toBe('\n# (did not run in Runpad)\nprint("stopped")\n\n');
-    expect(cells[11]).toBe(
+    expect(cells[5]).toBe(' [markdown]\n# Summing.\n# Two lines.\n\n');
+    expect(cells[6]).toBe('\ntotal = sum(range(1, 11))\nprint("sum", total)\n\n');
+    expect(cells[7]).toBe('\n# (edited by the user)\ndisplay(total * 3)\n\n');
+    expect(cells[9]).toBe('\n# The tool call failed: Kernel unavailable\nprint("tool failed")\n\n');
+    expect(cells[10]).toBe('\n# (did not run in Runpad)\nprint("stopped")\n\n');
+    expect(cells[12]).toBe(
       '\n# SQL run\nprint(_runpad_sql("SELECT region, SUM(amount) AS total FROM sales GROUP BY region ORDER BY total DESC"))\n\n',
     );
-    expect(cells[13].startsWith('\n# Graphviz run\n_runpad_dot = "digraph {')).toBe(true);
+    expect(cells[14].startsWith('\n# Graphviz run\n_runpad_dot = "digraph {')).toBe(true);
     expect(script.endsWith('# All done.\n')).toBe(true);
   });
 
@@ -141,13 +143,14 @@ describe('toScript', () => {
     expect(printed).not.toContain('LEAKED');
     expect(printed).toBe(
       [
+        'Everything this notebook needs is installed.',
         'sum 55',
         '165',
         String.raw`'it\'s \'\'\'quoted\'\'\' \\ "\xe9" \U0001f600'`,
         'tool failed',
         'stopped',
-        '<duckdb result 2>',
-        '<duckdb result 3>',
+        'result\n<duckdb result 2>\n[1 rows x 1 columns]',
+        'result\n<duckdb result 3>\n[1 rows x 1 columns]',
         TRICKY_DOT,
         '',
       ].join('\n'),

@@ -58,7 +58,8 @@ export function toScript(input: { title: string | null; messages: StoredMessage[
     if (cell.kind === 'markdown') {
       blocks.push(`# %% [markdown]\n${toComment(cell.markdown)}`);
     } else if (cell.kind === 'setup') {
-      blocks.push(`# %%\n${cell.source.trimEnd()}`);
+      // Setups are Python; an R script needs none (R itself is what it runs with).
+      if (!rOnly) blocks.push(`# %%\n${cell.source.trimEnd()}`);
     } else {
       const notes: string[] = [];
       if (cell.target !== 'python' && !rOnly) notes.push(`# ${TARGETS[cell.target].name} run`);

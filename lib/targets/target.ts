@@ -28,6 +28,10 @@ export type NotebookSetup = {
   intro: string;
   /** Per data file, the name its cells use for it (e.g. SQL tables), listed in the introduction. */
   namesOfFiles?: (fileNames: string[]) => Map<string, string>;
+  /** Whether a cell of another target uses the setup too (Python calling `sql()`). */
+  usedBy?: (code: string, targetId: string) => boolean;
+  /** The Python modules the setup's cells need, checked by the export's first code cell. */
+  requires?: ReadonlyArray<{ module: string; why: string }>;
 };
 
 /** Whether a package source answers, as the page found it ('unknown': not asked yet). */
@@ -40,6 +44,8 @@ export type NotebookForm = {
   /** The Python of the script cell, when it differs (e.g. printed, as a script shows no bare value). */
   scriptSource?: (code: string) => string;
   setup?: NotebookSetup;
+  /** Its code reads Runpad's `/data/` (and writes `/output/`): the export makes those paths relative. */
+  readsFiles?: boolean;
 };
 
 export type TargetDefinition<Id extends string = string> = {

@@ -22,7 +22,7 @@ export const python = defineTarget({
   engine: 'pyodide',
   replay: 'replay',
   // A Python cell is itself.
-  notebook: { cellSource: (code) => code },
+  notebook: { cellSource: (code) => code, readsFiles: true },
   workers: [pythonWorker],
   diagrams: false,
 });

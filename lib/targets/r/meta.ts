@@ -30,7 +30,7 @@ export const r = defineTarget({
   stateful: true,
   engine: 'webr',
   replay: 'replay',
-  notebook: { cellSource: rCellSource },
+  notebook: { cellSource: rCellSource, readsFiles: true },
   // The R worker (webR's "main thread") and webR's own worker, where R runs.
   workers: [
     { script: () => '/workers/r.worker.mjs', csp: (origin, settings) => rWorkerCsp(origin, settings.webrBasePath, settings.rPackageRepoUrl) },

@@ -1,18 +1,24 @@
 /**
  * An R cell outside Runpad (server-safe): exported notebooks and scripts are Python (the registry's
  * notebook form), so an R cell is Python that hands the R source, as an exact literal, to `Rscript`
- * when R is installed, and prints it otherwise. Each such cell is a fresh R (no state between R
- * cells there); the stored outputs keep what Runpad's R did. No rpy2. (ARCHITECTURE.md, "R is webR".)
+ * in the notebook's folder (its data paths are `./data/…`, made relative by the exporter). Without
+ * R the cell fails saying R is not installed; an R error fails it with R's message. Each such cell
+ * is a fresh R (no state between R cells there); the stored outputs keep what Runpad's R did. No
+ * rpy2. (ARCHITECTURE.md, "R is webR".)
  */
 import { pythonStringLiteral } from '@/lib/notebook/sql-setup';
+import { R_MISSING } from '@/lib/notebook/requirements';
 
 export function rCellSource(code: string): string {
   return [
     `_runpad_r = ${pythonStringLiteral(code)}`,
-    'import shutil, subprocess',
-    'if shutil.which("Rscript"):  # a fresh R for this cell, reading ./data/ as Runpad\'s R read /data/',
-    '    print(subprocess.run(["Rscript", "-e", _runpad_r], capture_output=True, text=True).stdout)',
-    'else:',
-    "    print(_runpad_r)  # the R source; Runpad's run is this cell's stored output",
+    'import shutil, subprocess, sys',
+    'if not shutil.which("Rscript"):',
+    `    raise RuntimeError(${pythonStringLiteral(R_MISSING)})`,
+    '_runpad_r_run = subprocess.run(["Rscript", "-e", _runpad_r], capture_output=True, text=True)  # a fresh R for this cell',
+    'print(_runpad_r_run.stdout, end="")',
+    'print(_runpad_r_run.stderr, end="", file=sys.stderr)',
+    'if _runpad_r_run.returncode != 0:',
+    '    raise RuntimeError(f"R stopped with an error (exit status {_runpad_r_run.returncode}); its message is above.")',
   ].join('\n');
 }

@@ -29,6 +29,7 @@ export const sql = defineTarget({
   engine: 'pyodide',
   replay: 'replay',
   notebook: {
+    readsFiles: true,
     cellSource: sqlCellSource,
     // A script run with python3 shows nothing of a bare expression.
     scriptSource: (query) => `print(${sqlCellSource(query)})`,
@@ -36,8 +37,10 @@ export const sql = defineTarget({
       name: 'sql-setup',
       source: SQL_SETUP_SOURCE,
       intro:
-        'SQL cells call `_runpad_sql`, defined by the first code cell: it runs each query with DuckDB (`pip install duckdb`, the engine Runpad uses) over every CSV/TSV/JSON/Parquet file in `./data/` (or else `/data/`), each a table.',
+        'SQL cells call `_runpad_sql`, and Python can call `sql()` and `sql_table()` and read `_sql`, as in Runpad: a setup cell defines them. Each query runs in DuckDB (`pip install duckdb`, the engine Runpad uses) over every CSV/TSV/JSON/Parquet file in `./data/`, each a table.',
       namesOfFiles: sqlTableNames,
+      usedBy: (code, targetId) => targetId === 'python' && /\b(sql|sql_table)\s*\(|\b_sql\b/.test(code),
+      requires: [{ module: 'duckdb', why: 'the SQL cells and sql()' }],
     },
   },
   // It runs in Python's worker (the Python target declares it).
