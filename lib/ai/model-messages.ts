@@ -49,8 +49,6 @@ async function resolveRun(result: RunResult, resolveBlob: ResolveBlob): Promise<
 
 /** Resolves blob references and gives unanswered tool calls (a stopped turn) an output. */
 async function prepare(messages: UIMessage[], resolveBlob: ResolveBlob, modelSees: ModelSees): Promise<UIMessage[]> {
-  // Under `schema` no image is sent: blob references are not even loaded.
-  const resolve: ResolveBlob = modelSees === 'schema' ? async () => null : resolveBlob;
   return Promise.all(
     messages.map(async (message) => withAttachmentText(modelSees, {
       ...message,
@@ -59,8 +57,9 @@ async function prepare(messages: UIMessage[], resolveBlob: ResolveBlob, modelSee
           if (!isCodePartType(part.type)) return part;
           const run = part as Extract<UIMessage['parts'][number], { toolCallId: string }> & { state: string; input?: unknown; output?: unknown };
           if (run.state === 'output-available') {
+            // Under `schema` no image is sent: its blob is not even read (the reference says a figure was made).
             const result = runResultOf({ state: run.state, output: run.output });
-            return (result ? { ...run, output: await resolveRun(result, resolve) } : part) as typeof part;
+            return (result ? { ...run, output: modelSees === 'schema' ? result : await resolveRun(result, resolveBlob) } : part) as typeof part;
           }
           if (run.state === 'input-available' || run.state === 'input-streaming') {
             return { ...run, state: 'output-available' as const, input: run.input ?? { code: '' }, output: CANCELLED } as typeof part;
