@@ -7,33 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { ModelMessage } from 'ai';
-import { z } from 'zod';
-import { modelSeesSchema } from './model-sees';
+import { modelInputContentSchema, type ModelInputContent, type ModelInputItem } from './model-input-schema';
 
-export const modelInputItemSchema = z.discriminatedUnion('kind', [
-  /** Text as sent: a message's text, a tool call's input (JSON), a tool result's text. */
-  z.object({ kind: z.literal('text'), label: z.string().max(200), text: z.string() }),
-  z.object({ kind: z.literal('image'), label: z.string().max(200), mediaType: z.string().max(200), sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().nonnegative() }),
-]);
-export type ModelInputItem = z.infer<typeof modelInputItemSchema>;
-
-export const modelInputContentSchema = z.object({
-  system: z.string(),
-  messages: z.array(z.object({ role: z.string().max(20), items: z.array(modelInputItemSchema) })),
-});
-export type ModelInputContent = z.infer<typeof modelInputContentSchema>;
-
-/** One recorded request, as the page gets it. */
-export const modelInputSchema = z.object({
-  id: z.string(),
-  answerId: z.string(),
-  modelSees: modelSeesSchema,
-  textBytes: z.number().int().nonnegative(),
-  imageBytes: z.number().int().nonnegative(),
-  createdAt: z.string(),
-  content: modelInputContentSchema,
-});
-export type ModelInput = z.infer<typeof modelInputSchema>;
+export { modelInputContentSchema };
+export type { ModelInput, ModelInputContent } from './model-input-schema';
 
 function imageItem(label: string, mediaType: string, data: unknown): ModelInputItem | null {
   let bytes: Buffer | null = null;

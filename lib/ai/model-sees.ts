@@ -11,6 +11,7 @@
  * cell, printed text, an image, chart data, a diagram's source or a file preview.
  */
 import { z } from 'zod';
+import { modelSeesValues } from './model-input-schema';
 import { BLOB_REF_PATTERN, type MimeBundle, type RunResult } from '@/lib/runtime/protocol';
 import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
 import { formatBytes, formatDuration } from '@/lib/format';
@@ -19,7 +20,7 @@ import type { Attachment } from '@/lib/files/attachment';
 
 /** From least to most strict. */
 export const MODEL_SEES = ['outputs', 'schema'] as const;
-export const modelSeesSchema = z.enum(MODEL_SEES);
+export const modelSeesSchema = modelSeesValues;
 export type ModelSees = z.infer<typeof modelSeesSchema>;
 
 /** The strictest of the given policies (absent ones are ignored; none at all: `outputs`). */

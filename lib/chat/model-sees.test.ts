@@ -171,6 +171,7 @@ describe('what the model sees, through the chat handler', () => {
     await turn(identity, crypto.randomUUID(), {}, {});
     const received = JSON.stringify(model.prompts);
     expect(received).toContain(SECRET);
+    expect(received).toContain(PNG);
   });
 
   it("the operator's RUNPAD_MODEL_SEES=schema applies with no setting, and a request cannot widen it", async () => {
