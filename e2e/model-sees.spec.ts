@@ -31,6 +31,8 @@ test('with only the shape of the data sent, a planted value is shown to the pers
   expect(received).toContain('name (string), age (integer)');
   expect(received).toContain('error: KeyError: <string>');
 
+  // The conversation shows its running total.
+  await expect(page.getByTestId('model-sent-total')).toContainText('in 2 requests (only the shape of the data)');
   await page.getByRole('button', { name: 'What the model saw' }).last().click();
   const dialog = page.getByRole('dialog', { name: 'What the model saw' });
   const inputs = dialog.getByTestId('model-input');

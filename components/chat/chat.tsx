@@ -24,6 +24,7 @@ import { Composer } from './composer';
 import { ChatHeader } from './chat-header';
 import { pickedModel, pickModel } from './picked-models';
 import { MessageList } from './message-list';
+import { ModelSentTotal } from './model-saw-dialog';
 import { preloadMarkdown } from './markdown';
 import { Sidebar } from './sidebar';
 import { KernelContext } from './kernel-context';
@@ -350,6 +351,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           onCheck={sendFollowUp}
           conversationId={conversationId}
         />
+        {messages.some((m) => m.role === 'assistant') && <ModelSentTotal conversationId={conversationId} refreshKey={status === 'ready' || status === 'error' ? messages.length : -1} />}
       </main>
       <div className="relative mx-auto w-full max-w-3xl px-3 pb-3 sm:px-4">
         {!atBottom && (

@@ -90,3 +90,27 @@ function Loaded({ loaded }: { loaded: Loaded }) {
     </>
   );
 }
+
+/**
+ * The conversation's running total of what was sent to the model provider, read again after each
+ * turn (`refreshKey` changes when one ends; negative while one is under way).
+ */
+export function ModelSentTotal({ conversationId, refreshKey }: { conversationId: string; refreshKey: number }) {
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  useEffect(() => {
+    if (refreshKey < 0) return;
+    const abort = new AbortController();
+    fetch(`/api/conversations/${conversationId}/model-inputs`, { signal: abort.signal })
+      .then(async (response) => (response.ok ? setLoaded(modelInputsResponseSchema.parse(await response.json())) : setLoaded(null)))
+      .catch(() => undefined);
+    return () => abort.abort();
+  }, [conversationId, refreshKey]);
+  if (!loaded || loaded.totals.requests === 0) return null;
+  const { totals } = loaded;
+  return (
+    <p className="mx-auto max-w-3xl px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400" data-testid="model-sent-total">
+      Sent to the model provider in this conversation: {formatBytes(totals.textBytes)} of text, {formatBytes(totals.imageBytes)} of images in {totals.requests} request{totals.requests === 1 ? '' : 's'}
+      {loaded.modelSees === 'schema' ? ' (only the shape of the data)' : ''}.
+    </p>
+  );
+}
