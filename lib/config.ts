@@ -17,6 +17,7 @@ import { modelChoice, readModelCatalog, type ModelEntry } from './ai/model-catal
 import { parseEmailList } from './auth/email-list';
 import { ConfigurationError, envIssueProblem, type ConfigProblem } from './config-problems';
 import { APP_VERSION } from './version';
+import { modelSeesSchema, type ModelSees } from './ai/model-sees';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -38,6 +39,8 @@ const envSchema = z.object({
   RUNPAD_STEP_BUDGET: z.coerce.number().int().min(1).max(TURN_LIMITS.maxStepBudget).default(TURN_LIMITS.defaultStepBudget),
   RUNPAD_DEMO_CHUNK_DELAY_MS: z.coerce.number().int().min(0).default(8),
   RUNPAD_CODE_MODE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['tools', 'blocks']).default('tools')),
+  /** What the model may see of outputs and dropped files (lib/ai/model-sees.ts). */
+  RUNPAD_MODEL_SEES: z.preprocess((v) => (v === '' ? undefined : v), modelSeesSchema.default('outputs')),
   RUNPAD_MODEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
   RUNPAD_PUBLIC_ORIGIN: optionalUrl,
   RUNPAD_TRUST_PROXY: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
@@ -119,6 +122,8 @@ export type AppConfig = {
   stepBudget: number;
   /** How the model asks for code to run: tool calls, or fenced code blocks (lib/ai/blocks-stream.ts). */
   codeMode: 'tools' | 'blocks';
+  /** The operator's policy of what the model sees; a conversation may only be stricter (lib/ai/model-sees.ts). */
+  modelSees: ModelSees;
   /** How long the model may send nothing (before its first chunk, or between chunks). */
   modelIdleTimeoutMs: number;
   /** The origin browsers use (`https://runpad.example`), when configured; see lib/http/origin.ts. */
@@ -224,6 +229,7 @@ function readConfiguration(): { config: AppConfig; problems: [] } | { config: nu
     stepBudget: env.RUNPAD_STEP_BUDGET,
     modelIdleTimeoutMs: env.RUNPAD_MODEL_IDLE_TIMEOUT_MS,
     codeMode: env.RUNPAD_CODE_MODE,
+    modelSees: env.RUNPAD_MODEL_SEES,
     publicOrigin: env.RUNPAD_PUBLIC_ORIGIN ? new URL(env.RUNPAD_PUBLIC_ORIGIN).origin : null,
     trustProxy: env.RUNPAD_TRUST_PROXY === '1' || env.RUNPAD_TRUST_PROXY === 'true',
     redisUrl: env.REDIS_URL ?? null,

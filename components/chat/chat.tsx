@@ -24,6 +24,7 @@ import { Composer } from './composer';
 import { ChatHeader } from './chat-header';
 import { pickedModel, pickModel } from './picked-models';
 import { MessageList } from './message-list';
+import { ModelSentTotal } from './model-saw-dialog';
 import { preloadMarkdown } from './markdown';
 import { Sidebar } from './sidebar';
 import { KernelContext } from './kernel-context';
@@ -152,13 +153,13 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         },
         // The server keeps the history; the browser sends only what is new.
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
-          const { includeImages, stepBudget } = currentSettings();
+          const { includeImages, stepBudget, modelSees } = currentSettings();
           const message = messages.at(-1);
           // A new message says which messages this tab has, so a stale tab is refused, not interleaved.
           const knownMessageIds = trigger === 'submit-message' && !messageId && message?.role === 'user' ? messages.slice(0, -1).map((m) => m.id) : undefined;
           const sources = lastPackageSources();
           return {
-            body: { id, trigger, messageId, message, knownMessageIds, packageSource: sources.python, rPackageSource: sources.r, modelId: pickedModel(id), settings: { includeImages, stepBudget } },
+            body: { id, trigger, messageId, message, knownMessageIds, packageSource: sources.python, rPackageSource: sources.r, modelId: pickedModel(id), settings: { includeImages, stepBudget, ...(modelSees === 'schema' ? { modelSees } : {}) } },
           };
         },
       }),
@@ -358,7 +359,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           packagesUnavailable={packageSource === 'unreachable'}
           onExample={send}
           onCheck={sendFollowUp}
+          conversationId={conversationId}
         />
+        {messages.some((m) => m.role === 'assistant') && <ModelSentTotal conversationId={conversationId} refreshKey={status === 'ready' || status === 'error' ? messages.length : -1} />}
       </main>
       <div className="relative mx-auto w-full max-w-3xl px-3 pb-3 sm:px-4">
         {!atBottom && (

@@ -3,6 +3,7 @@
 import type { UIMessage } from 'ai';
 import { memo, useState } from 'react';
 import { messagePlainText } from '@/lib/chat/copy-text';
+import { ModelSawDialog } from './model-saw-dialog';
 
 type MessageActionsProps = {
   message: UIMessage;
@@ -10,14 +11,17 @@ type MessageActionsProps = {
   onRegenerate: () => void;
   /** Present when the message is the user's and may be edited now (no answer in progress). */
   onEdit?: (messageId: string) => void;
+  /** The conversation, for an answer's "What the model saw" (absent: not offered). */
+  conversationId?: string;
 };
 
 /**
  * Copy any message; edit and re-send the user's; regenerate the last answer. Memoised, like the
  * message itself: the list re-renders on every streamed chunk and run, its finished messages' actions need not.
  */
-export const MessageActions = memo(function MessageActions({ message, canRegenerate, onRegenerate, onEdit }: MessageActionsProps) {
+export const MessageActions = memo(function MessageActions({ message, canRegenerate, onRegenerate, onEdit, conversationId }: MessageActionsProps) {
   const [copied, setCopied] = useState(false);
+  const [sawOpen, setSawOpen] = useState(false);
   const copy = async () => {
     await navigator.clipboard.writeText(messagePlainText(message));
     setCopied(true);
@@ -32,6 +36,14 @@ export const MessageActions = memo(function MessageActions({ message, canRegener
         <button type="button" onClick={() => onEdit(message.id)} className="underline hover:text-zinc-800 dark:hover:text-zinc-200">
           Edit
         </button>
+      )}
+      {conversationId && message.role === 'assistant' && (
+        <>
+          <button type="button" onClick={() => setSawOpen(true)} className="underline hover:text-zinc-800 dark:hover:text-zinc-200">
+            What the model saw
+          </button>
+          <ModelSawDialog open={sawOpen} onClose={() => setSawOpen(false)} conversationId={conversationId} answerId={message.id} />
+        </>
       )}
       {canRegenerate && (
         <button type="button" onClick={onRegenerate} className="underline hover:text-zinc-800 dark:hover:text-zinc-200">

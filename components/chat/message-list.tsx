@@ -29,6 +29,8 @@ type MessageListProps = {
   onExample: (text: string) => void;
   /** Sends a follow-up asking the model to verify an answer's untraced figures. */
   onCheck: (text: string) => void;
+  /** The conversation's id, for each answer's "What the model saw". */
+  conversationId?: string;
 };
 
 /**
@@ -36,7 +38,7 @@ type MessageListProps = {
  * `Chat` for every change of the interpreter's state (busy, then ready, on every run), and none of
  * those needs the messages drawn again. A run's round trip waited for them.
  */
-export const MessageList = memo(function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onContinue, onEditMessage, isDemo, packagesUnavailable, onExample, onCheck }: MessageListProps) {
+export const MessageList = memo(function MessageList({ messages, runs, status, error, onRetry, onRegenerate, onContinue, onEditMessage, isDemo, packagesUnavailable, onExample, onCheck, conversationId }: MessageListProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
   const idleNow = status === 'ready' || status === 'error';
   // An answer is complete when nothing streams and none of its code is still to run.
@@ -75,6 +77,7 @@ export const MessageList = memo(function MessageList({ messages, runs, status, e
                   canRegenerate={message === last && message.role === 'assistant' && idle}
                   onRegenerate={onRegenerate}
                   onEdit={message.role === 'user' && idle ? setEditingId : undefined}
+                  conversationId={conversationId}
                 />
               </>
             )}

@@ -44,6 +44,15 @@ export const SettingsDialog = memo(function SettingsDialog({ open, onClose, maxT
           <input type="checkbox" checked={settings.includeImages} onChange={(event) => update({ includeImages: event.target.checked })} />
           <span>Send figures to the model as images (turn off for models without vision)</span>
         </label>
+        <label className="flex items-start gap-2">
+          <input type="checkbox" className="mt-1" checked={settings.modelSees === 'schema'} onChange={(event) => update({ modelSees: event.target.checked ? 'schema' : 'outputs' })} />
+          <span>
+            Send the model only the shape of my data
+            <span className="mt-1 block text-xs text-zinc-500 dark:text-zinc-400">
+              Column names and types, sizes, that a figure was made, errors without values: no row, printed text or image. A conversation that sent a message with this on keeps it; you still see everything.
+            </span>
+          </span>
+        </label>
         <label className="block">
           <span className="font-medium">Code runs per message</span>
           <input

@@ -1,6 +1,7 @@
 'use client';
 
 import { z } from 'zod';
+import { answerMetadataOf } from '@/lib/chat/answer-metadata';
 import { readJsonAs } from '@/lib/http/error-body';
 import { redirectPath } from '@/lib/http/redirect-target';
 import type { UIMessage } from 'ai';
@@ -78,6 +79,9 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
         <header className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title ?? 'Shared conversation'}</h1>
           <span className="text-xs text-zinc-600 dark:text-zinc-400">Shared snapshot · {new Date(sharedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC</span>
+          <span className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="shared-model-sees">
+            {modelSeesWords(messages)}
+          </span>
           <button type="button" onClick={fork} disabled={forking} className="rounded-lg bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
             {forking ? 'Copying…' : 'Continue in my own chat'}
           </button>
@@ -98,4 +102,13 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
       </div>
     </RerunMarksProvider>
   );
+}
+
+/** The policy the answers were written under (each answer's metadata.modelSees; absent: outputs). */
+function modelSeesWords(messages: ReadonlyArray<{ role: string; metadata?: unknown }>): string {
+  const answers = messages.filter((m) => m.role === 'assistant').map((m) => answerMetadataOf(m.metadata).modelSees ?? 'outputs');
+  const schema = answers.filter((policy) => policy === 'schema').length;
+  if (schema === 0) return 'The model saw the outputs of the code and of the files';
+  if (schema === answers.length) return 'The model saw only the shape of the data (names, types, sizes)';
+  return `The model saw only the shape of the data for ${schema} of ${answers.length} answers, the outputs for the others`;
 }

@@ -15,11 +15,13 @@ import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
 import { createTools } from './python-tool';
 import { runToModel, type ResolveBlob } from './run-to-model';
+import { attachmentsToSchemaText, type ModelSees } from './model-sees';
 
 import type { ModelApi } from './provider-clients';
 
 export type { ModelApi };
-type Options = { api: ModelApi; includeImages: boolean; resolveBlob: ResolveBlob; codeMode?: 'tools' | 'blocks' };
+/** modelSees: what the model may see of outputs and files (lib/ai/model-sees.ts); `outputs` when absent. */
+type Options = { api: ModelApi; includeImages: boolean; resolveBlob: ResolveBlob; codeMode?: 'tools' | 'blocks'; modelSees?: ModelSees };
 
 /** A call the user stopped before its run answered: no state to speak of. */
 const CANCELLED: RunResult = failedRun({ kind: 'interrupted', state: 'none' }, 0);
@@ -43,17 +45,18 @@ async function resolveRun(result: RunResult, resolveBlob: ResolveBlob): Promise<
 }
 
 /** Resolves blob references and gives unanswered tool calls (a stopped turn) an output. */
-async function prepare(messages: UIMessage[], resolveBlob: ResolveBlob): Promise<UIMessage[]> {
+async function prepare(messages: UIMessage[], resolveBlob: ResolveBlob, modelSees: ModelSees): Promise<UIMessage[]> {
   return Promise.all(
-    messages.map(async (message) => withAttachmentText({
+    messages.map(async (message) => withAttachmentText(modelSees, {
       ...message,
       parts: await Promise.all(
         message.parts.map(async (part) => {
           if (!isCodePartType(part.type)) return part;
           const run = part as Extract<UIMessage['parts'][number], { toolCallId: string }> & { state: string; input?: unknown; output?: unknown };
           if (run.state === 'output-available') {
+            // Under `schema` no image is sent: its blob is not even read (the reference says a figure was made).
             const result = runResultOf({ state: run.state, output: run.output });
-            return (result ? { ...run, output: await resolveRun(result, resolveBlob) } : part) as typeof part;
+            return (result ? { ...run, output: modelSees === 'schema' ? result : await resolveRun(result, resolveBlob) } : part) as typeof part;
           }
           if (run.state === 'input-available' || run.state === 'input-streaming') {
             return { ...run, state: 'output-available' as const, input: run.input ?? { code: '' }, output: CANCELLED } as typeof part;
@@ -66,10 +69,10 @@ async function prepare(messages: UIMessage[], resolveBlob: ResolveBlob): Promise
 }
 
 /** Files that came with a user message are described to the model in words (name, size, preview). */
-function withAttachmentText(message: UIMessage): UIMessage {
+function withAttachmentText(modelSees: ModelSees, message: UIMessage): UIMessage {
   const files = message.role === 'user' ? attachmentsOf(message.metadata) : [];
   if (files.length === 0) return message;
-  return { ...message, parts: [...message.parts, { type: 'text', text: attachmentsToText(files) }] };
+  return { ...message, parts: [...message.parts, { type: 'text', text: modelSees === 'schema' ? attachmentsToSchemaText(files) : attachmentsToText(files) }] };
 }
 
 function moveImagesOutOfToolResults(messages: ModelMessage[]): ModelMessage[] {
@@ -104,7 +107,7 @@ function moveImagesOutOfToolResults(messages: ModelMessage[]): ModelMessage[] {
  * wrote them (each cell as a fenced block in its text), and each step's outputs as the next user
  * message, in the words of the model view ("Output of block 1 (python): …", images attached).
  */
-async function asBlocks(messages: UIMessage[], includeImages: boolean): Promise<UIMessage[]> {
+async function asBlocks(messages: UIMessage[], includeImages: boolean, modelSees: ModelSees): Promise<UIMessage[]> {
   const out: UIMessage[] = [];
   for (const message of messages) {
     if (message.role !== 'assistant') {
@@ -132,7 +135,7 @@ async function asBlocks(messages: UIMessage[], includeImages: boolean): Promise<
       segment.push({ type: 'text', text: `\n\`\`\`${target.fence}\n${run.input?.code ?? ''}\n\`\`\`\n` });
       const result = runResultOf({ state: run.state, output: run.output });
       if (!result) continue;
-      const view = await runToModel(result, { includeImages });
+      const view = await runToModel(result, { includeImages, modelSees });
       outputs.push({ type: 'text', text: `Output of block ${block} (${target.fence}):\n${view.text}` });
       for (const image of view.images) outputs.push({ type: 'file', mediaType: image.mediaType, url: `data:${image.mediaType};base64,${image.data}` });
     }
@@ -142,8 +145,9 @@ async function asBlocks(messages: UIMessage[], includeImages: boolean): Promise<
 }
 
 export async function toModelMessages(messages: UIMessage[], options: Options): Promise<ModelMessage[]> {
-  const prepared = await prepare(messages, options.resolveBlob);
-  if (options.codeMode === 'blocks') return convertToModelMessages(await asBlocks(prepared, options.includeImages));
-  const converted = await convertToModelMessages(prepared, { tools: createTools({ includeImages: options.includeImages }) });
+  const modelSees = options.modelSees ?? 'outputs';
+  const prepared = await prepare(messages, options.resolveBlob, modelSees);
+  if (options.codeMode === 'blocks') return convertToModelMessages(await asBlocks(prepared, options.includeImages, modelSees));
+  const converted = await convertToModelMessages(prepared, { tools: createTools({ includeImages: options.includeImages, modelSees }) });
   return options.api === 'chat' ? moveImagesOutOfToolResults(converted) : converted;
 }

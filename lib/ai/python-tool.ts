@@ -7,8 +7,9 @@ import { tool, type InferUITools, type UIMessage } from 'ai';
 import { runResultSchema } from '@/lib/runtime/protocol';
 import { TARGET_LIST, type Target, type TargetId } from '@/lib/targets/registry';
 import { runToModel } from './run-to-model';
+import type { ModelSees } from './model-sees';
 
-export type ToolOptions = { includeImages: boolean };
+export type ToolOptions = { includeImages: boolean; modelSees?: ModelSees };
 
 function codeTool(target: Target, options: ToolOptions) {
   return tool({
@@ -16,7 +17,7 @@ function codeTool(target: Target, options: ToolOptions) {
     inputSchema: target.inputSchema,
     outputSchema: runResultSchema,
     toModelOutput: async ({ output }) => {
-      const view = await runToModel(output, { includeImages: options.includeImages });
+      const view = await runToModel(output, { includeImages: options.includeImages, modelSees: options.modelSees });
       return {
         type: 'content',
         value: [

@@ -9,6 +9,7 @@ import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
 import { formatBytes, formatDuration } from '@/lib/format';
 import { describeChart, vegaLiteSpecOf } from '@/lib/charts/vegalite';
 import { noticeForModel } from '@/lib/runtime/run-failure';
+import { runToSchemaView, type ModelSees } from './model-sees';
 
 export type ModelImage = { mediaType: string; data: string };
 export type ModelView = { text: string; images: ModelImage[] };
@@ -66,7 +67,9 @@ function streamBlocks(outputs: Output[]): Array<Output | { output_type: 'joined'
   return blocks;
 }
 
-export async function runToModel(result: RunResult, options: { includeImages: boolean; resolveBlob?: ResolveBlob }): Promise<ModelView> {
+export async function runToModel(result: RunResult, options: { includeImages: boolean; resolveBlob?: ResolveBlob; modelSees?: ModelSees }): Promise<ModelView> {
+  // Under `schema` the model gets shapes and names only (lib/ai/model-sees.ts).
+  if (options.modelSees === 'schema') return runToSchemaView(result);
   const lines: string[] = [];
   if (result.restored) {
     const failed = result.restored.failed.length > 0 ? `; ${result.restored.failed.length} failed: ${result.restored.failed.join('; ')}` : '';

@@ -169,3 +169,31 @@ export function describeChart(spec: ChartSpec): string {
   if (params) parts.push('has params/selections (interactive)');
   return parts.join('; ');
 }
+
+/**
+ * The chart's shape only, for a model that may not see data (RUNPAD_MODEL_SEES=schema): its marks,
+ * each channel's field name and type, and how many rows it draws. No title, no constant, no value.
+ */
+export function describeChartShape(spec: ChartSpec): string {
+  const units = unitSpecs(spec);
+  const marks = [...new Set(units.map(markOf).filter((mark): mark is string => mark !== null))];
+  const channels = new Set<string>();
+  for (const unit of [spec, ...units]) {
+    const encoding = (isObject(unit.encoding) ? unit.encoding : {}) as Encoding;
+    for (const [channel, definition] of Object.entries(encoding)) {
+      const fields = (Array.isArray(definition) ? definition : [definition]).filter(isObject);
+      for (const item of fields) {
+        const field = typeof item.field === 'string' ? item.field : null;
+        const aggregate = typeof item.aggregate === 'string' ? item.aggregate : null;
+        const type = typeof item.type === 'string' ? ` (${item.type})` : '';
+        if (field) channels.add(`${channel} = ${aggregate ? `${aggregate}(${field})` : field}${type}`);
+        else if (aggregate === 'count') channels.add(`${channel} = count()${type}`);
+      }
+    }
+  }
+  const parts = [`Vega-Lite ${marks.length > 0 ? `${marks.join(' + ')} chart` : 'chart'}`];
+  if (channels.size > 0) parts.push(`axes and channels: ${[...channels].slice(0, 16).join(', ')}`);
+  const rows = dataRows(spec);
+  if (rows !== null) parts.push(`${rows.toLocaleString('en-US')} data row${rows === 1 ? '' : 's'}`);
+  return parts.join('; ');
+}

@@ -17,6 +17,8 @@ export const answerMetadataSchema = z.looseObject({
   model: answerModelSchema.optional().catch(undefined),
   /** The step budget this answer ran into (the model was told to stop running code). */
   budgetSpent: z.number().int().nonnegative().optional().catch(undefined),
+  /** What the model could see of outputs and files when it wrote this answer (lib/ai/model-sees.ts). */
+  modelSees: z.enum(['outputs', 'schema']).optional().catch(undefined),
   /** A draft written while the answer streams (lib/chat/answer-drafts.ts). */
   streaming: z.boolean().optional().catch(undefined),
   /** Cut off by a crash: shown with Continue and Regenerate. */

@@ -22,6 +22,7 @@ import { AppError } from '@/lib/errors';
 type Loaded = {
   hasTitle: boolean;
   modelId: string | null;
+  modelSees: string | null;
   history: (stored?: StoredMessage[]) => Promise<UIMessage[]>;
   /** The request's figures by digest: looked up together, each read once (./blob-resolver.ts). */
   resolveBlob: ResolveBlob;
@@ -41,6 +42,8 @@ export async function loadConversationForChat(db: Db, userId: string, request: C
   return {
     hasTitle: conversation.title !== null,
     modelId: conversation.modelId,
+    /** The conversation's own policy of what the model sees (read back by settleModelSees). */
+    modelSees: conversation.modelSees,
     /** The stored messages, validated (message:invalid when one is not); pass them when the caller already has them (after a save). */
     history: async (known?: StoredMessage[]) => {
       let stored = known ?? (await listMessages(db, conversationId));

@@ -31,6 +31,8 @@ import { maybeGenerateTitle } from './titles';
 import { observeModelStream } from '@/lib/metrics/model-stream';
 import { checkTokenBudget } from '@/lib/usage/token-budget';
 import { recordUsage, UsageMeter } from '@/lib/usage/record-usage';
+import { recordModelInput, settleModelSees } from '@/lib/db/queries/model-inputs';
+import { buildModelInput } from '@/lib/ai/model-input';
 
 type HandleChatInput = { identity: Identity; request: ChatRequest; timing: ServerTiming; requestId: string; log: Logger };
 
@@ -76,11 +78,14 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   // without image input reads each figure in words. The history is rebuilt in its format.
   const codeMode = config.codeMode === 'blocks' || !entry.tools ? 'blocks' : 'tools';
   const includeImages = request.settings.includeImages && entry.images;
+  // What the model may see: the strictest of the operator's, the conversation's and the request's.
+  const modelSees = await settleModelSees(db, userId, request.id, config.modelSees, loaded.modelSees, request.settings.modelSees);
   const modelMessages = await toModelMessages(messages, {
     api: apiOf(entry.provider),
     includeImages,
     resolveBlob: loaded.resolveBlob,
     codeMode,
+    modelSees,
   });
   const instructions =
     buildSystemPrompt({
@@ -108,6 +113,9 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   // The SDK's idle timeouts abort the request like a Stop would: an abort without a Stop is the timeout.
   const timedOut = () => !stop.signal.aborted;
   const continued = messages.at(-1)?.role === 'assistant' ? (stored ?? (await listMessages(db, request.id))).find((m) => m.id === messages.at(-1)?.id) ?? null : null;
+  // The answer this request writes (the one it continues, or a new one), and what is sent for it.
+  const answerId = messages.at(-1)?.role === 'assistant' ? (messages.at(-1)?.id ?? crypto.randomUUID()) : crypto.randomUUID();
+  await recordModelInput(db, { conversationId: request.id, answerId, modelSees, ...buildModelInput(instructions, modelMessages) });
   const draft = new AnswerDraft(db, userId, request.id, continued, conversationLog);
   // Past the step budget, blocks stay text: the model was told to stop running code.
   const blocksMode = codeMode === 'blocks' && !budgetSpent;
@@ -138,10 +146,10 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
     stream: observeModelStream(result.stream.pipeThrough(meter.tap()), entry.id),
     tools,
     originalMessages: messages,
-    generateMessageId: () => crypto.randomUUID(),
+    generateMessageId: () => answerId,
     // Each answer records the model that wrote it (shown under it, kept by shares and forks).
     messageMetadata: ({ part }) =>
-      part.type === 'start' ? { ...(budgetSpent ? { budgetSpent: stepBudget } : {}), model: { id: entry.id, label: entry.label }, streaming: false, cutOff: false } : undefined,
+      part.type === 'start' ? { ...(budgetSpent ? { budgetSpent: stepBudget } : {}), model: { id: entry.id, label: entry.label }, ...(modelSees === 'schema' ? { modelSees } : {}), streaming: false, cutOff: false } : undefined,
     onError: (error) => {
       failed = true;
       // The SDK hands an error text made here back once more, as an Error, while it builds the

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TURN_LIMITS } from '@/lib/runtime/limits';
 import { incomingMessageSchema } from './incoming-message';
 import { modelIdSchema } from '@/lib/ai/model-catalog';
+import { modelSeesSchema } from '@/lib/ai/model-sees';
 
 /**
  * The body the browser posts to /api/chat: the conversation id and only the newest message
@@ -25,6 +26,8 @@ export const chatRequestSchema = z.object({
     .object({
       includeImages: z.boolean().default(true),
       stepBudget: z.number().int().min(1).max(TURN_LIMITS.maxStepBudget).default(TURN_LIMITS.defaultStepBudget),
+      /** What the model may see in this conversation: only ever stricter than what it is (lib/db/queries/model-inputs.ts). */
+      modelSees: modelSeesSchema.optional(),
     })
     .default({ includeImages: true, stepBudget: TURN_LIMITS.defaultStepBudget }),
 });

@@ -173,6 +173,18 @@ for (const backend of backends) {
       expect(await getBlobForUser(db, alice, dataset)).toBeNull();
     });
 
+    live('a fork of answers written seeing only the shape of the data sends only that shape too', async () => {
+      const c = await createConversation(db, alice, { title: 'schema only' });
+      await upsertMessage(db, alice, c.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'q' }] });
+      await upsertMessage(db, alice, c.id, { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'a' }], metadata: { modelSees: 'schema' } });
+      const fork = (await forkShare(db, bob, (await createOrUpdateShare(db, alice, c.id))!, quota))!;
+      expect((await getConversation(db, bob, fork))?.modelSees).toBe('schema');
+      const open = await createConversation(db, alice, { title: 'outputs' });
+      await upsertMessage(db, alice, open.id, { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'a' }] });
+      const openFork = (await forkShare(db, bob, (await createOrUpdateShare(db, alice, open.id))!, quota))!;
+      expect((await getConversation(db, bob, openFork))?.modelSees).toBeNull();
+    });
+
     live('the media type belongs to each reference, not to the bytes', async () => {
       const html = `<html><script>alert(1)</script></html> ${crypto.randomUUID()}`;
       const mallory = crypto.randomUUID();

@@ -42,6 +42,8 @@ export const conversations = pgTable(
     titleEdited: boolean('title_edited').notNull().default(false),
     /** The model picked for it (an id of the operator's list, lib/ai/model-catalog.ts); null: the default. */
     modelId: text('model_id'),
+    /** What the model may see here, when stricter than the operator's RUNPAD_MODEL_SEES (lib/ai/model-sees.ts); null: the operator's. */
+    modelSees: text('model_sees'),
     storedBytes: storedBytes(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -234,4 +236,27 @@ export const invitations = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
   (t) => [index('invitations_email').on(t.email)],
+);
+
+/**
+ * What the server sent the model provider for one request (lib/ai/model-input.ts): the text and
+ * images as sent (images by sha256 and size), recorded before the request is made, listed under
+ * the answer the request wrote ("What the model saw"). An answer of several steps has several.
+ */
+export const modelInputs = pgTable(
+  'model_inputs',
+  {
+    id: uuid('id').primaryKey(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    answerId: text('answer_id').notNull(),
+    /** The policy it was built under: `outputs` or `schema`. */
+    modelSees: text('model_sees').notNull(),
+    content: jsonb('content').notNull(),
+    textBytes: integer('text_bytes').notNull(),
+    imageBytes: integer('image_bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('model_inputs_conversation').on(t.conversationId, t.answerId)],
 );

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
+import { sql } from 'drizzle-orm';
 import { extract, create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
@@ -205,8 +206,10 @@ describe('backup and restore of an embedded instance', { timeout: 300_000 }, () 
     const { db, close } = await createDb({ dataDir: null }, { migrationsFolder: folder });
     const user = crypto.randomUUID();
     try {
-      await ensureUser(db, user);
-      await createConversation(db, user, { title: 'Before the upgrade' });
+      // Written in SQL that every schema since the first takes: the app's own queries name the
+      // newest columns, which an older schema lacks.
+      await db.execute(sql`insert into users (id) values (${user})`);
+      await db.execute(sql`insert into conversations (id, owner_id, title) values (${crypto.randomUUID()}, ${user}, 'Before the upgrade')`);
       const store = createFsBlobStore(path.join(root, 'older-blobs'));
       const manifest = await backup({ db, databaseKind: 'embedded', store, authSecret: { file: path.join(root, 'none') }, appVersion: '0.9.0' }, path.join(root, 'older.tar.gz'));
       expect(manifest.database.migration).toBe(older);

@@ -3,7 +3,7 @@
  * its snapshot holds — the blobs its messages reference and the files the conversation had —
  * recorded when it is made or updated; nothing added to the conversation later.
  */
-import { lastAnswerModel } from '@/lib/chat/answer-metadata';
+import { answerMetadataOf, lastAnswerModel } from '@/lib/chat/answer-metadata';
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
@@ -102,7 +102,9 @@ export async function forkShare(db: Db, userId: string, shareId: string, quota: 
     const id = crypto.randomUUID();
     // The fork keeps the model of the snapshot's last answer (a model no longer offered falls back to the default).
     const modelId = lastAnswerModel(share.messages)?.id ?? null;
-    await tx.insert(conversations).values({ id, ownerId: userId, title: share.title ? `${share.title} (fork)` : 'Fork', modelId });
+    // Answers written seeing only the shape of the data keep it so in the fork (lib/ai/model-sees.ts).
+    const modelSees = share.messages.some((message) => answerMetadataOf(message.metadata).modelSees === 'schema') ? 'schema' : null;
+    await tx.insert(conversations).values({ id, ownerId: userId, title: share.title ? `${share.title} (fork)` : 'Fork', modelId, modelSees });
     for (const [seq, message] of share.messages.entries()) {
       await tx.insert(messages).values({ conversationId: id, id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq });
     }

@@ -1,0 +1,169 @@
+import type { UIMessage } from 'ai';
+import { describe, expect, it } from 'vitest';
+import type { Output, RunResult } from '@/lib/runtime/protocol';
+import { attachmentsToSchemaText, redactMessage, runToSchemaView, strictest } from './model-sees';
+import { runToModel } from './run-to-model';
+import { toModelMessages } from './model-messages';
+
+/** A value planted in the data: it must reach no request under `schema`. */
+const SECRET = 'ZEBRA-4417';
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+const run = (...outputs: Output[]): RunResult => ({ status: 'ok', durationMs: 12, outputs });
+const view = (...outputs: Output[]) => runToSchemaView(run(...outputs)).text;
+
+describe('schema view of a run, per output kind', () => {
+  it('stream: the number of lines and bytes printed, not the text; adjacent chunks are one block', () => {
+    const text = view({ output_type: 'stream', name: 'stdout', text: `name ${SECRET}\n` }, { output_type: 'stream', name: 'stdout', text: 'second line\n' }, { output_type: 'stream', name: 'stderr', text: 'warn' });
+    expect(text).toContain('stdout: 2 lines, 28 B printed (not sent)');
+    expect(text).toContain('stderr: 1 line, 4 B printed (not sent)');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('second line');
+  });
+
+  it('table: shape, column names and types; no cell', () => {
+    const table = { schema: { fields: [{ name: 'customer', type: 'string' }, { name: 'amount', type: 'number' }] }, data: [{ customer: SECRET, amount: 991.5 }], shape: [1200, 2] as [number, number] };
+    const text = view({ output_type: 'execute_result', data: { 'application/vnd.dataresource+json': table, 'text/plain': `${SECRET} 991.5` } });
+    expect(text).toContain('result: a table of 1,200 rows × 2 columns; columns: customer (string), amount (number)');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('991');
+  });
+
+  it('Vega-Lite chart: marks, channels with field names and types, row count; no title, constant, value or image', () => {
+    const spec = {
+      title: `Sales of ${SECRET}`,
+      data: { values: [{ region: SECRET, sales: 12345 }] },
+      mark: 'bar',
+      encoding: { x: { field: 'region', type: 'nominal' }, y: { field: 'sales', aggregate: 'sum', type: 'quantitative' }, color: { value: SECRET } },
+    };
+    const text = view({ output_type: 'display_data', data: { 'application/vnd.vegalite.v5+json': spec, 'image/png': PNG } });
+    expect(text).toContain('a chart shown to the user (Vega-Lite bar chart; axes and channels: x = region (nominal), y = sum(sales) (quantitative); 1 data row), drawn as PNG');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('12345');
+    expect(text).not.toContain(PNG);
+    expect(runToSchemaView(run({ output_type: 'display_data', data: { 'image/png': PNG } })).images).toEqual([]);
+  });
+
+  it('image: that a figure was made, its kind and size; never the image or its text', () => {
+    const text = view({ output_type: 'display_data', data: { 'image/png': PNG, 'text/plain': `<Figure ${SECRET}>` } }, { output_type: 'display_data', data: { 'image/jpeg': `blob:${'a'.repeat(64)}` } });
+    expect(text).toContain('display: a figure shown to the user (PNG, 72 B); its image is not sent');
+    expect(text).toContain('display: a figure shown to the user (JPEG); its image is not sent');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(PNG);
+  });
+
+  it('SVG and Graphviz diagrams: that a diagram was made; not its source or labels', () => {
+    const text = view(
+      { output_type: 'display_data', data: { 'text/vnd.graphviz': `digraph { "${SECRET}" -> b }`, 'image/svg+xml': `<svg><text>${SECRET}</text></svg>` } },
+      { output_type: 'display_data', data: { 'image/svg+xml': `<svg><text>${SECRET}</text></svg>` } },
+    );
+    expect(text).toContain('display: a diagram shown to the user (Graphviz; SVG, 34 B); its source and image are not sent');
+    expect(text).toContain('display: a diagram shown to the user (SVG, 34 B)');
+    expect(text).not.toContain(SECRET);
+  });
+
+  it('markdown and plain text results: their size only', () => {
+    const text = view({ output_type: 'display_data', data: { 'text/markdown': `# ${SECRET}\nrow` } }, { output_type: 'execute_result', data: { 'text/plain': `'${SECRET}'` } });
+    expect(text).toContain('display: markdown shown to the user (2 lines, 16 B); its text is not sent');
+    expect(text).toContain('result: text shown to the user (1 line, 12 B); its text is not sent');
+    expect(text).not.toContain(SECRET);
+  });
+
+  it('error: its type and message with values replaced, the traceback places without source lines', () => {
+    const traceback = [
+      'Traceback (most recent call last):',
+      '  File "<cell>", line 3, in <module>\n    df.loc["ZEBRA-4417"]',
+      `KeyError: '${SECRET}'`,
+    ];
+    const text = view({ output_type: 'error', ename: 'KeyError', evalue: `'${SECRET}' not found in column amount at row 42`, traceback });
+    expect(text).toContain('error: KeyError: <string> not found in column amount at row <number>');
+    expect(text).toContain('File "<cell>", line 3, in <module>');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('df.loc');
+  });
+
+  it('file written: its name and size', () => {
+    expect(view({ output_type: 'file', name: 'summary.csv', size: 2048, mediaType: 'text/csv' })).toContain('wrote /output/summary.csv (2.0 kB)');
+  });
+
+  it('a notice and the run status keep their words, with values removed', () => {
+    const text = runToSchemaView({ ...run(), status: 'error', notice: `Stopped after "${SECRET}" used 3.5 GB` }).text;
+    expect(text).toContain('status: error');
+    expect(text).toContain('notice: Stopped after <string> used <number> GB');
+  });
+
+  it('runToModel under schema is the schema view, whatever images are allowed', async () => {
+    const result = run({ output_type: 'display_data', data: { 'image/png': PNG } });
+    const model = await runToModel(result, { includeImages: true, modelSees: 'schema', resolveBlob: async () => ({ mediaType: 'image/png', base64: PNG }) });
+    expect(model.images).toEqual([]);
+    expect(model.text).toBe(runToSchemaView(result).text);
+  });
+});
+
+describe('redactMessage', () => {
+  it.each([
+    [`could not convert string to float: '${SECRET}'`, 'could not convert string to float: <string>'],
+    ['invalid literal for int() with base 10: "12,5"', 'invalid literal for int() with base <number>: <string>'],
+    ["Conversion Error: Could not convert string 'x\\'y' to INT32", 'Conversion Error: Could not convert string <string> to INT32'],
+    ['value -1.5e3 out of range for 0xff', 'value <number> out of range for <number>'],
+    ['column `zip code` has 3 rows', 'column <string> has <number> rows'],
+    ['name x2 and utf8 stay', 'name x2 and utf8 stay'],
+  ])('%s', (message, expected) => {
+    expect(redactMessage(message)).toBe(expected);
+  });
+
+  it('cuts a long message', () => {
+    expect(redactMessage('word '.repeat(200)).length).toBeLessThanOrEqual(301);
+  });
+});
+
+describe('dropped files under schema', () => {
+  it('only the first line of the preview: format, rows, columns and types; not the rows or notes', () => {
+    const preview = `/sales.csv (2 KB, CSV, 3 rows): columns customer (string), amount (number)\nfirst 1 row:\ncustomer | amount\n${SECRET} | 10\nnote: row 3 has "${SECRET}"`;
+    const text = attachmentsToSchemaText([{ name: 'sales.csv', size: 2048, mediaType: 'text/csv', sha256: 'c'.repeat(64), preview }]);
+    expect(text).toContain('/sales.csv (2 KB, CSV, 3 rows): columns customer (string), amount (number)');
+    expect(text).not.toContain(SECRET);
+  });
+
+  it('a file without a preview: its name, size and type', () => {
+    expect(attachmentsToSchemaText([{ name: 'a.bin', size: 10, mediaType: 'application/octet-stream', sha256: 'c'.repeat(64) }])).toContain('/data/a.bin (10 bytes, application/octet-stream)');
+  });
+});
+
+describe('the strictest policy', () => {
+  it('schema wins over outputs; nothing set is outputs', () => {
+    expect(strictest('outputs', 'schema')).toBe('schema');
+    expect(strictest('schema', 'outputs')).toBe('schema');
+    expect(strictest('outputs', null)).toBe('outputs');
+    expect(strictest()).toBe('outputs');
+  });
+});
+
+describe('the model messages under schema', () => {
+  const preview = `/sales.csv (1 KB, CSV, 2 rows): columns customer (string), amount (number)\nfirst 1 row:\ncustomer | amount\n${SECRET} | 10`;
+  const outputs: Output[] = [
+    { output_type: 'stream', name: 'stdout', text: `${SECRET}\n` },
+    { output_type: 'display_data', data: { 'image/png': `blob:${'d'.repeat(64)}` } },
+    { output_type: 'error', ename: 'ValueError', evalue: `bad value '${SECRET}'`, traceback: [] },
+  ];
+  const messages: UIMessage[] = [
+    { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'summarise' }], metadata: { files: [{ name: 'sales.csv', size: 1024, mediaType: 'text/csv', sha256: 'c'.repeat(64), preview }] } },
+    { id: 'a1', role: 'assistant', parts: [{ type: 'tool-python', toolCallId: 'call_1', state: 'output-available', input: { code: 'print(df)' }, output: run(...outputs) } as UIMessage['parts'][number]] },
+  ];
+  const resolveBlob = async () => ({ mediaType: 'image/png', base64: PNG });
+
+  it.each([
+    ['tools, Responses', { api: 'responses' as const, codeMode: 'tools' as const }],
+    ['tools, Chat Completions', { api: 'chat' as const, codeMode: 'tools' as const }],
+    ['blocks', { api: 'chat' as const, codeMode: 'blocks' as const }],
+  ])('%s: no value, row or image; column names and the error type are there', async (_, mode) => {
+    const sent = JSON.stringify(await toModelMessages(messages, { ...mode, includeImages: true, resolveBlob, modelSees: 'schema' }));
+    expect(sent).not.toContain(SECRET);
+    expect(sent).not.toContain(PNG);
+    expect(sent).toContain('columns customer (string), amount (number)');
+    expect(sent).toContain('ValueError: bad value <string>');
+    // The same conversation under `outputs` does carry them: the test can fail.
+    const open = JSON.stringify(await toModelMessages(messages, { ...mode, includeImages: true, resolveBlob }));
+    expect(open).toContain(SECRET);
+  });
+});
