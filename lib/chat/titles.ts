@@ -10,15 +10,7 @@ import type { Db } from '@/lib/db/client';
 import { setGeneratedTitle } from '@/lib/db/queries/conversations';
 import type { ModelConfig } from '@/lib/config';
 import { getLanguageModel } from '@/lib/ai/provider';
-
-const MAX_TITLE = 60;
-
-export function titleFromText(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  if (line.length <= MAX_TITLE) return line || 'New conversation';
-  const cut = line.slice(0, MAX_TITLE);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 40))}…`;
-}
+import { titleFromText } from './shown-title';
 
 function firstUserText(messages: UIMessage[]): string | null {
   const first = messages.find((m) => m.role === 'user');
