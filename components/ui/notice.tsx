@@ -1,0 +1,57 @@
+'use client';
+
+import { useId, useState, type ReactNode } from 'react';
+
+const TONES = {
+  amber: 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100',
+  blue: 'border-blue-300 bg-blue-50 text-blue-950 dark:border-blue-800 dark:bg-blue-950/40 dark:text-blue-100',
+  zinc: 'border-zinc-300 bg-zinc-50 text-zinc-800 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200',
+} as const;
+
+export type NoticeProps = {
+  testId: string;
+  tone: keyof typeof TONES;
+  /** The one line always shown (cut with an ellipsis when the screen is narrow; whole in `title`). */
+  summary: string;
+  /** The whole story, behind a Details toggle; none: no toggle. */
+  detail?: ReactNode;
+  /** Buttons at the line's end (Dismiss, Stop, the action it offers). */
+  actions?: ReactNode;
+  /** A status region (read out when it appears), or a plain offer. */
+  status?: boolean;
+  /** Extra data attributes, such as the state the notice shows. */
+  data?: Record<`data-${string}`, string>;
+};
+
+/**
+ * A notice above the composer, one line high so that the conversation keeps the screen (a phone's
+ * 844 px): what happened in a few words, and the details behind a toggle. The detail stays in the
+ * page while closed (hidden), so what a notice says is one text, whichever part is open.
+ */
+export function Notice({ testId, tone, summary, detail, actions, status = true, data }: NoticeProps) {
+  const [open, setOpen] = useState(false);
+  const detailId = useId();
+  return (
+    <div role={status ? 'status' : undefined} data-testid={testId} {...data} className={`mb-2 rounded-lg border px-3 py-1.5 text-sm ${TONES[tone]}`}>
+      <div className="flex min-w-0 items-center gap-2">
+        <p className="min-w-0 flex-1 truncate" title={summary}>
+          {summary}
+        </p>
+        {actions}
+        {detail !== undefined && (
+          <button type="button" aria-expanded={open} aria-controls={detailId} onClick={() => setOpen((o) => !o)} className="shrink-0 rounded px-1 text-xs underline hover:no-underline">
+            {open ? 'Less' : 'Details'}
+          </button>
+        )}
+      </div>
+      {detail !== undefined && (
+        <div id={detailId} hidden={!open} className="mt-1 text-sm">
+          {detail}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The look of a notice's buttons. */
+export const noticeButton = 'shrink-0 whitespace-nowrap rounded px-1.5 font-medium underline hover:no-underline';
