@@ -91,7 +91,7 @@ test('at 390 px the notices take one line each, the conversation keeps 70% of th
   await expect(download).toBeInViewport({ ratio: 1 });
   // Headers are whole when their column fits them: none is cut with an ellipsis.
   for (const header of await table.locator('thead th button span:first-child').all()) {
-    expect(await header.evaluate((element) => element.scrollWidth <= element.clientWidth), await header.textContent()).toBe(true);
+    expect(await header.evaluate((element) => element.scrollWidth <= element.clientWidth), (await header.textContent()) ?? '').toBe(true);
   }
   const title = page.locator('header h1');
   expect(await title.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
