@@ -36,7 +36,7 @@ export const ChatHeader = memo(function ChatHeader({ conversationId, saved, titl
       <button type="button" onClick={onOpenSidebar} className="rounded px-1.5 py-0.5 text-sm md:hidden" aria-label="Open conversations">
         ☰
       </button>
-      <h1 className="min-w-[7rem] flex-1 truncate text-sm font-semibold" title={title ?? undefined}>{title ?? 'New conversation'}</h1>
+      <h1 className="min-w-[6rem] flex-1 truncate text-sm font-semibold" title={title ?? undefined}>{title ?? 'New conversation'}</h1>
       {config.models.length > 1 ? (
         <ModelPicker models={config.models} value={modelId} onChange={onPickModel} disabled={modelPickDisabled} />
       ) : (

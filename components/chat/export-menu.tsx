@@ -36,9 +36,13 @@ export function ExportMenu({ basePath, subject = 'conversation', script = 'pytho
         aria-expanded={open}
         aria-controls={listId}
         onClick={() => setOpen((value) => !value)}
-        className="rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        className="flex items-center rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800"
       >
-        Download<span className="sr-only"> this {subject}</span>
+        <svg aria-hidden viewBox="0 0 24 24" className="size-4 sm:hidden" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
+        </svg>
+        <span className="max-sm:sr-only">Download</span>
+        <span className="sr-only"> this {subject}</span>
       </button>
       <ul
         id={listId}

@@ -23,7 +23,10 @@ export function PackageSourceNotice({ unreachable }: { unreachable: UnreachableS
       detail={<p>{text}</p>}
       actions={
         <button type="button" onClick={() => setDismissed(true)} className={noticeButton}>
-          Dismiss
+          <span aria-hidden="true" className="sm:hidden">
+            ×
+          </span>
+          <span className="max-sm:sr-only">Dismiss</span>
         </button>
       }
     />

@@ -29,9 +29,9 @@ describe('the package notice’s words', () => {
 
   it('says it in one short line, naming which packages, with the detail behind it', () => {
     expect(packageNoticeSummary({})).toBeNull();
-    expect(packageNoticeSummary({ python: 'cdn.jsdelivr.net' })).toBe('Extra Python packages can’t be downloaded right now');
-    expect(packageNoticeSummary({ r: 'repo.r-wasm.org' })).toBe('Extra R packages can’t be downloaded right now');
-    expect(packageNoticeSummary({ python: 'a', r: 'b' })).toBe('Extra Python and R packages can’t be downloaded right now');
+    expect(packageNoticeSummary({ python: 'cdn.jsdelivr.net' })).toBe('Extra Python packages can’t be downloaded');
+    expect(packageNoticeSummary({ r: 'repo.r-wasm.org' })).toBe('Extra R packages can’t be downloaded');
+    expect(packageNoticeSummary({ python: 'a', r: 'b' })).toBe('Extra Python and R packages can’t be downloaded');
   });
 
   it('names a source by its host; a relative URL is the site’s own mirror', () => {

@@ -27,9 +27,9 @@ export function packageNoticeText({ python, r }: UnreachableSources): string | n
 
 /** The notice's one line (the words above are its details); null when every source answers. */
 export function packageNoticeSummary({ python, r }: UnreachableSources): string | null {
-  if (python && r) return 'Extra Python and R packages can’t be downloaded right now';
-  if (python) return 'Extra Python packages can’t be downloaded right now';
-  if (r) return 'Extra R packages can’t be downloaded right now';
+  if (python && r) return 'Extra Python and R packages can’t be downloaded';
+  if (python) return 'Extra Python packages can’t be downloaded';
+  if (r) return 'Extra R packages can’t be downloaded';
   return null;
 }
 

@@ -5,6 +5,8 @@ import { Notice, noticeButton } from '@/components/ui/notice';
 import type { RestoreApi } from './use-restore';
 
 const steps = (n: number) => `${n} earlier step${n === 1 ? '' : 's'}`;
+/** An estimate in whole seconds under a minute ("6 s"): it is a guess, not a measurement. */
+const estimateOf = (ms: number) => (ms < 60_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : formatDuration(ms));
 
 /**
  * Says, in one line, when this page lacks the results of earlier code (its engines started
@@ -44,7 +46,7 @@ export function RestoreBanner({ restore, busy }: { restore: RestoreApi; busy: bo
     );
   }
   if (missing.runs === 0 || busy) return null;
-  const estimate = missing.recordedMs > 0 ? ` (${formatDuration(missing.recordedMs)})` : '';
+  const estimate = missing.recordedMs > 0 ? ` (${estimateOf(missing.recordedMs)})` : '';
   return (
     <Notice
       testId="restore-banner"

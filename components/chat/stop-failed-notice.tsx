@@ -12,7 +12,10 @@ export function StopFailedNotice({ message, onDismiss }: { message: string; onDi
       detail={<p>{message}</p>}
       actions={
         <button type="button" onClick={onDismiss} className={noticeButton}>
-          Dismiss
+          <span aria-hidden="true" className="sm:hidden">
+            ×
+          </span>
+          <span className="max-sm:sr-only">Dismiss</span>
         </button>
       }
     />

@@ -13,7 +13,7 @@ export type NoticeProps = {
   tone: keyof typeof TONES;
   /** The one line always shown (cut with an ellipsis when the screen is narrow; whole in `title`). */
   summary: string;
-  /** The whole story, behind a Details toggle; none: no toggle. */
+  /** The whole story, opened by the line itself; none: the line is plain text. */
   detail?: ReactNode;
   /** Buttons at the line's end (Dismiss, Stop, the action it offers). */
   actions?: ReactNode;
@@ -25,27 +25,34 @@ export type NoticeProps = {
 
 /**
  * A notice above the composer, one line high so that the conversation keeps the screen (a phone's
- * 844 px): what happened in a few words, and the details behind a toggle. The detail stays in the
+ * 844 px): what happened in a few words (the line is the toggle of its details), and its actions. The detail stays in the
  * page while closed (hidden), so what a notice says is one text, whichever part is open.
  */
 export function Notice({ testId, tone, summary, detail, actions, status = true, data }: NoticeProps) {
   const [open, setOpen] = useState(false);
   const detailId = useId();
   return (
-    <div role={status ? 'status' : undefined} data-testid={testId} {...data} className={`mb-2 rounded-lg border px-3 py-1.5 text-sm ${TONES[tone]}`}>
+    <div role={status ? 'status' : undefined} data-testid={testId} {...data} className={`mb-2 rounded-lg border px-2.5 py-1.5 text-sm max-sm:text-[13px] sm:px-3 ${TONES[tone]}`}>
       <div className="flex min-w-0 items-center gap-2">
-        <p className="min-w-0 flex-1 truncate" title={summary}>
-          {summary}
-        </p>
-        {actions}
-        {detail !== undefined && (
-          <button type="button" aria-expanded={open} aria-controls={detailId} onClick={() => setOpen((o) => !o)} className="shrink-0 rounded px-1 text-xs underline hover:no-underline">
-            {open ? 'Less' : 'Details'}
-          </button>
+        {detail === undefined ? (
+          <p className="min-w-0 flex-1 truncate" title={summary}>
+            {summary}
+          </p>
+        ) : (
+          // The line itself opens the details: no second button to find room for on a phone.
+          <p className="flex min-w-0 flex-1">
+            <button type="button" aria-expanded={open} aria-controls={detailId} onClick={() => setOpen((o) => !o)} title={summary} className="flex min-w-0 items-center gap-1 text-left hover:underline">
+              <span className="truncate">{summary}</span>
+              <span aria-hidden="true" className={`shrink-0 text-xs transition-transform motion-reduce:transition-none ${open ? 'rotate-180' : ''}`}>
+                ▾
+              </span>
+            </button>
+          </p>
         )}
+        {actions}
       </div>
       {detail !== undefined && (
-        <div id={detailId} hidden={!open} className="mt-1 text-sm">
+        <div id={detailId} hidden={!open} className="mt-1">
           {detail}
         </div>
       )}
