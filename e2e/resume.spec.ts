@@ -23,8 +23,22 @@ test('a reload mid-answer shows the text so far and the answer completes, withou
   await send(page, `Tell me slowly. ${trigger}`);
   await expect(chatText(page, /The answer streams in/)).toBeVisible();
   await page.reload();
+  // The list and the header name the conversation alike while the answer still comes (read at one
+  // instant: the header falls back to the question, and the list must not say otherwise).
+  const listed = page.getByRole('navigation', { name: 'Conversations' }).locator('a[aria-current="page"]');
+  await expect(listed).toBeVisible();
+  const names = await page.evaluate(() => ({
+    header: document.querySelector('header h1')?.textContent ?? '',
+    listed: document.querySelector('nav[aria-label="Conversations"] a[aria-current="page"]')?.textContent ?? '',
+    streaming: !(document.querySelector('#conversation')?.textContent ?? '').includes('THE END.'),
+  }));
+  expect(names.listed).toBe(names.header);
+  if (names.streaming) expect(names.header).toBe(`Tell me slowly. ${trigger}`);
   await expect(chatText(page, /THE END\./)).toBeVisible({ timeout: 60_000 });
   expect(await chatRequestsFor(trigger)).toHaveLength(1);
+  await expect
+    .poll(() => page.evaluate(() => document.querySelector('header h1')?.textContent === document.querySelector('nav[aria-label="Conversations"] a[aria-current="page"]')?.textContent))
+    .toBe(true);
   // Stored whole: another reload shows the same complete answer.
   await page.reload();
   await expect(chatText(page, /THE END\./)).toBeVisible();

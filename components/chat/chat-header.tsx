@@ -32,11 +32,11 @@ export const ChatHeader = memo(function ChatHeader({ conversationId, saved, titl
   // as its dot (the words stay in its live region); beside the sidebar (md to lg) the label goes.
   const iconButton = 'flex items-center gap-1 whitespace-nowrap rounded px-1.5 py-0.5 text-xs underline hover:bg-zinc-100 dark:hover:bg-zinc-800';
   return (
-    <header className="relative flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-zinc-200 px-2 py-2 sm:px-4 lg:gap-x-4 dark:border-zinc-800 max-sm:[&_[data-testid=kernel-status]]:w-2 max-sm:[&_[data-testid=kernel-status]]:overflow-hidden max-sm:[&_[data-testid=kernel-status]]:whitespace-nowrap max-sm:[&_[data-testid=kernel-status]>span]:shrink-0">
+    <header className="relative flex flex-wrap items-center gap-x-1 gap-y-1 border-b sm:gap-x-2 border-zinc-200 px-2 py-2 sm:px-4 lg:gap-x-4 dark:border-zinc-800 max-sm:[&_[data-testid=kernel-status]]:w-2 max-sm:[&_[data-testid=kernel-status]]:overflow-hidden max-sm:[&_[data-testid=kernel-status]]:whitespace-nowrap max-sm:[&_[data-testid=kernel-status]>span]:shrink-0">
       <button type="button" onClick={onOpenSidebar} className="rounded px-1.5 py-0.5 text-sm md:hidden" aria-label="Open conversations">
         ☰
       </button>
-      <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title ?? 'New conversation'}</h1>
+      <h1 className="min-w-[6rem] flex-1 truncate text-sm font-semibold" title={title ?? undefined}>{title ?? 'New conversation'}</h1>
       {config.models.length > 1 ? (
         <ModelPicker models={config.models} value={modelId} onChange={onPickModel} disabled={modelPickDisabled} />
       ) : (

@@ -39,6 +39,7 @@ import { useRestore, type RestoreApi } from './use-restore';
 import { RestoreBanner } from './restore-banner';
 import { useConversationSync } from './use-conversation-sync';
 import { RunProgressSaver } from './run-progress';
+import { questionText, shownTitle } from '@/lib/chat/shown-title';
 
 export type ConversationFile = Pick<Attachment, 'name' | 'sha256' | 'size' | 'mediaType'>;
 
@@ -52,11 +53,10 @@ type ChatProps = {
   initialModelId: string;
 };
 
-/** Until a title is generated, the first question names the conversation. */
-function firstUserText(messages: UIMessage[]): string | null {
+/** Until a title is generated, the first question names the conversation (lib/chat/shown-title.ts). */
+function firstQuestion(messages: UIMessage[]): string | null {
   const first = messages.find((m) => m.role === 'user');
-  const text = first?.parts.map((p) => (p.type === 'text' ? p.text : '')).join(' ').trim();
-  return text ? text.slice(0, 80) : null;
+  return first ? questionText(first.parts) : null;
 }
 
 export function Chat({ conversationId, initialMessages, initialFiles, title, config, initialModelId }: ChatProps) {
@@ -234,6 +234,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const [sidebarOpen, setSidebarOpen] = useState(false);
   /** The title the conversation list holds (generated after the first answer, or renamed there). */
   const [listedTitle, setListedTitle] = useState<string | null>(null);
+  /** What the header and the conversation's row in the list show: one name at every moment. */
+  const shownName = shownTitle(listedTitle ?? title, firstQuestion(messages));
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [stopFailed, setStopFailed] = useState<string | null>(null);
   // The sidebar reloads after each answer (a generated title appears), and once a new
@@ -328,12 +330,12 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   return (
     <KernelContext.Provider value={kernelContext}>
     <div className="flex h-dvh">
-      <Sidebar currentId={conversationId} refreshKey={sidebarVersion + (stored ? 1 : 0)} open={sidebarOpen} onClose={closeSidebar} onCurrentTitle={setListedTitle} />
+      <Sidebar currentId={conversationId} refreshKey={sidebarVersion + (stored ? 1 : 0)} open={sidebarOpen} onClose={closeSidebar} onCurrentTitle={setListedTitle} currentName={shownName} />
       <DropZone onFiles={uploads.add}>
       <ChatHeader
         conversationId={conversationId}
         saved={stored}
-        title={listedTitle ?? title ?? firstUserText(messages)}
+        title={shownName}
         config={config}
         modelId={modelId}
         onPickModel={setModelId}
@@ -391,7 +393,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           onFiles={uploads.add}
           attachments={attachments}
         />
-        <p className="mt-1 text-center text-xs text-zinc-500 dark:text-zinc-400">Code runs in your browser, in sandboxed workers: Python, SQL (DuckDB), R and Graphviz.</p>
+        <p className="mt-1 text-center text-xs text-zinc-500 dark:text-zinc-400">Code runs in your browser<span className="max-sm:hidden">, in sandboxed workers: Python, SQL (DuckDB), R and Graphviz</span>.</p>
       </div>
       </DropZone>
     </div>

@@ -32,22 +32,26 @@ export function ExportMenu({ basePath, subject = 'conversation', script = 'pytho
 
   const item = 'block whitespace-nowrap px-3 py-1.5 hover:bg-zinc-100 focus-visible:bg-zinc-100 focus-visible:outline-none dark:hover:bg-zinc-800 dark:focus-visible:bg-zinc-800';
   return (
-    <div ref={root} className="relative text-xs">
+    <div ref={root} className="text-xs max-sm:static sm:relative">
       <button
         ref={button}
         type="button"
         aria-expanded={open}
         aria-controls={listId}
         onClick={() => setOpen((value) => !value)}
-        className="rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        className="flex items-center rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800"
       >
-        Download<span className="sr-only"> this {subject}</span>
+        <svg aria-hidden viewBox="0 0 24 24" className="size-4 sm:hidden" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
+        </svg>
+        <span className="max-sm:sr-only">Download</span>
+        <span className="sr-only"> this {subject}</span>
       </button>
       <ul
         id={listId}
         hidden={!open}
         aria-label={`Download this ${subject} as`}
-        className="absolute left-0 top-full z-30 mt-1 min-w-max rounded-lg border border-zinc-200 bg-white py-1 shadow-lg sm:left-auto sm:right-0 dark:border-zinc-700 dark:bg-zinc-900"
+        className="absolute right-2 top-full z-30 mt-1 min-w-max rounded-lg border border-zinc-200 bg-white py-1 shadow-lg sm:right-0 dark:border-zinc-700 dark:bg-zinc-900"
       >
         <li>
           <a href={`${basePath}/notebook`} download onClick={() => setOpen(false)} className={item}>

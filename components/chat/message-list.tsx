@@ -94,7 +94,7 @@ export const MessageList = memo(function MessageList({ messages, runs, status, e
             )}
             {budget !== undefined && (
               <p role="note" className="mt-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
-                The model used its budget of {budget} code runs for this turn and was asked to stop. Send a message to let it continue.
+                The model used its budget of {budget} code steps for this message and was asked to stop. Send a message to let it continue.
               </p>
             )}
           </div>

@@ -23,7 +23,7 @@ export function ModelPicker({ models, value, onChange, disabled }: { models: Mod
         disabled={disabled}
         onChange={(event) => onChange(event.target.value)}
         title={current ? `${current.label}${capabilityNote(current) ? ` (${capabilityNote(current)})` : ''}: the model that writes the next answer` : undefined}
-        className="max-w-[11rem] truncate rounded-full border border-zinc-300 bg-zinc-50 px-2 py-0.5 text-xs disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900"
+        className="max-w-[11rem] truncate rounded-full max-sm:max-w-[6.5rem] border border-zinc-300 bg-zinc-50 px-2 py-0.5 text-xs disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900"
       >
         {models.map((model) => (
           <option key={model.id} value={model.id}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packageNoticeText, sourceHost } from './package-source-words';
+import { packageNoticeSummary, packageNoticeText, sourceHost } from './package-source-words';
 
 describe('the package notice’s words', () => {
   it('says nothing while every source answers or has not been asked', () => {
@@ -25,6 +25,13 @@ describe('the package notice’s words', () => {
       'Extra Python packages (numpy, pandas, matplotlib…) and extra R packages (ggplot2, dplyr…) can’t be downloaded right now: cdn.jsdelivr.net and repo.r-wasm.org aren’t answering. Code still runs with Python’s standard library and base R, and tables, interactive charts, SQL and diagrams still work.',
     );
     expect(packageNoticeText({ python: 'mirror.example', r: 'mirror.example' })).toContain('mirror.example isn’t answering.');
+  });
+
+  it('says it in one short line, naming which packages, with the detail behind it', () => {
+    expect(packageNoticeSummary({})).toBeNull();
+    expect(packageNoticeSummary({ python: 'cdn.jsdelivr.net' })).toBe('Extra Python packages can’t be downloaded');
+    expect(packageNoticeSummary({ r: 'repo.r-wasm.org' })).toBe('Extra R packages can’t be downloaded');
+    expect(packageNoticeSummary({ python: 'a', r: 'b' })).toBe('Extra Python and R packages can’t be downloaded');
   });
 
   it('names a source by its host; a relative URL is the site’s own mirror', () => {

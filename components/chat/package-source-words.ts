@@ -1,7 +1,7 @@
 /**
  * The package notice's words (components/chat/package-source-notice.tsx), plain code so a test
  * reads them: which package sources do not answer, named by host, and what still works. Python's
- * source is asked once the interpreter is up; R's repository when R starts (its first run).
+ * source is asked once Python is up; R's repository when R starts (its first run).
  */
 export type UnreachableSources = {
   /** The host of Python's package source, when it does not answer. */
@@ -22,6 +22,14 @@ export function packageNoticeText({ python, r }: UnreachableSources): string | n
   }
   if (python) return `${PYTHON_PACKAGES} can’t be downloaded right now: ${python} isn’t answering. Code still runs with Python’s standard library, and ${STILL_WORKS}.`;
   if (r) return `Extra R packages (ggplot2, dplyr…) can’t be downloaded right now: ${r} isn’t answering. R code still runs with base R (stats, graphics, utils).`;
+  return null;
+}
+
+/** The notice's one line (the words above are its details); null when every source answers. */
+export function packageNoticeSummary({ python, r }: UnreachableSources): string | null {
+  if (python && r) return 'Extra Python and R packages can’t be downloaded';
+  if (python) return 'Extra Python packages can’t be downloaded';
+  if (r) return 'Extra R packages can’t be downloaded';
   return null;
 }
 

@@ -1,46 +1,70 @@
 'use client';
 
 import { formatDuration } from '@/lib/format';
+import { Notice, noticeButton } from '@/components/ui/notice';
 import type { RestoreApi } from './use-restore';
 
+const steps = (n: number) => `${n} earlier step${n === 1 ? '' : 's'}`;
+/** An estimate in whole seconds under a minute ("6 s"): it is a guess, not a measurement. */
+const estimateOf = (ms: number) => (ms < 60_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : formatDuration(ms));
+
 /**
- * Says when this page's interpreter lacks the state of earlier runs, and offers to rebuild it;
- * then shows the replay's progress and anything that did not come back the same.
+ * Says, in one line, when this page lacks the results of earlier code (its engines started
+ * afresh), and offers to reload them with an estimate from the time the code took; then shows the
+ * progress and anything that did not come back the same. How it works is under Details.
  */
 export function RestoreBanner({ restore, busy }: { restore: RestoreApi; busy: boolean }) {
   const { state, missing } = restore;
-  const tone = 'mb-2 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm';
   if (state.kind === 'running') {
     return (
-      <div data-testid="restore-banner" data-restore-state="running" role="status" className={`${tone} border-blue-300 bg-blue-50 text-blue-950 dark:border-blue-800 dark:bg-blue-950/40 dark:text-blue-100`}>
-        <span>
-          Restoring the interpreter: run {Math.min(state.done + 1, state.total)} of {state.total}…
-        </span>
-        <button type="button" className="underline" onClick={restore.stop}>
-          Stop
-        </button>
-      </div>
+      <Notice
+        testId="restore-banner"
+        data={{ 'data-restore-state': 'running' }}
+        tone="blue"
+        summary={`Reloading earlier results: step ${Math.min(state.done + 1, state.total)} of ${state.total}…`}
+        actions={
+          <button type="button" className={noticeButton} onClick={restore.stop}>
+            Stop
+          </button>
+        }
+      />
     );
   }
   if (state.kind === 'finished' && state.failed.length > 0) {
     return (
-      <div data-testid="restore-banner" data-restore-state="finished" role="status" className={`${tone} border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100`}>
-        <span>
-          Re-ran {state.runs} earlier run{state.runs === 1 ? '' : 's'}; {state.failed.length} did not come back the same: {state.failed.join('; ')}.
-        </span>
-      </div>
+      <Notice
+        testId="restore-banner"
+        data={{ 'data-restore-state': 'finished' }}
+        tone="amber"
+        summary={`Reloaded earlier results; ${state.failed.length} of ${state.runs} came back different`}
+        detail={
+          <p>
+            Ran the code of {steps(state.runs)} again; {state.failed.length} did not come back the same: {state.failed.join('; ')}.
+          </p>
+        }
+      />
     );
   }
   if (missing.runs === 0 || busy) return null;
+  const estimate = missing.recordedMs > 0 ? ` (${estimateOf(missing.recordedMs)})` : '';
   return (
-    <div data-testid="restore-banner" data-restore-state="offered" className={`${tone} border-zinc-300 bg-zinc-50 text-zinc-800 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200`}>
-      <span>
-        This is a new interpreter: variables from {missing.runs} earlier run{missing.runs === 1 ? '' : 's'} are not in it (files in /data are).
-        {missing.recordedMs > 0 ? ` Re-running them took ${formatDuration(missing.recordedMs)}.` : ''}
-      </span>
-      <button type="button" className="font-medium underline" onClick={() => void restore.restoreNow()}>
-        Restore
-      </button>
-    </div>
+    <Notice
+      testId="restore-banner"
+      data={{ 'data-restore-state': 'offered' }}
+      status={false}
+      tone="zinc"
+      summary="Earlier results aren’t loaded"
+      detail={
+        <p>
+          This page started afresh: the variables and tables made by the code of {steps(missing.runs)} are not in memory (files in /data are). Reloading runs that code
+          again, in order{missing.recordedMs > 0 ? `; it took ${formatDuration(missing.recordedMs)} last time` : ''}.
+        </p>
+      }
+      actions={
+        <button type="button" className={noticeButton} onClick={() => void restore.restoreNow()}>
+          Reload them{estimate}
+        </button>
+      }
+    />
   );
 }

@@ -38,7 +38,7 @@ export const SettingsDialog = memo(function SettingsDialog({ open, onClose, maxT
             }}
             className="mt-1 block w-28 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
           />
-          <span className="mt-1 block text-xs text-zinc-500 dark:text-zinc-400">A run that takes longer is stopped; at most {Math.floor(maxTimeoutMs / 1000)} s on this server.</span>
+          <span className="mt-1 block text-xs text-zinc-500 dark:text-zinc-400">Code that takes longer is stopped; at most {Math.floor(maxTimeoutMs / 1000)} s on this server.</span>
         </label>
         <label className="flex items-center gap-2">
           <input type="checkbox" checked={settings.includeImages} onChange={(event) => update({ includeImages: event.target.checked })} />
@@ -54,7 +54,7 @@ export const SettingsDialog = memo(function SettingsDialog({ open, onClose, maxT
           </span>
         </label>
         <label className="block">
-          <span className="font-medium">Code runs per message</span>
+          <span className="font-medium">Code steps per message</span>
           <input
             type="number"
             min={1}

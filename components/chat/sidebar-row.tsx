@@ -3,9 +3,10 @@
 import Link from 'next/link';
 import type { KeyboardEvent } from 'react';
 
-export type SidebarItem = { id: string; title: string | null; updatedAt: string };
+/** `title` is what the conversation shows (its own title, else its first question: lib/chat/shown-title.ts). */
+export type SidebarItem = { id: string; title: string; titled: boolean; updatedAt: string };
 
-export const titleOf = (item: SidebarItem) => item.title ?? 'Untitled';
+export const titleOf = (item: SidebarItem) => item.title;
 
 /** Marks the row links, so the arrow keys can move between rows across the date groups. */
 const ROW_LINK = 'data-row-link';

@@ -10,7 +10,7 @@ import { DeleteDialog, RenameDialog } from './sidebar-dialogs';
 import { SidebarRow, titleOf, type SidebarItem } from './sidebar-row';
 
 const pageSchema = z.object({
-  items: z.array(z.object({ id: z.string(), title: z.string().nullable(), updatedAt: z.string() })),
+  items: z.array(z.object({ id: z.string(), title: z.string(), titled: z.boolean(), updatedAt: z.string() })),
   nextCursor: z.string().nullable(),
 });
 
@@ -25,9 +25,10 @@ function matches(item: SidebarItem, terms: string[]): boolean {
 /**
  * The guest's conversations, newest first, grouped by date (Today, Previous 7 days, Older), with
  * a search over their titles, new, rename and delete (in dialogs). One tab stop per conversation.
- * `onCurrentTitle` hears the open conversation's title as the list has it (null when the list does
- * not hold it), so the header names it as the list does: a generated title or a rename shows in
- * both at once.
+ * `onCurrentTitle` hears the open conversation's own title as the list has it (null when the list
+ * does not hold it or it has none yet), so a generated title or a rename shows in the header at
+ * once; the open conversation's row shows `currentName`, what the header shows, so the two agree
+ * at every moment (lib/chat/shown-title.ts: a title, else the first question).
  */
 export const Sidebar = memo(function Sidebar({
   currentId,
@@ -35,12 +36,14 @@ export const Sidebar = memo(function Sidebar({
   open,
   onClose,
   onCurrentTitle,
+  currentName,
 }: {
   currentId: string;
   refreshKey: number;
   open: boolean;
   onClose: () => void;
   onCurrentTitle: (title: string | null) => void;
+  currentName: string;
 }) {
   const [list, setList] = useState<{ items: SidebarItem[]; loadedAt: Date }>({ items: [], loadedAt: new Date(0) });
   const [cursor, setCursor] = useState<string | null>(null);
@@ -85,8 +88,10 @@ export const Sidebar = memo(function Sidebar({
     void load(null);
   }, [load, refreshKey]);
 
-  const currentTitle = list.items.find((item) => item.id === currentId)?.title ?? null;
+  const current = list.items.find((item) => item.id === currentId);
+  const currentTitle = current?.titled ? current.title : null;
   useEffect(() => onCurrentTitle(currentTitle), [currentTitle, onCurrentTitle]);
+  const items = useMemo(() => list.items.map((item) => (item.id === currentId && item.title !== currentName ? { ...item, title: currentName } : item)), [list.items, currentId, currentName]);
 
   const terms = useMemo(() => fold(query).split(/\s+/).filter(Boolean), [query]);
   // A search covers every conversation, not only the pages loaded so far.
@@ -94,7 +99,7 @@ export const Sidebar = memo(function Sidebar({
     if (terms.length > 0 && cursor && !loading.current && !error) void load(cursor);
   }, [terms, cursor, error, load]);
 
-  const shown = useMemo(() => (terms.length > 0 ? list.items.filter((item) => matches(item, terms)) : list.items), [list.items, terms]);
+  const shown = useMemo(() => (terms.length > 0 ? items.filter((item) => matches(item, terms)) : items), [items, terms]);
   const groups = useMemo(() => groupByDate(shown, list.loadedAt), [shown, list.loadedAt]);
 
   const rename = async (item: SidebarItem, title: string) => {
@@ -104,7 +109,7 @@ export const Sidebar = memo(function Sidebar({
       body: JSON.stringify({ title }),
     }).catch(() => null); // no answer: worded below like a refusal
     if (!response?.ok) return { ok: false as const, message: await failureWords(response, 'The conversation could not be renamed. Try again.') };
-    setList((previous) => ({ ...previous, items: previous.items.map((i) => (i.id === item.id ? { ...i, title } : i)) }));
+    setList((previous) => ({ ...previous, items: previous.items.map((i) => (i.id === item.id ? { ...i, title, titled: true } : i)) }));
     return { ok: true as const };
   };
 

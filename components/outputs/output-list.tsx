@@ -47,10 +47,10 @@ function textHighlight(reveal: RevealRequest | null, offset = 0): TextHighlight 
   return reveal?.location.kind === 'text' ? { start: offset + reveal.location.start, end: offset + reveal.location.end, seq: reveal.seq } : undefined;
 }
 
-/** A traced value that is not text or a table cell (a chart's data): the whole output is marked. */
+/** A traced value that is not text or a table cell (a chart's data, a table's size): the whole output is marked. */
 function BlockHighlight({ reveal, children }: { reveal: RevealRequest | null; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
-  const whole = reveal !== null && reveal.location.kind === 'chart';
+  const whole = reveal !== null && (reveal.location.kind === 'chart' || reveal.location.kind === 'shape');
   const seq = whole ? reveal.seq : undefined;
   useEffect(() => {
     if (seq === undefined) return;
@@ -80,7 +80,11 @@ function BundleView({ data, imageIndex, reveal }: { data: MimeBundle; imageIndex
   if (data['image/jpeg']) return <ImageOutput value={data['image/jpeg']} mediaType="image/jpeg" index={imageIndex} />;
   if (data['application/vnd.dataresource+json']) {
     const cell = reveal?.location.kind === 'table' ? { row: reveal.location.row, column: reveal.location.column, seq: reveal.seq } : undefined;
-    return <TableOutput table={data['application/vnd.dataresource+json']} highlight={cell} />;
+    return (
+      <BlockHighlight reveal={reveal}>
+        <TableOutput table={data['application/vnd.dataresource+json']} highlight={cell} />
+      </BlockHighlight>
+    );
   }
   if (data['text/markdown'] !== undefined) {
     return (

@@ -13,15 +13,7 @@ import { getLanguageModel } from '@/lib/ai/provider';
 import { logger } from '@/lib/log/logger';
 import { tokensOf } from '@/lib/usage/cost';
 import { recordUsage } from '@/lib/usage/record-usage';
-
-const MAX_TITLE = 60;
-
-export function titleFromText(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  if (line.length <= MAX_TITLE) return line || 'New conversation';
-  const cut = line.slice(0, MAX_TITLE);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 40))}…`;
-}
+import { titleFromText } from './shown-title';
 
 function firstUserText(messages: UIMessage[]): string | null {
   const first = messages.find((m) => m.role === 'user');

@@ -47,6 +47,19 @@ for (const backend of backends) {
       expect(await listMessages(db, ids[0])).toEqual([]);
     });
 
+    live('names an untitled conversation in the list by its first question, as its header does', async () => {
+      const asked = await createConversation(db, alice);
+      await upsertMessage(db, alice, asked.id, { id: 'q1', role: 'user', parts: [{ type: 'file', url: 'blob:x' }, { type: 'text', text: 'Monthly   revenue for 2024,\nby region' }] });
+      await upsertMessage(db, alice, asked.id, { id: 'q2', role: 'user', parts: [{ type: 'text', text: 'a later question' }] });
+      const empty = await createConversation(db, alice);
+      const listed = (await listConversations(db, alice, { limit: 100 })).items;
+      expect(listed.find((c) => c.id === asked.id)).toMatchObject({ title: 'Monthly revenue for 2024, by region', titled: false });
+      expect(listed.find((c) => c.id === empty.id)).toMatchObject({ title: 'New conversation', titled: false });
+      expect(await setGeneratedTitle(db, alice, asked.id, 'Revenue by region')).toBe(true);
+      const titled = (await listConversations(db, alice, { limit: 100 })).items.find((c) => c.id === asked.id);
+      expect(titled).toMatchObject({ title: 'Revenue by region', titled: true });
+    });
+
     live('keeps message order, updates in place, and replaces the list', async () => {
       const c = await createConversation(db, alice);
       await upsertMessage(db, alice, c.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'q' }] });

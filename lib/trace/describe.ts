@@ -21,6 +21,8 @@ function describeLocation(source: TraceSource): string {
       return `${output} (printed text, line ${location.line})`;
     case 'table':
       return `${output} (table row ${location.row + 1}, column ${location.column})`;
+    case 'shape':
+      return `${output} (the table's count of ${location.dimension})`;
     case 'chart':
       return `${output} (chart data row ${location.row + 1}, ${location.field})`;
   }

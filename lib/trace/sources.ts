@@ -1,7 +1,8 @@
 /**
  * The numbers a run showed, with where each one is: printed text (stdout, a text/plain or
  * text/markdown result), a table cell (`application/vnd.dataresource+json`, also what SQL returns),
- * or a row of a chart's inline data (Vega-Lite). Diagrams are left out (a Graphviz drawing's
+ * a table's size as the page shows it above the table ("24 rows × 3 columns": counts are outputs
+ * too), or a row of a chart's inline data (Vega-Lite). Diagrams are left out (a Graphviz drawing's
  * labels and size are no results), and so are images, files, errors and stderr (tracebacks and
  * warnings are full of line numbers).
  */
@@ -17,6 +18,8 @@ export type SourceLocation =
   | { kind: 'text'; start: number; end: number; line: number }
   /** A table cell: the row's position in the table's data (0-based) and the column's name. */
   | { kind: 'table'; row: number; column: string }
+  /** A table's size, shown above it ("24 rows × 3 columns"): its full count of rows or of columns. */
+  | { kind: 'shape'; dimension: 'rows' | 'columns' }
   /** A value of a chart's inline data: the record's position (0-based) and its field. */
   | { kind: 'chart'; row: number; field: string };
 
@@ -75,6 +78,8 @@ const streamSchema = z.object({ output_type: z.literal('stream'), name: z.enum([
 const tableSchema = z.object({
   schema: z.object({ fields: z.array(z.object({ name: z.string() })), primaryKey: z.array(z.string()).optional() }),
   data: z.array(z.unknown()),
+  /** The full size before the caps: [rows, columns]. */
+  shape: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
 });
 type Table = z.infer<typeof tableSchema>;
 const bundleSchema = z.object({
@@ -156,7 +161,13 @@ function valueOf(token: NumberToken): Value {
 /** The numbers of a table cell or a chart value: a number, or a short string such as "12.4%". */
 function cellValues(value: unknown): Value[] {
   if (typeof value === 'number') return Number.isFinite(value) ? [{ raw: '', value: Math.abs(value), scale: 1, percent: false }] : [];
-  if (typeof value === 'string' && value.length <= CELL_TEXT_MAX) return numberTokens(value).map(valueOf);
+  if (typeof value === 'string' && value.length <= CELL_TEXT_MAX) {
+    // A date cell ("2024-03") holds no value: its parts are no counts.
+    const dates = dateSpans(value);
+    return numberTokens(value)
+      .filter((token) => dates.length === 0 || !insideSpan(dates, token))
+      .map(valueOf);
+  }
   return [];
 }
 
@@ -172,6 +183,8 @@ function isRowNumberIndex(table: Table, field: string): boolean {
 function tableNumbers(table: Table, outputIndex: number): SourceNumber[] {
   const fields = table.schema.fields.map((field) => field.name).filter((name) => !isRowNumberIndex(table, name));
   const numbers: SourceNumber[] = [];
+  // Read after the cells: a figure both counts and a cell show is traced to the cell.
+  const shape = tableShape(table);
   table.data.forEach((row, rowIndex) => {
     for (const column of fields) {
       const cell = cellOf(row, column);
@@ -182,7 +195,23 @@ function tableNumbers(table: Table, outputIndex: number): SourceNumber[] {
       for (const value of cellValues(cell)) numbers.push(sourceNumber(value, value.raw, outputIndex, { kind: 'table', row: rowIndex, column }));
     }
   });
+  for (const dimension of ['rows', 'columns'] as const) {
+    const size = shape[dimension];
+    numbers.push({ raw: count.format(size), value: size, scale: 1, percent: false, cell: null, outputIndex, location: { kind: 'shape', dimension } });
+  }
   return numbers;
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+/**
+ * The size the table shows above itself (components/outputs/table-output.tsx): the full shape
+ * when the output carries it, else the rows held and the columns that are not an index.
+ */
+export function tableShape(table: Pick<Table, 'schema' | 'data' | 'shape'>): { rows: number; columns: number } {
+  if (table.shape) return { rows: table.shape[0], columns: table.shape[1] };
+  const index = new Set(table.schema.primaryKey ?? []);
+  return { rows: table.data.length, columns: table.schema.fields.filter((field) => !index.has(field.name)).length };
 }
 
 /** Every inline dataset of a Vega-Lite spec: `data.values` anywhere (layers, concats) and `datasets`. */

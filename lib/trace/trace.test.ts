@@ -54,6 +54,27 @@ describe('traces say where a figure came from', () => {
     expect(tail.line).toBe(3);
   });
 
+  it("traces a count to the table's size the page shows above it, after its cells", () => {
+    const months = Array.from({ length: 24 }, (_, i) => [`2024-${String((i % 12) + 1).padStart(2, '0')}`, 800 + i, 40_000 + i * 10]);
+    const chat = [
+      user('Monthly orders'),
+      answer(run('c1', [table(['month:string', 'orders', 'revenue'], months)]), text('The table covers 24 months in 3 columns; March had 802 orders.')),
+    ];
+    const figures = traceConversation(chat).get(chat[1].id)!.figures;
+    expect(figures.map((f) => f.raw)).toEqual(['24', '3', '802']);
+    expect(figures[0].source).toMatchObject({ toolCallId: 'c1', outputIndex: 0, how: 'exact', location: { kind: 'shape', dimension: 'rows' }, shown: '24' });
+    expect(describeTrace(figures[0])).toBe("From Python run of this answer, output 1 (the table's count of rows): shown as 24.");
+    expect(figures[1].source).toMatchObject({ location: { kind: 'shape', dimension: 'columns' } });
+    expect(figures[2].source).toMatchObject({ location: { kind: 'table', row: 2, column: 'orders' } });
+    // A capped table shows its full size: the count traced is the shape, not the rows held.
+    const capped = table(['v'], [[1.5], [2.5]]);
+    capped.data['application/vnd.dataresource+json'].shape = [50_000, 1];
+    const big = [user('Load'), answer(run('c2', [capped]), text('It has 50,000 rows; 2 are shown.'))];
+    const [rows, shown] = traceConversation(big).get(big[1].id)!.figures;
+    expect(rows.source).toMatchObject({ location: { kind: 'shape', dimension: 'rows' } });
+    expect(shown.source).toBeNull();
+  });
+
   it('gives no trace to answers that can see no run', () => {
     const chat = [user('hi'), answer(text('Hello! 42 is a fine number.'))];
     expect(traceConversation(chat).size).toBe(0);

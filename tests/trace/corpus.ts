@@ -69,6 +69,18 @@ const SALES_TABLE = table(
   { index: true },
 );
 
+const MONTHLY_TABLE = table(
+  ['month:string', 'orders:integer', 'revenue:number'],
+  Array.from({ length: 24 }, (_, i) => [`${2023 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`, 800 + ((i * 37) % 136), 40_000 + i * 512.5]),
+);
+
+/** A table capped to its first rows and columns, whose output carries the full shape. */
+const CAPPED_TABLE = (() => {
+  const output = table(['event:string', 'duration_s'], [['open', 17.5], ['click', 0.4], ['close', 3.25]]);
+  output.data['application/vnd.dataresource+json'].shape = [48_210, 12];
+  return output;
+})();
+
 export const CORPUS: CorpusCase[] = [
   {
     name: 'revenue summary, rounded and scaled',
@@ -621,9 +633,41 @@ export const CORPUS: CorpusCase[] = [
     name: 'default index numbers are not sources',
     messages: [
       user('How many products?'),
-      answer(run('c1', [table(['name:string', 'price'], [['a', 1.5], ['b', 2.5], ['c', 9.99]], { index: true })]), text('The cheapest item is $1.50 and there are 3 products.')),
+      answer(run('c1', [table(['name:string', 'price'], [['a', 1.5], ['b', 2.5], ['c', 9.99]], { index: true })]), text('The cheapest item is $1.50 and only 1 product costs over $5.')),
     ],
-    expect: [['$1.50', 'c1'], ['3', null]],
+    expect: [['$1.50', 'c1'], ['1', null], ['$5', null]],
+  },
+  {
+    name: "a count of rows is the table's size the page shows",
+    messages: [
+      user('Monthly revenue for the last two years'),
+      answer(run('c1', [MONTHLY_TABLE], 'sql', 'SELECT month, orders, revenue FROM sales'), text('The query returned 24 months of data (24 rows × 3 columns); the best month had 935 orders.')),
+    ],
+    expect: [['24', 'c1'], ['24', 'c1'], ['3', 'c1'], ['935', 'c1']],
+  },
+  {
+    name: 'a capped table still shows its full size',
+    messages: [
+      user('Load events.parquet'),
+      answer(run('c1', [CAPPED_TABLE]), text('The file holds 48,210 events with 12 fields each; the first one is 17.5 seconds long.')),
+    ],
+    expect: [['48,210', 'c1'], ['12', 'c1'], ['17.5', 'c1']],
+  },
+  {
+    name: 'a count no table shows is not traced to its size',
+    messages: [
+      user('How many months?'),
+      answer(run('c1', [MONTHLY_TABLE]), text('That is 30 months of orders in 4 columns.')),
+    ],
+    expect: [['30', null], ['4', null]],
+  },
+  {
+    name: 'a month in a cell is no count',
+    messages: [
+      user('Orders per month'),
+      answer(run('c1', [table(['month:string', 'orders'], [['2024-01', 120], ['2024-02', 131], ['2024-07', 98]])]), text('Orders peaked at 131; 7 months had no data.')),
+    ],
+    expect: [['131', 'c1'], ['7', null]],
   },
   {
     name: 'model remembers a number from an earlier answer only',

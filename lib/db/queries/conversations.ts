@@ -1,9 +1,11 @@
 import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { conversations, users } from '../schema';
+import { questionText, shownTitle } from '@/lib/chat/shown-title';
 
 export type ConversationRow = typeof conversations.$inferSelect;
-export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'updatedAt'>;
+/** `title` is what the conversation shows (lib/chat/shown-title.ts); `titled` says whether it has a title of its own. */
+export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'updatedAt'> & { title: string; titled: boolean };
 
 const owned = (userId: string, id: string) => and(eq(conversations.id, id), eq(conversations.ownerId, userId));
 
@@ -43,8 +45,10 @@ export async function listConversations(db: Db, userId: string, options: { limit
   const limit = Math.min(Math.max(options.limit ?? 30, 1), 100);
   const [at, id] = options.cursor?.split('|') ?? [];
   const before = at && id && !Number.isNaN(Date.parse(at)) ? new Date(at) : null;
+  // An untitled conversation is named by its first question, as its header names it.
+  const firstQuestion = sql<unknown>`case when "conversations"."title" is null then (select m.parts from messages m where m.conversation_id = "conversations"."id" and m.role = 'user' order by m.seq limit 1) end`;
   const rows = await db
-    .select({ id: conversations.id, title: conversations.title, updatedAt: conversations.updatedAt })
+    .select({ id: conversations.id, title: conversations.title, updatedAt: conversations.updatedAt, firstQuestion })
     .from(conversations)
     .where(
       and(
@@ -54,7 +58,7 @@ export async function listConversations(db: Db, userId: string, options: { limit
     )
     .orderBy(desc(conversations.updatedAt), desc(conversations.id))
     .limit(limit + 1);
-  const items = rows.slice(0, limit);
+  const items = rows.slice(0, limit).map(({ firstQuestion: parts, ...row }) => ({ ...row, title: shownTitle(row.title, questionText(parts)), titled: row.title !== null }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? `${last.updatedAt.toISOString()}|${last.id}` : null };
 }
