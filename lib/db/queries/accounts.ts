@@ -18,19 +18,24 @@ export type AccountRow = {
   hasPassword: boolean;
 };
 
+/** What an AccountRow reads of an account: its row, and whether it has a password. */
+function accountColumns() {
+  return {
+    id: authUsers.id,
+    email: authUsers.email,
+    name: authUsers.name,
+    emailVerified: authUsers.emailVerified,
+    role: authUsers.role,
+    admittedAt: authUsers.admittedAt,
+    createdAt: authUsers.createdAt,
+    hasPassword: sql<boolean>`exists (select 1 from ${authAccounts} where ${and(eq(authAccounts.userId, authUsers.id), eq(authAccounts.providerId, 'credential'))})`,
+  };
+}
+
 /** Every account, oldest first; at most `limit`. */
 export async function listAccounts(db: Db, limit = 500): Promise<AccountRow[]> {
   return db
-    .select({
-      id: authUsers.id,
-      email: authUsers.email,
-      name: authUsers.name,
-      emailVerified: authUsers.emailVerified,
-      role: authUsers.role,
-      admittedAt: authUsers.admittedAt,
-      createdAt: authUsers.createdAt,
-      hasPassword: sql<boolean>`exists (select 1 from ${authAccounts} where ${and(eq(authAccounts.userId, authUsers.id), eq(authAccounts.providerId, 'credential'))})`,
-    })
+    .select(accountColumns())
     .from(authUsers)
     .orderBy(asc(authUsers.createdAt))
     .limit(limit);
@@ -38,16 +43,7 @@ export async function listAccounts(db: Db, limit = 500): Promise<AccountRow[]> {
 
 export async function getAccount(db: Db, id: string): Promise<AccountRow | null> {
   const [row] = await db
-    .select({
-      id: authUsers.id,
-      email: authUsers.email,
-      name: authUsers.name,
-      emailVerified: authUsers.emailVerified,
-      role: authUsers.role,
-      admittedAt: authUsers.admittedAt,
-      createdAt: authUsers.createdAt,
-      hasPassword: sql<boolean>`exists (select 1 from ${authAccounts} where ${and(eq(authAccounts.userId, authUsers.id), eq(authAccounts.providerId, 'credential'))})`,
-    })
+    .select(accountColumns())
     .from(authUsers)
     .where(eq(authUsers.id, id));
   return row ?? null;
