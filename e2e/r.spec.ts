@@ -16,7 +16,8 @@ const READ_NOTEBOOK = String.raw`
 import ast, json, nbformat, sys
 nb = nbformat.read(sys.argv[1], as_version=4)
 nbformat.validate(nb)
-cells = [c for c in nb.cells if c.cell_type == "code"]
+# The first code cell checks what the notebook needs (R here); the R cells follow it.
+cells = [c for c in nb.cells if c.cell_type == "code" and c.get("id") != "runpad-requirements"]
 print(json.dumps([{"r": ast.literal_eval(c.source.split("\n", 1)[0].split(" = ", 1)[1]), "rscript": "Rscript" in c.source, "outputs": [o.output_type for o in c.outputs]} for c in cells]))
 `;
 

@@ -79,15 +79,16 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
         <header className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title ?? 'Shared conversation'}</h1>
           <span className="text-xs text-zinc-600 dark:text-zinc-400">Shared snapshot · {new Date(sharedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC</span>
-          <span className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="shared-model-sees">
-            {modelSeesWords(messages)}
-          </span>
           <button type="button" onClick={fork} disabled={forking} className="rounded-lg bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
             {forking ? 'Copying…' : 'Continue in my own chat'}
           </button>
           <ExportMenu basePath={`/api/shares/${shareId}`} subject="shared conversation" script={script} />
           <ThemeToggle />
         </header>
+        {/* Under the header, not in it: the header stays one row on a desktop and two on a phone. */}
+        <p className="border-b border-zinc-200 px-4 py-1 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400" data-testid="shared-model-sees">
+          {modelSeesWords(messages)}
+        </p>
         {hasCells && <RerunPanel state={rerun.state} kernelState={rerun.kernelState} onStart={() => void rerun.start()} onStop={rerun.stop} />}
         {error && (
           <p role="alert" className="mx-auto mt-3 max-w-3xl px-4 text-sm text-red-700">
