@@ -37,6 +37,8 @@ const quota = { conversationBytes: 1_000_000, guestBytes: 2_000_000 };
 const FILE_BYTES = new TextEncoder().encode('city,population\nLyon,522000\n');
 const SECRET = 'a-generated-secret-of-the-source-instance-0123456789';
 
+const PACKAGE_SCRIPTS = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+
 /** Runs `npm run <script> -- args` with only these Runpad settings; resolves with its exit code and output. */
 async function npmRun(script: string, args: string[], settings: { dataDir: string; databaseUrl?: string; s3?: S3TestServer }) {
   // NODE_NO_WARNINGS: the AWS SDK's notice about Node 20 is not the command's output.
@@ -48,7 +50,9 @@ async function npmRun(script: string, args: string[], settings: { dataDir: strin
     Object.assign(env, { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey, S3_PREFIX: 'restored/' });
   }
   try {
-    const { stdout, stderr } = await run('npm', ['run', '-s', script, '--', ...args], { cwd: process.cwd(), env });
+    // The command `npm run <script>` runs (package.json's own line), without npm's start-up.
+    const [, ...line] = PACKAGE_SCRIPTS[script].split(' ');
+    const { stdout, stderr } = await run(process.execPath, [...line, ...args], { cwd: process.cwd(), env });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
