@@ -27,11 +27,13 @@ test.describe('another guest cannot reach a private conversation', () => {
     owner = await guest(baseURL!);
     stranger = await guest(baseURL!);
     id = await createConversation(owner);
-    // The title is generated after the answer; wait for it so later checks compare a settled value.
+    // The title is generated after the answer (until then the list shows the question): wait for
+    // it, so later checks compare a settled value.
     await expect
       .poll(async () => {
         const list = await (await owner.get('/api/conversations')).json();
-        return list.items.find((i: { id: string }) => i.id === id)?.title ?? null;
+        const item = list.items.find((i: { id: string }) => i.id === id) as { title: string; titled: boolean } | undefined;
+        return item?.titled ? item.title : null;
       })
       .not.toBeNull();
     const list = await (await owner.get('/api/conversations')).json();

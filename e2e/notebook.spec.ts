@@ -116,8 +116,9 @@ test('a conversation downloads as a valid notebook and script; its share link to
   // for both, so the file downloaded below and the share made later see the same conversation.
   await expect
     .poll(async () => {
-      const list = (await (await page.request.get('/api/conversations')).json()) as { items: Array<{ id: string; title: string | null }> };
-      return list.items.find((item) => item.id === id)?.title ?? null;
+      const list = (await (await page.request.get('/api/conversations')).json()) as { items: Array<{ id: string; title: string; titled: boolean }> };
+      const item = list.items.find((entry) => entry.id === id);
+      return item?.titled ? item.title : null;
     })
     .not.toBeNull();
   await expect
