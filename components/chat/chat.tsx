@@ -83,7 +83,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   // The conversation's files as every engine should see them under /data/.
   const dataFilesRef = useRef<DataFile[]>([]);
   useEffect(() => {
-    dataFilesRef.current = files.map((f) => ({ name: f.name, sha256: f.sha256, url: `/api/blobs/${f.sha256}` }));
+    dataFilesRef.current = files.map((f) => ({ name: f.name, sha256: f.sha256, location: 'account', url: `/api/blobs/${f.sha256}` }));
   }, [files]);
   const stoppedRef = useRef(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);

@@ -47,7 +47,7 @@ export function SharedConversation(props: SharedConversationProps) {
 function SharedConversationView({ shareId, title, messages, sharedAt, files, location, webr, maxRunTimeoutMs }: SharedConversationProps) {
   const runs = useMemo(() => new RunStore(), []);
   const blobUrl = useBlobUrl();
-  const dataFiles = files.map((file) => ({ name: file.name, sha256: file.sha256, url: blobUrl(file.sha256) }));
+  const dataFiles = files.map((file) => ({ name: file.name, sha256: file.sha256, location: 'account' as const, url: blobUrl(file.sha256) }));
   const rerun = useShareRerun({ messages, files: dataFiles, location, webr, maxRunTimeoutMs, blobUrl });
   const hasCells = useMemo(() => messages.some((message) => message.role === 'assistant' && message.parts.some((part) => isCodePartType(part.type))), [messages]);
   // The same traces as the owner's page: computed from the same stored messages.

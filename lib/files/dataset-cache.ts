@@ -16,6 +16,7 @@
  */
 
 import { RunFailureError } from '@/lib/runtime/run-failure';
+import type { DataFile } from './data-file';
 import { digestBlob } from './dataset-hash';
 
 export const DATASET_CACHE_NAME = 'runpad-datasets-v1';
@@ -38,6 +39,12 @@ export type DatasetSource = {
 };
 
 type DatasetRef = { name: string; sha256: string; url: string };
+
+/** An uploaded dataset's reference; a file kept on another device cannot be opened here (it fails as `dataset-missing`, `on-device`). */
+export function accountDataset(file: DataFile): DatasetRef {
+  if (file.location === 'device') throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
+  return file;
+}
 
 /**
  * Finds a dataset's bytes: the cache when it has them, the server otherwise (the request is sent

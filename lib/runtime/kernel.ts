@@ -10,7 +10,7 @@ import { OutputBudget } from './output-budget';
 import { packageFailureResult } from './package-errors';
 import { mayImport } from './may-import';
 import { mentionsSql } from './mentions-sql';
-import { openDataset } from '@/lib/files/dataset-cache';
+import { accountDataset, openDataset } from '@/lib/files/dataset-cache';
 import { FLUSH_EVERY_MS, type RunLanguage, type StartPhase } from './worker-api';
 import { WorkerHandle, type WorkerConfig } from './worker-handle';
 
@@ -49,7 +49,8 @@ export type RunOptions = {
 type StopReason = 'timeout' | 'user' | 'memory';
 
 /** A conversation file the interpreter should see under /data/<name>. */
-export type DataFile = { name: string; sha256: string; url: string };
+export type { DataFile } from '@/lib/files/data-file';
+import type { DataFile } from '@/lib/files/data-file';
 type ActiveRun = { handle: WorkerHandle; stop: (reason: StopReason) => void };
 
 const PACKAGE_LOAD_TIMEOUT_MS = 180_000;
@@ -389,7 +390,7 @@ export class Kernel {
   private async writeFiles(handle: WorkerHandle, files: DataFile[], onPhase?: (phase: RunPhase) => void): Promise<void> {
     const written = this.written.get(handle) ?? new Set<string>();
     this.written.set(handle, written);
-    const sources = await Promise.all(files.map((file) => openDataset(file)));
+    const sources = await Promise.all(files.map((file) => openDataset(accountDataset(file))));
     onPhase?.({ kind: 'loading-files', names: files.map((file) => file.name), bytes: sources.reduce((sum, source) => sum + (source.size ?? 0), 0) });
     for (const [i, file] of files.entries()) {
       // A fresh buffer each: transferred to the worker, not copied.

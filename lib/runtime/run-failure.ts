@@ -61,7 +61,7 @@ export const runFailureSchema = z.discriminatedUnion('kind', [
   /** Messages from the engine's worker that did not match the protocol and were dropped. */
   z.object({ kind: z.literal('reply-invalid'), engine: name, dropped: z.int().positive() }),
   /** A conversation file could not be put under /data (not served, damaged on the way, not written). */
-  z.object({ kind: z.literal('dataset-missing'), name, reason: z.enum(['http', 'damaged', 'not-written']), status: z.int().optional() }),
+  z.object({ kind: z.literal('dataset-missing'), name, reason: z.enum(['http', 'damaged', 'not-written', 'on-device']), status: z.int().optional() }),
   /** The model's tool call did not carry code. */
   z.object({ kind: z.literal('input-invalid'), tool: name }),
   /** The page that ran it was closed or reloaded before the run finished. */
@@ -195,6 +195,8 @@ function datasetWords(failure: Extract<RunFailure, { kind: 'dataset-missing' }>)
       return `The file ${failure.name} arrived damaged (its bytes do not match its SHA-256). Try the run again.`;
     case 'not-written':
       return `The file ${failure.name} could not be written to /data.`;
+    case 'on-device':
+      return `The file ${failure.name} is kept on its owner's device, not in the account, and this browser does not have it. Drop the same file here to continue.`;
   }
 }
 

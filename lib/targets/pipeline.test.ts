@@ -60,7 +60,7 @@ function fakes(answers: Partial<Record<TargetId, (code: string) => RunResult | P
 }
 
 function options(set: RunnerSet, extra: Partial<PipelineOptions> = {}): PipelineOptions {
-  return { runners: set, files: () => [{ name: 'sales.csv', sha256: 'a'.repeat(64), url: '/api/blobs/a' }], timeoutMs: () => 5_000, chartRenderer: async () => null, ...extra };
+  return { runners: set, files: () => [{ name: 'sales.csv', sha256: 'a'.repeat(64), location: 'account', url: '/api/blobs/a' }], timeoutMs: () => 5_000, chartRenderer: async () => null, ...extra };
 }
 
 describe('the run pipeline', () => {

@@ -18,7 +18,7 @@ import { RESTARTED_NOTICE, outputSchema, type Output, type RunResult } from '@/l
 import { failedRun, failureForPerson, failureOfError, RunFailureError, statusOfFailure, type RunFailure } from '@/lib/runtime/run-failure';
 import { OUTPUT_CAPS, RUN_LIMITS } from '@/lib/runtime/limits';
 import { OutputBudget } from '@/lib/runtime/output-budget';
-import { openDataset } from '@/lib/files/dataset-cache';
+import { accountDataset, openDataset } from '@/lib/files/dataset-cache';
 import { R_LIMITS, replySchema, type Reply, type RequestIn } from './protocol';
 
 const WORKER_URL = '/workers/r.worker.mjs';
@@ -194,7 +194,7 @@ export class RRunner implements TargetRunner {
   private async writeFiles(connection: Connection, files: readonly DataFile[], context: RunContext): Promise<void> {
     const missing = files.filter((file) => !connection.written.has(`${file.name}@${file.sha256}`));
     if (missing.length === 0) return;
-    const sources = await Promise.all(missing.map((file) => openDataset(file)));
+    const sources = await Promise.all(missing.map((file) => openDataset(accountDataset(file))));
     context.onPhase?.({ kind: 'loading-files', names: missing.map((file) => file.name), bytes: sources.reduce((sum, source) => sum + (source.size ?? 0), 0) });
     for (const [i, file] of missing.entries()) {
       const bytes = await sources[i].read();
