@@ -3,7 +3,7 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { DataFile } from '@/lib/runtime/kernel';
+import type { DataFile, DataFileLocation } from '@/lib/files/data-file';
 import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/lib/targets/pipeline';
 import { RunnerSet } from '@/lib/targets/runners';
 import type { Target } from '@/lib/targets/registry';
@@ -41,7 +41,7 @@ import { useConversationSync } from './use-conversation-sync';
 import { RunProgressSaver } from './run-progress';
 import { questionText, shownTitle } from '@/lib/chat/shown-title';
 
-export type ConversationFile = Pick<Attachment, 'name' | 'sha256' | 'size' | 'mediaType'>;
+export type ConversationFile = Pick<Attachment, 'name' | 'sha256' | 'size' | 'mediaType'> & { location: DataFileLocation };
 
 type ChatProps = {
   conversationId: string;
@@ -78,12 +78,15 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const runs = useMemo(() => new RunStore(), []);
   const runHold = useMemo(() => new RunHold<UIMessage[]>(), []);
   const [files, setFiles] = useState<ConversationFile[]>(initialFiles);
-  const addStoredFile = useCallback((file: ConversationFile) => setFiles((list) => [...list.filter((f) => f.name !== file.name), file]), []);
+  const addStoredFile = useCallback(
+    (file: Attachment) => setFiles((list) => [...list.filter((f) => f.name !== file.name), { name: file.name, sha256: file.sha256, size: file.size, mediaType: file.mediaType, location: file.location ?? 'account' }]),
+    [],
+  );
   const uploads = useUploads(conversationId, addStoredFile);
   // The conversation's files as every engine should see them under /data/.
   const dataFilesRef = useRef<DataFile[]>([]);
   useEffect(() => {
-    dataFilesRef.current = files.map((f) => ({ name: f.name, sha256: f.sha256, location: 'account', url: `/api/blobs/${f.sha256}` }));
+    dataFilesRef.current = files.map((f): DataFile => (f.location === 'device' ? { name: f.name, sha256: f.sha256, location: 'device' } : { name: f.name, sha256: f.sha256, location: 'account', url: `/api/blobs/${f.sha256}` }));
   }, [files]);
   const stoppedRef = useRef(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);

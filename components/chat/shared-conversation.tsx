@@ -1,5 +1,6 @@
 'use client';
 
+import type { DataFile, DataFileLocation } from '@/lib/files/data-file';
 import { z } from 'zod';
 import { answerMetadataOf } from '@/lib/chat/answer-metadata';
 import { readJsonAs } from '@/lib/http/error-body';
@@ -22,7 +23,7 @@ import { RunStore } from './run-store';
 import { useShareRerun } from './use-share-rerun';
 
 /** A file the share grants: written into /data/ for a re-run. */
-export type SharedFile = { name: string; sha256: string };
+export type SharedFile = { name: string; sha256: string; location: DataFileLocation };
 
 type SharedConversationProps = {
   shareId: string;
@@ -47,7 +48,8 @@ export function SharedConversation(props: SharedConversationProps) {
 function SharedConversationView({ shareId, title, messages, sharedAt, files, location, webr, maxRunTimeoutMs }: SharedConversationProps) {
   const runs = useMemo(() => new RunStore(), []);
   const blobUrl = useBlobUrl();
-  const dataFiles = files.map((file) => ({ name: file.name, sha256: file.sha256, location: 'account' as const, url: blobUrl(file.sha256) }));
+  // A file kept on the owner's device is not served: the re-run says so, naming it (dataset-missing, on-device).
+  const dataFiles = files.map((file): DataFile => (file.location === 'device' ? { name: file.name, sha256: file.sha256, location: 'device' } : { name: file.name, sha256: file.sha256, location: 'account', url: blobUrl(file.sha256) }));
   const rerun = useShareRerun({ messages, files: dataFiles, location, webr, maxRunTimeoutMs, blobUrl });
   const hasCells = useMemo(() => messages.some((message) => message.role === 'assistant' && message.parts.some((part) => isCodePartType(part.type))), [messages]);
   // The same traces as the owner's page: computed from the same stored messages.

@@ -6,10 +6,10 @@ import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
 import { createDb, type Db } from './client';
 import { getBlobForShare, getBlobForUser, linkBlob, putBlob, putConversationBlob } from './queries/blobs';
 import { createConversation, deleteConversation, getConversation, lastUsedModelId, listConversations, renameConversation, setConversationModel, setGeneratedTitle, touchConversation } from './queries/conversations';
-import { addFile, listFiles, removeFile } from './queries/files';
+import { addDeviceFile, addFile, listFiles, removeFile } from './queries/files';
 import { listMessages, saveMessages, upsertMessage } from './queries/messages';
 import { QuotaExceededError, type StorageQuota } from './queries/quota';
-import { createOrUpdateShare, forkShare, getShare, revokeShare } from './queries/shares';
+import { createOrUpdateShare, forkShare, getShare, listShareFiles, revokeShare } from './queries/shares';
 import { ensureUser } from './queries/users';
 import { openForTests, pgliteBackend, serverBackend, type TestBackend } from './test-databases';
 
@@ -88,7 +88,8 @@ for (const backend of backends) {
       expect(await revokeShare(db, bob, c.id)).toBe(false);
       expect(await getBlobForUser(db, bob, sha)).toBeNull();
       expect(await addFile(db, bob, c.id, { name: 'x.csv', sha256: sha, mediaType: 'text/csv', size: 1 }, quota)).toBeNull();
-      expect(await removeFile(db, bob, c.id, 'x.csv')).toBeNull();
+      expect(await addDeviceFile(db, bob, c.id, { name: 'y.csv', sha256: sha, mediaType: 'text/csv', size: 1 })).toBeNull();
+      expect(await removeFile(db, bob, c.id, 'x.csv')).toBeUndefined();
       expect((await getConversation(db, alice, c.id))?.title).toBe('private');
       expect((await listMessages(db, c.id)).map((m) => m.id)).toEqual(['u1']);
       expect(await getBlobForUser(db, alice, sha)).not.toBeNull();
@@ -123,6 +124,28 @@ for (const backend of backends) {
       expect(await addFile(db, alice, c.id, file, quota)).toBe('data (1).csv');
       expect(await addFile(db, alice, c.id, file, quota)).toBe('data (2).csv');
       expect((await listFiles(db, c.id)).map((f) => f.name)).toEqual(['data.csv', 'data (1).csv', 'data (2).csv']);
+    });
+
+    live('a file kept on the device is recorded without bytes or storage, shared as such, and forked without a blob', async () => {
+      const c = await createConversation(db, alice);
+      const uploaded = await put(db, 'x,y\n1,2');
+      await addFile(db, alice, c.id, { name: 'small.csv', sha256: uploaded, mediaType: 'text/csv', size: 7 }, quota);
+      // Larger than a 32-bit size and than the quota: it takes no storage, so nothing refuses it.
+      const kept = { name: 'small.csv', sha256: 'b'.repeat(64), mediaType: 'text/csv', size: 5_000_000_000 };
+      expect(await addDeviceFile(db, alice, c.id, kept)).toBe('small (1).csv');
+      expect(await listFiles(db, c.id)).toEqual([
+        { name: 'small.csv', sha256: uploaded, mediaType: 'text/csv', size: 7, location: 'account' },
+        { name: 'small (1).csv', sha256: 'b'.repeat(64), mediaType: 'text/csv', size: 5_000_000_000, location: 'device' },
+      ]);
+      // A link grants no bytes for it (the server has none) and tells the reader where it is.
+      const shareId = (await createOrUpdateShare(db, alice, c.id))!;
+      expect(await getBlobForShare(db, shareId, 'b'.repeat(64))).toBeNull();
+      expect((await listShareFiles(db, shareId)).map((f) => [f.name, f.location])).toEqual([['small.csv', 'account'], ['small (1).csv', 'device']]);
+      const fork = (await forkShare(db, bob, shareId, quota))!;
+      expect((await listFiles(db, fork)).map((f) => [f.name, f.location, f.size])).toEqual([['small.csv', 'account', 7], ['small (1).csv', 'device', 5_000_000_000]]);
+      // Removing it frees no blob; removing the uploaded one returns the blob it held.
+      expect(await removeFile(db, alice, c.id, 'small (1).csv')).toBeNull();
+      expect(await removeFile(db, alice, c.id, 'small.csv')).toBe(uploaded);
     });
 
     live('shares snapshot, update, revoke, and fork with messages, files and blobs', async () => {

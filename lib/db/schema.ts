@@ -1,6 +1,6 @@
 /** The database schema (Drizzle, Postgres). Migrations in lib/db/migrations are generated from it. */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { authUsers } from '../auth/auth-tables';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
@@ -102,14 +102,19 @@ export const conversationFiles = pgTable(
       .notNull()
       .references(() => conversations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    sha256: text('sha256')
-      .notNull()
-      .references(() => blobs.sha256),
+    /** The file's SHA-256, wherever its bytes are. */
+    sha256: text('sha256').notNull(),
+    /** `account`: uploaded (its bytes are the blob `blob_sha256`); `device`: kept on the device that added it, never uploaded (no blob). */
+    location: text('location', { enum: ['account', 'device'] }).notNull().default('account'),
+    blobSha256: text('blob_sha256').references(() => blobs.sha256),
     mediaType: text('media_type').notNull(),
-    size: integer('size').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.conversationId, t.name] })],
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.name] }),
+    check('conversation_files_blob_by_location', sql`(${t.location} = 'account' and ${t.blobSha256} = ${t.sha256}) or (${t.location} = 'device' and ${t.blobSha256} is null)`),
+  ],
 );
 
 export const shares = pgTable(
@@ -157,13 +162,17 @@ export const shareFiles = pgTable(
       .notNull()
       .references(() => shares.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    sha256: text('sha256')
-      .notNull()
-      .references(() => blobs.sha256),
+    sha256: text('sha256').notNull(),
+    /** As in conversation_files: a `device` file's bytes are on the owner's device, and a reader must drop the same file to re-run with it. */
+    location: text('location', { enum: ['account', 'device'] }).notNull().default('account'),
+    blobSha256: text('blob_sha256').references(() => blobs.sha256),
     mediaType: text('media_type').notNull(),
-    size: integer('size').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.shareId, t.name] })],
+  (t) => [
+    primaryKey({ columns: [t.shareId, t.name] }),
+    check('share_files_blob_by_location', sql`(${t.location} = 'account' and ${t.blobSha256} = ${t.sha256}) or (${t.location} = 'device' and ${t.blobSha256} is null)`),
+  ],
 );
 
 /**

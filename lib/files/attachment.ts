@@ -6,6 +6,8 @@ export const attachmentSchema = z.object({
   size: z.number().int().nonnegative(),
   mediaType: z.string().max(200),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Where the bytes are (lib/files/data-file.ts); absent on attachments stored before files could stay on a device: uploaded. */
+  location: z.enum(['account', 'device']).optional(),
   /** What the browser sniffed: columns, types, first rows (compact text for the model). */
   preview: z.string().max(8_000).optional(),
 });

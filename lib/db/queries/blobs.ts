@@ -69,7 +69,7 @@ export async function unlinkBlobIfUnused(db: Db, ownerId: string, conversationId
       sql`select 1 from messages where conversation_id = ${conversationId} and position(${`blob:${sha256}`} in parts::text) > 0 limit 1`,
     );
     if (rowCount(stillShown) > 0) return;
-    const stillFile = await tx.execute(sql`select 1 from conversation_files where conversation_id = ${conversationId} and sha256 = ${sha256} limit 1`);
+    const stillFile = await tx.execute(sql`select 1 from conversation_files where conversation_id = ${conversationId} and blob_sha256 = ${sha256} limit 1`);
     if (rowCount(stillFile) > 0) return;
     const removed = await tx
       .delete(conversationBlobs)
@@ -119,7 +119,7 @@ export async function getBlobForShare(db: Db, shareId: string, sha256: string): 
         .select({ mediaType: shareFiles.mediaType, size: shareFiles.size })
         .from(shareFiles)
         .innerJoin(shares, eq(shares.id, shareFiles.shareId))
-        .where(and(active, eq(shareFiles.sha256, sha256)))
+        .where(and(active, eq(shareFiles.blobSha256, sha256)))
         .limit(1);
   return file ? { sha256, ...file } : null;
 }
@@ -129,9 +129,9 @@ export async function deleteBlobIfUnreferenced(db: Db, store: BlobStore, sha256:
   const deleted = await db.execute(
     sql`delete from blobs where sha256 = ${sha256}
       and not exists (select 1 from conversation_blobs where sha256 = ${sha256})
-      and not exists (select 1 from conversation_files where sha256 = ${sha256})
+      and not exists (select 1 from conversation_files where blob_sha256 = ${sha256})
       and not exists (select 1 from share_blobs where sha256 = ${sha256})
-      and not exists (select 1 from share_files where sha256 = ${sha256})
+      and not exists (select 1 from share_files where blob_sha256 = ${sha256})
       returning sha256`,
   );
   if (rowCount(deleted) > 0) await store.delete(sha256);

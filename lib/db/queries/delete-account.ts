@@ -14,9 +14,9 @@ export async function deletePersonData(db: Db, userId: string): Promise<string[]
     const ownedShares = tx.select({ id: shares.id }).from(shares).where(eq(shares.ownerId, userId));
     const referenced = await tx.execute<{ sha256: string }>(sql`
       select sha256 from ${conversationBlobs} where ${inArray(conversationBlobs.conversationId, owned)}
-      union select sha256 from ${conversationFiles} where ${inArray(conversationFiles.conversationId, owned)}
+      union select blob_sha256 from ${conversationFiles} where ${inArray(conversationFiles.conversationId, owned)} and blob_sha256 is not null
       union select sha256 from ${shareBlobs} where ${inArray(shareBlobs.shareId, ownedShares)}
-      union select sha256 from ${shareFiles} where ${inArray(shareFiles.shareId, ownedShares)}`);
+      union select blob_sha256 from ${shareFiles} where ${inArray(shareFiles.shareId, ownedShares)} and blob_sha256 is not null`);
     // postgres-js returns the rows as an array, PGlite as { rows }.
     const rows = (Array.isArray(referenced) ? referenced : (referenced as unknown as { rows: Array<{ sha256: string }> }).rows) as Array<{ sha256: string }>;
     await tx.delete(users).where(eq(users.id, userId)); // conversations and shares cascade

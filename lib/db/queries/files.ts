@@ -6,11 +6,15 @@ import { getConversation } from './conversations';
 import { linkBlob, unlinkBlobIfUnused } from './blobs';
 import type { StorageQuota } from './quota';
 
-export type ConversationFile = { name: string; sha256: string; mediaType: string; size: number };
+import type { DataFileLocation } from '@/lib/files/data-file';
+
+/** A conversation's dataset as the server records it: `location` says where its bytes are (lib/files/data-file.ts). */
+export type ConversationFile = { name: string; sha256: string; mediaType: string; size: number; location: DataFileLocation };
+type NewFile = Omit<ConversationFile, 'location'>;
 
 export async function listFiles(db: Db, conversationId: string): Promise<ConversationFile[]> {
   return db
-    .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size })
+    .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size, location: conversationFiles.location })
     .from(conversationFiles)
     .where(eq(conversationFiles.conversationId, conversationId))
     .orderBy(asc(conversationFiles.createdAt));
@@ -20,9 +24,23 @@ export async function listFiles(db: Db, conversationId: string): Promise<Convers
  * Adds a file by name; a name already taken gets " (1)", " (2)"… Returns the final name, or null
  * when the conversation is not the user's. Throws QuotaExceededError, adding nothing.
  */
-export async function addFile(db: Db, userId: string, conversationId: string, file: ConversationFile, quota: StorageQuota): Promise<string | null> {
+export async function addFile(db: Db, userId: string, conversationId: string, file: NewFile, quota: StorageQuota): Promise<string | null> {
   if (!(await getConversation(db, userId, conversationId))) return null;
   await linkBlob(db, userId, conversationId, { sha256: file.sha256, mediaType: file.mediaType, size: file.size }, quota);
+  return insertNamed(db, conversationId, { ...file, location: 'account', blobSha256: file.sha256 });
+}
+
+/**
+ * Records a file kept on the person's device: its name, size, type and SHA-256, no bytes and no
+ * blob (so it takes none of the account's storage). Named as addFile names. Null when the
+ * conversation is not the user's.
+ */
+export async function addDeviceFile(db: Db, userId: string, conversationId: string, file: NewFile): Promise<string | null> {
+  if (!(await getConversation(db, userId, conversationId))) return null;
+  return insertNamed(db, conversationId, { ...file, location: 'device', blobSha256: null });
+}
+
+async function insertNamed(db: Db, conversationId: string, file: NewFile & { location: DataFileLocation; blobSha256: string | null }): Promise<string> {
   const taken = new Set((await listFiles(db, conversationId)).map((f) => f.name));
   // The insert decides: an upload of the same name that arrived with this one may take a free
   // name between the listing and the insert, and this one then takes the next.
@@ -31,7 +49,7 @@ export async function addFile(db: Db, userId: string, conversationId: string, fi
     if (taken.has(name)) continue;
     const [added] = await db
       .insert(conversationFiles)
-      .values({ conversationId, name, sha256: file.sha256, mediaType: file.mediaType, size: file.size })
+      .values({ conversationId, name, sha256: file.sha256, location: file.location, blobSha256: file.blobSha256, mediaType: file.mediaType, size: file.size })
       .onConflictDoNothing()
       .returning({ name: conversationFiles.name });
     if (added) return added.name;
@@ -41,17 +59,19 @@ export async function addFile(db: Db, userId: string, conversationId: string, fi
 /**
  * Deletes a file: from the conversation, from every share of it (a link made earlier no longer
  * serves it), and its blob reference unless a message still shows the same bytes. Returns the
- * file's hash (its bytes may now be unreferenced), or null when there was no such file.
+ * hash of the blob it held (its bytes may now be unreferenced; null for a file kept on a device,
+ * which held none), or undefined when there was no such file.
  */
-export async function removeFile(db: Db, userId: string, conversationId: string, name: string): Promise<string | null> {
-  if (!(await getConversation(db, userId, conversationId))) return null;
+export async function removeFile(db: Db, userId: string, conversationId: string, name: string): Promise<string | null | undefined> {
+  if (!(await getConversation(db, userId, conversationId))) return undefined;
   const rows = await db
     .delete(conversationFiles)
     .where(and(eq(conversationFiles.conversationId, conversationId), eq(conversationFiles.name, name)))
-    .returning({ sha256: conversationFiles.sha256 });
-  if (rows.length === 0) return null;
+    .returning({ blobSha256: conversationFiles.blobSha256 });
+  if (rows.length === 0) return undefined;
   const shareIds = db.select({ id: shares.id }).from(shares).where(eq(shares.conversationId, conversationId));
   await db.delete(shareFiles).where(and(inArray(shareFiles.shareId, shareIds), eq(shareFiles.name, name)));
-  await unlinkBlobIfUnused(db, userId, conversationId, rows[0].sha256);
-  return rows[0].sha256;
+  const blob = rows[0].blobSha256;
+  if (blob !== null) await unlinkBlobIfUnused(db, userId, conversationId, blob);
+  return blob;
 }

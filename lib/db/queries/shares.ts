@@ -53,7 +53,7 @@ export async function createOrUpdateShare(db: Db, userId: string, conversationId
       if (refs.length > 0) await tx.insert(shareBlobs).values(refs.map((ref) => ({ shareId: id, ...ref })));
     }
     const files = await tx
-      .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size })
+      .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, location: conversationFiles.location, blobSha256: conversationFiles.blobSha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size })
       .from(conversationFiles)
       .where(eq(conversationFiles.conversationId, conversationId));
     if (files.length > 0) await tx.insert(shareFiles).values(files.map((file) => ({ shareId: id, ...file })));
@@ -85,7 +85,7 @@ function snapshotEntries(snapshot: unknown): unknown[] {
 /** The files a share's snapshot holds (what a fork gets under /data/). */
 export async function listShareFiles(db: Db, shareId: string) {
   return db
-    .select({ name: shareFiles.name, sha256: shareFiles.sha256, mediaType: shareFiles.mediaType, size: shareFiles.size })
+    .select({ name: shareFiles.name, sha256: shareFiles.sha256, location: shareFiles.location, mediaType: shareFiles.mediaType, size: shareFiles.size })
     .from(shareFiles)
     .where(eq(shareFiles.shareId, shareId));
 }
@@ -110,11 +110,12 @@ export async function forkShare(db: Db, userId: string, shareId: string, quota: 
     }
     const granted = await tx.select({ sha256: shareBlobs.sha256, mediaType: shareBlobs.mediaType, size: shareBlobs.size }).from(shareBlobs).where(eq(shareBlobs.shareId, shareId));
     const files = await tx
-      .select({ name: shareFiles.name, sha256: shareFiles.sha256, mediaType: shareFiles.mediaType, size: shareFiles.size })
+      .select({ name: shareFiles.name, sha256: shareFiles.sha256, location: shareFiles.location, blobSha256: shareFiles.blobSha256, mediaType: shareFiles.mediaType, size: shareFiles.size })
       .from(shareFiles)
       .where(eq(shareFiles.shareId, shareId));
     const links = new Map(granted.map((ref) => [ref.sha256, ref]));
-    for (const file of files) if (!links.has(file.sha256)) links.set(file.sha256, file);
+    // A file kept on the owner's device has no blob: the fork lists it, and its reader drops the same file to use it.
+    for (const file of files) if (file.location === 'account' && !links.has(file.sha256)) links.set(file.sha256, file);
     if (links.size > 0) await tx.insert(conversationBlobs).values([...links.values()].map((ref) => ({ conversationId: id, sha256: ref.sha256, mediaType: ref.mediaType, size: ref.size })));
     if (files.length > 0) await tx.insert(conversationFiles).values(files.map((file) => ({ conversationId: id, ...file })));
     await reserveStorage(tx, userId, id, [...links.values()].reduce((sum, ref) => sum + ref.size, 0), quota);

@@ -60,7 +60,8 @@ export const DELETE = route<Params>(async ({ request, params }) => {
   if (!conversationIdSchema.safeParse(params.id).success || !name || name.length > 300) throw new AppError('file:not_found', { reason: 'malformed file reference' });
   const db = await getDb();
   const removed = await removeFile(db, user.userId, params.id, name);
-  if (!removed) throw new AppError('file:not_found', { reason: 'file not found or not owned' });
-  await deleteBlobIfUnreferenced(db, await getBlobStore(), removed);
+  if (removed === undefined) throw new AppError('file:not_found', { reason: 'file not found or not owned' });
+  // A file kept on the device held no blob: nothing more to free here.
+  if (removed !== null) await deleteBlobIfUnreferenced(db, await getBlobStore(), removed);
   return new Response(null, { status: 204 });
 });
