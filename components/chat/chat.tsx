@@ -3,11 +3,11 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { DataFile } from '@/lib/runtime/kernel';
+import type { DataFile } from '@/lib/targets/python/kernel';
 import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/lib/targets/pipeline';
 import { RunnerSet } from '@/lib/targets/runners';
 import type { Target } from '@/lib/targets/registry';
-import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
+import { useKernel, useKernelState } from '@/lib/targets/python/use-kernel';
 import { lastPackageSources, rememberPackageSources, usePackageSource, useRunnerPackageSource } from './use-package-source';
 import { PackageSourceNotice } from './package-source-notice';
 import { StopFailedNotice } from './stop-failed-notice';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
-import type { Kernel, PackageSourceState } from '@/lib/runtime/kernel';
+import type { Kernel, PackageSourceState } from '@/lib/targets/python/kernel';
 import type { TargetId } from '@/lib/targets/registry';
 import type { RunnerSource } from '@/lib/targets/runners';
 

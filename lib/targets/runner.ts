@@ -4,7 +4,7 @@
  * only this; it never knows which language it is running.
  */
 import type { Output, RunResult } from '@/lib/runtime/protocol';
-import type { DataFile, PackageSourceState, RunPhase } from '@/lib/runtime/kernel';
+import type { DataFile, PackageSourceState, RunPhase } from '@/lib/targets/python/kernel';
 import type { ReplayPolicy } from './target';
 
 export type RunnerState =

@@ -1,11 +1,11 @@
 /**
- * The Python target's runner (browser-only): the conversation's Kernel (lib/runtime/kernel.ts),
+ * The Python target's runner (browser-only): the conversation's Kernel (lib/targets/python/kernel.ts),
  * one Pyodide interpreter, behind the TargetRunner interface. SQL runs in the same interpreter
  * for now (lib/targets/sql/runner.ts), so both are this class with their own language.
  */
-import type { Kernel, KernelState } from '@/lib/runtime/kernel';
+import type { Kernel, KernelState } from '@/lib/targets/python/kernel';
 import type { RunResult } from '@/lib/runtime/protocol';
-import type { RunLanguage } from '@/lib/runtime/worker-api';
+import type { RunLanguage } from '@/lib/targets/python/worker-api';
 import type { RunContext, RunnerState, TargetRunner } from '../runner';
 import type { RunnerEnv } from '../runner-env';
 

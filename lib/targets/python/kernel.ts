@@ -3,10 +3,10 @@
  * each has a wall-clock limit, enforced in two stages (interrupt flag, then terminate and start
  * a fresh worker). See ARCHITECTURE.md, "Kernel".
  */
-import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from './protocol';
-import { failedRun, failureForPerson, failureOfError, type RunFailure } from './run-failure';
-import { RUN_LIMITS } from './limits';
-import { OutputBudget } from './output-budget';
+import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from '@/lib/runtime/protocol';
+import { failedRun, failureForPerson, failureOfError, type RunFailure } from '@/lib/runtime/run-failure';
+import { RUN_LIMITS } from '@/lib/runtime/limits';
+import { OutputBudget } from '@/lib/runtime/output-budget';
 import { packageFailureResult } from './package-errors';
 import { mayImport } from './may-import';
 import { mentionsSql } from './mentions-sql';

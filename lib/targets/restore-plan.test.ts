@@ -3,7 +3,7 @@
  * comparison of a replay's stdout with the recorded one.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from './protocol';
+import type { RunResult } from '@/lib/runtime/protocol';
 import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from './restore-plan';
 
 type Message = { id: string; role: string; parts: unknown[] };
