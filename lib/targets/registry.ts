@@ -22,6 +22,9 @@ export const TARGET_LIST = [
 export type TargetId = (typeof TARGET_LIST)[number]['id'];
 export type Target = TargetDefinition<TargetId>;
 
+/** Every target's id, for schemas keyed by target (a request's package sources). */
+export const TARGET_IDS = TARGET_LIST.map((target) => target.id) as [TargetId, ...TargetId[]];
+
 export const TARGETS = Object.fromEntries(TARGET_LIST.map((target) => [target.id, target])) as { readonly [Id in TargetId]: Target };
 
 /** Every worker script a target runs in, with its Content-Security-Policy (served by lib/assets/engine-asset-server.ts). */

@@ -13,21 +13,14 @@ import { mentionsSql } from './mentions-sql';
 import { accountDataset, openDataset } from '@/lib/files/dataset-cache';
 import { FLUSH_EVERY_MS, type RunLanguage, type StartPhase } from './worker-api';
 import { WorkerHandle, type WorkerConfig } from './worker-handle';
+import type { RunPhase } from '../runner';
+import type { PackageSourceAnswer as PackageSourceState } from '../target';
 
 export type KernelState =
   | { kind: 'starting'; phase: StartPhase; restarted: boolean }
   | { kind: 'ready'; restarted: boolean }
   | { kind: 'busy' }
   | { kind: 'failed'; message: string };
-
-export type RunPhase =
-  | { kind: 'queued' }
-  | { kind: 'loading-packages'; names: string[] }
-  /** The conversation's files being written into /data/ first: their names and total size (0 when unknown). */
-  | { kind: 'loading-files'; names: string[]; bytes: number }
-  /** An engine the run needs starting first (DuckDB inside the interpreter): not counted in the time limit. */
-  | { kind: 'starting-engine'; name: string }
-  | { kind: 'running'; startedAt: number };
 
 /** Files that become SQL tables (workers/python/runpad/dataset_tables.py FORMATS). */
 const TABLE_FILE = /\.(csv|tsv|json|jsonl|ndjson|parquet|xlsx)$/i;
@@ -56,8 +49,6 @@ type ActiveRun = { handle: WorkerHandle; stop: (reason: StopReason) => void };
 const PACKAGE_LOAD_TIMEOUT_MS = 180_000;
 /** How long after the interrupt flag a run that has not stopped gets a replacement started. */
 const SPARE_AFTER_MS = 50;
-
-export type PackageSourceState = 'reachable' | 'unreachable' | 'unknown';
 
 export class Kernel {
   private packageSourceAnswer: Promise<PackageSourceState> | null = null;
