@@ -5,6 +5,7 @@
  * notebook and script export, restore) iterates this list.
  */
 import { graphviz } from './graphviz/meta';
+import { javascript } from './javascript/meta';
 import { python } from './python/meta';
 import { r } from './r/meta';
 import { sql } from './sql/meta';
@@ -17,6 +18,7 @@ export const TARGET_LIST = [
   sql,
   graphviz,
   r,
+  javascript,
 ] as const;
 
 export type TargetId = (typeof TARGET_LIST)[number]['id'];
