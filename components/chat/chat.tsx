@@ -7,8 +7,8 @@ import type { DataFile, DataFileLocation } from '@/lib/files/data-file';
 import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/lib/targets/pipeline';
 import { RunnerSet } from '@/lib/targets/runners';
 import type { Target } from '@/lib/targets/registry';
-import { useKernel, useKernelState } from '@/lib/runtime/use-kernel';
-import { lastPackageSources, rememberPackageSources, usePackageSource, useRunnerPackageSource } from './use-package-source';
+import { useKernel, useKernelState } from '@/lib/targets/python/use-kernel';
+import { lastPackageSources, rememberPackageSources, usePackageSources } from './use-package-source';
 import { PackageSourceNotice } from './package-source-notice';
 import { StopFailedNotice } from './stop-failed-notice';
 import { stopUpstream } from './stop-upstream';
@@ -70,7 +70,6 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   useEffect(() => {
     if (!pythonStarting) preloadMarkdown();
   }, [pythonStarting]);
-  const packageSource = usePackageSource(kernel);
   const kernelRef = useRef(kernel);
   useEffect(() => {
     kernelRef.current = kernel;
@@ -110,9 +109,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     [kernel, config.webrBasePath, config.rPackageRepoUrl],
   );
   useEffect(() => () => runners.dispose(), [runners]);
-  // R's repository is asked when R starts (its first run), never at page load.
-  const rPackageSource = useRunnerPackageSource(runners, 'r');
-  useEffect(() => rememberPackageSources({ python: packageSource, r: rPackageSource }), [packageSource, rPackageSource]);
+  // Each target's package source, as its runner found it (R's when R starts, never at page load).
+  const packageSources = usePackageSources(kernel ? runners : null);
+  useEffect(() => rememberPackageSources(packageSources), [packageSources]);
   // Stop ends every run of the turn: the signal each run gets is aborted, and a new one made.
   const stopSignalRef = useRef(new AbortController());
   /** The run pipeline (lib/targets/pipeline.ts) with this conversation's files, limits and restore. */
@@ -160,9 +159,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           const message = messages.at(-1);
           // A new message says which messages this tab has, so a stale tab is refused, not interleaved.
           const knownMessageIds = trigger === 'submit-message' && !messageId && message?.role === 'user' ? messages.slice(0, -1).map((m) => m.id) : undefined;
-          const sources = lastPackageSources();
           return {
-            body: { id, trigger, messageId, message, knownMessageIds, packageSource: sources.python, rPackageSource: sources.r, modelId: pickedModel(id), settings: { includeImages, stepBudget, ...(modelSees === 'schema' ? { modelSees } : {}) } },
+            body: { id, trigger, messageId, message, knownMessageIds, packageSources: lastPackageSources(), modelId: pickedModel(id), settings: { includeImages, stepBudget, ...(modelSees === 'schema' ? { modelSees } : {}) } },
           };
         },
       }),
@@ -361,7 +359,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           onContinue={continueAnswer}
           onEditMessage={editMessage}
           isDemo={config.isDemo}
-          packagesUnavailable={packageSource === 'unreachable'}
+          packagesUnavailable={packageSources.python === 'unreachable'}
           onExample={send}
           onCheck={sendFollowUp}
           conversationId={conversationId}
@@ -379,10 +377,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           </button>
         )}
         <PackageSourceNotice
-          key={`${packageSource}-${rPackageSource}`}
+          key={JSON.stringify(packageSources)}
           unreachable={{
-            python: packageSource === 'unreachable' ? sourceHost(config.packageBaseUrl, 'this site’s package mirror') : undefined,
-            r: rPackageSource === 'unreachable' ? sourceHost(config.rPackageRepoUrl, 'this site’s R package mirror') : undefined,
+            python: packageSources.python === 'unreachable' ? sourceHost(config.packageBaseUrl, 'this site’s package mirror') : undefined,
+            r: packageSources.r === 'unreachable' ? sourceHost(config.rPackageRepoUrl, 'this site’s R package mirror') : undefined,
           }}
         />
         {stopFailed && <StopFailedNotice message={stopFailed} onDismiss={() => setStopFailed(null)} />}

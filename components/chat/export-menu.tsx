@@ -2,7 +2,7 @@
 
 import { useCallback, useId, useRef, useState } from 'react';
 import { useDismiss } from '@/components/ui/use-dismiss';
-import { SCRIPT_LINK_LABEL, WITH_DATA_LABEL, type ScriptLanguage } from '@/lib/notebook/script-language';
+import { scriptForm, WITH_DATA_LABEL, type ScriptLanguage } from '@/lib/notebook/script-language';
 
 type ExportMenuProps = {
   /** `/api/conversations/<id>` or `/api/shares/<shareId>`: the export routes live under it. */
@@ -60,7 +60,7 @@ export function ExportMenu({ basePath, subject = 'conversation', script = 'pytho
         </li>
         <li>
           <a href={`${basePath}/script`} download onClick={() => setOpen(false)} className={item}>
-            {SCRIPT_LINK_LABEL[script]}
+            {scriptForm(script).label}
           </a>
         </li>
         {withData && (

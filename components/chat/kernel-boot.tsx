@@ -1,10 +1,10 @@
 import { headers } from 'next/headers';
-import { pythonBootScriptUrl, type WorkerLocation } from '@/lib/runtime/worker-url';
+import { pythonBootScriptUrl, type WorkerLocation } from '@/lib/targets/python/worker-url';
 
 /**
  * Starts the Python worker as the HTML arrives, so the interpreter loads in parallel with the
  * page's own JavaScript rather than after hydration; the first kernel adopts it
- * (lib/runtime/boot-worker.ts). An async script, which React hoists into the head: an inline one
+ * (lib/targets/python/boot-worker.ts). An async script, which React hoists into the head: an inline one
  * waited for the stylesheet (~50–90 ms of a first visit). React loads it once per document.
  */
 export async function KernelBoot({ location }: { location: WorkerLocation }) {

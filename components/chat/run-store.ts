@@ -12,7 +12,7 @@
  * run.
  */
 import { useSyncExternalStore } from 'react';
-import type { RunPhase } from '@/lib/runtime/kernel';
+import type { RunPhase } from '@/lib/targets/runner';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 
 export type LiveRun = { phase: RunPhase | { kind: 'done' }; outputs: readonly Output[]; result?: RunResult };

@@ -11,7 +11,7 @@ import { useMemo, useState } from 'react';
 import { BlobAccessProvider, useBlobUrl } from '@/components/outputs/blob-url';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
 import type { RLocation } from '@/lib/targets/runner-env';
-import type { KernelLocation } from '@/lib/runtime/use-kernel';
+import type { KernelLocation } from '@/lib/targets/python/use-kernel';
 import { isCodePartType } from '@/lib/targets/registry';
 import { traceConversation } from '@/lib/trace';
 import { scriptLanguage } from '@/lib/notebook/script-language';

@@ -1,44 +1,49 @@
 'use client';
 
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
-import type { Kernel, PackageSourceState } from '@/lib/runtime/kernel';
-import type { TargetId } from '@/lib/targets/registry';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { TARGET_IDS, type TargetId } from '@/lib/targets/registry';
 import type { RunnerSource } from '@/lib/targets/runners';
+import type { PackageSourceAnswer } from '@/lib/targets/target';
 
-/** Whether this browser can download packages: asked once the interpreter is up, 'unknown' until then. */
-export function usePackageSource(kernel: Kernel | null): PackageSourceState {
-  const [state, setState] = useState<PackageSourceState>('unknown');
-  useEffect(() => {
-    if (!kernel) return;
-    let current = true;
-    void kernel.packageSource().then((answer) => {
-      if (current) setState(answer);
-    });
-    return () => {
-      current = false;
-    };
-  }, [kernel]);
-  return state;
+/** Per target whose runner has a package source (Python's mirror, R's repository), what the page found of it. */
+export type PackageSources = Partial<Record<TargetId, PackageSourceAnswer>>;
+
+/** The targets whose runner reports a package source, and their answers now, as one stable string. */
+function sourcesKey(runners: RunnerSource): string {
+  const sources: PackageSources = {};
+  for (const id of TARGET_IDS) {
+    const answer = runners.get(id).packageSource?.();
+    if (answer) sources[id] = answer;
+  }
+  return JSON.stringify(sources);
 }
 
 /**
- * What a target's engine found of its own package source when it started (R asks its repository
- * once, as R starts: never at page load). 'unknown' until that engine has started.
+ * What each target's engine found of its own package source: Python's once the interpreter is up,
+ * R's once R starts (its first run, never at page load); 'unknown' until then. `runners` is null
+ * while the page's interpreter does not exist yet.
  */
-export function useRunnerPackageSource(runners: RunnerSource, target: TargetId): PackageSourceState {
-  const subscribe = useCallback((onChange: () => void) => runners.get(target).subscribe(onChange), [runners, target]);
-  const read = useCallback(() => runners.get(target).packageSource?.() ?? 'unknown', [runners, target]);
-  return useSyncExternalStore(subscribe, read, () => 'unknown');
+export function usePackageSources(runners: RunnerSource | null): PackageSources {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      if (!runners) return () => undefined;
+      const unsubscribes = TARGET_IDS.map((id) => runners.get(id))
+        .filter((runner) => runner.packageSource)
+        .map((runner) => runner.subscribe(onChange));
+      return () => unsubscribes.forEach((unsubscribe) => unsubscribe());
+    },
+    [runners],
+  );
+  const read = useCallback(() => (runners ? sourcesKey(runners) : '{}'), [runners]);
+  const key = useSyncExternalStore(subscribe, read, () => '{}');
+  return useMemo(() => JSON.parse(key) as PackageSources, [key]);
 }
-
-/** Whether each language's package source answers, as the page last learnt it. */
-export type PackageSources = { python: PackageSourceState; r: PackageSourceState };
 
 /**
  * The page's latest answers, for the chat transport (made once per conversation, reading them at
- * each request). One page has one interpreter and one R, so one value each per page is the truth.
+ * each request). One page has one runner per target, so one value each per page is the truth.
  */
-let latest: PackageSources = { python: 'unknown', r: 'unknown' };
+let latest: PackageSources = {};
 export const rememberPackageSources = (sources: PackageSources): void => {
   latest = sources;
 };

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from 'react';
 import type { UIMessage } from 'ai';
-import type { Kernel } from '@/lib/runtime/kernel';
+import type { Kernel } from '@/lib/targets/python/kernel';
 import { TARGETS } from '@/lib/targets/registry';
 import { readRunPart } from '@/lib/targets/run-part';
 import type { RunnerSource } from '@/lib/targets/runners';

@@ -11,8 +11,8 @@
  */
 import type { UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { DataFile } from '@/lib/runtime/kernel';
-import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from '@/lib/runtime/restore-plan';
+import type { DataFile } from '@/lib/targets/python/kernel';
+import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from '@/lib/targets/restore-plan';
 import { TARGET_LIST, TARGETS } from '@/lib/targets/registry';
 import { replayRuns } from '@/lib/targets/replay';
 import type { Prepared } from '@/lib/targets/pipeline';

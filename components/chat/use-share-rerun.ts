@@ -14,10 +14,11 @@
  * stdout, and a re-run compares and shows every output.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DataFile, Kernel, RunPhase } from '@/lib/runtime/kernel';
+import type { DataFile, Kernel } from '@/lib/targets/python/kernel';
+import type { RunPhase } from '@/lib/targets/runner';
 import { waitWords } from './run-status';
 import type { RunResult } from '@/lib/runtime/protocol';
-import { createKernel, useKernelState, type KernelLocation } from '@/lib/runtime/use-kernel';
+import { createKernel, useKernelState, type KernelLocation } from '@/lib/targets/python/use-kernel';
 import { runOnTarget } from '@/lib/targets/pipeline';
 import type { RLocation } from '@/lib/targets/runner-env';
 import { RunnerSet } from '@/lib/targets/runners';

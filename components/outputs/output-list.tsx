@@ -14,6 +14,7 @@ import { vegaLiteSpecOf } from '@/lib/charts/vegalite';
 import { useBlobUrl } from './blob-url';
 import type { MimeBundle } from '@/lib/runtime/protocol';
 import { useRevealFor, type RevealRequest } from './trace-reveal';
+import type { TextHighlight } from './highlight';
 
 /** A stream block remembers where each of its outputs starts in its text (for a traced value). */
 type Block =
@@ -39,9 +40,6 @@ function mergeStreams(outputs: readonly Output[]): Block[] {
   });
   return blocks;
 }
-
-export type TextHighlight = { start: number; end: number; seq: number };
-export type CellHighlight = { row: number; column: string; seq: number };
 
 function textHighlight(reveal: RevealRequest | null, offset = 0): TextHighlight | undefined {
   return reveal?.location.kind === 'text' ? { start: offset + reveal.location.start, end: offset + reveal.location.end, seq: reveal.seq } : undefined;

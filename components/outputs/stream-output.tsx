@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { TextHighlight } from './output-list';
+import type { TextHighlight } from './highlight';
 import { foldCarriageReturns } from '@/lib/runtime/stream-text';
 
 const COLLAPSED_LINES = 40;

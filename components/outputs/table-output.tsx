@@ -4,7 +4,7 @@ import { useId, type CSSProperties } from 'react';
 import type { TableData } from '@/lib/runtime/protocol';
 import { formatCell, type Cell, type SortState } from '@/lib/tables/table-view';
 import { PAGE_SIZES, ROW_HEIGHT, plural, count, useTableOutput, type Layout } from './use-table-output';
-import type { CellHighlight } from './output-list';
+import type { CellHighlight } from './highlight';
 
 function ariaSort(sort: SortState, column: string): 'ascending' | 'descending' | 'none' {
   if (sort?.column !== column) return 'none';

@@ -6,7 +6,7 @@ import { formatCell, tableColumns, viewTable, type Column, type SortState } from
 import { tableToCsv, tableToTsv } from '@/lib/tables/to-csv';
 import { tableShape } from '@/lib/trace/sources';
 import { useVirtualRows } from './use-virtual-rows';
-import type { CellHighlight } from './output-list';
+import type { CellHighlight } from './highlight';
 
 export type PageSize = 25 | 50 | 100 | 'all';
 export const PAGE_SIZES: readonly PageSize[] = [25, 50, 100, 'all'];

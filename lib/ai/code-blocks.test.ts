@@ -43,9 +43,9 @@ const FIXTURE = [
   'SELECT sum(a) FROM df',
   '```',
   '~~~',
-  '```js',
+  '```ruby',
   '```python',
-  'console.log("not run either")',
+  'puts "not run either"',
   '```',
   '  ```dot',
   '  digraph { a -> b }',
@@ -120,7 +120,7 @@ describe('completeCodeBlocks', () => {
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
     const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-    const lines = ['```python', '```', '````', '````markdown', '~~~sql', '~~~', '  ```py', '    ```', '```js', 'x = 1', '', '```a`b', '   ~~~~ dot', '``', '``` ', '```dot'];
+    const lines = ['```python', '```', '````', '````markdown', '~~~sql', '~~~', '  ```py', '    ```', '```ruby', 'x = 1', '', '```a`b', '   ~~~~ dot', '``', '``` ', '```dot'];
     const endings = ['\n', '\n', '\n', '\r\n', '\r'];
     let found = 0;
     for (let doc = 0; doc < 300; doc++) {
@@ -158,7 +158,7 @@ describe('completeCodeBlocks', () => {
   });
 
   it('skips unknown languages and untagged blocks without misreading their content', () => {
-    expect(codes('```js\n```python\nconsole.log(1)\n```\n```python\nx\n```\n')).toEqual([['python', 'x']]);
+    expect(codes('```ruby\n```python\nconsole.log(1)\n```\n```python\nx\n```\n')).toEqual([['python', 'x']]);
     expect(codes('```\n~~~python\nnot run\n~~~\n```\n')).toEqual([]);
     expect(completeCodeBlocks('```text\n```\n```sql\nSELECT 1\n```\n')[0].index).toBe(0);
   });
@@ -233,7 +233,7 @@ describe('blockTarget', () => {
     expect(blockTarget(info)).toBe(language);
   });
 
-  it.each(['', '   ', 'js', 'pythonic', 'py3', 'python{.class}', 'mermaid', 'constructor', 'toString', '__proto__'])('leaves %j alone', (info) => {
+  it.each(['', '   ', 'ruby', 'pythonic', 'py3', 'python{.class}', 'mermaid', 'constructor', 'toString', '__proto__'])('leaves %j alone', (info) => {
     expect(blockTarget(info)).toBeNull();
   });
 });

@@ -6,10 +6,10 @@
  * converters do it); on the Chat Completions path images cannot travel inside tool results (the
  * SDK would turn them into JSON text), so they move into a user message right after them.
  */
-import { isCodePartType, targetOf } from '@/lib/targets/registry';
+import { isCodePartType } from '@/lib/targets/registry';
 import { convertToModelMessages, type ModelMessage, type UIMessage } from 'ai';
 import { BLOB_REF_PATTERN, type RunResult } from '@/lib/runtime/protocol';
-import { runResultOf } from '@/lib/targets/run-part';
+import { readRunPart, runResultOf } from '@/lib/targets/run-part';
 import { failedRun } from '@/lib/runtime/run-failure';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
@@ -124,16 +124,16 @@ async function asBlocks(messages: UIMessage[], includeImages: boolean, modelSees
       outputs = [];
     };
     for (const part of message.parts) {
-      const target = targetOf(part.type);
+      const run = readRunPart(part);
       if (part.type === 'step-start' && outputs.length > 0) flush();
-      if (!target || !part.type.startsWith('tool-')) {
+      if (!run) {
         if (part.type === 'text') segment.push(part);
         continue;
       }
-      const run = part as { input?: { code?: string }; output?: unknown; state: string };
+      const target = run.target;
       block += 1;
-      segment.push({ type: 'text', text: `\n\`\`\`${target.fence}\n${run.input?.code ?? ''}\n\`\`\`\n` });
-      const result = runResultOf({ state: run.state, output: run.output });
+      segment.push({ type: 'text', text: `\n\`\`\`${target.fence}\n${run.code ?? ''}\n\`\`\`\n` });
+      const result = runResultOf(run.part);
       if (!result) continue;
       const view = await runToModel(result, { includeImages, modelSees });
       outputs.push({ type: 'text', text: `Output of block ${block} (${target.fence}):\n${view.text}` });

@@ -10,7 +10,7 @@ describe('buildSystemPrompt', () => {
   });
 
   it('tells the model to do without packages when the browser cannot download them, and offers what works', () => {
-    const prompt = buildSystemPrompt({ packages: ['numpy', 'pandas'], packagesUnreachable: true, stepBudget: 8 });
+    const prompt = buildSystemPrompt({ packages: ['numpy', 'pandas'], packageSources: { python: 'unreachable' }, stepBudget: 8 });
     expect(prompt).toContain('Only the standard library is available');
     expect(prompt).not.toContain('numpy, pandas.');
     expect(prompt).toMatch(/Vega-Lite/);
@@ -36,7 +36,7 @@ describe('buildSystemPrompt', () => {
 
   it('says one thing of each package: with no package source, no line offers matplotlib or pandas', () => {
     const mentions = (prompt: string, name: string) => prompt.split('\n').filter((line) => new RegExp(`\\b${name}\\b`, 'i').test(line));
-    const unreachable = buildSystemPrompt({ packages: ['numpy', 'pandas', 'matplotlib'], packagesUnreachable: true, stepBudget: 8 });
+    const unreachable = buildSystemPrompt({ packages: ['numpy', 'pandas', 'matplotlib'], packageSources: { python: 'unreachable' }, stepBudget: 8 });
     for (const name of ['matplotlib', 'pandas', 'numpy']) {
       const lines = mentions(unreachable, name);
       expect(lines, name).toHaveLength(1);

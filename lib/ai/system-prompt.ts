@@ -27,9 +27,7 @@ export const STANDARD_LIBRARY_ONLY = 'Only the standard library is available';
 
 type PromptOptions = {
   packages: string[];
-  /** Python's package source does not answer. */
-  packagesUnreachable?: boolean;
-  /** What the page found of the other targets' own package sources (R's repository); unknown when absent. */
+  /** What the page found of each target's package source (Python's mirror, R's repository); unknown when absent. */
   packageSources?: Partial<Record<TargetId, PackageSourceAnswer>>;
   stepBudget: number;
   budgetSpent?: boolean;
@@ -65,7 +63,8 @@ function otherTools(sources: Partial<Record<TargetId, PackageSourceAnswer>>): st
   return ['', 'More tools run in the same browser:', ...others.map(line)];
 }
 
-export function buildSystemPrompt({ packages, packagesUnreachable = false, packageSources = {}, stepBudget, budgetSpent = false, codeMode = 'tools' }: PromptOptions): string {
+export function buildSystemPrompt({ packages, packageSources = {}, stepBudget, budgetSpent = false, codeMode = 'tools' }: PromptOptions): string {
+  const packagesUnreachable = packageSources.python === 'unreachable';
   const lines = [
     'You are Runpad, a careful data analyst and programmer. You answer by writing Python and running it with the `python` tool; never guess a number you can compute.',
     '',

@@ -90,8 +90,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   const instructions =
     buildSystemPrompt({
       packages: mainAvailablePackages(),
-      packagesUnreachable: request.packageSource === 'unreachable',
-      packageSources: { r: request.rPackageSource },
+      packageSources: request.packageSources,
       stepBudget,
       budgetSpent,
       codeMode,

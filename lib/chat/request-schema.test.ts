@@ -15,12 +15,20 @@ describe('chat request validation', () => {
   it('accepts a valid body and fills defaults', async () => {
     const parsed = await readJson(post(JSON.stringify(valid)), chatRequestSchema);
     expect(parsed.settings).toEqual({ includeImages: true, stepBudget: 8 });
+    expect(parsed.packageSources).toEqual({});
+  });
+
+  it('reads the package sources keyed by target', async () => {
+    const parsed = await readJson(post(JSON.stringify({ ...valid, packageSources: { python: 'unreachable', r: 'reachable' } })), chatRequestSchema);
+    expect(parsed.packageSources).toEqual({ python: 'unreachable', r: 'reachable' });
   });
 
   it.each([
     ['not JSON', '{nope', 'not valid JSON'],
     ['a bad conversation id', JSON.stringify({ ...valid, id: 'x' }), 'at id'],
     ['a bad role', JSON.stringify({ ...valid, message: { ...valid.message, role: 'system' } }), 'at message.role'],
+    ['a package source of no target', JSON.stringify({ ...valid, packageSources: { cobol: 'reachable' } }), 'at packageSources'],
+    ['a package source answer that is none', JSON.stringify({ ...valid, packageSources: { r: 'maybe' } }), 'at packageSources.r'],
     ['a step budget out of range', JSON.stringify({ ...valid, settings: { stepBudget: 1000 } }), 'at settings.stepBudget'],
   ])('rejects %s with 400 and a clear message', async (_, body, expected) => {
     const refused = await readJson(post(body), chatRequestSchema).then(() => null, (error: unknown) => error);

@@ -3,6 +3,8 @@ import { TURN_LIMITS } from '@/lib/runtime/limits';
 import { incomingMessageSchema } from './incoming-message';
 import { modelIdSchema } from '@/lib/ai/model-catalog';
 import { modelSeesSchema } from '@/lib/ai/model-sees';
+import { TARGET_IDS } from '@/lib/targets/registry';
+import { PACKAGE_SOURCE_ANSWERS } from '@/lib/targets/target';
 
 /**
  * The body the browser posts to /api/chat: the conversation id and only the newest message
@@ -18,10 +20,12 @@ export const chatRequestSchema = z.object({
   knownMessageIds: z.array(z.string().max(200)).max(5_000).optional(),
   /** The model picked in the header; checked against the operator's list, never trusted. */
   modelId: modelIdSchema.optional(),
-  /** Whether the browser could reach the package source; the model is told to do without when not. */
-  packageSource: z.enum(['reachable', 'unreachable', 'unknown']).default('unknown'),
-  /** Whether R's package repository answered when the page's R started ('unknown' before R has run). */
-  rPackageSource: z.enum(['reachable', 'unreachable', 'unknown']).default('unknown'),
+  /**
+   * Per target whose engine downloads packages (Python's mirror, R's repository): whether the page
+   * reached its source ('unknown' before that engine asked). The model is told to do without a
+   * source that does not answer. Absent: nothing known.
+   */
+  packageSources: z.partialRecord(z.enum(TARGET_IDS), z.enum(PACKAGE_SOURCE_ANSWERS)).default({}),
   settings: z
     .object({
       includeImages: z.boolean().default(true),

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages';
 import { scriptFormat, toScript } from './to-script';
 import { toNotebook } from './to-ipynb';
-import { SCRIPT_LINK_LABEL, scriptLanguage } from './script-language';
+import { scriptForm, scriptLanguage } from './script-language';
 
 const R_CODE = 'fit <- lm(mpg ~ wt, data = mtcars)\nprint(summary(fit))\ncat("he said \\"\'\'\'ok\'\'\'\\"\\n")';
 
@@ -43,11 +43,13 @@ describe('exporting an R conversation', () => {
     const cutOff = { type: 'tool-python', toolCallId: 'p0', state: 'input-streaming', input: {} };
     const rOnly = conversation(call('r1', 'tool-r', R_CODE), cutOff);
     expect(scriptLanguage(rOnly)).toBe('r');
-    expect(SCRIPT_LINK_LABEL[scriptLanguage(rOnly)]).toBe('R script (.R)');
+    expect(scriptForm(scriptLanguage(rOnly)).label).toBe('R script (.R)');
     expect(scriptFormat({ title: 'x', messages: rOnly }).fileName).toBe('x.R');
     const mixed = conversation(call('r1', 'tool-r', R_CODE), call('g1', 'tool-graphviz', 'digraph {}'));
     expect(scriptLanguage(mixed)).toBe('python');
     expect(scriptFormat({ title: 'x', messages: mixed }).fileName).toBe('x.py');
+    // Only a target without a script form of its own (Graphviz): its cells' Python forms, a .py.
+    expect(scriptLanguage(conversation(call('g1', 'tool-graphviz', 'digraph {}')))).toBe('python');
     // No run at all: a Python script, as before R existed.
     expect(scriptLanguage(conversation())).toBe('python');
   });

@@ -9,7 +9,7 @@
 import type { StoredMessage } from '@/lib/db/queries/messages';
 import { TARGETS } from '@/lib/targets/registry';
 import { conversationCells, exportFileName } from './to-ipynb';
-import { scriptLanguage } from './script-language';
+import { isOwnScript, NOTEBOOK_LANGUAGE, scriptForm, scriptLanguage } from './script-language';
 
 /**
  * Every line as a comment. Splits on every character Python's tokenizer ends a line at (and the
@@ -39,10 +39,12 @@ export const DISPLAY_FALLBACK = [
 export function toScript(input: { title: string | null; messages: StoredMessage[] }): string {
   // The title is in the first markdown cell; the header says what the file is.
   const cells = conversationCells(input);
-  // A conversation that ran only R is an R script: the same percent cells (R comments are `#` too), the R as written.
-  const rOnly = scriptLanguage(input.messages) === 'r';
+  // A conversation that ran only a target with a script form of its own (R) is that script: the
+  // same percent cells (its comments are `#` too), the code as written.
+  const language = scriptLanguage(input.messages);
+  const own = isOwnScript(language);
   const blocks: string[] = [
-    `# Exported from Runpad: the conversation ${rOnly ? 'as an R script ' : ''}in the percent cell format of Jupytext and VS Code.\n# Stored outputs are not included.`,
+    `# Exported from Runpad: the conversation ${own ? `as ${scriptForm(language).kind} ` : ''}in the percent cell format of Jupytext and VS Code.\n# Stored outputs are not included.`,
   ];
   if (cells.some((cell) => cell.kind === 'code' && cell.target === 'python' && /\bawait\b/.test(cell.code))) {
     // Runpad (like IPython) allows top-level await; plain Python does not, and it cannot be rewritten faithfully.
@@ -58,29 +60,28 @@ export function toScript(input: { title: string | null; messages: StoredMessage[
     if (cell.kind === 'markdown') {
       blocks.push(`# %% [markdown]\n${toComment(cell.markdown)}`);
     } else if (cell.kind === 'setup') {
-      // Setups are Python; an R script needs none (R itself is what it runs with).
-      if (!rOnly) blocks.push(`# %%\n${cell.source.trimEnd()}`);
+      // Setups are Python; a script of another language needs none (that language runs it).
+      if (!own) blocks.push(`# %%\n${cell.source.trimEnd()}`);
     } else {
       const notes: string[] = [];
-      if (cell.target !== 'python' && !rOnly) notes.push(`# ${TARGETS[cell.target].name} run`);
+      if (cell.target !== NOTEBOOK_LANGUAGE.id && !own) notes.push(`# ${TARGETS[cell.target].name} run`);
       if (cell.run?.userRun === 'edited') notes.push('# (edited by the user)');
       else if (cell.run?.userRun === 'rerun') notes.push('# (run again by the user)');
       if (cell.toolError) notes.push(toComment(`The tool call failed: ${cell.toolError}`));
       else if (!cell.run) notes.push('# (did not run in Runpad)');
-      const source = (rOnly ? cell.code : cell.scriptSource).trimEnd();
+      const source = (own ? cell.code : cell.scriptSource).trimEnd();
       blocks.push(['# %%', ...notes, source].join('\n'));
     }
   }
   return `${blocks.join('\n\n')}\n`;
 }
 
-/** The script's name and type: `.R` when the conversation ran only R, else `.py`. */
+/** The script's name and type, from its form (`.R` when the conversation ran only R, else `.py`). */
 export function scriptFormat(input: { title: string | null; messages: StoredMessage[] }): { fileName: string; contentType: string } {
-  return scriptLanguage(input.messages) === 'r'
-    ? { fileName: exportFileName(input.title, '.R'), contentType: 'text/x-r-source; charset=utf-8' }
-    : { fileName: scriptFileName(input.title), contentType: 'text/x-python; charset=utf-8' };
+  const form = scriptForm(scriptLanguage(input.messages));
+  return { fileName: exportFileName(input.title, form.extension), contentType: form.contentType };
 }
 
 export function scriptFileName(title: string | null): string {
-  return exportFileName(title, '.py');
+  return exportFileName(title, scriptForm(NOTEBOOK_LANGUAGE.id).extension);
 }

@@ -34,7 +34,7 @@ export const RUN_LIMITS = {
   /**
    * After the interrupt flag is set, how long the worker has to come back before it is killed.
    * Python code stops within milliseconds; what is still running after a second is C code that
-   * ignores the flag, and a spare interpreter is ready by then (lib/runtime/kernel.ts).
+   * ignores the flag, and a spare interpreter is ready by then (lib/targets/python/kernel.ts).
    */
   interruptGraceMs: 1_000,
   /**

@@ -6,7 +6,7 @@
  * the tolerances below, since PNG bytes differ with encoder settings and embedded metadata even
  * when the picture does not. Pure apart from the injected image loader.
  */
-import { compareStdout } from '@/lib/runtime/restore-plan';
+import { compareStdout } from '@/lib/targets/restore-plan';
 import type { MimeBundle, Output, RunResult, TableData } from '@/lib/runtime/protocol';
 import { vegaLiteSpecOf, type ChartSpec } from '@/lib/charts/vegalite';
 

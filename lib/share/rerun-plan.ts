@@ -1,6 +1,6 @@
 /**
  * Which cells of a shared snapshot "Re-run in my browser" runs again, in order. Unlike restore
- * (lib/runtime/restore-plan.ts), which rebuilds state and so replays only successful Python runs,
+ * (lib/targets/restore-plan.ts), which rebuilds state and so replays only successful Python runs,
  * a re-run checks what the snapshot shows: cells that ended with an error run too (their error is
  * compared), and Graphviz cells, which have no state, are re-rendered. Pure; parts that do not
  * validate are left out, as the snapshot is data from the server.

@@ -11,7 +11,7 @@
  * Browser-only: runners start workers. It never names a language; the registry does.
  */
 import { withChartImages, type ChartRenderer } from '@/lib/charts/chart-images';
-import type { DataFile } from '@/lib/runtime/kernel';
+import type { DataFile } from '@/lib/targets/python/kernel';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import { failedRun, failureOfError } from '@/lib/runtime/run-failure';
 import { targetOf, type Target } from './registry';

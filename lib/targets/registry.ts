@@ -5,6 +5,7 @@
  * notebook and script export, restore) iterates this list.
  */
 import { graphviz } from './graphviz/meta';
+import { javascript } from './javascript/meta';
 import { python } from './python/meta';
 import { r } from './r/meta';
 import { sql } from './sql/meta';
@@ -17,10 +18,14 @@ export const TARGET_LIST = [
   sql,
   graphviz,
   r,
+  javascript,
 ] as const;
 
 export type TargetId = (typeof TARGET_LIST)[number]['id'];
 export type Target = TargetDefinition<TargetId>;
+
+/** Every target's id, for schemas keyed by target (a request's package sources). */
+export const TARGET_IDS = TARGET_LIST.map((target) => target.id) as [TargetId, ...TargetId[]];
 
 export const TARGETS = Object.fromEntries(TARGET_LIST.map((target) => [target.id, target])) as { readonly [Id in TargetId]: Target };
 

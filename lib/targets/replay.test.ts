@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@/lib/runtime/protocol';
-import { compareStdout, planRestore } from '@/lib/runtime/restore-plan';
+import { compareStdout, planRestore } from '@/lib/targets/restore-plan';
 import type { TargetId } from './registry';
 import { replayRuns } from './replay';
 import type { RunContext, TargetRunner } from './runner';

@@ -1,12 +1,12 @@
 /**
- * Restore's replay (browser-only): the planned runs (lib/runtime/restore-plan.ts) run again, in
+ * Restore's replay (browser-only): the planned runs (lib/targets/restore-plan.ts) run again, in
  * order, each on its own target's runner, so every stateful target's state is rebuilt (Python
  * and SQL alike, R too). When a replay replaces its engine (the state is gone again), the later
  * runs of that engine are skipped; another engine's go on (R's state does not depend on Python's).
  * Each replayed run's printed output is compared with the recorded one by `compare`.
  */
-import type { DataFile } from '@/lib/runtime/kernel';
-import type { ReplayStep } from '@/lib/runtime/restore-plan';
+import type { DataFile } from '@/lib/targets/python/kernel';
+import type { ReplayStep } from '@/lib/targets/restore-plan';
 import { failureForPerson, failureOfResult } from '@/lib/runtime/run-failure';
 import { TARGETS } from './registry';
 import type { RunnerSource } from './runners';

@@ -4,8 +4,8 @@
  * only this; it never knows which language it is running.
  */
 import type { Output, RunResult } from '@/lib/runtime/protocol';
-import type { DataFile, PackageSourceState, RunPhase } from '@/lib/runtime/kernel';
-import type { ReplayPolicy } from './target';
+import type { DataFile } from '@/lib/files/data-file';
+import type { PackageSourceAnswer, ReplayPolicy } from './target';
 
 export type RunnerState =
   | { kind: 'idle' }
@@ -13,6 +13,16 @@ export type RunnerState =
   | { kind: 'ready' }
   | { kind: 'busy' }
   | { kind: 'failed'; message: string };
+
+/** Where a run is before its code runs, and when it started. */
+export type RunPhase =
+  | { kind: 'queued' }
+  | { kind: 'loading-packages'; names: string[] }
+  /** The conversation's files being written into /data/ first: their names and total size (0 when unknown). */
+  | { kind: 'loading-files'; names: string[]; bytes: number }
+  /** An engine the run needs starting first (DuckDB inside the interpreter): not counted in the time limit. */
+  | { kind: 'starting-engine'; name: string }
+  | { kind: 'running'; startedAt: number };
 
 /** What one run gets besides its code. */
 export type RunContext = {
@@ -50,7 +60,7 @@ export interface TargetRunner {
    * Whether the engine's own package source answered when the engine started ('unknown' before it
    * has), for a runner whose engine asks (R's repository); its subscribers hear when that is known.
    */
-  packageSource?(): PackageSourceState;
+  packageSource?(): PackageSourceAnswer;
   /** A fresh engine: state is lost. */
   restart(): Promise<void>;
   dispose(): void;

@@ -7,6 +7,7 @@
 import type { RunResult } from '@/lib/runtime/protocol';
 import { drawDotOutputs } from './graphviz/dot-outputs';
 import { createGraphvizRunner } from './graphviz/graphviz-runner';
+import { createJavaScriptRunner } from './javascript/runner';
 import { createPythonRunner } from './python/runner';
 import { createRRunner } from './r/r-runner';
 import type { TargetId } from './registry';
@@ -26,6 +27,7 @@ export const BROWSER_TARGETS: Record<TargetId, BrowserTarget> = {
   sql: { create: createSqlRunner },
   graphviz: { create: createGraphvizRunner, postProcess: drawDotOutputs },
   r: { create: createRRunner },
+  javascript: { create: createJavaScriptRunner },
 };
 
 /** Where the pipeline finds a target's runner, and the targets' post-processing steps. */

@@ -35,7 +35,23 @@ export type NotebookSetup = {
 };
 
 /** Whether a package source answers, as the page found it ('unknown': not asked yet). */
-export type PackageSourceAnswer = 'reachable' | 'unreachable' | 'unknown';
+export const PACKAGE_SOURCE_ANSWERS = ['reachable', 'unreachable', 'unknown'] as const;
+export type PackageSourceAnswer = (typeof PACKAGE_SOURCE_ANSWERS)[number];
+
+/**
+ * A script file of the target's own language (script export): what a conversation whose every
+ * run is this target's downloads as (R's `.R`, its code as written). Python's is every other
+ * conversation's script, each cell in its Python form.
+ */
+export type ScriptForm = {
+  /** The file name's extension, with its dot: ".R". */
+  extension: string;
+  contentType: string;
+  /** The Download menu's words: "R script (.R)". */
+  label: string;
+  /** What the script's header calls it: "an R script". */
+  kind: string;
+};
 
 /** How a cell of the target becomes Python outside Runpad (notebook export, script export). */
 export type NotebookForm = {
@@ -46,6 +62,8 @@ export type NotebookForm = {
   setup?: NotebookSetup;
   /** Its code reads Runpad's `/data/` (and writes `/output/`): the export makes those paths relative. */
   readsFiles?: boolean;
+  /** A script of its own language, for a conversation that ran only this target. */
+  script?: ScriptForm;
 };
 
 export type TargetDefinition<Id extends string = string> = {

@@ -22,7 +22,11 @@ export const python = defineTarget({
   engine: 'pyodide',
   replay: 'replay',
   // A Python cell is itself.
-  notebook: { cellSource: (code) => code, readsFiles: true },
+  notebook: {
+    cellSource: (code) => code,
+    readsFiles: true,
+    script: { extension: '.py', contentType: 'text/x-python; charset=utf-8', label: 'Python script (.py)', kind: 'a Python script' },
+  },
   workers: [pythonWorker],
   diagrams: false,
 });

@@ -1,13 +1,14 @@
 /**
- * The Python target's runner (browser-only): the conversation's Kernel (lib/runtime/kernel.ts),
+ * The Python target's runner (browser-only): the conversation's Kernel (lib/targets/python/kernel.ts),
  * one Pyodide interpreter, behind the TargetRunner interface. SQL runs in the same interpreter
  * for now (lib/targets/sql/runner.ts), so both are this class with their own language.
  */
-import type { Kernel, KernelState } from '@/lib/runtime/kernel';
+import type { Kernel, KernelState } from '@/lib/targets/python/kernel';
 import type { RunResult } from '@/lib/runtime/protocol';
-import type { RunLanguage } from '@/lib/runtime/worker-api';
+import type { RunLanguage } from '@/lib/targets/python/worker-api';
 import type { RunContext, RunnerState, TargetRunner } from '../runner';
 import type { RunnerEnv } from '../runner-env';
+import type { PackageSourceAnswer } from '../target';
 
 function runnerState(state: KernelState): RunnerState {
   if (state.kind === 'starting') return { kind: 'starting', detail: state.phase };
@@ -84,6 +85,43 @@ export class InterpreterRunner implements TargetRunner {
   }
 }
 
+/**
+ * Python's runner: the interpreter, with its package source (the mirror Pyodide loads packages
+ * from), asked once the interpreter is up. SQL, in the same interpreter, downloads nothing.
+ */
+class PythonRunner extends InterpreterRunner {
+  private source: PackageSourceAnswer = 'unknown';
+  private readonly sourceListeners = new Set<() => void>();
+
+  constructor(kernel: Kernel) {
+    super(kernel, 'python');
+    void kernel.packageSource().then(
+      (answer) => this.heard(answer),
+      // The worker died before it could ask: nothing is known until the next interpreter asks.
+      () => this.heard('unknown'),
+    );
+  }
+
+  private heard(answer: PackageSourceAnswer): void {
+    this.source = answer;
+    for (const listener of this.sourceListeners) listener();
+  }
+
+  packageSource(): PackageSourceAnswer {
+    return this.source;
+  }
+
+  subscribe(listener: (state: RunnerState) => void): () => void {
+    const onSource = () => listener(this.state());
+    this.sourceListeners.add(onSource);
+    const unsubscribe = super.subscribe(listener);
+    return () => {
+      this.sourceListeners.delete(onSource);
+      unsubscribe();
+    };
+  }
+}
+
 export function createPythonRunner(env: RunnerEnv): TargetRunner {
-  return new InterpreterRunner(env.interpreter(), 'python');
+  return new PythonRunner(env.interpreter());
 }

@@ -30,7 +30,12 @@ export const r = defineTarget({
   stateful: true,
   engine: 'webr',
   replay: 'replay',
-  notebook: { cellSource: rCellSource, readsFiles: true },
+  notebook: {
+    cellSource: rCellSource,
+    readsFiles: true,
+    // An R-only conversation downloads as an .R script of its R as written.
+    script: { extension: '.R', contentType: 'text/x-r-source; charset=utf-8', label: 'R script (.R)', kind: 'an R script' },
+  },
   // The R worker (webR's "main thread") and webR's own worker, where R runs.
   workers: [
     { script: () => '/workers/r.worker.mjs', csp: (origin, settings) => rWorkerCsp(origin, settings.webrBasePath, settings.rPackageRepoUrl) },

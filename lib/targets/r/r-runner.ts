@@ -13,7 +13,8 @@
  */
 import type { RunContext, RunnerState, TargetRunner } from '@/lib/targets/runner';
 import type { RLocation, RunnerEnv } from '@/lib/targets/runner-env';
-import type { DataFile, PackageSourceState } from '@/lib/runtime/kernel';
+import type { DataFile } from '@/lib/files/data-file';
+import type { PackageSourceAnswer as PackageSourceState } from '../target';
 import { RESTARTED_NOTICE, outputSchema, type Output, type RunResult } from '@/lib/runtime/protocol';
 import { failedRun, failureForPerson, failureOfError, RunFailureError, statusOfFailure, type RunFailure } from '@/lib/runtime/run-failure';
 import { OUTPUT_CAPS, RUN_LIMITS } from '@/lib/runtime/limits';

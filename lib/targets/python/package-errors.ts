@@ -1,6 +1,6 @@
 import type { PackageFailure } from './worker-api';
-import type { RunResult } from './protocol';
-import { failedRun } from './run-failure';
+import type { RunResult } from '@/lib/runtime/protocol';
+import { failedRun } from '@/lib/runtime/run-failure';
 
 /**
  * A failed package load is a `package-unavailable` run failure (lib/runtime/run-failure.ts): an

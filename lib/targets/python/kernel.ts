@@ -3,31 +3,24 @@
  * each has a wall-clock limit, enforced in two stages (interrupt flag, then terminate and start
  * a fresh worker). See ARCHITECTURE.md, "Kernel".
  */
-import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from './protocol';
-import { failedRun, failureForPerson, failureOfError, type RunFailure } from './run-failure';
-import { RUN_LIMITS } from './limits';
-import { OutputBudget } from './output-budget';
+import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from '@/lib/runtime/protocol';
+import { failedRun, failureForPerson, failureOfError, type RunFailure } from '@/lib/runtime/run-failure';
+import { RUN_LIMITS } from '@/lib/runtime/limits';
+import { OutputBudget } from '@/lib/runtime/output-budget';
 import { packageFailureResult } from './package-errors';
 import { mayImport } from './may-import';
 import { mentionsSql } from './mentions-sql';
 import { accountDataset, openDataset } from '@/lib/files/dataset-cache';
 import { FLUSH_EVERY_MS, type RunLanguage, type StartPhase } from './worker-api';
 import { WorkerHandle, type WorkerConfig } from './worker-handle';
+import type { RunPhase } from '../runner';
+import type { PackageSourceAnswer as PackageSourceState } from '../target';
 
 export type KernelState =
   | { kind: 'starting'; phase: StartPhase; restarted: boolean }
   | { kind: 'ready'; restarted: boolean }
   | { kind: 'busy' }
   | { kind: 'failed'; message: string };
-
-export type RunPhase =
-  | { kind: 'queued' }
-  | { kind: 'loading-packages'; names: string[] }
-  /** The conversation's files being written into /data/ first: their names and total size (0 when unknown). */
-  | { kind: 'loading-files'; names: string[]; bytes: number }
-  /** An engine the run needs starting first (DuckDB inside the interpreter): not counted in the time limit. */
-  | { kind: 'starting-engine'; name: string }
-  | { kind: 'running'; startedAt: number };
 
 /** Files that become SQL tables (workers/python/runpad/dataset_tables.py FORMATS). */
 const TABLE_FILE = /\.(csv|tsv|json|jsonl|ndjson|parquet|xlsx)$/i;
@@ -56,8 +49,6 @@ type ActiveRun = { handle: WorkerHandle; stop: (reason: StopReason) => void };
 const PACKAGE_LOAD_TIMEOUT_MS = 180_000;
 /** How long after the interrupt flag a run that has not stopped gets a replacement started. */
 const SPARE_AFTER_MS = 50;
-
-export type PackageSourceState = 'reachable' | 'unreachable' | 'unknown';
 
 export class Kernel {
   private packageSourceAnswer: Promise<PackageSourceState> | null = null;

@@ -4,7 +4,7 @@
  * schemas below, because code running in the worker can post anything.
  */
 import { z } from 'zod';
-import type { OutputCaps } from './limits';
+import type { OutputCaps } from '@/lib/runtime/limits';
 
 export type WorkerInitOptions = {
   /** Absolute URL of the directory holding pyodide.mjs, the wasm and the stdlib. */

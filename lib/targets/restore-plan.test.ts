@@ -3,7 +3,7 @@
  * comparison of a replay's stdout with the recorded one.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from './protocol';
+import type { RunResult } from '@/lib/runtime/protocol';
 import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from './restore-plan';
 
 type Message = { id: string; role: string; parts: unknown[] };
@@ -151,7 +151,7 @@ describe('planRestore', () => {
         'a1',
         null,
         'tool-python',
-        { type: 'tool-javascript', toolCallId: 'js', state: 'output-available', input: { code: 'x' }, output: result() },
+        { type: 'tool-cobol', toolCallId: 'cobol', state: 'output-available', input: { code: 'x' }, output: result() },
         { type: 'tool-python', state: 'output-available', input: { code: 'no id' }, output: result() },
         { type: 'tool-python', toolCallId: 42, state: 'output-available', input: { code: 'x' }, output: result() },
         { type: 'tool-python', toolCallId: 'no-code', state: 'output-available', input: {}, output: result() },

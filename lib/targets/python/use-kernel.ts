@@ -2,7 +2,7 @@
 
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Kernel, type KernelState } from './kernel';
-import { OUTPUT_CAPS } from './limits';
+import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import { pythonWorkerUrl, type WorkerLocation } from './worker-url';
 
 export type KernelLocation = WorkerLocation & { duckdbAssetPath: string; duckdbExtensionUrl: string };

@@ -3,9 +3,9 @@
  * in a fresh one by running the conversation's earlier successful runs again, in order. This
  * module only plans (pure, no I/O) and compares the replayed stdout with the recorded one.
  */
-import { streamOutputSchema } from './protocol';
-import { readRunPart } from '@/lib/targets/run-part';
-import { TARGETS, type TargetId } from '@/lib/targets/registry';
+import { streamOutputSchema } from '@/lib/runtime/protocol';
+import { readRunPart } from './run-part';
+import { TARGETS, type TargetId } from './registry';
 
 export type ReplayStep = {
   toolCallId: string;

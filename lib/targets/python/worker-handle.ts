@@ -4,8 +4,8 @@
  * interrupt buffer, because a stale flag would kill the new interpreter's first run).
  */
 import * as Comlink from 'comlink';
-import { outputSchema, type Output } from './protocol';
-import { RUN_LIMITS, type OutputCaps } from './limits';
+import { outputSchema, type Output } from '@/lib/runtime/protocol';
+import { RUN_LIMITS, type OutputCaps } from '@/lib/runtime/limits';
 import {
   FLUSH_SIGNAL,
   fileBytesSchema,
@@ -25,7 +25,7 @@ import {
   type StartPhase,
   type WorkerRunResult,
 } from './worker-api';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '@/lib/runtime/with-timeout';
 import { takeBootWorker } from './boot-worker';
 import { PYTHON_WORKER_OPTIONS } from './worker-url';
 import { recordSnapshotDigest, withSnapshotDigest } from './snapshot-digest';

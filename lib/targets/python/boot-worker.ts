@@ -18,7 +18,7 @@ declare global {
   }
 }
 
-/** Started with the page's record of its kept snapshot's digest (lib/runtime/snapshot-digest.ts). */
+/** Started with the page's record of its kept snapshot's digest (lib/targets/python/snapshot-digest.ts). */
 const startWorker = (url: string) => new Worker(withSnapshotDigest(url), PYTHON_WORKER_OPTIONS);
 
 /**
