@@ -38,6 +38,12 @@ export default defineConfig({
     // load 23 (the tests wait for states and never time anything).
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // Two files at a time on two cores (Vitest's default is one fewer than the cores): the lane's
+    // files wait (servers, spawned commands, Postgres, Redis, the network) more than they compute.
+    // No two files share a resource they could collide on: every database, Redis key prefix, data
+    // and temporary directory is named per file or per run, the servers a test owns and may break
+    // listen on ports no other file uses (lib/chaos.test.ts) or that the system chose.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'isolated', include: isolatedFiles, exclude, isolate: true } },
       { extends: true, test: { name: 'shared', include, exclude: [...exclude, ...isolatedFiles], isolate: false, setupFiles: ['tests/shared-state-guard.ts'] } },
