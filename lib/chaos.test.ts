@@ -30,8 +30,6 @@ import { APP_VERSION } from '@/lib/version';
 
 const PG_PORT = 25_710; // below the ephemeral range (32768+), where a client socket may hold a port
 const REDIS_PORT = 25_711;
-/** What /api/health reports as the app's version (package.json). */
-const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.resolve('package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * The model, for the chats below: each request streams what the test pushes into it, so a fault
