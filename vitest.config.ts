@@ -34,10 +34,17 @@ export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname), 'server-only': path.resolve(import.meta.dirname, 'tests/server-only-stub.ts') } },
   test: {
     environment: 'node',
-    // Safety nets, not expectations: a fresh PGlite with its migrations took 30 s on a machine at
-    // load 23 (the tests wait for states and never time anything).
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Safety nets, not expectations (the tests wait for states and never time anything): a fresh
+    // PGlite with its migrations took 30 s on a machine at load 23, and at load 25 with two files
+    // at a time tests that open several hit 60 s. The e2e suite's budget, and more for set-ups.
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
+    // One file at a time: the unit lane runs beside the browser lane on two cores, and with two
+    // files at a time tests that open several databases ran past even these limits at load 25
+    // (bench/NOTES-ci.md, 2026-11-27). No two files share a resource they could collide on (every
+    // database, Redis key prefix and directory is per file or per run; servers a test owns listen
+    // on ports the system chose or no other file uses), so raising this is a measurement away.
+    maxWorkers: 1,
     projects: [
       { extends: true, test: { name: 'isolated', include: isolatedFiles, exclude, isolate: true } },
       { extends: true, test: { name: 'shared', include, exclude: [...exclude, ...isolatedFiles], isolate: false, setupFiles: ['tests/shared-state-guard.ts'] } },

@@ -1,7 +1,7 @@
 // Rendering under load, driven through the fake model like a real turn: a run with heavy output
 // (1 MB of stdout and 20 images) and a long streamed markdown answer. Each repetition uses a
 // fresh page (a new conversation) in one browser context, so earlier content does not pile up.
-import { longTasksBetween, recordLongTasks } from './main-thread.mjs';
+import { longTasksBetween, recordLongTasks, startMainThreadTrace, stopMainThreadTrace } from './main-thread.mjs';
 import { OUTPUT_CODE, OUTPUT_IMAGES, markdownAnswer } from './payloads.mjs';
 
 const TERMINAL = ['ok', 'error', 'timeout', 'interrupted', 'crashed'];
@@ -41,23 +41,25 @@ async function watchCell(page, images) {
   }, { terminal: TERMINAL, images });
 }
 
-async function outputOnce(context, start, fake) {
+async function outputOnce(browser, context, start, fake) {
   const { page } = await start(context);
   await recordLongTasks(page);
   const trigger = `bench-output-${Math.random().toString(36).slice(2)}`;
   fake.addScenarios([{ trigger, chunkDelayMs: 0, steps: [{ toolCall: { name: 'python', arguments: { code: OUTPUT_CODE } } }, { text: 'done' }] }]);
   await watchCell(page, OUTPUT_IMAGES);
+  await startMainThreadTrace(browser, page);
   const sentAt = await send(page, `run ${trigger}`);
   await page.waitForFunction(() => window.benchCell.renderedAt !== null, null, { timeout: 120_000 });
   await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 60_000 });
   const cell = await page.evaluate(() => window.benchCell);
   const endedAt = await page.evaluate(() => performance.now());
+  const traced = await stopMainThreadTrace(browser);
   const tasks = await longTasksBetween(page, sentAt, endedAt);
   await page.close();
-  return { codeToRenderedMs: cell.renderedAt - cell.queuedAt, runDoneToRenderedMs: cell.renderedAt - cell.doneAt, ...tasks };
+  return { codeToRenderedMs: cell.renderedAt - cell.queuedAt, runDoneToRenderedMs: cell.renderedAt - cell.doneAt, ...tasks, ...traced };
 }
 
-async function streamOnce(context, start, fake, { tokens, chunkChars, chunkDelayMs }) {
+async function streamOnce(browser, context, start, fake, { tokens, chunkChars, chunkDelayMs }) {
   const { page } = await start(context);
   await recordLongTasks(page);
   const trigger = `bench-stream-${Math.random().toString(36).slice(2)}`;
@@ -72,28 +74,30 @@ async function streamOnce(context, start, fake, { tokens, chunkChars, chunkDelay
     };
     requestAnimationFrame(poll);
   });
+  await startMainThreadTrace(browser, page);
   const sentAt = await send(page, `write ${trigger}`);
   await page.waitForFunction((m) => document.querySelector('[data-role="assistant"]')?.textContent?.includes(m), marker, { timeout: 180_000, polling: 100 });
   await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 60_000 });
   const endedAt = await page.evaluate(() => performance.now());
+  const traced = await stopMainThreadTrace(browser);
   const firstAt = await page.evaluate(() => window.benchStream.firstAt);
   const tasks = await longTasksBetween(page, sentAt, endedAt);
   await page.close();
   // First text on screen → last text on screen: the rate the reader sees.
   const streamMs = endedAt - firstAt;
-  return { streamMs, shownTokensPerSecond: (text.length / 4 / streamMs) * 1000, ...tasks };
+  return { streamMs, shownTokensPerSecond: (text.length / 4 / streamMs) * 1000, ...tasks, ...traced };
 }
 
 function summarise(runs, stats) {
   const out = {};
-  for (const key of Object.keys(runs[0])) out[key] = stats(runs.map((r) => r[key]));
+  for (const key of Object.keys(runs[0])) out[key] = Array.isArray(runs[0][key]) ? runs.map((r) => r[key]) : stats(runs.map((r) => r[key]));
   return out;
 }
 
 export async function outputHandling({ browser, start, fake, repeat, stats }) {
   const context = await browser.newContext();
   const runs = [];
-  for (let i = 0; i < repeat; i += 1) runs.push(await outputOnce(context, start, fake));
+  for (let i = 0; i < repeat; i += 1) runs.push(await outputOnce(browser, context, start, fake));
   await context.close();
   return { stdoutBytes: 1_000_000, images: OUTPUT_IMAGES, ...summarise(runs, stats) };
 }
@@ -124,7 +128,7 @@ export async function streamingRender({ browser, start, fake, repeat, stats }) {
   const servedTokensPerSecond = await servedRate(fake);
   const context = await browser.newContext();
   const runs = [];
-  for (let i = 0; i < repeat; i += 1) runs.push(await streamOnce(context, start, fake, STREAM));
+  for (let i = 0; i < repeat; i += 1) runs.push(await streamOnce(browser, context, start, fake, STREAM));
   await context.close();
   return { ...STREAM, servedTokensPerSecond, ...summarise(runs, stats) };
 }

@@ -30,8 +30,6 @@ import { APP_VERSION } from '@/lib/version';
 
 const PG_PORT = 25_710; // below the ephemeral range (32768+), where a client socket may hold a port
 const REDIS_PORT = 25_711;
-/** What /api/health reports as the app's version (package.json). */
-const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.resolve('package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * The model, for the chats below: each request streams what the test pushes into it, so a fault
@@ -96,7 +94,7 @@ describe.skipIf(skipPostgres)('Postgres restarted', () => {
     await pg.stop();
     const storing = draft.finish(answer);
     // The write is failing and waiting now; the database comes back.
-    await vi.waitFor(() => expect(lines.some((l) => l.msg === 'database unavailable: retrying until it is back')).toBe(true), { timeout: 20_000 });
+    await vi.waitFor(() => expect(lines.some((l) => l.msg === 'database unavailable: retrying until it is back')).toBe(true), { timeout: 60_000 });
     await pg.start();
     await storing;
     const stored = await listMessages(handle.db, conversationId);
@@ -283,7 +281,7 @@ describe.skipIf(skipRedis)('GET /api/health names the dependency that is down', 
     expect(databaseDown.body.database).not.toBe('ok');
     expect(databaseDown.body.redis).toBe('ok');
     await pg.start();
-    await vi.waitFor(async () => expect((await health()).status).toBe(200), { timeout: 20_000, interval: 500 });
+    await vi.waitFor(async () => expect((await health()).status).toBe(200), { timeout: 60_000, interval: 500 });
   }, 120_000);
 });
 
@@ -345,7 +343,7 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
 
   /** Pushes the model's next chunks into answer `index` (opened by the request that asked). */
   async function say(index: number, parts: unknown[]) {
-    await vi.waitFor(() => expect(model.answers.length).toBeGreaterThan(index), { timeout: 20_000 });
+    await vi.waitFor(() => expect(model.answers.length).toBeGreaterThan(index), { timeout: 60_000 });
     for (const part of parts) model.answers[index].enqueue(part);
   }
   const text = (delta: string) => ({ type: 'text-delta', id: 't', delta });
@@ -424,8 +422,8 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
 
     // Back: each connection says so once, and a new answer streams, is stored and counts in Redis again.
     await redis.start();
-    await vi.waitFor(() => expect(lines.filter((l) => l.msg === 'streams redis connection back').map((l) => l.connection).sort()).toEqual([...connections].sort()), { timeout: 20_000, interval: 250 });
-    await vi.waitFor(() => expect(lines.filter((l) => l.component === 'rate-limits' && l.msg === 'redis back: rate limits count in Redis again')).toHaveLength(1), { timeout: 20_000, interval: 250 });
+    await vi.waitFor(() => expect(lines.filter((l) => l.msg === 'streams redis connection back').map((l) => l.connection).sort()).toEqual([...connections].sort()), { timeout: 60_000, interval: 250 });
+    await vi.waitFor(() => expect(lines.filter((l) => l.component === 'rate-limits' && l.msg === 'redis back: rate limits count in Redis again')).toHaveLength(1), { timeout: 60_000, interval: 250 });
     const later = crypto.randomUUID();
     const recovered = await chat(person, later, 'and now?');
     expect(recovered.status).toBe(200);
@@ -445,7 +443,7 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
           await (await getRateLimits()).consume('model-per-address', 'probe');
           expect(await direct.keys('runpad:rl:model-per-address:probe')).toHaveLength(1);
         },
-        { timeout: 20_000, interval: 500 },
+        { timeout: 60_000, interval: 500 },
       );
     } finally {
       direct.disconnect();

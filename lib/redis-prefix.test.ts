@@ -1,24 +1,20 @@
 /**
  * Every key the app writes in Redis is under RUNPAD_REDIS_PREFIX, so a Redis shared with other
- * apps (or other Runpads, each with its own prefix) holds nothing of ours outside it. Against the
- * machine's Redis, in a logical database of its own: the keys written are those that are new
- * after the app's rate limits, answer streams, resumes and stops have run.
+ * apps (or other Runpads, each with its own prefix) holds nothing of ours outside it. Against a
+ * redis-server of the test's own (on a port the system chose): every key in it after the app's
+ * rate limits, answer streams, resumes and stops have run is one the app wrote. On the machine's
+ * Redis, a key another test or another run of the suite wrote meanwhile (a logical database is
+ * shared by everyone who picks its number) would count as the app's.
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeRedis } from '@/lib/streams/redis-connection';
-import { redisUnavailable, TEST_REDIS_URL } from '@/lib/testing/redis';
+import { freePort, ownRedisUnavailable, startOwnRedis, type OwnRedis } from '@/lib/testing/own-servers';
 import { Redis as RedisClient } from 'ioredis';
 
-const skipReason = await redisUnavailable();
+const skipReason = ownRedisUnavailable();
 if (skipReason) console.warn(`[redis-prefix] skipped: ${skipReason}`);
 
-/** A logical database the other Redis tests leave alone. */
-const url = (() => {
-  const parsed = new URL(TEST_REDIS_URL);
-  parsed.pathname = '/13';
-  return parsed.href;
-})();
 const prefix = `runpad-prefix-test-${crypto.randomUUID()}:`;
 
 async function allKeys(client: Redis): Promise<Set<string>> {
@@ -34,7 +30,10 @@ async function allKeys(client: Redis): Promise<Set<string>> {
 
 describe.skipIf(skipReason)('Redis keys under RUNPAD_REDIS_PREFIX', () => {
   let client: Redis;
-  beforeAll(() => {
+  let redis: OwnRedis;
+  beforeAll(async () => {
+    redis = await startOwnRedis(await freePort());
+    const url = redis.url;
     client = new RedisClient(url, { maxRetriesPerRequest: 1, retryStrategy: () => null });
     client.on('error', () => undefined);
     vi.stubEnv('REDIS_URL', url);
@@ -53,6 +52,7 @@ describe.skipIf(skipReason)('Redis keys under RUNPAD_REDIS_PREFIX', () => {
     const ours = [...(await allKeys(client))].filter((key) => key.startsWith(prefix));
     if (ours.length > 0) await client.del(...ours);
     await closeRedis(client);
+    await redis?.close();
     vi.unstubAllEnvs();
   });
 

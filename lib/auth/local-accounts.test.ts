@@ -46,7 +46,7 @@ beforeAll(async () => {
   vi.stubEnv('RUNPAD_SMTP_URL', `smtp://127.0.0.1:${smtpPort}`);
   vi.stubEnv('RUNPAD_EMAIL_FROM', 'Runpad <runpad@example.com>');
   vi.stubEnv('RUNPAD_LOG_LEVEL', 'silent');
-}, 60_000);
+});
 
 afterAll(async () => {
   vi.unstubAllEnvs();

@@ -109,12 +109,14 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   const stop = new AbortController();
   await registry.start(request.id, streamId);
   const unregisterStop = registry.onStop(request.id, streamId, () => stop.abort());
+  timing.mark('register');
   // The SDK's idle timeouts abort the request like a Stop would: an abort without a Stop is the timeout.
   const timedOut = () => !stop.signal.aborted;
   const continued = messages.at(-1)?.role === 'assistant' ? (stored ?? (await listMessages(db, request.id))).find((m) => m.id === messages.at(-1)?.id) ?? null : null;
   // The answer this request writes (the one it continues, or a new one), and what is sent for it.
   const answerId = messages.at(-1)?.role === 'assistant' ? (messages.at(-1)?.id ?? crypto.randomUUID()) : crypto.randomUUID();
   await recordModelInput(db, { conversationId: request.id, answerId, modelSees, ...buildModelInput(instructions, modelMessages) });
+  timing.mark('record');
   const draft = new AnswerDraft(db, userId, request.id, continued, conversationLog);
   // Past the step budget, blocks stay text: the model was told to stop running code.
   const blocksMode = codeMode === 'blocks' && !budgetSpent;

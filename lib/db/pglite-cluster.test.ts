@@ -19,7 +19,8 @@ const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-cluster-cache-'))
 dirs.push(cacheDir);
 const keptCluster = () => clusterFile(cacheDir)!;
 
-describe('a new embedded database starts from the kept fresh cluster', () => {
+// Safety nets only: initdb in wasm, twice, took over a minute on a machine at load 16.
+describe('a new embedded database starts from the kept fresh cluster', { timeout: 300_000 }, () => {
   it('without a kept cluster, initdb runs and its result is kept; the next fresh database starts from it and keeps what is written', async () => {
     expect(fs.existsSync(keptCluster())).toBe(false);
     const first = await openEmbedded(PGlite, dataDir(), cacheDir);

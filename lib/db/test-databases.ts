@@ -59,7 +59,7 @@ export function openForTests(backend: TestBackend, userIds: string[], onOpen: (o
     handle = await backend.open();
     for (const id of userIds) await ensureUser(handle.db, id);
     onOpen(handle);
-  }, 60_000);
+  });
   afterAll(async () => {
     await handle?.close();
     await backend.cleanup();

@@ -1,9 +1,13 @@
 /**
- * `npm run backup`, `npm run restore` and `npm run move-to-postgres`, run as an operator runs
- * them (the package scripts, in a process of their own, configured by the environment), on
- * embedded data directories in a temporary directory and on fresh databases of the machine's
- * Postgres server. After each round trip a conversation, its messages, its uploaded file (the
- * same bytes) and its share link are read back through the app's own queries.
+ * `npm run backup`, `npm run restore` and `npm run move-to-postgres`, on embedded data directories
+ * in a temporary directory and on fresh databases of the machine's Postgres server. Each command
+ * runs once as an operator types it (`npm run …`, in a process of its own, configured by the
+ * environment), which tests its wiring; a backup refused because another process has the database
+ * open needs a second process too. Every other round trip calls the same commands in this process
+ * (lib/ops/commands.ts), with the settings the environment would give: each spawned command opens
+ * PGlite and applies every migration in a new process, and twelve of them were the unit lane's
+ * slowest file. After each round trip a conversation, its messages, its uploaded file (the same
+ * bytes) and its share link are read back through the app's own queries.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +23,7 @@ import { createS3BlobStore } from '@/lib/blobs/s3-blob-store';
 import { startS3TestServer, type S3TestServer } from '@/lib/blobs/s3-test-server';
 import type { BlobStore } from '@/lib/blobs/blob-store';
 import { readWhole } from '@/lib/blobs/read-whole';
+import { ConfigurationError } from '@/lib/config-problems';
 import { createDb, type Db, type DbOptions } from '@/lib/db/client';
 import { putBlob } from '@/lib/db/queries/blobs';
 import { createConversation, getConversation } from '@/lib/db/queries/conversations';
@@ -27,6 +32,7 @@ import { listMessages, saveMessages } from '@/lib/db/queries/messages';
 import { createOrUpdateShare, getShare, listShareFiles } from '@/lib/db/queries/shares';
 import { ensureUser } from '@/lib/db/queries/users';
 import { backup } from './backup';
+import { failureLine, runOpsCommand, type OpsSettings } from './commands';
 import { manifestSchema } from './manifest';
 import { migrationsUpTo } from './migrations';
 
@@ -37,12 +43,14 @@ const quota = { conversationBytes: 1_000_000, guestBytes: 2_000_000 };
 const FILE_BYTES = new TextEncoder().encode('city,population\nLyon,522000\n');
 const SECRET = 'a-generated-secret-of-the-source-instance-0123456789';
 
-const PACKAGE_SCRIPTS = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+type Settings = { dataDir: string; databaseUrl?: string; s3?: S3TestServer };
+type Outcome = { code: number; stdout: string; stderr: string };
 
-/** Runs `npm run <script> -- args` with only these Runpad settings; resolves with its exit code and output. */
-async function npmRun(script: string, args: string[], settings: { dataDir: string; databaseUrl?: string; s3?: S3TestServer }) {
-  // NODE_NO_WARNINGS: the AWS SDK's notice about Node 20 is not the command's output.
-  const env: NodeJS.ProcessEnv = { ...process.env, RUNPAD_DATA_DIR: settings.dataDir, NODE_NO_WARNINGS: '1' };
+/** `npm run <script> -- args` as an operator types it, with only these Runpad settings; resolves with its exit code and output. */
+async function npmRun(script: string, args: string[], settings: Settings): Promise<Outcome> {
+  // NODE_NO_WARNINGS: the AWS SDK's notice about Node 20 is not the command's output; npm's own
+  // notice of a newer npm neither.
+  const env: NodeJS.ProcessEnv = { ...process.env, RUNPAD_DATA_DIR: settings.dataDir, NODE_NO_WARNINGS: '1', npm_config_update_notifier: 'false' };
   for (const name of Object.keys(env)) if (name === 'DATABASE_URL' || name === 'AUTH_SECRET' || name.startsWith('S3_')) delete env[name];
   if (settings.databaseUrl) env.DATABASE_URL = settings.databaseUrl;
   if (settings.s3) {
@@ -50,13 +58,39 @@ async function npmRun(script: string, args: string[], settings: { dataDir: strin
     Object.assign(env, { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey, S3_PREFIX: 'restored/' });
   }
   try {
-    // The command `npm run <script>` runs (package.json's own line), without npm's start-up.
-    const [, ...line] = PACKAGE_SCRIPTS[script].split(' ');
-    const { stdout, stderr } = await run(process.execPath, [...line, ...args], { cwd: process.cwd(), env });
+    const { stdout, stderr } = await run('npm', ['run', script, '--', ...args], { cwd: process.cwd(), env });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/**
+ * The same command in this process, with the settings lib/config.ts gives for the environment
+ * npmRun sets (RUNPAD_DATA_DIR; DATABASE_URL; the S3_ variables, path-style with an endpoint);
+ * what it printed and the exit code cli.ts would give.
+ */
+async function inProcess(argv: string[], settings: Settings): Promise<Outcome> {
+  const dataDir = path.resolve(settings.dataDir);
+  const spoolDir = path.join(dataDir, 'spool');
+  const s3 = settings.s3;
+  const opsSettings: OpsSettings = {
+    dataDir,
+    databaseUrl: settings.databaseUrl ?? null,
+    authSecret: null,
+    blobStore: s3
+      ? { kind: 's3', bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true, prefix: 'restored/', spoolDir }
+      : { kind: 'filesystem', rootDir: path.join(dataDir, 'blobs'), spoolDir },
+  };
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  try {
+    await runOpsCommand(argv, () => opsSettings, { log: (line) => stdout.push(`${line}\n`), warn: (line) => stderr.push(`${line}\n`) });
+    return { code: 0, stdout: stdout.join(''), stderr: stderr.join('') };
+  } catch (error) {
+    stderr.push(`${failureLine(error)}\n`);
+    return { code: 1, stdout: stdout.join(''), stderr: stderr.join('') };
   }
 }
 
@@ -143,7 +177,7 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-// Safety nets only: each command is a process of its own that opens a database (seconds of CPU, more under load).
+// Safety nets only: a command opens a database (seconds of CPU, more under load; more again in a process of its own).
 describe('backup and restore of an embedded instance', { timeout: 300_000 }, () => {
   it('writes one archive whose manifest names the versions and every file with its checksum', async () => {
     const result = await npmRun('backup', [archive], { dataDir: source });
@@ -167,12 +201,12 @@ describe('backup and restore of an embedded instance', { timeout: 300_000 }, () 
     const result = await npmRun('restore', [archive], { dataDir: target });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Restored \d+ rows and 1 blobs/);
+    expect(result.stdout).toMatch(/^Restored \d+ rows and 1 blobs/m);
     await expectWork({ dataDir: path.join(target, 'pglite') }, path.join(target, 'blobs'), made);
     expect(fs.readFileSync(path.join(target, 'auth-secret'), 'utf8')).toBe(SECRET);
 
     // Again into the same, now holding data: refused with words, nothing changed.
-    const again = await npmRun('restore', [archive], { dataDir: target });
+    const again = await inProcess(['restore', archive], { dataDir: target });
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/is not empty \(.*users: 1 rows.*\)\. Restore into a new, empty database/);
   });
@@ -185,7 +219,7 @@ describe('backup and restore of an embedded instance', { timeout: 300_000 }, () 
     const tampered = path.join(root, 'tampered.tar.gz');
     await create({ gzip: true, file: tampered, cwd: unpacked }, fs.readdirSync(unpacked));
     const target = path.join(root, 'from-tampered');
-    const result = await npmRun('restore', [tampered], { dataDir: target });
+    const result = await inProcess(['restore', tampered], { dataDir: target });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`The archive is damaged: blobs/${made.sha256} does not match its checksum`);
     expect(fs.existsSync(path.join(target, 'pglite'))).toBe(false);
@@ -222,7 +256,7 @@ describe('backup and restore of an embedded instance', { timeout: 300_000 }, () 
       fs.rmSync(folder, { recursive: true, force: true });
     }
     const target = path.join(root, 'upgraded');
-    const result = await npmRun('restore', [path.join(root, 'older.tar.gz')], { dataDir: target });
+    const result = await inProcess(['restore', path.join(root, 'older.tar.gz')], { dataDir: target });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`the schema is now ${journal.entries.at(-1)!.tag}`);
     const opened = await createDb({ dataDir: path.join(target, 'pglite') });
@@ -239,14 +273,14 @@ describe('Postgres', { timeout: 300_000 }, () => {
     if (serverProblem) context.skip(serverProblem);
     const url = await freshDatabase();
     const target = path.join(root, 'on-postgres');
-    const restored = await npmRun('restore', [archive], { dataDir: target, databaseUrl: url });
+    const restored = await inProcess(['restore', archive], { dataDir: target, databaseUrl: url });
     expect(restored.stderr).toBe('');
     expect(restored.code).toBe(0);
     await expectWork({ url }, path.join(target, 'blobs'), made);
 
     // A backup of the Postgres database (running instance or not: one snapshot).
     const second = path.join(root, 'from-postgres.tar.gz');
-    const backedUp = await npmRun('backup', [second], { dataDir: target, databaseUrl: url });
+    const backedUp = await inProcess(['backup', second], { dataDir: target, databaseUrl: url });
     expect(backedUp.code).toBe(0);
     const unpacked = path.join(root, 'from-postgres');
     fs.mkdirSync(unpacked);
@@ -268,7 +302,7 @@ describe('Postgres', { timeout: 300_000 }, () => {
     await expectWork({ url }, path.join(source, 'blobs'), made);
 
     // Into a database that now holds data: refused.
-    const again = await npmRun('move-to-postgres', [], { dataDir: source, databaseUrl: url });
+    const again = await inProcess(['move-to-postgres'], { dataDir: source, databaseUrl: url });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('The database at DATABASE_URL is not empty');
   });
@@ -283,18 +317,30 @@ describe('an S3 blob store', { timeout: 300_000 }, () => {
 
   it('a filesystem instance’s archive restores into S3, and an S3 instance backs up its blobs', async () => {
     const target = path.join(root, 'on-s3');
-    const restored = await npmRun('restore', [archive], { dataDir: target, s3 });
+    const restored = await inProcess(['restore', archive], { dataDir: target, s3 });
     expect(restored.stderr).toBe('');
     expect(restored.code).toBe(0);
     const store = createS3BlobStore({ bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true, prefix: 'restored/', spoolDir: path.join(root, 'spool') });
     await expectWork({ dataDir: path.join(target, 'pglite') }, store, made);
 
     const fromS3 = path.join(root, 'from-s3.tar.gz');
-    expect((await npmRun('backup', [fromS3], { dataDir: target, s3 })).code).toBe(0);
+    expect((await inProcess(['backup', fromS3], { dataDir: target, s3 })).code).toBe(0);
     const unpacked = path.join(root, 'from-s3');
     fs.mkdirSync(unpacked);
     await extract({ file: fromS3, cwd: unpacked });
     expect(manifestSchema.parse(JSON.parse(fs.readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'))).blobs).toEqual({ store: 's3', count: 1, missing: [] });
     expect(fs.readFileSync(path.join(unpacked, 'blobs', made.sha256))).toEqual(Buffer.from(FILE_BYTES));
+  });
+});
+
+describe('what a command prints when it will not run', () => {
+  it('names the usage before reading the configuration, and a configuration problem in its words, not a stack', async () => {
+    const unread = () => {
+      throw new Error('the settings were read');
+    };
+    await expect(runOpsCommand(['backup'], unread, { log: () => undefined, warn: () => undefined })).rejects.toThrow(/^Usage: npm run backup -- FILE/);
+    const problem = { variable: 'S3_ENDPOINT', problem: 'not a URL', fix: 'set the S3 server’s URL' };
+    const line = failureLine(new ConfigurationError([problem]));
+    expect(line).toBe('runpad: Invalid configuration: S3_ENDPOINT: not a URL. Fix: set the S3 server’s URL.');
   });
 });

@@ -53,6 +53,23 @@ export async function startOwnPostgres(port: number): Promise<OwnPostgres> {
   };
 }
 
+/**
+ * A port no one listens on now, chosen by the system: for a server of a test's own that cannot be
+ * given port 0 (redis-server), so that the same test run twice at once (two runs of the suite on
+ * one machine) never meets the other's server.
+ */
+export async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as import('node:net').AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 export type OwnRedis = { url: string; stop(): Promise<void>; start(): Promise<void>; close(): Promise<void> };
 
 export function ownRedisUnavailable(): string | null {

@@ -51,7 +51,7 @@ for (const backend of backends) {
       if (skipReason) return void console.warn(`[merge] skipping the ${backend.name} half: ${skipReason}`);
       handle = await backend.open();
       db = handle.db;
-    }, 60_000);
+    });
     afterAll(async () => {
       await handle?.close();
       await backend.cleanup();
