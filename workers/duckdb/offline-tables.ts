@@ -10,6 +10,7 @@
  * need: the readers (exceljs above all) stay off the interpreter's start.
  */
 import type { AsyncBuffer } from 'hyparquet';
+export { bytesAsFile } from '@/lib/files/formats/parquet';
 import { openTable } from '@/lib/files/formats/read-table';
 import { chunkToCsv, FormatReadError, formatFailureText, type TableColumn, type TabularFormat } from '@/lib/files/formats/table';
 
