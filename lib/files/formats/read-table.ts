@@ -13,6 +13,8 @@ export type TableReader = {
   columns: TableColumn[];
   /** Rows in the file, when known before reading them (Parquet's footer says). */
   rowCount: number;
+  /** An Excel workbook's sheets, in order (the first is the table). */
+  sheets?: string[];
   /** Hands the rows over in chunks (each in order, one at a time); stops after `limit` rows. */
   rows(onRows: (rows: Cell[][]) => void | Promise<void>, limit?: number): Promise<void>;
 };
@@ -38,9 +40,11 @@ export async function openTable(format: TabularFormat, file: AsyncBuffer): Promi
       rows: (onRows, limit) => readParquetRows(file, parquet, onRows, { rowEnd: limit }),
     };
   }
-  const table = format === 'xlsx' ? await readXlsx(await allBytes(file)) : recordsTable(jsonRecords(new TextDecoder().decode(await allBytes(file)), format), format);
+  const table: { columns: TableColumn[]; rows: Cell[][]; sheets?: string[] } =
+    format === 'xlsx' ? await readXlsx(await allBytes(file)) : recordsTable(jsonRecords(new TextDecoder().decode(await allBytes(file)), format), format);
   return {
     columns: table.columns,
+    sheets: table.sheets,
     rowCount: table.rows.length,
     rows: async (onRows, limit) => onRows(limit === undefined ? table.rows : table.rows.slice(0, limit)),
   };
