@@ -9,6 +9,8 @@
  * Bundled apart from the Python worker (public/workers/offline-tables.mjs) and imported on first
  * need: the readers (exceljs above all) stay off the interpreter's start.
  */
+// First: exceljs (below) must find setImmediate as it loads in the locked-down worker.
+import './set-immediate';
 import type { AsyncBuffer } from 'hyparquet';
 export { bytesAsFile } from '@/lib/files/formats/parquet';
 import { openTable } from '@/lib/files/formats/read-table';
