@@ -14,8 +14,8 @@ async function openChat(page: Page): Promise<void> {
 
 /**
  * SQL is DuckDB (ARCHITECTURE.md, "SQL is DuckDB"): dropped files are tables read by DuckDB, SQL
- * and Python share them, errors name the tables, Stop ends a long query, and a Parquet file whose
- * extension cannot be loaded (here: the configured mirror does not have it) is explained in words.
+ * and Python share them, errors name the tables, Stop ends a long query, and a damaged Parquet file
+ * read without its extension (here: the configured mirror does not have it) is named in words.
  */
 
 const ORDERS = [
@@ -159,7 +159,7 @@ test('two CSVs joined in DuckDB: window function, date_trunc, quantile_cont; an 
   expect(sqlCells[1].outputs).not.toContain('error');
 });
 
-test('a Parquet file without its extension is explained; Stop ends a long DuckDB query with the page responsive; Python and SQL state survive', async ({ page }) => {
+test('a damaged Parquet file is named as such when its extension cannot load; Stop ends a long DuckDB query with the page responsive; Python and SQL state survive', async ({ page }) => {
   const trigger = `e2e-duckdb-stop-${Date.now()}`;
   const after = `e2e-duckdb-after-${Date.now()}`;
   await addScenarios([
@@ -187,11 +187,9 @@ test('a Parquet file without its extension is explained; Stop ends a long DuckDB
   await send(page, `Count a huge cross join ${trigger}`);
   const cells = page.locator('section[data-target]');
   await expect(cells.nth(1)).toHaveAttribute('data-cell-status', 'ok', { timeout: 120_000 });
-  // The Parquet file: the configured extension source (a stand-in that lacks it) was asked, and
-  // the user and the model are told which format is unavailable and why.
-  await expect(cells.nth(1)).toContainText('Parquet files are read by DuckDB');
-  await expect(cells.nth(1)).toContainText('could not be loaded from');
-  await expect(cells.nth(1)).toContainText('CSV and TSV files always work');
+  // The Parquet file: the configured extension source (a stand-in that lacks it) was asked, then
+  // the kept reader, and the user and the model are told the file is damaged, by its name.
+  await expect(cells.nth(1)).toContainText('sales_2024.parquet could not be read as a Parquet file: it looks damaged');
   const mirror = (await (await fetch(`${FAKE_MODEL}/__mirror-requests`)).json()) as { path: string }[];
   expect(mirror.some((r) => r.path.includes('/duckdb-extensions/') && r.path.endsWith('parquet.duckdb_extension.wasm'))).toBe(true);
 
@@ -202,7 +200,7 @@ test('a Parquet file without its extension is explained; Stop ends a long DuckDB
   await expect(cells.nth(2)).toHaveAttribute('data-cell-status', 'interrupted');
   await waitForTurn(page);
   const requests = await chatRequestsFor(trigger);
-  expect(JSON.stringify(requests.at(-1)!.body.messages.filter((m) => m.role === 'tool'))).toContain('Parquet files are read by DuckDB');
+  expect(JSON.stringify(requests.at(-1)!.body.messages.filter((m) => m.role === 'tool'))).toContain('sales_2024.parquet could not be read as a Parquet file');
 
   // State survived the Stop: DuckDB's table and Python's variable.
   await send(page, `And now? ${after}`);

@@ -30,9 +30,12 @@ const entryPoints = fs
   .readdirSync(path.join(root, 'workers'))
   .filter((name) => name.endsWith('.worker.ts'))
   .map((name) => path.join(root, 'workers', name));
+// Modules a worker imports on first need, bundled beside the workers (their CSP allows /workers/):
+// the offline readers for Parquet, JSON and Excel (workers/duckdb/offline-tables.ts).
+const lazyModules = [{ in: path.join(root, 'workers/duckdb/offline-tables.ts'), out: 'offline-tables' }];
 
 const result = await esbuild.build({
-  entryPoints,
+  entryPoints: [...entryPoints, ...lazyModules],
   write: false,
   outdir: path.join(root, 'public/workers'),
   outExtension: { '.js': '.mjs' },
@@ -72,4 +75,4 @@ const pageResult = await esbuild.build({
   logLevel: 'warning',
 });
 const changed = writeOutputs(result) + writeOutputs(pageResult);
-console.log(`workers: ${entryPoints.length} workers and ${Object.keys(pageEntryPoints).length} page script(s) bundled into public/workers/ (${changed} file(s) changed)`);
+console.log(`workers: ${entryPoints.length} workers, ${lazyModules.length} module(s) they load on need and ${Object.keys(pageEntryPoints).length} page script(s) bundled into public/workers/ (${changed} file(s) changed)`);

@@ -4,11 +4,27 @@ import { previewToText, sniffTable } from '@/lib/files/sniff';
 
 const SNIFF_BYTES = 256 * 1024;
 
-/** The model's first look at a dataset: sniffed in the browser from the file's first bytes. */
+/**
+ * The model's first look at a dataset, made in the browser: delimited and JSON text sniffed from
+ * the file's first bytes; Parquet and Excel read by the kept readers (lib/files/formats, loaded on
+ * first need), Parquet by ranges (its footer and first row group).
+ */
 export async function previewFile(file: File): Promise<string> {
+  const where = `data/${file.name}`;
+  if (/\.(parquet|xlsx)$/i.test(file.name)) {
+    const [{ tablePreviewOf, fileAsBuffer }, { FormatReadError, formatFailureText }] = await Promise.all([import('@/lib/files/formats/preview'), import('@/lib/files/formats/table')]);
+    const format = /\.xlsx$/i.test(file.name) ? 'xlsx' : 'parquet';
+    try {
+      return previewToText(where, file.size, await tablePreviewOf(format, fileAsBuffer(file)));
+    } catch (error) {
+      // A file the reader cannot read is still attached: the model is told why it is no table.
+      if (error instanceof FormatReadError) return `${previewToText(where, file.size, null)}\nnote: ${formatFailureText(file.name, error)}`;
+      throw error;
+    }
+  }
   const textual = /\.(csv|tsv|json|jsonl|ndjson|txt)$/i.test(file.name);
-  if (!textual) return previewToText(`data/${file.name}`, file.size, null);
+  if (!textual) return previewToText(where, file.size, null);
   const complete = file.size <= SNIFF_BYTES;
   const text = await file.slice(0, SNIFF_BYTES).text();
-  return previewToText(`data/${file.name}`, file.size, sniffTable(text, { fileName: file.name, complete }));
+  return previewToText(where, file.size, sniffTable(text, { fileName: file.name, complete }));
 }

@@ -61,4 +61,13 @@ describe('buildSystemPrompt', () => {
     expect(blocks).toMatch(/tagged `python`, (`[\w-]+`, )*`sql`(, `[\w-]+`)* or `[\w-]+`:/);
     expect(blocks).toMatch(/The `python`, (`[\w-]+`, )*`sql`.* and `[\w-]+` tools described below are the blocks tagged python, sql.* and [\w-]+\./);
   });
+
+  it('says how each data format is read in this install, with sql() and no package', () => {
+    const prompt = buildSystemPrompt({ packages: [], packageSources: { python: 'unreachable' }, stepBudget: 8 });
+    const line = prompt.split('\n').find((l) => l.includes('Tabular files in /data/'));
+    expect(line).toContain("SELECT * FROM '/data/x.parquet'");
+    expect(line).toContain("read_xlsx('/data/x.xlsx')");
+    expect(line).toContain('JSON Lines');
+    expect(line).not.toMatch(/pandas|openpyxl|pyarrow/);
+  });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TARGET_LIST, TARGETS, type TargetId } from '@/lib/targets/registry';
 import type { PackageSourceAnswer } from '@/lib/targets/target';
+import { DATA_FORMATS_PROMPT } from '@/lib/files/formats/prompt';
 
 const CURATED = [
   'numpy', 'pandas', 'matplotlib', 'scipy', 'scikit-learn', 'statsmodels', 'sympy', 'networkx',
@@ -80,6 +81,7 @@ export function buildSystemPrompt({ packages, packageSources = {}, stepBudget, b
     "- For an interactive chart (hover tooltips, zoom/pan through selections), call `display({'application/vnd.vegalite.v5+json': spec}, raw=True)` with a Vega-Lite v5 spec whose data is inline (`\"data\": {\"values\": [...]}`, at most a few thousand rows; URLs are not loaded)" +
       (packagesUnreachable ? '.' : '; use matplotlib for static, scientific or heavily customised figures and for large data.'),
     "- The user's uploaded files are in /data/. Write files the user should download to /output/.",
+    `- Tabular files in /data/ are read with \`sql("…")\` in Python (no package needed, offline too): ${DATA_FORMATS_PROMPT}. Read Parquet and Excel this way, not with a package.`,
     '- Keep outputs small: print summaries and the first rows, not whole datasets.',
     '- If a package fails to load, do not retry the same import: use the standard library instead and say so.',
     '- When a run fails, read the traceback, fix the code and run it again.',

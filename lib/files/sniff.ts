@@ -6,12 +6,14 @@
  * the row count is unknown.
  */
 import { formatBytes } from '@/lib/format';
+import type { SqlType } from './formats/table';
 
 export type ColumnType = 'integer' | 'number' | 'boolean' | 'date' | 'string' | 'empty';
 export type TablePreview = {
-  format: 'csv' | 'tsv' | 'json' | 'jsonl';
+  format: 'csv' | 'tsv' | 'json' | 'jsonl' | 'parquet' | 'xlsx';
   delimiter?: ',' | ';' | '\t' | '|';
-  columns: { name: string; type: ColumnType }[];
+  /** Sniffed text has inferred types; Parquet and Excel, read by the kept readers, DuckDB's (lib/files/formats). */
+  columns: { name: string; type: ColumnType | SqlType }[];
   /** First rows as text, at most maxRows, each cell at most 80 characters. */
   rows: string[][];
   /** Data rows (excluding the header) when the whole text was sniffed, else null. */

@@ -5,6 +5,7 @@ the browser (tested end to end in e2e/duckdb.spec.ts). The fake speaks the bridg
 sqlite3, understanding just the DuckDB table functions the glue writes (read_csv, read_json,
 read_parquet) and information_schema."""
 
+import asyncio
 import csv
 import json
 import re
@@ -52,6 +53,7 @@ class FakeBridge:
         self.pending = None
         self.cancelled = 0
         self.statements = []
+        self.imports = []
 
     # -- files
     def registerFile(self, path):
@@ -83,8 +85,11 @@ class FakeBridge:
                 f'INSERT INTO {table} VALUES ({", ".join("?" for _ in columns)})', [[_typed(v) for v in r] for r in records[1:]]
             )
             return self._json(["Count"], [[len(records) - 1]])
+        if re.search(r"\bread_(parquet|json|xlsx)\(", statement):
+            function = re.search(r"\bread_\w+", statement).group(0)
+            raise Exception(f'Catalog Error: Table Function with name "{function}" is not in the catalog, but it exists in an extension.')
         if "information_schema.tables" in statement:
-            names = self.con.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+            names = self.con.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").fetchall()
             return self._json(["table_name"], names)
         if "information_schema.columns" in statement:
             rows = []
@@ -129,6 +134,20 @@ class FakeBridge:
         self.pending = None
         return True
 
+    # -- the kept JavaScript readers (workers/duckdb/offline-tables.ts): JSON read here; others fail
+    async def importFile(self, path, fmt):
+        self.imports.append(path)
+        name = path.rsplit("/", 1)[-1]
+        if fmt != "json":
+            return json.dumps({"ok": False, "message": f"{name} could not be read as a {fmt} file: it looks damaged"})
+        with open(path) as handle:
+            records = json.load(handle)
+        columns = list(dict.fromkeys(key for record in records for key in record))
+        self.con.execute(f'DROP TABLE IF EXISTS "{path}"')
+        self.con.execute(f'CREATE TABLE "{path}" ({", ".join(repr(c) for c in columns)})')
+        self.con.executemany(f'INSERT INTO "{path}" VALUES ({", ".join("?" for _ in columns)})', [[r.get(c) for c in columns] for r in records])
+        return json.dumps({"ok": True, "rows": len(records)})
+
 
 class Cell:
     """Runs SQL cells against one data directory and one namespace, as the kernel would."""
@@ -144,6 +163,7 @@ class Cell:
 
     def run(self, query):
         self.outputs = []
+        asyncio.run(sql.read_files(str(self.data_dir)))  # as the kernel does before a SQL run
         return sql.run_sql(query, self.namespace, self._emit, CAPS, data_dir=str(self.data_dir)), self.outputs
 
     def of_type(self, output_type):
@@ -281,24 +301,28 @@ def test_stop_cancels_the_pending_query_and_reports_interrupted(cell, bridge):
     assert cell.rows("SELECT 2") == [(2,)]  # the engine is still there
 
 
-def test_a_parquet_file_without_its_extension_is_explained(cell, bridge, data_dir):
+def test_a_damaged_parquet_file_is_named_once_when_the_kept_reader_cannot_read_it(cell, bridge, data_dir):
     (data_dir / "sales.csv").write_text(SALES_CSV)
     (data_dir / "events.parquet").write_bytes(b"PAR1....PAR1")
     assert cell.rows("SELECT count(*) FROM sales") == [(4,)]
     notice = cell.stderr()
-    assert "events.parquet is not a table: Parquet files are read by DuckDB's parquet extension" in notice
-    assert "https://mirror.example/duckdb" in notice
-    assert "CSV and TSV files always work" in notice
-    assert "npm run mirror -- duckdb parquet" in notice
+    assert "could not load" in notice and "events.parquet could not be read as a parquet file: it looks damaged" in notice
     cell.run("SELECT 1")
     assert "events.parquet" not in cell.stderr()  # said once per version of the file
+    assert bridge.imports == [str(data_dir / "events.parquet")]  # and read once
 
 
-def test_json_without_the_extension_is_read_by_python_and_still_a_table(cell, data_dir):
-    (data_dir / "people.json").write_text(json.dumps([{"name": "a", "age": 3}, {"name": "b", "age": 5}]))
-    (data_dir / "events.jsonl").write_text('{"kind": "x"}\n\n{"kind": "y"}\n')
+def test_json_without_the_extension_is_read_by_the_kept_reader_and_is_a_view_of_its_table(cell, bridge, data_dir):
+    path = data_dir / "people.json"
+    path.write_text(json.dumps([{"name": "a", "age": 3}, {"name": "b", "age": 5}]))
     assert cell.rows("SELECT SUM(age) FROM people") == [(8,)]
-    assert cell.rows("SELECT COUNT(*) FROM events") == [(2,)]
+    assert any(s.startswith(f'CREATE VIEW "people" AS SELECT * FROM "{path}"') for s in bridge.statements)
+    assert cell.rows("SELECT COUNT(*) FROM people") == [(2,)]
+    assert bridge.imports == [str(path)]  # an unchanged file is not read again
+    path.unlink()
+    status, _ = cell.run("SELECT * FROM people")
+    assert status == "error"
+    assert 'DROP VIEW IF EXISTS "people"' in bridge.statements
 
 
 def test_a_deleted_file_drops_its_table_and_a_changed_one_is_reloaded(cell, bridge, data_dir):

@@ -15,6 +15,8 @@
 import type { Table } from 'apache-arrow';
 import { resultOf } from './result';
 import { extensionSettings } from './extension-settings';
+import type * as OfflineTables from './offline-tables';
+import type { TabularFormat } from '@/lib/files/formats/table';
 
 /** The part of DuckDB-wasm's blocking bindings the bridge uses (its package exports no types for it). */
 type DuckDBBindings = {
@@ -27,6 +29,7 @@ type DuckDBBindings = {
   cancelPendingQuery(conn: number): boolean;
   fetchQueryResults(conn: number): Uint8Array | null;
   registerFileHandle(name: string, handle: unknown, protocol: number, directIO: boolean): void;
+  registerFileBuffer(name: string, buffer: Uint8Array): void;
   dropFile(name: string): void;
 };
 
@@ -79,7 +82,21 @@ export type DuckdbBridge = {
   start(sql: string): string | null;
   poll(): string | null;
   cancel(): boolean;
+  /**
+   * Reads a Parquet, JSON or Excel file with the kept JavaScript readers into the table named by
+   * its path (for when DuckDB's extension for the format cannot load): JSON of `ImportAnswer`.
+   */
+  importFile(path: string, format: string): Promise<string>;
 };
+
+const TABULAR_FORMATS: readonly string[] = ['parquet', 'json', 'jsonl', 'xlsx'] satisfies TabularFormat[];
+
+/** The readers' bundle (public/workers/offline-tables.mjs), beside this worker's script: loaded on first need. */
+let offlineTables: Promise<typeof OfflineTables> | null = null;
+function loadOfflineTables(): Promise<typeof OfflineTables> {
+  offlineTables ??= import(/* webpackIgnore: true */ new URL('offline-tables.mjs', self.location.href).href) as Promise<typeof OfflineTables>;
+  return offlineTables;
+}
 
 const POLL_INTERVAL_MS = 40;
 
@@ -174,6 +191,20 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
     },
     cancel() {
       return db.cancelPendingQuery(connId);
+    },
+    async importFile(path, format) {
+      const name = String(path);
+      const kind = String(format);
+      if (!TABULAR_FORMATS.includes(kind)) throw new TypeError(`no kept reader for format ${kind}`);
+      const data = options.fileSource(name);
+      if (!data) throw new TypeError(`${name} is not a file of the interpreter`);
+      const readers = await loadOfflineTables();
+      const target = {
+        query: (statement: string) => void conn.query(statement),
+        registerBuffer: (buffer: string, bytes: Uint8Array) => db.registerFileBuffer(buffer, bytes),
+        dropBuffer: (buffer: string) => db.dropFile(buffer),
+      };
+      return JSON.stringify(await readers.importTable(target, name, kind as TabularFormat, readers.bytesAsFile(data)));
     },
   };
   return bridge;

@@ -3,6 +3,7 @@
  * (workers/duckdb/, workers/python/runpad/sql.py), so SQL and Python share one world: the same
  * /data tables, `_sql` and `sql()`; its runner is the interpreter's, in SQL mode.
  */
+import { DATA_FORMATS_PROMPT } from '@/lib/files/formats/prompt';
 import { SQL_SETUP_SOURCE, sqlCellSource, sqlTableNames } from '@/lib/notebook/sql-setup';
 import { codeInputSchema, defineTarget } from '../target';
 
@@ -21,7 +22,7 @@ export const sql = defineTarget({
     "DuckDB dialect (PostgreSQL-like): date_trunc('month', d), strftime, quantile_cont, window functions, QUALIFY, read_csv('/data/x.csv'). " +
     'The result is shown as a table and is `_sql` in Python afterwards; Python can also call sql("…") (a pandas DataFrame when pandas is loaded, else a table with .columns and .rows) ' +
     'and sql_table(name, rows_or_csv_path) to make a table from its own data. Several statements separated by ; run in order; the last result is shown. ' +
-    'Parquet, JSON and Excel files need DuckDB extensions, which may be unavailable offline; CSV always works.',
+    `${DATA_FORMATS_PROMPT}.`,
   prompt:
     'runs SQL (DuckDB dialect) in the same interpreter: every file in /data is a table named after its file; its result is `_sql` in Python afterwards, and Python can call sql("…") on the same tables. Prefer it for filtering, grouping and joining tabular files.',
   mimeTypes: ['application/vnd.dataresource+json', 'text/plain'],

@@ -4,10 +4,10 @@ Each supported file becomes a table named after it (`sales.csv` → `sales`). A 
 (re)loaded only when its file's (size, mtime) changed since it was loaded, so a re-uploaded
 file is picked up by the next SQL run and an unchanged one costs one `stat`. Columns and types
 come from DuckDB's own readers (its CSV sniffer, its JSON reader); `duckdb_source` names them.
-JSON without DuckDB's json extension (offline) is read here with the json module instead.
+Parquet, JSON and Excel without DuckDB's extension (offline) are read by the kept JavaScript
+readers first (runpad.sql.read_files); the table is then a view of what they made.
 """
 
-import json
 import os
 import re
 
@@ -145,36 +145,6 @@ class DatasetTables:
                 dataset.loaded = True
             dataset.signature = signature
         return notices
-
-
-# --- JSON without DuckDB's json extension ---------------------------------------------------
-
-
-def _record(item):
-    return item if isinstance(item, dict) else {"value": item}
-
-
-def read_json_records(path, fmt):
-    """The records of a JSON file (an array of objects, or {"key": [objects]}) or JSON Lines file."""
-    with open(path, encoding="utf-8-sig") as handle:
-        if fmt == "jsonl":
-            records = []
-            for number, line in enumerate(handle, 1):
-                if line.strip():
-                    try:
-                        records.append(_record(json.loads(line)))
-                    except ValueError as error:
-                        raise LoadError(f"line {number} is not JSON: {error}") from None
-            return records
-        document = json.load(handle)
-    if isinstance(document, dict):
-        arrays = [v for v in document.values() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
-        if len(arrays) != 1:
-            raise LoadError("expected an array of objects")
-        document = arrays[0]
-    if not isinstance(document, list):
-        raise LoadError("expected an array of objects")
-    return [_record(item) for item in document]
 
 
 def duckdb_source(path, fmt):

@@ -141,5 +141,16 @@ def insert_rows(table, rows, scratch_dir="/tmp"):
     execute(f"CREATE OR REPLACE TABLE {quoted} AS SELECT * FROM read_csv({literal})")
 
 
+def started():
+    """True once the worker has handed over the bridge."""
+    return _bridge is not None
+
+
+async def import_file(path, fmt):
+    """Reads a Parquet, JSON or Excel file with the kept JavaScript readers into the table named by
+    its path (workers/duckdb/offline-tables.ts); {"ok": True, "rows": n} or {"ok": False, "message"}."""
+    return json.loads(str(await bridge().importFile(path, fmt)))
+
+
 def extension_repository():
     return str(bridge().extensionRepository) if _bridge is not None else ""

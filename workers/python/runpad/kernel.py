@@ -47,7 +47,7 @@ class Kernel:
         about 3 ms. (Only `asyncio.current_task()` tells the difference: None in such a cell.)
         """
         pending = self.run(code)
-        if "await" in code or "async" in code:
+        if "await" in code or "async" in code or self._files_to_read(code):
             return pending
         try:
             pending.send(None)
@@ -69,6 +69,10 @@ class Kernel:
         status = "ok"
         try:
             try:
+                if self._files_to_read(code):
+                    from .sql import read_files
+
+                    await read_files(self._data_dir)
                 has_value, value = await run_cell(code, filename, self.namespace)
             finally:
                 outbox.keep()
@@ -106,13 +110,27 @@ class Kernel:
         saved_streams = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = StreamWriter(capture, "stdout"), StreamWriter(capture, "stderr")
         try:
-            status = run_sql(code, self.namespace, outbox, self._caps, data_dir=self._data_dir)
+            from .sql import read_files
+
+            try:
+                await read_files(self._data_dir)
+            except KeyboardInterrupt as error:  # Stop while a file was read: the run ends there
+                outbox(error_output(error))
+                status = "interrupted"
+            else:
+                status = run_sql(code, self.namespace, outbox, self._caps, data_dir=self._data_dir)
         finally:
             sys.stdout, sys.stderr = saved_streams
             run.finish()
             capture.finish()
             _session.set_current(None)
         return {"status": status, "outputs": outbox.kept}
+
+    def _files_to_read(self, code):
+        """Python code that calls sql() while Parquet, JSON or Excel files wait for the kept readers."""
+        from . import sql as sql_module
+
+        return sql_module.mentions_sql(code) and sql_module.files_to_read(self._data_dir)
 
     def _install_sql(self):
         """`sql("…")` and `sql_table(name, data)` in the namespace: the SQL cells' DuckDB database."""

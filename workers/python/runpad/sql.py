@@ -227,15 +227,24 @@ def _snippet(statement, limit=200):
 
 EXTENSION_OF = {"parquet": "parquet", "json": "json", "jsonl": "json", "xlsx": "excel"}
 FORMAT_NAME = {"parquet": "Parquet", "json": "JSON", "jsonl": "JSON Lines", "xlsx": "Excel"}
+# A statement that makes DuckDB load the extension (autoloading, from the configured source): with
+# it, the file is missing (an IO error); without it, the error names the extension.
+EXTENSION_PROBE = {
+    "parquet": "SELECT * FROM read_parquet('/runpad-probe/missing.parquet')",
+    "json": "SELECT * FROM read_json('/runpad-probe/missing.json')",
+    "excel": "SELECT * FROM read_xlsx('/runpad-probe/missing.xlsx')",
+}
+_SQL_CALL = re.compile(r"\bsql(_table)?\s*\(")
 
 
 def extension_notice(path, fmt, error, repository):
-    """Why a file needing an extension is not a table, in words the user and the model can act on."""
+    """Why a file needing an extension is not a table (it was not read by the kept readers either:
+    e.g. a file given to sql_table outside /data), in words the user and the model can act on."""
     source = repository or "DuckDB's extension repository"
     return (
         f"{path} is not a table: {FORMAT_NAME[fmt]} files are read by DuckDB's {EXTENSION_OF[fmt]} extension, "
         f"which could not be loaded from {source} (this browser cannot reach it: offline, or the source "
-        f"does not have it). CSV and TSV files always work; save the data as CSV to query it. "
+        f"does not have it), and only files in /data are read without it. Copy the file into /data/ and query it there. "
         f"An administrator can self-host the extension with `npm run mirror -- duckdb {EXTENSION_OF[fmt]}`. ({error})"
     )
 
@@ -243,6 +252,11 @@ def extension_notice(path, fmt, error, repository):
 def _is_extension_error(error):
     text = str(error).lower()
     return "extension" in text
+
+
+def mentions_sql(code):
+    """Python code that calls sql() or sql_table(): its run reads the /data files first."""
+    return bool(_SQL_CALL.search(code))
 
 
 class DuckDBEngine:
@@ -254,6 +268,39 @@ class DuckDBEngine:
     def __init__(self):
         self.datasets = _datasets.DatasetTables()
         self.notices = []
+        self.extensions = {}  # extension name -> whether it loads
+        self.imported = {}  # path -> (signature, the reader's message when it failed, else None)
+        self.views = {}  # dataset table -> the path of the table the kept reader made
+
+    # Parquet, JSON and Excel without their extension: the kept readers (offline-tables.ts)
+    def extension_loads(self, fmt):
+        """Whether DuckDB's extension for fmt loads here (asked once per interpreter)."""
+        extension = EXTENSION_OF[fmt]
+        if extension not in self.extensions:
+            try:
+                _bridge.execute(EXTENSION_PROBE[extension])
+                self.extensions[extension] = True
+            except _bridge.DuckDBError as error:
+                self.extensions[extension] = not _is_extension_error(error)
+        return self.extensions[extension]
+
+    def unread_files(self, data_dir):
+        """[(path, fmt, signature)] of the files the kept readers must read before SQL sees them."""
+        pending = []
+        for path, fmt, signature in sorted(_datasets.scan(data_dir).values()):
+            if fmt not in EXTENSION_OF or self.extension_loads(fmt):
+                continue
+            if self.imported.get(path, (None, None))[0] != signature:
+                pending.append((path, fmt, signature))
+        return pending
+
+    async def read_files(self, data_dir):
+        for path, fmt, signature in self.unread_files(data_dir):
+            try:
+                answer = await _bridge.import_file(path, fmt)
+            except Exception as error:  # the JavaScript side failed (a JsException): said as the file's notice
+                answer = {"ok": False, "message": f"{path} could not be read: {type(error).__name__}: {error}"}
+            self.imported[path] = (signature, None if answer["ok"] else answer["message"])
 
     @property
     def version(self):
@@ -275,21 +322,30 @@ class DuckDBEngine:
         return True
 
     def load(self, table, path, fmt):
-        _bridge.register_file(path)
         name = _datasets.quote_identifier(table)
-        try:
-            _bridge.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM {_datasets.duckdb_source(path, fmt)}")
-        except _bridge.DuckDBError as error:
-            if fmt not in EXTENSION_OF or not _is_extension_error(error):
-                raise
-            if fmt in ("json", "jsonl"):
-                # JSON without the extension: Python's json module reads it, Arrow hands it over.
-                _bridge.insert_rows(table, _datasets.read_json_records(path, fmt))
-                return
-            raise _datasets.LoadError(extension_notice(path, fmt, error, _bridge.extension_repository())) from None
+        if fmt in EXTENSION_OF and not self.extension_loads(fmt):
+            # The kept reader made the table named by the path (read_files); the dataset's name is a view of it.
+            signature, failure = self.imported.get(path, (None, None))
+            if failure:
+                raise _datasets.LoadError(failure)
+            if signature is None:
+                raise _datasets.LoadError(extension_notice(path, fmt, "not read", _bridge.extension_repository()))
+            self.drop(table)
+            _bridge.execute(f"CREATE VIEW {name} AS SELECT * FROM {_datasets.quote_identifier(path)}")
+            self.views[table] = path
+            return
+        _bridge.register_file(path)
+        _bridge.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM {_datasets.duckdb_source(path, fmt)}")
 
     def drop(self, table):
-        _bridge.execute(f"DROP TABLE IF EXISTS {_datasets.quote_identifier(table)}")
+        path = self.views.pop(table, None)
+        if path is None:
+            _bridge.execute(f"DROP TABLE IF EXISTS {_datasets.quote_identifier(table)}")
+            return
+        _bridge.execute(f"DROP VIEW IF EXISTS {_datasets.quote_identifier(table)}")
+        if not os.path.exists(path):
+            _bridge.execute(f"DROP TABLE IF EXISTS {_datasets.quote_identifier(path)}")
+            self.imported.pop(path, None)
 
     def prepare(self, data_dir, namespace):
         return self.datasets.sync(data_dir, self)
@@ -322,7 +378,7 @@ class DuckDBEngine:
     def describe_tables(self):
         rows = _bridge.execute(
             "SELECT table_name, column_name, data_type FROM information_schema.columns "
-            "WHERE table_schema NOT IN ('information_schema', 'pg_catalog') "
+            "WHERE table_schema NOT IN ('information_schema', 'pg_catalog') AND table_name NOT LIKE '/%' "
             "ORDER BY table_catalog, table_schema, table_name, ordinal_position"
         ).rows
         result = []
@@ -355,6 +411,19 @@ def reset():
     """Forgets the engine's bookkeeping: the next SQL run starts over (tests; a fresh interpreter)."""
     global _engine
     _engine = None
+
+
+async def read_files(data_dir=DATA_DIR):
+    """Before a run that uses SQL: Parquet, JSON and Excel files in data_dir whose DuckDB extension
+    cannot load are read by the kept JavaScript readers (awaited: they are asynchronous)."""
+    if not _bridge.started():
+        return
+    await _get_engine().read_files(data_dir)
+
+
+def files_to_read(data_dir=DATA_DIR):
+    """Whether read_files has work to do (a Python cell then runs as a coroutine)."""
+    return _bridge.started() and bool(_get_engine().unread_files(data_dir))
 
 
 def sql_engine():

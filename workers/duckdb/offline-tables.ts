@@ -1,0 +1,103 @@
+/**
+ * Parquet, JSON and Excel files as DuckDB tables when DuckDB's extension for the format cannot load
+ * (offline, no mirror): a kept JavaScript reader (lib/files/formats/) reads the file, and its rows
+ * go into DuckDB through its core CSV reader with the column types given, one chunk at a time
+ * (a Parquet row group), so no text copy of the whole file is ever made. The table is named by the
+ * file's path, so `FROM '/data/x.parquet'` finds it as written; table macros named like the
+ * extension's functions (`read_parquet`, `read_json_auto`, `read_xlsx`, …) read the same tables.
+ *
+ * Bundled apart from the Python worker (public/workers/offline-tables.mjs) and imported on first
+ * need: the readers (exceljs above all) stay off the interpreter's start.
+ */
+// First: exceljs (below) must find setImmediate as it loads in the locked-down worker.
+import './set-immediate';
+import type { AsyncBuffer } from 'hyparquet';
+export { bytesAsFile } from '@/lib/files/formats/parquet';
+import { openTable } from '@/lib/files/formats/read-table';
+import { chunkToCsv, FormatReadError, formatFailureText, type TableColumn, type TabularFormat } from '@/lib/files/formats/table';
+
+/** What the import needs of DuckDB: statements, and buffers its CSV reader can read by name. */
+export type ImportTarget = {
+  query(sql: string): void;
+  registerBuffer(name: string, bytes: Uint8Array): void;
+  dropBuffer(name: string): void;
+};
+
+export type ImportAnswer = { ok: true; rows: number; columns: TableColumn[] } | { ok: false; message: string };
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function quoteLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** The extension's table functions and the named options the model may pass them (accepted, unused). */
+const MACROS: Record<TabularFormat, { names: string[]; options: string[] }> = {
+  parquet: { names: ['read_parquet', 'parquet_scan'], options: ['binary_as_string', 'filename', 'file_row_number', 'hive_partitioning', 'union_by_name'] },
+  json: {
+    names: ['read_json', 'read_json_auto', 'read_ndjson', 'read_ndjson_auto'],
+    options: ['format', 'records', 'columns', 'auto_detect', 'sample_size', 'maximum_object_size', 'ignore_errors', 'dateformat', 'timestampformat', 'union_by_name', 'compression'],
+  },
+  jsonl: { names: [], options: [] },
+  xlsx: { names: ['read_xlsx'], options: ['sheet', 'header', 'all_varchar', 'ignore_errors', 'range', 'stop_at_empty', 'empty_as_varchar'] },
+};
+
+/**
+ * The macros that make `read_parquet('/data/x.parquet')` (and the JSON and Excel functions) read
+ * the table named by that path. Only for a format whose extension did not load: a loaded
+ * extension's own functions are never shadowed.
+ */
+export function readerMacros(format: TabularFormat): string[] {
+  const { names, options } = MACROS[format === 'jsonl' ? 'json' : format];
+  const parameters = ['path', ...options.map((option) => `${option} := NULL`)].join(', ');
+  return names.map((name) => `CREATE OR REPLACE TEMP MACRO ${name}(${parameters}) AS TABLE SELECT * FROM query_table('"' || replace(path, '"', '""') || '"')`);
+}
+
+function csvColumns(columns: readonly TableColumn[]): string {
+  return `{${columns.map((column) => `${quoteLiteral(column.name)}: '${column.type}'`).join(', ')}}`;
+}
+
+let scratch = 0;
+
+/**
+ * Reads `file` with the kept reader for `format` into table `path` (replacing it). Never throws
+ * for a file that cannot be read: the answer says why, in words naming the file.
+ */
+export async function importTable(target: ImportTarget, path: string, format: TabularFormat, file: AsyncBuffer): Promise<ImportAnswer> {
+  const fileName = path.split('/').pop() ?? path;
+  let reader;
+  try {
+    reader = await openTable(format, file);
+  } catch (error) {
+    if (error instanceof FormatReadError) return { ok: false, message: formatFailureText(fileName, error) };
+    throw error;
+  }
+  const { columns } = reader;
+  if (columns.length === 0) return { ok: false, message: formatFailureText(fileName, new FormatReadError('empty', format, 'no columns')) };
+  const table = quoteIdentifier(path);
+  target.query(`CREATE OR REPLACE TABLE ${table} (${columns.map((column) => `${quoteIdentifier(column.name)} ${column.type}`).join(', ')})`);
+  const options = `header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = ${csvColumns(columns)}`;
+  let rows = 0;
+  try {
+    await reader.rows((chunk) => {
+      if (chunk.length === 0) return;
+      scratch += 1;
+      const name = `/runpad-import/${scratch}.csv`;
+      target.registerBuffer(name, new TextEncoder().encode(chunkToCsv(columns, chunk, false)));
+      try {
+        target.query(`INSERT INTO ${table} SELECT * FROM read_csv(${quoteLiteral(name)}, ${options})`);
+      } finally {
+        target.dropBuffer(name);
+      }
+      rows += chunk.length;
+    });
+  } catch (error) {
+    target.query(`DROP TABLE IF EXISTS ${table}`);
+    if (error instanceof FormatReadError) return { ok: false, message: formatFailureText(fileName, error) };
+    throw error;
+  }
+  for (const statement of readerMacros(format)) target.query(statement);
+  return { ok: true, rows, columns };
+}
