@@ -1,31 +1,31 @@
 /**
  * Runs once when the Next server starts: the configuration is checked (a production server with
  * one that cannot work exits 1, naming each problem and its fix); on SIGTERM/SIGINT the database is closed after Next has
- * finished its in-flight requests (lib/health.ts), whether or not /api/health was ever asked; and
- * every request carries its TCP peer's address (lib/http/peer-address.ts); idle keep-alive
- * connections outlive the clients and proxies that reuse them (lib/http/keep-alive.ts); the
- * engines' files are answered precompressed (lib/assets/engine-asset-server.ts).
+ * finished its in-flight requests (lib/health.server.ts), whether or not /api/health was ever asked; and
+ * every request carries its TCP peer's address (lib/http/peer-address.server.ts); idle keep-alive
+ * connections outlive the clients and proxies that reuse them (lib/http/keep-alive.server.ts); the
+ * engines' files are answered precompressed (lib/assets/serve-engine-assets.server.ts).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   // A configuration that cannot work stops a production server here, in words (`npm start` checks
   // before Next starts: scripts/doctor.mjs); a development server goes on, and its pages say what
   // to change (proxy.ts).
-  const { configurationProblems } = await import('./lib/config');
+  const { configurationProblems } = await import('./lib/config.server');
   const problems = configurationProblems();
   if (problems.length > 0) {
-    const { countProblems, formatProblems } = await import('./lib/config-problems');
+    const { countProblems, formatProblems } = await import('./lib/config-problems.server');
     console.error(formatProblems(problems, `runpad: cannot start: ${countProblems(problems)} in the configuration`));
     if (process.env.NODE_ENV === 'production') process.exit(1);
   }
-  const { registerShutdown } = await import('./lib/health');
+  const { registerShutdown } = await import('./lib/health.server');
   registerShutdown();
   // The per-address limits need the TCP peer, which a Fetch Request does not carry.
-  const { installPeerAddressHeader } = await import('./lib/http/peer-address');
+  const { installPeerAddressHeader } = await import('./lib/http/peer-address.server');
   installPeerAddressHeader();
-  const { installKeepAlive } = await import('./lib/http/keep-alive');
+  const { installKeepAlive } = await import('./lib/http/keep-alive.server');
   installKeepAlive();
   // The engines' files, precompressed, before Next would compress them again per request.
-  const { installEngineAssetServer } = await import('./lib/assets/engine-asset-server');
+  const { installEngineAssetServer } = await import('./lib/assets/serve-engine-assets.server');
   installEngineAssetServer();
 }

@@ -3,7 +3,7 @@ import { ISOLATION_HEADERS } from './lib/security/isolation-headers';
 
 /**
  * Cross-origin isolation on every response (lib/security/isolation-headers.ts). The worker
- * scripts' own CSP and the page CSP are set per request (lib/assets/engine-asset-server.ts,
+ * scripts' own CSP and the page CSP are set per request (lib/assets/serve-engine-assets.server.ts,
  * proxy.ts), because they name the request's origin and a nonce.
  */
 const isolationHeaders = ISOLATION_HEADERS.map(({ key, value }) => ({ key, value }));

@@ -1,16 +1,16 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { configurationProblems, getConfig } from '@/lib/config';
-import { misconfiguredPage } from '@/lib/http/misconfigured-page';
+import { configurationProblems, getConfig } from '@/lib/config.server';
+import { misconfiguredPage } from '@/lib/http/misconfigured-page.server';
 import { pageCsp } from '@/lib/security/csp';
-import { sessionCookieHeader, sessionCookieName, signSession, verifySession } from '@/lib/auth/session';
-import { getAuthSecret } from '@/lib/auth/secret';
-import { accountCookieName } from '@/lib/auth/account-cookie';
-import { isSecureOrigin, requestOrigin } from '@/lib/http/origin';
+import { sessionCookieHeader, sessionCookieName, signSession, verifySession } from '@/lib/auth/session.server';
+import { getAuthSecret } from '@/lib/auth/secret.server';
+import { accountCookieName } from '@/lib/auth/account-cookie.server';
+import { isSecureOrigin, requestOrigin } from '@/lib/http/origin.server';
 import { signInPath } from '@/lib/http/redirect-target';
 
 /**
  * Per page request: the page's Content-Security-Policy (lib/security/csp.ts; the workers' own are
- * set where their scripts are served, lib/assets/engine-asset-server.ts), and a guest session cookie
+ * set where their scripts are served, lib/assets/serve-engine-assets.server.ts), and a guest session cookie
  * for a browser that has none (or a tampered one), visible to the page it is requesting.
  * When RUNPAD_ACCESS requires an account, there are no guests: a page request without an account
  * cookie goes to the sign-in page (whether the cookie is valid is the page's and the API's

@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useTransition } from 'react';
 
 /**
- * A page whose server-side data could not be loaded (lib/http/page-errors.ts logged why, under the
+ * A page whose server-side data could not be loaded (lib/http/page-errors.server.ts logged why, under the
  * reference shown here). In production Next hands the browser no message, only the digest, so the
  * words are this page's own: what most likely happened and what to do.
  */

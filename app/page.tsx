@@ -1,10 +1,10 @@
 import { Chat } from '@/components/chat/chat';
 import { KernelBoot } from '@/components/chat/kernel-boot';
-import { getClientConfig } from '@/lib/config';
-import { currentUserId } from '@/lib/auth/current-user';
-import { initialModelId } from '@/lib/chat/choose-model';
-import { getDb } from '@/lib/db/client';
-import { withPageErrors } from '@/lib/http/page-errors';
+import { getClientConfig } from '@/lib/config.server';
+import { currentUserId } from '@/lib/auth/current-user.server';
+import { initialModelId } from '@/lib/chat/choose-model.server';
+import { getDb } from '@/lib/db/client.server';
+import { withPageErrors } from '@/lib/http/page-errors.server';
 
 export const dynamic = 'force-dynamic';
 

@@ -29,7 +29,7 @@ async function timed(promise) {
   return { ttfb: first ?? NaN, ttlb: last - t0, gaps, serverTiming };
 }
 
-/** The route's phases before its response (lib/http/server-timing.ts): { body: 0.4, session: 1.2, … } in ms. */
+/** The route's phases before its response (lib/http/server-timing.server.ts): { body: 0.4, session: 1.2, … } in ms. */
 function parseServerTiming(header) {
   const phases = {};
   for (const entry of header?.split(',') ?? []) {

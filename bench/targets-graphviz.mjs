@@ -11,7 +11,7 @@ import { instance } from '@viz-js/viz';
 import { stats } from './targets-data.mjs';
 
 const WORKER_FILE = 'public/workers/graphviz.worker.mjs';
-const RENDER_OPTIONS = { format: 'svg', engine: 'dot' }; // what lib/targets/graphviz/render-dot.ts asks for
+const RENDER_OPTIONS = { format: 'svg', engine: 'dot' }; // what lib/targets/graphviz/render-dot.client.ts asks for
 
 /**
  * Serves the bench page and the built worker with the app's isolation headers (next.config.ts).
@@ -102,7 +102,7 @@ async function appCodeRenders(dot, repeat) {
   const outfile = path.join(dir, 'render.mjs');
   try {
     await esbuild.build({
-      stdin: { contents: "export { renderDot } from '@/lib/targets/graphviz/render-dot'; export { sanitizeSvg } from '@/lib/targets/graphviz/sanitize-svg';", resolveDir: process.cwd(), loader: 'ts' },
+      stdin: { contents: "export { renderDot } from '@/lib/targets/graphviz/render-dot.client'; export { sanitizeSvg } from '@/lib/targets/graphviz/sanitize-svg.client';", resolveDir: process.cwd(), loader: 'ts' },
       alias: { '@': process.cwd() },
       bundle: true,
       format: 'esm',

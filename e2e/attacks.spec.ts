@@ -1,7 +1,7 @@
 import { expect, test, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 import { SNAPSHOT_CACHE_NAME } from '../workers/snapshot-store';
-import { SNAPSHOT_DIGEST_KEY } from '../lib/targets/python/snapshot-digest';
+import { SNAPSHOT_DIGEST_KEY } from '../lib/targets/python/snapshot-digest.client';
 
 /**
  * The attack suite: code a hostile dataset could make the model write. Each attack runs as a

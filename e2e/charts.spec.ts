@@ -115,8 +115,8 @@ test('a Vega-Lite spec displayed from Python is an interactive chart: tooltips, 
   const toolIndex = messages.findIndex((m) => m.role === 'tool');
   expect(JSON.stringify(messages[toolIndex])).toContain('Vega-Lite bar chart titled');
   expect(JSON.stringify(messages[toolIndex])).toContain('x = fruit (nominal), y = count (quantitative); 3 data rows inline');
-  // The run pipeline (lib/targets/pipeline.ts) adds the chart's PNG to every result
-  // (withChartImages, lib/charts/chart-images.ts); without it the model gets the chart in words only.
+  // The run pipeline (lib/targets/pipeline.client.ts) adds the chart's PNG to every result
+  // (withChartImages, lib/charts/chart-images.client.ts); without it the model gets the chart in words only.
   expect(JSON.stringify(messages[toolIndex])).toContain('[image 1: shown to the user, attached] (an interactive chart:');
   const imageMessage = messages[toolIndex + 1];
   expect(imageMessage?.role).toBe('user');

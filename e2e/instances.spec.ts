@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { expect, request as playwrightRequest, test } from './test';
-import { startS3TestServer } from '../lib/blobs/s3-test-server';
+import { startS3TestServer } from '../lib/testing/s3-server';
 import { addScenarios, FAKE_MODEL } from './helpers';
 import { e2ePort } from './ports';
 

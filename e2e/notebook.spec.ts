@@ -204,7 +204,7 @@ test('a conversation downloads as a valid notebook and script; its share link to
   expect(scriptText).toContain(ERROR_CODE);
   expectDownloadHeaders(await page.request.get(scriptUrl), 'script');
 
-  // Download → With data: a zip that runs where it is unpacked (lib/notebook/bundle.ts).
+  // Download → With data: a zip that runs where it is unpacked (lib/notebook/bundle.server.ts).
   const bundle = await downloadFrom(page, menuButton, 'With data (.zip)', testInfo.outputPath('conversation.zip'));
   const folder = saved.name.replace(/\.ipynb$/, '');
   expect(bundle.name).toBe(`${folder}.zip`);

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type BrowserContext, type BrowserType, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { SNAPSHOT_CACHE_NAME } from '../workers/snapshot-store';
-import { SNAPSHOT_DIGEST_KEY } from '../lib/targets/python/snapshot-digest';
+import { SNAPSHOT_DIGEST_KEY } from '../lib/targets/python/snapshot-digest.client';
 import { APP_SERVERS_URL } from './ports';
 
 export type Playwright = PlaywrightWorkerArgs['playwright'];
@@ -68,7 +68,7 @@ async function makeTemplate(browserType: BrowserType, origin: string, dir: strin
     await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 120_000 });
     await context.clearCookies();
     // The identity goes; the record of the kept snapshot's digest stays, as it does in a returning
-    // visitor's browser (without it the kept snapshot is not trusted: lib/targets/python/snapshot-digest.ts).
+    // visitor's browser (without it the kept snapshot is not trusted: lib/targets/python/snapshot-digest.client.ts).
     await page.evaluate((key) => {
       const digest = localStorage.getItem(key);
       localStorage.clear();

@@ -11,22 +11,22 @@ import os from 'node:os';
 import path from 'node:path';
 import type { UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDb, type DbHandle } from '@/lib/db/client';
-import { createConversation } from '@/lib/db/queries/conversations';
-import { listFiles } from '@/lib/db/queries/files';
-import { listMessages } from '@/lib/db/queries/messages';
-import { ensureUser } from '@/lib/db/queries/users';
-import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
-import { AnswerDraft } from '@/lib/chat/answer-drafts';
-import { storeUpload } from '@/lib/files/store-upload';
-import { toAppError } from '@/lib/http/to-app-error';
+import { createDb, type DbHandle } from '@/lib/db/client.server';
+import { createConversation } from '@/lib/db/queries/conversations.server';
+import { listFiles } from '@/lib/db/queries/files.server';
+import { listMessages } from '@/lib/db/queries/messages.server';
+import { ensureUser } from '@/lib/db/queries/users.server';
+import { createFsBlobStore } from '@/lib/blobs/fs-blob-store.server';
+import { AnswerDraft } from '@/lib/chat/answer-drafts.server';
+import { storeUpload } from '@/lib/files/store-upload.server';
+import { toAppError } from '@/lib/http/to-app-error.server';
 import { capturedLog } from '@/lib/testing/captured-log';
-import type { Logger } from '@/lib/log/logger';
+import type { Logger } from '@/lib/log/logger.server';
 import { ownPostgresUnavailable, ownRedisUnavailable, startFaultyProxy, startOwnPostgres, startOwnRedis, type FaultyProxy, type OwnPostgres, type OwnRedis } from '@/lib/testing/own-servers';
-import { createS3BlobStore } from '@/lib/blobs/s3-blob-store';
-import { readWhole } from '@/lib/blobs/read-whole';
-import { startS3TestServer, type S3TestServer } from '@/lib/blobs/s3-test-server';
-import { APP_VERSION } from '@/lib/version';
+import { createS3BlobStore } from '@/lib/blobs/s3-blob-store.server';
+import { readWhole } from '@/lib/blobs/read-whole.server';
+import { startS3TestServer, type S3TestServer } from '@/lib/testing/s3-server';
+import { APP_VERSION } from '@/lib/version.server';
 
 const PG_PORT = 25_710; // below the ephemeral range (32768+), where a client socket may hold a port
 const REDIS_PORT = 25_711;
@@ -39,7 +39,7 @@ const model = vi.hoisted(() => {
   const answers: Array<ReadableStreamDefaultController<unknown>> = [];
   return { answers };
 });
-vi.mock('@/lib/ai/provider', () => ({
+vi.mock('@/lib/ai/provider.server', () => ({
   getLanguageModel: async () => ({
     specificationVersion: 'v4',
     provider: 'chaos',
@@ -322,8 +322,8 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
 
   /** A guest with a person row, as requireUser would hand it to the chat. */
   async function guest() {
-    const { getDb } = await import('@/lib/db/client');
-    const { getPerson, insertGuest } = await import('@/lib/db/queries/users');
+    const { getDb } = await import('@/lib/db/client.server');
+    const { getPerson, insertGuest } = await import('@/lib/db/queries/users.server');
     const db = await getDb();
     const id = crypto.randomUUID();
     await insertGuest(db, id);
@@ -333,10 +333,10 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
 
   /** POST /api/chat as route() answers it: the first message of a new conversation. */
   async function chat(identity: Awaited<ReturnType<typeof guest>>, conversationId: string, text: string) {
-    const { route } = await import('@/lib/http/route');
-    const { handleChat } = await import('@/lib/chat/handle-chat');
-    const { chatRequestSchema } = await import('@/lib/chat/request-schema');
-    const { ServerTiming } = await import('@/lib/http/server-timing');
+    const { route } = await import('@/lib/http/route.server');
+    const { handleChat } = await import('@/lib/chat/handle-chat.server');
+    const { chatRequestSchema } = await import('@/lib/chat/request-schema.server');
+    const { ServerTiming } = await import('@/lib/http/server-timing.server');
     const request = chatRequestSchema.parse({ id: conversationId, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] } });
     return route(async ({ requestId }) => handleChat({ identity, request, timing: new ServerTiming(), requestId, log: log.child({ requestId }) }))(new Request('http://app.test/api/chat'));
   }
@@ -361,8 +361,8 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
   }
 
   async function storedAnswer(conversationId: string) {
-    const { getDb } = await import('@/lib/db/client');
-    const { listMessages } = await import('@/lib/db/queries/messages');
+    const { getDb } = await import('@/lib/db/client.server');
+    const { listMessages } = await import('@/lib/db/queries/messages.server');
     const answer = (await listMessages(await getDb(), conversationId)).find((m) => m.role === 'assistant');
     return answer ? { text: answer.parts.map((p) => (typeof p === 'object' && p !== null && 'text' in p && typeof p.text === 'string' ? p.text : '')).join(''), metadata: answer.metadata } : null;
   }
@@ -389,7 +389,7 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
     expect((await storedAnswer(reading))?.metadata).toEqual({ model: { id: 'demo', label: expect.any(String) } });
 
     // While it is down, the conversation still opens (a reload reads what is stored).
-    const { loadOwnConversation } = await import('@/lib/chat/load-conversation');
+    const { loadOwnConversation } = await import('@/lib/chat/load-conversation.server');
     expect((await loadOwnConversation(person.userId, reading))?.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
 
     // A new answer cannot be registered for resuming and stopping: refused in words, with Retry.
@@ -434,7 +434,7 @@ describe.skipIf(skipRedis)('Redis stops while an answer streams and while rate l
     await vi.waitFor(async () => expect((await storedAnswer(later))?.text).toBe('Back to normal.'), { timeout: 30_000, interval: 250 });
     expect(streamWrites().length).toBeLessThanOrEqual(1);
     // Rate limits count in Redis again (their connection reconnects by itself, as the streams' did).
-    const { getRateLimits } = await import('@/lib/abuse/app-rate-limits');
+    const { getRateLimits } = await import('@/lib/abuse/app-rate-limits.server');
     const { Redis } = await import('ioredis');
     const direct = new Redis(redis.url, { maxRetriesPerRequest: 1 });
     try {

@@ -1,4 +1,4 @@
-import type { ModelChoice } from './ai/model-catalog';
+import type { ModelChoice } from './ai/model-catalog.server';
 
 /** What the server tells the browser about its configuration; nothing secret. */
 export type ClientConfig = {

@@ -6,7 +6,7 @@ async function configWith(env: Record<string, string>) {
   vi.resetModules();
   vi.unstubAllEnvs();
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  return (await import('./config')).getConfig();
+  return (await import('./config.server')).getConfig();
 }
 afterEach(() => vi.unstubAllEnvs());
 
@@ -28,7 +28,7 @@ describe('the one module that reads the environment', () => {
 
   it('reads the log level on its own, falling back to info on a bad value', async () => {
     vi.stubEnv('RUNPAD_LOG_LEVEL', 'loud');
-    const { logLevel } = await import('./config');
+    const { logLevel } = await import('./config.server');
     expect(logLevel()).toBe('info');
     vi.stubEnv('RUNPAD_LOG_LEVEL', 'warn');
     expect(logLevel()).toBe('warn');
@@ -60,7 +60,7 @@ async function problemsWith(env: Record<string, string>) {
   const blank = ['RUNPAD_MODELS', 'RUNPAD_MODEL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'RUNPAD_ACCESS', 'RUNPAD_ALLOWED_EMAILS', 'RUNPAD_ADMIN_EMAILS', 'RUNPAD_OIDC_ISSUER', 'RUNPAD_OIDC_CLIENT_ID', 'RUNPAD_PASSWORD_SIGN_IN', 'AUTH_SECRET'];
   for (const name of blank) vi.stubEnv(name, '');
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  const config = await import('./config');
+  const config = await import('./config.server');
   const problems = config.configurationProblems();
   let thrown: unknown = null;
   try {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { capturedLog } from '@/lib/testing/captured-log';
-import type { Logger } from '@/lib/log/logger';
+import type { Logger } from '@/lib/log/logger.server';
 
 const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.resolve('package.json'), 'utf8')) as { version: string }).version;
 
@@ -40,8 +40,8 @@ describe('GET /api/health on a configuration that cannot work', () => {
     vi.resetModules();
     vi.stubEnv('RUNPAD_ACCESS', 'invite');
     vi.stubEnv('RUNPAD_ALLOWED_EMAILS', '');
-    const { route } = await import('@/lib/http/route');
-    const { getConfig } = await import('@/lib/config');
+    const { route } = await import('@/lib/http/route.server');
+    const { getConfig } = await import('@/lib/config.server');
     const GET = route(async () => Response.json(getConfig().access));
     const response = await GET(new Request('http://app.test/api/anything'));
     expect(response.status).toBe(503);

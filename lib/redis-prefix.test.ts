@@ -8,7 +8,7 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { closeRedis } from '@/lib/streams/redis-connection';
+import { closeRedis } from '@/lib/streams/redis-connection.server';
 import { freePort, ownRedisUnavailable, startOwnRedis, type OwnRedis } from '@/lib/testing/own-servers';
 import { Redis as RedisClient } from 'ioredis';
 
@@ -58,11 +58,11 @@ describe.skipIf(skipReason)('Redis keys under RUNPAD_REDIS_PREFIX', () => {
 
   it('rate limits, answer streams, resumes and stops write only keys that start with the prefix', async () => {
     const before = await allKeys(client);
-    const { getRateLimits, admitNewGuest } = await import('@/lib/abuse/app-rate-limits');
+    const { getRateLimits, admitNewGuest } = await import('@/lib/abuse/app-rate-limits.server');
     expect((await (await getRateLimits()).consume('model-per-minute', 'guest-1')).ok).toBe(true);
     expect((await admitNewGuest('203.0.113.7')).ok).toBe(true);
 
-    const { getAppStreams } = await import('@/lib/streams/app-streams');
+    const { getAppStreams } = await import('@/lib/streams/app-streams.server');
     const { streams, registry } = await getAppStreams();
     const conversationId = crypto.randomUUID();
     const streamId = crypto.randomUUID();

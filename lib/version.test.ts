@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { SettingsDialog } from '@/components/chat/settings-dialog';
-import { APP_VERSION } from './version';
+import { APP_VERSION } from './version.server';
 
 const packageVersion = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string }).version;
 

@@ -1,5 +1,5 @@
 // Where DuckDB-wasm's files come from and where the app serves them (like pyodide-assets.mjs):
-// used by the copy script (lib/config.ts reads the same package.json at run time).
+// used by the copy script (lib/config.server.ts reads the same package.json at run time).
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';

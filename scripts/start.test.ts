@@ -108,16 +108,16 @@ describe('whether the build is out of date', () => {
         fs.utimesSync(path.join(dir, file), new Date(seconds * 1000), new Date(seconds * 1000));
       };
       at('app/page.tsx', 100);
-      at('lib/config.ts', 100);
+      at('lib/config.server.ts', 100);
       expect(buildState(dir)).toEqual({ state: 'missing' });
       at('.next/BUILD_ID', 200);
       expect(buildState(dir)).toEqual({ state: 'current' });
       at('lib/config.test.ts', 300);
       at('scripts/start.test.ts', 300);
       expect(buildState(dir)).toEqual({ state: 'current' });
-      at('lib/config.ts', 400);
+      at('lib/config.server.ts', 400);
       at('package-lock.json', 500);
-      expect(buildState(dir)).toEqual({ state: 'stale', changed: ['package-lock.json', path.join('lib', 'config.ts')] });
+      expect(buildState(dir)).toEqual({ state: 'stale', changed: ['package-lock.json', path.join('lib', 'config.server.ts')] });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

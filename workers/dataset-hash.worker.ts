@@ -1,10 +1,10 @@
 /**
  * Reads a dataset's bytes and hashes them (SHA-256) off the page's thread: for a 100 MB file the
  * read and the digest each held the page for ~70 ms (Chromium digests on the calling thread).
- * It runs no code but this and needs no network; see lib/files/dataset-hash.ts.
+ * It runs no code but this and needs no network; see lib/files/dataset-hash.client.ts.
  */
-import { hashRequestSchema, type HashReply, type HashRequest } from '@/lib/files/dataset-hash-protocol';
-import { sha256Hex } from '@/lib/files/sha256';
+import { hashRequestSchema, type HashReply, type HashRequest } from '@/lib/files/dataset-hash-protocol.client';
+import { sha256Hex } from '@/lib/files/sha256.client';
 
 async function answer({ id, blob, keepBytes }: HashRequest): Promise<[HashReply, Transferable[]]> {
   try {

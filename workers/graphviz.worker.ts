@@ -3,13 +3,13 @@
  *
  * It answers nobody on its global scope. The page that created it sends one `connect` message
  * carrying a MessagePort; from then on the worker listens only on that port (see
- * lib/targets/graphviz/protocol.ts). Graphviz starts instantiating as soon as this script runs;
+ * lib/targets/graphviz/protocol.client.ts). Graphviz starts instantiating as soon as this script runs;
  * once it has, the worker removes its network APIs (defence in depth: Graphviz needs none, its
  * wasm is embedded in the bundle), then says `ready`.
  */
-import { loadGraphviz, renderDot } from '@/lib/targets/graphviz/render-dot';
-import { sanitizeSvg } from '@/lib/targets/graphviz/sanitize-svg';
-import { connectMessageSchema, renderRequestSchema, type WorkerReply } from '@/lib/targets/graphviz/protocol';
+import { loadGraphviz, renderDot } from '@/lib/targets/graphviz/render-dot.client';
+import { sanitizeSvg } from '@/lib/targets/graphviz/sanitize-svg.client';
+import { connectMessageSchema, renderRequestSchema, type WorkerReply } from '@/lib/targets/graphviz/protocol.client';
 
 // Not workers/lockdown.ts: that one is the Python kernel's, which lends fetch back while it loads packages.
 const NETWORK_GLOBALS = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport', 'importScripts'];

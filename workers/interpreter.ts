@@ -7,13 +7,13 @@ import type { PyodideAPI } from 'pyodide';
 import pythonSources, { pythonStart, snapshotFileName as builtSnapshotFileName } from 'virtual:python-sources';
 import { BOOT_PARAMS } from '@/lib/targets/python/worker-url';
 import { readLockFile, type LockFile } from './packages';
-import { snapshotDigestOf } from '@/lib/targets/python/snapshot-digest';
+import { snapshotDigestOf } from '@/lib/targets/python/snapshot-digest.client';
 import { sha256Hex, snapshotStore } from './snapshot-store';
 
 export type InterpreterLocation = { indexURL: string; packageBaseUrl: string; packageLockUrl: string };
 /**
  * `snapshot.kept`: the SHA-256 of the snapshot now kept in Cache Storage, for the page to record
- * (lib/targets/python/snapshot-digest.ts); `snapshot.discarded`: a kept snapshot was not restored, because
+ * (lib/targets/python/snapshot-digest.client.ts); `snapshot.discarded`: a kept snapshot was not restored, because
  * it did not match the page's record (`mismatch`: written by someone else) or the page had none.
  */
 export type SnapshotReport = { kept: string | null; discarded: 'mismatch' | 'unrecorded' | null };

@@ -1,16 +1,16 @@
 /**
  * The JavaScript worker: runs one piece of model-written code, off the page's thread, and is
- * terminated after it (lib/targets/javascript/runner.ts makes one per run).
+ * terminated after it (lib/targets/javascript/runner.client.ts makes one per run).
  *
  * It answers nobody on its global scope: the page sends one `connect` message carrying a
- * MessagePort, then the run request on that port (lib/targets/javascript/protocol.ts). It has no
+ * MessagePort, then the run request on that port (lib/targets/javascript/protocol.client.ts). It has no
  * DOM (a dedicated worker) and no network: its Content-Security-Policy, declared by the target
  * (lib/targets/javascript/meta.ts), is `connect-src 'none'`. `console` prints to the port; the
  * value of the code's last expression (awaited when it is a promise) is the result; an error
  * comes back with the line of the code it names.
  */
-import { inspect, lineOfError, printed } from '@/lib/targets/javascript/format';
-import { connectMessageSchema, runRequestSchema, type Reply } from '@/lib/targets/javascript/protocol';
+import { inspect, lineOfError, printed } from '@/lib/targets/javascript/format.client';
+import { connectMessageSchema, runRequestSchema, type Reply } from '@/lib/targets/javascript/protocol.client';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 
 function onConnect(event: MessageEvent): void {

@@ -4,7 +4,7 @@
  * fail, so Python raises MemoryError inside the run instead of the tab running out of memory.
  * The kernel is told at once (it then stops the run and replaces the interpreter).
  */
-import type { MemoryLimitMessage } from '@/lib/targets/python/worker-api';
+import type { MemoryLimitMessage } from '@/lib/targets/python/worker-api.client';
 
 const PAGE_BYTES = 65_536;
 

@@ -6,7 +6,7 @@
 import type { PyodideAPI } from 'pyodide';
 // zod/mini: the worker script is on the cold-start path, and full zod was 90% of it.
 import * as z from 'zod/mini';
-import type { LoadPackagesResult, PackageFailure } from '@/lib/targets/python/worker-api';
+import type { LoadPackagesResult, PackageFailure } from '@/lib/targets/python/worker-api.client';
 
 const lockPackageSchema = z.looseObject({
   name: z.string(),

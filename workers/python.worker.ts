@@ -1,17 +1,17 @@
 /**
  * The Python worker: Pyodide in a module Web Worker, driven by the kernel over comlink.
- * It has no DOM. Everything it sends back is validated by the kernel (lib/targets/python/kernel.ts).
+ * It has no DOM. Everything it sends back is validated by the kernel (lib/targets/python/kernel.client.ts).
  */
 import * as Comlink from 'comlink';
 import type { PyodideAPI } from 'pyodide';
-import { FLUSH_EVERY_MS, FLUSH_SIGNAL, type DuckdbLocation, type OutputMessage, type ProgressCallback, type PythonWorkerApi, type RunLanguage, type WorkerInitOptions } from '@/lib/targets/python/worker-api';
+import { FLUSH_EVERY_MS, FLUSH_SIGNAL, type DuckdbLocation, type OutputMessage, type ProgressCallback, type PythonWorkerApi, type RunLanguage, type WorkerInitOptions } from '@/lib/targets/python/worker-api.client';
 import { bootLocationOf, InterpreterStarter } from './interpreter';
 import { lockDown, type KernelNetwork } from './lockdown';
 import { capMemoryGrowth } from './memory-cap';
 import { PackageLoader } from './packages';
 import { RUN_LIMITS } from '@/lib/runtime/limits';
 import { startDuckdb, type DuckdbBridge } from './duckdb/bridge';
-import { mentionsSql } from '@/lib/targets/python/mentions-sql';
+import { mentionsSql } from '@/lib/targets/python/mentions-sql.client';
 
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
 type PyResult = { toJs(options: { dict_converter: typeof Object.fromEntries }): unknown; destroy(): void };
@@ -30,7 +30,7 @@ let duckdb: Promise<DuckdbBridge> | null = null;
 const kernelXhr = (globalThis as { XMLHttpRequest?: typeof XMLHttpRequest }).XMLHttpRequest;
 /** A package source that has not answered in this long counts as unreachable. */
 const PROBE_TIMEOUT_MS = 8_000;
-/** The kernel's private port (see lib/targets/python/worker-handle.ts); the global scope serves no one. */
+/** The kernel's private port (see lib/targets/python/worker-handle.client.ts); the global scope serves no one. */
 let kernelPort: MessagePort | null = null;
 
 // The memory cap goes in first, so it holds for the whole life of the interpreter.

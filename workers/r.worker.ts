@@ -6,13 +6,13 @@
  * cross-origin isolated, and that channel is the one that can interrupt R), loads Runpad's R side
  * (lib/targets/r/capture.R) and turns what a run did into the output protocol. It answers nobody
  * on its global scope: the page sends one `connect` message carrying a MessagePort, and everything
- * after that travels on the port (lib/targets/r/protocol.ts). Terminating this worker ends R too.
+ * after that travels on the port (lib/targets/r/protocol.client.ts). Terminating this worker ends R too.
  */
 import { ChannelType, WebR } from 'webr';
 import captureSource from '@/lib/targets/r/capture.R';
-import { connectMessageSchema, R_LIMITS, requestSchema, type Reply, type Request } from '@/lib/targets/r/protocol';
-import { eventsToOutputs, fromWebR, parseEvents, rRunSchema } from '@/lib/targets/r/events';
-import { mediaTypeOfName } from '@/lib/targets/r/media-type';
+import { connectMessageSchema, R_LIMITS, requestSchema, type Reply, type Request } from '@/lib/targets/r/protocol.client';
+import { eventsToOutputs, fromWebR, parseEvents, rRunSchema } from '@/lib/targets/r/events.client';
+import { mediaTypeOfName } from '@/lib/targets/r/media-type.client';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import type { RunFailure } from '@/lib/runtime/run-failure';
 import { rPackagesIndexUrl } from '@/lib/package-sources/layout.mjs';

@@ -2,11 +2,11 @@ import { desc, eq } from 'drizzle-orm';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { AccountActions } from '@/components/account/account-actions';
-import { resolveIdentity } from '@/lib/auth/current-user';
-import { getDb } from '@/lib/db/client';
-import { authPasskeys, authSessions } from '@/lib/db/schema';
+import { resolveIdentity } from '@/lib/auth/current-user.server';
+import { getDb } from '@/lib/db/client.server';
+import { authPasskeys, authSessions } from '@/lib/db/schema.server';
 import { formatBytes } from '@/lib/format';
-import { withPageErrors } from '@/lib/http/page-errors';
+import { withPageErrors } from '@/lib/http/page-errors.server';
 import { signInPath } from '@/lib/http/redirect-target';
 
 export const dynamic = 'force-dynamic';

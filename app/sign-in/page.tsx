@@ -1,14 +1,14 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { SignInPanel } from '@/components/account/sign-in-panel';
-import { resolveIdentity } from '@/lib/auth/current-user';
-import { getConfig } from '@/lib/config';
+import { resolveIdentity } from '@/lib/auth/current-user.server';
+import { getConfig } from '@/lib/config.server';
 import { signInErrorText } from '@/lib/auth/sign-in-errors';
-import { requestOrigin } from '@/lib/http/origin';
+import { requestOrigin } from '@/lib/http/origin.server';
 import { redirectPath } from '@/lib/http/redirect-target';
-import { INVITATION_INVALID } from '@/lib/auth/admission';
-import { getDb } from '@/lib/db/client';
-import { findInvitation } from '@/lib/db/queries/invitations';
+import { INVITATION_INVALID } from '@/lib/auth/admission.server';
+import { getDb } from '@/lib/db/client.server';
+import { findInvitation } from '@/lib/db/queries/invitations.server';
 
 export const dynamic = 'force-dynamic';
 

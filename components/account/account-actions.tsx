@@ -2,7 +2,7 @@
 /** The account page's actions: sign devices out, add a passkey, export, delete the account. */
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { failureWords } from '@/lib/http/error-body';
+import { failureWords } from '@/lib/http/error-body.client';
 import { signInPath } from '@/lib/http/redirect-target';
 import { authClient, authErrorText } from './auth-client';
 

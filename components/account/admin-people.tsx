@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { formatBytes } from '@/lib/format';
-import { failureWords } from '@/lib/http/error-body';
+import { failureWords } from '@/lib/http/error-body.client';
 
 type PersonView = {
   id: string;

@@ -2,7 +2,7 @@
 /** The admin page's usage: model tokens and their cost over a period, by person and by model, and a CSV of it. */
 import { useEffect, useState } from 'react';
 import { formatCount, formatUsd } from '@/lib/format';
-import { failureWords, readJsonAs } from '@/lib/http/error-body';
+import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
 import { USAGE_PERIODS, type UsagePeriod } from '@/lib/usage/periods';
 import { usageReportSchema, type UsageLine, type UsageReport } from '@/lib/usage/usage-report';
 

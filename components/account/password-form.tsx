@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { z } from 'zod';
-import { failureWords, readJsonAs } from '@/lib/http/error-body';
+import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
 import { redirectPath } from '@/lib/http/redirect-target';
 import { authClient, authErrorText } from './auth-client';
 
@@ -45,7 +45,7 @@ export function PasswordForm({ next, resetByMail, invitation, busy, setBusy, set
       }
       const password = String(data.get('password') ?? '');
       if (mode === 'sign-up') {
-        // better-auth's sign-up endpoint, with the invitation's token (lib/auth/admission.ts reads it).
+        // better-auth's sign-up endpoint, with the invitation's token (lib/auth/admission.server.ts reads it).
         const response = await fetch('/api/auth/sign-up/email', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -134,7 +134,7 @@ export function PasswordForm({ next, resetByMail, invitation, busy, setBusy, set
 
 const authFailureSchema = z.looseObject({ message: z.string().min(1) });
 
-/** better-auth answers `{ message, code }` (a pending sign-up's words come from lib/auth/access.ts); route() answers `{ error }`. */
+/** better-auth answers `{ message, code }` (a pending sign-up's words come from lib/auth/access.server.ts); route() answers `{ error }`. */
 async function signUpFailure(response: Response | null): Promise<string> {
   if (!response) return 'Runpad could not be reached. Try again.';
   const fallback = 'The account could not be made. Try again.';

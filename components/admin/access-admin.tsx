@@ -7,7 +7,7 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { z } from 'zod';
-import { failureWords, readJsonAs } from '@/lib/http/error-body';
+import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
 
 type InvitationView = { id: string; email: string; role: string; expiresAt: string };
 type PendingView = { id: string; email: string; name: string; createdAt: string };

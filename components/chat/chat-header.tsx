@@ -1,7 +1,7 @@
 'use client';
 
 import { memo } from 'react';
-import type { KernelState } from '@/lib/targets/python/kernel';
+import type { KernelState } from '@/lib/targets/python/kernel.client';
 import type { ClientConfig } from '@/lib/client-config';
 import { KernelStatus } from './kernel-status';
 import { ThemeToggle } from '@/components/ui/theme-toggle';

@@ -4,10 +4,10 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DataFile, DataFileLocation } from '@/lib/files/data-file';
-import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/lib/targets/pipeline';
-import { RunnerSet } from '@/lib/targets/runners';
+import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/lib/targets/pipeline.client';
+import { RunnerSet } from '@/lib/targets/runners.client';
 import type { Target } from '@/lib/targets/registry';
-import { useKernel, useKernelState } from '@/lib/targets/python/use-kernel';
+import { useKernel, useKernelState } from '@/lib/targets/python/use-kernel.client';
 import { lastPackageSources, rememberPackageSources, usePackageSources } from './use-package-source';
 import { PackageSourceNotice } from './package-source-notice';
 import { StopFailedNotice } from './stop-failed-notice';
@@ -39,7 +39,7 @@ import { useRestore, type RestoreApi } from './use-restore';
 import { RestoreBanner } from './restore-banner';
 import { useConversationSync } from './use-conversation-sync';
 import { RunProgressSaver } from './run-progress';
-import { questionText, shownTitle } from '@/lib/chat/shown-title';
+import { questionText, shownTitle } from '@/lib/messages/shown-title';
 
 export type ConversationFile = Pick<Attachment, 'name' | 'sha256' | 'size' | 'mediaType'> & { location: DataFileLocation };
 
@@ -53,7 +53,7 @@ type ChatProps = {
   initialModelId: string;
 };
 
-/** Until a title is generated, the first question names the conversation (lib/chat/shown-title.ts). */
+/** Until a title is generated, the first question names the conversation (lib/messages/shown-title.ts). */
 function firstQuestion(messages: UIMessage[]): string | null {
   const first = messages.find((m) => m.role === 'user');
   return first ? questionText(first.parts) : null;
@@ -96,7 +96,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   // The latest messages, for callbacks that outlive a render (tool calls, restore).
   const messagesRef = useRef<UIMessage[]>(initialMessages);
   const restoreRef = useRef<RestoreApi | null>(null);
-  // Every target's runner in this page (lib/targets/runners.ts); Python and SQL share the kernel.
+  // Every target's runner in this page (lib/targets/runners.client.ts); Python and SQL share the kernel.
   const runners = useMemo(
     () =>
       new RunnerSet({
@@ -114,7 +114,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   useEffect(() => rememberPackageSources(packageSources), [packageSources]);
   // Stop ends every run of the turn: the signal each run gets is aborted, and a new one made.
   const stopSignalRef = useRef(new AbortController());
-  /** The run pipeline (lib/targets/pipeline.ts) with this conversation's files, limits and restore. */
+  /** The run pipeline (lib/targets/pipeline.client.ts) with this conversation's files, limits and restore. */
   const pipeline = useMemo<PipelineOptions>(
     () => ({
       runners,
@@ -185,7 +185,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       performance.mark('runpad:code-complete', { detail: id });
       // The list stays as drawn while the run starts: a quick run's cell is drawn once, finished.
       runHold.hold(id, messagesRef.current);
-      // A run cut off with this page is stored with what it had done (lib/chat/abandoned-runs.ts).
+      // A run cut off with this page is stored with what it had done (lib/chat/abandoned-runs.server.ts).
       const progress = new RunProgressSaver(`/api/conversations/${conversationId}/runs/${encodeURIComponent(id)}/progress`);
       let ran: Awaited<ReturnType<typeof runToolCall>>;
       try {

@@ -18,7 +18,7 @@ type ExportMenuProps = {
 /**
  * Download: a disclosure (button + links) to the conversation as a Jupyter notebook or a script
  * (Python, or R when it ran only R: lib/notebook/script-language.ts), and, for the owner, both with
- * the conversation's files as one zip that runs where it is unpacked (lib/notebook/bundle.ts). The links are plain downloads served by the export routes; Escape or a click
+ * the conversation's files as one zip that runs where it is unpacked (lib/notebook/bundle.server.ts). The links are plain downloads served by the export routes; Escape or a click
  * elsewhere closes the list, and Escape gives focus back to the button.
  */
 export function ExportMenu({ basePath, subject = 'conversation', script = 'python', withData = false }: ExportMenuProps) {

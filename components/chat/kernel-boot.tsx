@@ -4,7 +4,7 @@ import { pythonBootScriptUrl, type WorkerLocation } from '@/lib/targets/python/w
 /**
  * Starts the Python worker as the HTML arrives, so the interpreter loads in parallel with the
  * page's own JavaScript rather than after hydration; the first kernel adopts it
- * (lib/targets/python/boot-worker.ts). An async script, which React hoists into the head: an inline one
+ * (lib/targets/python/boot-worker.client.ts). An async script, which React hoists into the head: an inline one
  * waited for the stylesheet (~50–90 ms of a first visit). React loads it once per document.
  */
 export async function KernelBoot({ location }: { location: WorkerLocation }) {

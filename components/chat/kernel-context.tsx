@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useContext } from 'react';
-import type { Kernel } from '@/lib/targets/python/kernel';
+import type { Kernel } from '@/lib/targets/python/kernel.client';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import type { Target } from '@/lib/targets/registry';
 

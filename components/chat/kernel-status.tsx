@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import type { KernelState } from '@/lib/targets/python/kernel';
+import type { KernelState } from '@/lib/targets/python/kernel.client';
 
 /**
  * A run shows "busy" here once it has run this long. Most runs end within a few ms: the dot

@@ -2,7 +2,7 @@
 
 import { memo } from 'react';
 import { defaultRehypePlugins, Streamdown } from 'streamdown';
-import { rehypeFigures } from '@/lib/trace/rehype-figures';
+import { rehypeFigures } from '@/lib/trace/rehype-figures.client';
 import { traceComponents } from './trace-marks';
 
 /**

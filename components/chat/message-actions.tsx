@@ -2,7 +2,7 @@
 
 import type { UIMessage } from 'ai';
 import { memo, useState } from 'react';
-import { messagePlainText } from '@/lib/chat/copy-text';
+import { messagePlainText } from '@/lib/chat/copy-text.client';
 import { ModelSawDialog } from './model-saw-dialog';
 
 type MessageActionsProps = {

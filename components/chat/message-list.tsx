@@ -3,7 +3,7 @@
 import { ModelErrorNotice } from './model-error';
 import type { ChatStatus, UIMessage } from 'ai';
 import { memo, useState } from 'react';
-import { answerMetadataOf } from '@/lib/chat/answer-metadata';
+import { answerMetadataOf } from '@/lib/messages/answer-metadata';
 import { isPendingRunPart } from '@/lib/targets/run-part';
 import { EditMessageForm } from './edit-message-form';
 import { EmptyState } from './empty-state';

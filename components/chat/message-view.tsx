@@ -4,7 +4,7 @@ import { readRunPart } from '@/lib/targets/run-part';
 import type { UIMessage } from 'ai';
 import { memo } from 'react';
 import { attachmentsOf } from '@/lib/files/attachment';
-import { answerMetadataOf } from '@/lib/chat/answer-metadata';
+import { answerMetadataOf } from '@/lib/messages/answer-metadata';
 import { formatBytes } from '@/lib/format';
 import { CodeCell } from './code-cell';
 import { Markdown } from './markdown';

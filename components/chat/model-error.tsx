@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { parseErrorBody } from '@/lib/http/error-body';
+import { parseErrorBody } from '@/lib/http/error-body.client';
 
 /** What the server said about a failed turn: its words, and what the page can do about it. */
 export type TurnError = { message: string; cause?: string; retryable: boolean; retryAfterSeconds?: number };
@@ -11,7 +11,7 @@ const AUTO_RETRY_CAP_S = 120;
 
 /**
  * The server's refusals and the model's failures arrive as JSON (`{"error", "cause", ...}`, see
- * lib/ai/model-errors.ts and lib/http/errors.ts); anything else is a failure of the connection.
+ * lib/ai/model-errors.server.ts and lib/http/errors.server.ts); anything else is a failure of the connection.
  */
 export function parseTurnError(error: Error): TurnError {
   const parsed = parseErrorBody(error.message);

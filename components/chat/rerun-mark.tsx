@@ -9,7 +9,7 @@
 import { createContext, useContext, useId, useState, type ReactNode } from 'react';
 import { OutputList } from '@/components/outputs/output-list';
 import { noticeForPerson } from '@/lib/runtime/run-failure';
-import type { CellRerun } from '@/lib/share/rerun-state';
+import type { CellRerun } from '@/lib/share/rerun-state.client';
 
 const RerunMarksContext = createContext<ReadonlyMap<string, CellRerun> | null>(null);
 

@@ -5,8 +5,8 @@
  * the summary ("Re-ran 5 cells: 4 same, 1 different."). The summary is a status region that is
  * always in the page, so screen readers announce it when it changes.
  */
-import type { KernelState } from '@/lib/targets/python/kernel';
-import { summaryText, type ShareRerunState } from '@/lib/share/rerun-state';
+import type { KernelState } from '@/lib/targets/python/kernel.client';
+import { summaryText, type ShareRerunState } from '@/lib/share/rerun-state.client';
 
 /** The chat page's start-up phases (components/chat/kernel-status.tsx), in words of their own. */
 const PHASE_LABEL = { downloading: 'Downloading Python…', starting: 'Starting Python…', installing: 'Preparing Python…', ready: 'Python ready' } as const;

@@ -1,7 +1,7 @@
 /**
  * Saves what a run has done so far while it goes on (PUT …/runs/<id>/progress): its outputs and
  * how long it has run, so a run its page never finishes (a reload, a closed tab, a crash) is stored
- * with them (lib/chat/abandoned-runs.ts). Nothing is sent for a run that ends within its first
+ * with them (lib/chat/abandoned-runs.server.ts). Nothing is sent for a run that ends within its first
  * second; then a save every SAVE_EVERY_MS (the outputs only when they changed), and a last one as
  * the page goes away. Saves are best effort: a failed one costs only what a crash then would lose.
  */

@@ -1,7 +1,7 @@
 'use client';
 
 import { z } from 'zod';
-import { failureWords, readJsonAs } from '@/lib/http/error-body';
+import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useDismiss } from '@/components/ui/use-dismiss';
 

@@ -2,8 +2,8 @@
 
 import type { DataFile, DataFileLocation } from '@/lib/files/data-file';
 import { z } from 'zod';
-import { answerMetadataOf } from '@/lib/chat/answer-metadata';
-import { readJsonAs } from '@/lib/http/error-body';
+import { answerMetadataOf } from '@/lib/messages/answer-metadata';
+import { readJsonAs } from '@/lib/http/error-body.client';
 import { redirectPath } from '@/lib/http/redirect-target';
 import type { UIMessage } from 'ai';
 import { useRouter } from 'next/navigation';
@@ -11,7 +11,7 @@ import { useMemo, useState } from 'react';
 import { BlobAccessProvider, useBlobUrl } from '@/components/outputs/blob-url';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
 import type { RLocation } from '@/lib/targets/runner-env';
-import type { KernelLocation } from '@/lib/targets/python/use-kernel';
+import type { KernelLocation } from '@/lib/targets/python/use-kernel.client';
 import { isCodePartType } from '@/lib/targets/registry';
 import { traceConversation } from '@/lib/trace';
 import { scriptLanguage } from '@/lib/notebook/script-language';

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import type { KeyboardEvent } from 'react';
 
-/** `title` is what the conversation shows (its own title, else its first question: lib/chat/shown-title.ts). */
+/** `title` is what the conversation shows (its own title, else its first question: lib/messages/shown-title.ts). */
 export type SidebarItem = { id: string; title: string; titled: boolean; updatedAt: string };
 
 export const titleOf = (item: SidebarItem) => item.title;

@@ -4,8 +4,8 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
-import { groupByDate } from '@/lib/chat/group-by-date';
-import { failureWords } from '@/lib/http/error-body';
+import { groupByDate } from '@/lib/chat/group-by-date.client';
+import { failureWords } from '@/lib/http/error-body.client';
 import { DeleteDialog, RenameDialog } from './sidebar-dialogs';
 import { SidebarRow, titleOf, type SidebarItem } from './sidebar-row';
 
@@ -28,7 +28,7 @@ function matches(item: SidebarItem, terms: string[]): boolean {
  * `onCurrentTitle` hears the open conversation's own title as the list has it (null when the list
  * does not hold it or it has none yet), so a generated title or a rename shows in the header at
  * once; the open conversation's row shows `currentName`, what the header shows, so the two agree
- * at every moment (lib/chat/shown-title.ts: a title, else the first question).
+ * at every moment (lib/messages/shown-title.ts: a title, else the first question).
  */
 export const Sidebar = memo(function Sidebar({
   currentId,

@@ -1,6 +1,6 @@
 'use client';
 
-import { failureWords } from '@/lib/http/error-body';
+import { failureWords } from '@/lib/http/error-body.client';
 
 /**
  * Asks the server to stop the answer upstream (the page has already stopped showing it). Null

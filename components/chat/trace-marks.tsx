@@ -24,7 +24,7 @@ function textOf(children: ReactNode): string {
 }
 
 /**
- * A figure of an answer (rendered for `<trace-figure>`, see lib/trace/rehype-figures.ts). Traced:
+ * A figure of an answer (rendered for `<trace-figure>`, see lib/trace/rehype-figures.client.ts). Traced:
  * a quiet dotted underline; hovering or focusing says where it came from; activating shows it.
  * Untraced: an amber dotted underline, and words for screen readers. Without a trace: plain text.
  * Neither adds text to the sentence (its text content, what a selection copies, stays the answer's):

@@ -2,10 +2,10 @@
 
 import type { UIMessage } from 'ai';
 import { useCallback } from 'react';
-import { failureWords } from '@/lib/http/error-body';
+import { failureWords } from '@/lib/http/error-body.client';
 import type { Target } from '@/lib/targets/registry';
 import { readRunPart, withUserRun } from '@/lib/targets/run-part';
-import type { CellRun } from '@/lib/targets/pipeline';
+import type { CellRun } from '@/lib/targets/pipeline.client';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import type { KernelContextValue, UserRun } from './kernel-context';
 
@@ -28,7 +28,7 @@ function withCellRun(messages: UIMessage[], toolCallId: string, code: string, re
 export function useCellRuns(options: {
   conversationId: string;
   setMessages: SetMessages;
-  /** The run pipeline (lib/targets/pipeline.ts), as the chat's tool calls use it. */
+  /** The run pipeline (lib/targets/pipeline.client.ts), as the chat's tool calls use it. */
   runCode: (target: Target, id: string, code: string, run: Pick<CellRun, 'onOutputs'>) => Promise<RunResult>;
 }): KernelContextValue['runCell'] {
   const { conversationId, setMessages, runCode } = options;

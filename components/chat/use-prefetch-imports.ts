@@ -2,10 +2,10 @@
 
 import { useEffect, useRef } from 'react';
 import type { UIMessage } from 'ai';
-import type { Kernel } from '@/lib/targets/python/kernel';
+import type { Kernel } from '@/lib/targets/python/kernel.client';
 import { TARGETS } from '@/lib/targets/registry';
 import { readRunPart } from '@/lib/targets/run-part';
-import type { RunnerSource } from '@/lib/targets/runners';
+import type { RunnerSource } from '@/lib/targets/runners.client';
 
 const IMPORT_LINE = /^\s*(?:import\s+[\w.]+(?:\s*,\s*[\w.]+)*|from\s+[\w.]+\s+import\b.*)/;
 

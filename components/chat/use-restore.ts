@@ -11,12 +11,12 @@
  */
 import type { UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { DataFile } from '@/lib/targets/python/kernel';
-import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from '@/lib/targets/restore-plan';
+import type { DataFile } from '@/lib/targets/python/kernel.client';
+import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from '@/lib/targets/restore-plan.client';
 import { TARGET_LIST, TARGETS } from '@/lib/targets/registry';
-import { replayRuns } from '@/lib/targets/replay';
-import type { Prepared } from '@/lib/targets/pipeline';
-import type { RunnerSource } from '@/lib/targets/runners';
+import { replayRuns } from '@/lib/targets/replay.client';
+import type { Prepared } from '@/lib/targets/pipeline.client';
+import type { RunnerSource } from '@/lib/targets/runners.client';
 
 type Restored = { runs: number; failed: string[] };
 

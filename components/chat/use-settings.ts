@@ -9,7 +9,7 @@ export const settingsSchema = z.object({
   timeoutMs: z.number().int().min(1_000).max(RUN_LIMITS.maxTimeoutMs).default(RUN_LIMITS.defaultTimeoutMs),
   includeImages: z.boolean().default(true),
   stepBudget: z.number().int().min(1).max(TURN_LIMITS.maxStepBudget).default(TURN_LIMITS.defaultStepBudget),
-  /** `schema`: conversations sent from here send the model only the shape of data (lib/ai/model-sees.ts); a conversation that did stays so. */
+  /** `schema`: conversations sent from here send the model only the shape of data (lib/ai/model-sees.server.ts); a conversation that did stays so. */
   modelSees: z.enum(['outputs', 'schema']).default('outputs'),
 });
 export type Settings = z.infer<typeof settingsSchema>;

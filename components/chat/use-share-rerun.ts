@@ -2,9 +2,9 @@
 
 /**
  * "Re-run in my browser" on a share page: the snapshot's runs, in order, in the visitor's own
- * runners (the run pipeline, lib/targets/pipeline.ts, as the chat uses it, without storing output
+ * runners (the run pipeline, lib/targets/pipeline.client.ts, as the chat uses it, without storing output
  * files), each compared with the recorded outputs
- * (lib/share/compare-outputs.ts). Nothing is sent to the server and nothing recorded changes:
+ * (lib/share/compare-outputs.client.ts). Nothing is sent to the server and nothing recorded changes:
  * the new results live in this page only.
  *
  * No interpreter starts until asked — most visitors only read — so the Kernel is created here on
@@ -14,18 +14,18 @@
  * stdout, and a re-run compares and shows every output.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DataFile, Kernel } from '@/lib/targets/python/kernel';
+import type { DataFile, Kernel } from '@/lib/targets/python/kernel.client';
 import type { RunPhase } from '@/lib/targets/runner';
 import { waitWords } from './run-status';
 import type { RunResult } from '@/lib/runtime/protocol';
-import { createKernel, useKernelState, type KernelLocation } from '@/lib/targets/python/use-kernel';
-import { runOnTarget } from '@/lib/targets/pipeline';
+import { createKernel, useKernelState, type KernelLocation } from '@/lib/targets/python/use-kernel.client';
+import { runOnTarget } from '@/lib/targets/pipeline.client';
 import type { RLocation } from '@/lib/targets/runner-env';
-import { RunnerSet } from '@/lib/targets/runners';
-import { compareOutputs } from '@/lib/share/compare-outputs';
-import { pixelLoader } from '@/lib/share/decode-image';
-import { planRerun, type RerunStep } from '@/lib/share/rerun-plan';
-import { RerunProgress, type ShareRerunState } from '@/lib/share/rerun-state';
+import { RunnerSet } from '@/lib/targets/runners.client';
+import { compareOutputs } from '@/lib/share/compare-outputs.client';
+import { pixelLoader } from '@/lib/share/decode-image.client';
+import { planRerun, type RerunStep } from '@/lib/share/rerun-plan.client';
+import { RerunProgress, type ShareRerunState } from '@/lib/share/rerun-state.client';
 import { currentSettings } from './use-settings';
 
 type Session = { kernel: Kernel; abort: AbortController; runners: RunnerSet };

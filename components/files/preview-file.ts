@@ -1,6 +1,6 @@
 'use client';
 
-import { previewToText, sniffTable } from '@/lib/files/sniff';
+import { previewToText, sniffTable } from '@/lib/files/sniff.client';
 
 const SNIFF_BYTES = 256 * 1024;
 
@@ -12,7 +12,7 @@ const SNIFF_BYTES = 256 * 1024;
 export async function previewFile(file: File): Promise<string> {
   const where = `data/${file.name}`;
   if (/\.(parquet|xlsx)$/i.test(file.name)) {
-    const [{ tablePreviewOf, fileAsBuffer }, { FormatReadError, formatFailureText }] = await Promise.all([import('@/lib/files/formats/preview'), import('@/lib/files/formats/table')]);
+    const [{ tablePreviewOf, fileAsBuffer }, { FormatReadError, formatFailureText }] = await Promise.all([import('@/lib/files/formats/preview.client'), import('@/lib/files/formats/table.client')]);
     const format = /\.xlsx$/i.test(file.name) ? 'xlsx' : 'parquet';
     try {
       return previewToText(where, file.size, await tablePreviewOf(format, fileAsBuffer(file)));

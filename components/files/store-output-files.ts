@@ -1,8 +1,8 @@
 'use client';
 
 import { z } from 'zod';
-import { readJsonAs } from '@/lib/http/error-body';
-import type { StoreFile } from '@/lib/targets/pipeline';
+import { readJsonAs } from '@/lib/http/error-body.client';
+import type { StoreFile } from '@/lib/targets/pipeline.client';
 
 const storedSchema = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) });
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { z } from 'zod';
-import { errorBodySchema } from '@/lib/http/error-body';
+import { errorBodySchema } from '@/lib/http/error-body.client';
 
 /** What the server answers for a stored upload (201). */
 export const storedUploadSchema = z.object({ name: z.string(), size: z.number(), mediaType: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) });

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName, UPLOAD_LIMITS } from '@/lib/files/accept';
 import type { Attachment } from '@/lib/files/attachment';
-import { rememberUpload } from '@/lib/files/dataset-cache';
+import { rememberUpload } from '@/lib/files/dataset-cache.client';
 import { formatBytes } from '@/lib/format';
 import { previewFile } from './preview-file';
 import { uploadFile, type UploadPhase } from './upload-request';

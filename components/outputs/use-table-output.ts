@@ -3,7 +3,7 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { TableData } from '@/lib/runtime/protocol';
 import { formatCell, tableColumns, viewTable, type Column, type SortState } from '@/lib/tables/table-view';
-import { tableToCsv, tableToTsv } from '@/lib/tables/to-csv';
+import { tableToCsv, tableToTsv } from '@/lib/tables/to-csv.client';
 import { tableShape } from '@/lib/trace/sources';
 import { useVirtualRows } from './use-virtual-rows';
 import type { CellHighlight } from './highlight';

@@ -1,8 +1,8 @@
 'use client';
 
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { embedOptions, loadVega } from '@/lib/charts/load-vega';
-import { noNetworkLoader } from '@/lib/charts/no-network-loader';
+import { embedOptions, loadVega } from '@/lib/charts/load-vega.client';
+import { noNetworkLoader } from '@/lib/charts/no-network-loader.client';
 import { findUrls, safeSpec, urlRefusal, type ChartSpec } from '@/lib/charts/vegalite';
 
 type Drawn = { spec: ChartSpec; state: 'rendered' } | { spec: ChartSpec; state: 'failed'; message: string };
@@ -21,7 +21,7 @@ function nameActionsMenu(element: HTMLElement) {
 /**
  * An interactive Vega-Lite chart (`application/vnd.vegalite.v5+json` / `v6+json`), drawn with
  * vega-embed, which is loaded only when a chart is shown. It runs under the page's CSP (no
- * 'unsafe-eval': expressions are interpreted, lib/charts/load-vega.ts) and loads nothing: data
+ * 'unsafe-eval': expressions are interpreted, lib/charts/load-vega.client.ts) and loads nothing: data
  * must be in the spec, and a spec that names a URL is not drawn and says so. Zoom, pan and
  * filtering are there only when the spec declares them (selections and params).
  */

@@ -1,17 +1,17 @@
 /**
  * The limits a model request meets on an instance whose operator set none: the numbers come from
- * the configuration's defaults (lib/config.ts), counted as the app counts them.
+ * the configuration's defaults (lib/config.server.ts), counted as the app counts them.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { limitRules, modelRequestCounters } from './model-request-limits';
-import { createRateLimits } from './rate-limits';
+import { limitRules, modelRequestCounters } from './model-request-limits.server';
+import { createRateLimits } from './rate-limits.server';
 
 const LIMIT_VARIABLES = ['RUNPAD_MODEL_REQUESTS_PER_MINUTE', 'RUNPAD_MODEL_REQUESTS_PER_DAY', 'RUNPAD_MODEL_REQUESTS_PER_ADDRESS_PER_DAY', 'RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY'];
 
 async function unconfiguredLimits() {
   vi.resetModules();
   for (const name of LIMIT_VARIABLES) vi.stubEnv(name, '');
-  const { getConfig } = await import('@/lib/config');
+  const { getConfig } = await import('@/lib/config.server');
   return getConfig().limits;
 }
 afterEach(() => vi.unstubAllEnvs());

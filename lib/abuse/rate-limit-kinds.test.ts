@@ -4,8 +4,8 @@
  * shares; rate-limits.test.ts runs the store matrix).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from '@/lib/db/client';
-import { createRateLimits, type RateLimits } from './rate-limits';
+import { createDb, type DbHandle } from '@/lib/db/client.server';
+import { createRateLimits, type RateLimits } from './rate-limits.server';
 
 describe('limit kinds and per-person overrides', () => {
   let handle: DbHandle;

@@ -6,12 +6,12 @@
 import { eq } from 'drizzle-orm';
 import { deleteKeys, redisUnavailable, TEST_REDIS_URL, withRedis } from '@/lib/testing/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DbHandle } from '@/lib/db/client';
-import { createDb } from '@/lib/db/client';
-import { pgliteBackend, serverBackend, type TestBackend } from '@/lib/db/test-databases';
-import { limitRules, modelRequestCounters } from './model-request-limits';
-import { RATE_LIMITS_TABLE_SQL, rateLimits } from './rate-limit-table';
-import { createRateLimits, RateLimitStoreError, type LimitRules, type RateLimits, type RateLimitsOptions } from './rate-limits';
+import type { DbHandle } from '@/lib/db/client.server';
+import { createDb } from '@/lib/db/client.server';
+import { pgliteBackend, serverBackend, type TestBackend } from '@/lib/testing/databases';
+import { limitRules, modelRequestCounters } from './model-request-limits.server';
+import { RATE_LIMITS_TABLE_SQL, rateLimits } from './rate-limit-table.server';
+import { createRateLimits, RateLimitStoreError, type LimitRules, type RateLimits, type RateLimitsOptions } from './rate-limits.server';
 
 const REDIS_URL = TEST_REDIS_URL;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UIMessageChunk } from 'ai';
-import { blockCallId, blocksToToolCalls, splitBlocksInParts } from './blocks-stream';
+import { blockCallId, blocksToToolCalls, splitBlocksInParts } from './blocks-stream.server';
 
 async function run(deltas: string[]): Promise<UIMessageChunk[]> {
   const input = new ReadableStream<UIMessageChunk>({

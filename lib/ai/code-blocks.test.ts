@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TARGET_LIST } from '@/lib/targets/registry';
-import { blockTarget, completeCodeBlocks, type CodeBlock } from './code-blocks';
+import { blockTarget, completeCodeBlocks, type CodeBlock } from './code-blocks.server';
 
 const codes = (text: string, options?: { final?: boolean }) => completeCodeBlocks(text, options).map((b) => [b.target, b.code]);
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { previewToText, sniffTable } from '@/lib/files/sniff';
+import { previewToText, sniffTable } from '@/lib/files/sniff.client';
 import { chartProgramFor, datasetsIn, pythonFor, sqlFor, understand, type Analysis, type Dataset } from './demo-analysis';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The offline demo model over a dropped dataset: reads the request against the dataset's real
- * columns and types (from the browser's preview of the file, lib/files/sniff.ts), and writes the
+ * columns and types (from the browser's preview of the file, lib/files/sniff.client.ts), and writes the
  * SQL (DuckDB) or Python that answers it, or says plainly what it cannot answer. It never answers
  * a different question: a measure or a column the request names that the file does not have is
  * named back, with the columns it does have.

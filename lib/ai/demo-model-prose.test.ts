@@ -3,8 +3,8 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import Markdown from '@/components/chat/markdown-streamdown';
-import { createDemoModel, inlineCode, summarize } from './demo-model';
-import { tools } from './python-tool';
+import { createDemoModel, inlineCode, summarize } from './demo-model.server';
+import { tools } from './python-tool.server';
 
 /**
  * The demo model's prose quotes code and program output; what the user sees is that prose

@@ -1,8 +1,8 @@
 import { streamText, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createDemoModel } from './demo-model';
-import { tools } from './python-tool';
-import { recogniseIntent } from './demo-programs';
+import { createDemoModel } from './demo-model.server';
+import { tools } from './python-tool.server';
+import { recogniseIntent } from './demo-programs.server';
 
 async function run(messages: ModelMessage[]) {
   const result = streamText({ model: createDemoModel(), messages, tools });
@@ -81,7 +81,7 @@ describe('offline demo model', () => {
 
 describe('the demo model beyond Python', () => {
   it('answers a SQL request over an attached CSV with a GROUP BY on its columns, as a sql call', async () => {
-    const { recogniseIntent, programFor, toolFor } = await import('./demo-programs');
+    const { recogniseIntent, programFor, toolFor } = await import('./demo-programs.server');
     const request = 'Query my data with SQL\n[Files attached to this message, available to Python under /data/:]\n/data/sales.csv (60 B, CSV, 4 rows): columns region (string), units (integer), price (number)';
     const intent = recogniseIntent(request);
     expect(toolFor(intent)).toBe('sql');
@@ -93,14 +93,14 @@ describe('the demo model beyond Python', () => {
   });
 
   it('draws a diagram with a graphviz call', async () => {
-    const { recogniseIntent, programFor, toolFor } = await import('./demo-programs');
+    const { recogniseIntent, programFor, toolFor } = await import('./demo-programs.server');
     const intent = recogniseIntent('Draw a diagram of how Runpad works');
     expect(toolFor(intent)).toBe('graphviz');
     expect(programFor(intent)).toMatch(/^digraph /);
   });
 
   it('answers a regression in R with an r call: summary(lm()) and a base plot, nothing else taken for R', async () => {
-    const { recogniseIntent, programFor, toolFor } = await import('./demo-programs');
+    const { recogniseIntent, programFor, toolFor } = await import('./demo-programs.server');
     const intent = recogniseIntent('Fit a linear model in R');
     expect(toolFor(intent)).toBe('r');
     const code = programFor(intent)!;
@@ -113,7 +113,7 @@ describe('the demo model beyond Python', () => {
 
 describe('the demo model in blocks mode', () => {
   it('writes its code as a fenced block when offered no tools and asked for blocks, and reads block outputs back', async () => {
-    const { buildSystemPrompt } = await import('./system-prompt');
+    const { buildSystemPrompt } = await import('./system-prompt.server');
     const model = createDemoModel();
     const system = buildSystemPrompt({ packages: [], stepBudget: 8, codeMode: 'blocks' });
     const first = await streamText({ model, instructions: system, messages: [{ role: 'user', content: 'Compute the 30th Fibonacci number' }] }).text;

@@ -1,11 +1,11 @@
 import { streamText, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@/lib/runtime/protocol';
-import { createDemoModel, plan, summarize } from './demo-model';
-import { helpText, NOTHING_TO_CHART, programFor, recogniseIntent, type DemoIntent } from './demo-programs';
+import { createDemoModel, plan, summarize } from './demo-model.server';
+import { helpText, NOTHING_TO_CHART, programFor, recogniseIntent, type DemoIntent } from './demo-programs.server';
 import { chartProgramFor, datasetsIn, pythonFor, sqlFor, understand } from './demo-analysis';
-import { tools } from './python-tool';
-import { runToModel } from './run-to-model';
+import { tools } from './python-tool.server';
+import { runToModel } from './run-to-model.server';
 
 /**
  * Everything the offline demo writes (its programs, its answers, its help) is read by someone

@@ -2,10 +2,10 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { streamText } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '@/e2e/fixtures/fake-openai/server.mjs';
-import { classifyModelError } from './model-errors';
+import { classifyModelError } from './model-errors.server';
 
 vi.mock('server-only', () => ({}));
-const { idleTimeoutFetch } = await import('./idle-timeout-fetch');
+const { idleTimeoutFetch } = await import('./idle-timeout-fetch.server');
 
 let server: FakeOpenAI;
 beforeAll(async () => {

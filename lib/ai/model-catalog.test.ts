@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findModel, modelCatalogFromEnv, modelChoice } from './model-catalog';
+import { findModel, modelCatalogFromEnv, modelChoice } from './model-catalog.server';
 
 describe('the models people may pick', () => {
   it('is the offline demo model when nothing is configured', () => {

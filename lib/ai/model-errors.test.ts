@@ -1,6 +1,6 @@
 import { APICallError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { classifyModelError } from './model-errors';
+import { classifyModelError } from './model-errors.server';
 
 const apiError = (statusCode: number, responseBody: string, responseHeaders: Record<string, string> = {}) =>
   new APICallError({ message: 'failed', url: 'http://model.test', requestBodyValues: {}, statusCode, responseBody, responseHeaders });

@@ -1,4 +1,4 @@
-/** The record of what the model was sent (lib/ai/model-input.ts), as stored and as the page reads it. Shared by server and browser. */
+/** The record of what the model was sent (lib/ai/model-input.server.ts), as stored and as the page reads it. Shared by server and browser. */
 import { z } from 'zod';
 
 export const modelSeesValues = z.enum(['outputs', 'schema']);

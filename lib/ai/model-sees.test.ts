@@ -1,9 +1,9 @@
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
-import { attachmentsToSchemaText, redactMessage, runToSchemaView, strictest } from './model-sees';
-import { runToModel } from './run-to-model';
-import { toModelMessages } from './model-messages';
+import { attachmentsToSchemaText, redactMessage, runToSchemaView, strictest } from './model-sees.server';
+import { runToModel } from './run-to-model.server';
+import { toModelMessages } from './model-messages.server';
 
 /** A value planted in the data: it must reach no request under `schema`. */
 const SECRET = 'ZEBRA-4417';

@@ -1,18 +1,18 @@
 /**
- * Each provider's real AI SDK client (the ones the app uses, lib/ai/provider-clients.ts) against
+ * Each provider's real AI SDK client (the ones the app uses, lib/ai/provider-clients.server.ts) against
  * the fake model server speaking that provider's wire protocol (e2e/fixtures/fake-openai):
  * a turn with a tool call, an error and its fix, an image in a tool result reaching each provider
  * in its own format, the history rebuilt for another provider, and each provider's failures in
- * our words (lib/ai/model-errors.ts).
+ * our words (lib/ai/model-errors.server.ts).
  */
 import { streamText, type ModelMessage, type UIMessage } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '@/e2e/fixtures/fake-openai/server.mjs';
-import { tools } from './python-tool';
-import { toModelMessages } from './model-messages';
-import { apiOf, languageModelFor } from './provider-clients';
-import { classifyModelError, type ModelError } from './model-errors';
-import type { ModelEntry } from './model-catalog';
+import { tools } from './python-tool.server';
+import { toModelMessages } from './model-messages.server';
+import { apiOf, languageModelFor } from './provider-clients.server';
+import { classifyModelError, type ModelError } from './model-errors.server';
+import type { ModelEntry } from './model-catalog.server';
 
 // A real 2×3 PNG, so the bytes a provider receives are an image's.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAEElEQVR4nGP4z8AARAwQCgA3wgL+WxmqDwAAAABJRU5ErkJggg==';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@/lib/runtime/protocol';
-import { headTail, runToModel, tableToText } from './run-to-model';
+import { headTail, runToModel, tableToText } from './run-to-model.server';
 
 const ok = (outputs: RunResult['outputs']): RunResult => ({ status: 'ok', durationMs: 12, outputs });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TARGET_LIST } from '@/lib/targets/registry';
-import { buildSystemPrompt } from './system-prompt';
+import { buildSystemPrompt } from './system-prompt.server';
 
 describe('buildSystemPrompt', () => {
   it('lists the packages that can be imported when the browser can download them', () => {

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveEngineAsset } from './engine-asset-server';
-import { acceptedEncodings, engineAssetPath } from './engine-assets';
+import { serveEngineAsset } from './serve-engine-assets.server';
+import { acceptedEncodings, engineAssetPath } from './engine-assets.server';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-assets-'));
 const wasm = Buffer.alloc(200_000, 'abcdefgh');

@@ -8,12 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/errors.server';
 
 const ORIGIN = 'http://localhost:3998';
 type Who = { userId: string; kind: 'account'; isAdmin: boolean };
 let identity: { ok: true; identity: Who } | { ok: false; refusal: AppError } = { ok: false, refusal: new AppError('session:sign_in_required') };
-vi.mock('@/lib/auth/current-user', () => ({ sessionGuestId: async () => null, resolveIdentity: async () => identity }));
+vi.mock('@/lib/auth/current-user.server', () => ({ sessionGuestId: async () => null, resolveIdentity: async () => identity }));
 
 beforeAll(() => {
   vi.stubEnv('RUNPAD_DATA_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-admin-accounts-')));
@@ -31,7 +31,7 @@ const invitations = () => import('@/app/api/admin/invitations/route');
 const invitation = () => import('@/app/api/admin/invitations/[id]/route');
 const accounts = () => import('@/app/api/admin/accounts/[id]/route');
 const reset = () => import('@/app/api/admin/accounts/[id]/password-reset/route');
-const db = async () => (await import('@/lib/db/client')).getDb();
+const db = async () => (await import('@/lib/db/client.server')).getDb();
 
 function request(method: string, pathname: string, body?: unknown, origin = ORIGIN): Request {
   return new Request(`${ORIGIN}${pathname}`, { method, headers: { origin, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -39,13 +39,13 @@ function request(method: string, pathname: string, body?: unknown, origin = ORIG
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 
 async function newAccount(email: string, emailVerified = false): Promise<string> {
-  const { authUsers } = await import('@/lib/db/schema');
+  const { authUsers } = await import('@/lib/db/schema.server');
   const id = crypto.randomUUID();
   await (await db()).insert(authUsers).values({ id, name: email, email, emailVerified });
   return id;
 }
 async function account(id: string) {
-  const { authUsers } = await import('@/lib/db/schema');
+  const { authUsers } = await import('@/lib/db/schema.server');
   const [row] = await (await db()).select().from(authUsers).where(eq(authUsers.id, id));
   return row;
 }
@@ -86,7 +86,7 @@ describe('the admin page’s account routes', () => {
     const body = (await made.json()) as { link: string; emailed: boolean | null; invitation: { id: string; email: string } };
     expect(body).toMatchObject({ emailed: null, invitation: { email: 'new@example.com' } });
     expect(body.link).toMatch(new RegExp(`^${ORIGIN}/sign-in\\?invitation=[A-Za-z0-9_-]{43}$`));
-    const { listOpenInvitations } = await import('@/lib/db/queries/invitations');
+    const { listOpenInvitations } = await import('@/lib/db/queries/invitations.server');
     expect((await listOpenInvitations(await db())).map((i) => i.id)).toContain(body.invitation.id);
 
     const taken = await (await invitations()).POST(request('POST', '/api/admin/invitations', { email: 'someone@example.com', role: 'member' }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capturedLog } from '@/lib/testing/captured-log';
-import { betterAuthLogger } from './auth-log';
+import { betterAuthLogger } from './auth-log.server';
 
 describe('better-auth’s log lines', () => {
   it('go through the app’s log: structured, its level, an error by its name and message only', () => {

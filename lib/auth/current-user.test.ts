@@ -1,5 +1,5 @@
 /**
- * resolveIdentity refuses in one way (an AppError from lib/errors.ts) and fails in one way too: a
+ * resolveIdentity refuses in one way (an AppError from lib/errors.server.ts) and fails in one way too: a
  * person's row that cannot be made is the server's fault (`server:internal`), never a plain Error.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -13,21 +13,21 @@ vi.mock('next/headers', () => ({
     has: (name: string) => name === 'account' && state.accountSession !== null,
   }),
 }));
-vi.mock('@/lib/config', () => ({ getConfig: () => ({ access: { mode: 'open' } }) }));
-vi.mock('@/lib/http/origin', () => ({ requestOrigin: () => 'https://runpad.example', isSecureOrigin: () => true }));
-vi.mock('@/lib/http/client-address', () => ({ clientAddress: () => '203.0.113.9' }));
-vi.mock('@/lib/db/client', () => ({ getDb: async () => ({}) }));
+vi.mock('@/lib/config.server', () => ({ getConfig: () => ({ access: { mode: 'open' } }) }));
+vi.mock('@/lib/http/origin.server', () => ({ requestOrigin: () => 'https://runpad.example', isSecureOrigin: () => true }));
+vi.mock('@/lib/http/client-address.server', () => ({ clientAddress: () => '203.0.113.9' }));
+vi.mock('@/lib/db/client.server', () => ({ getDb: async () => ({}) }));
 // A row that never appears: written, then not found (a database that lost it).
-vi.mock('@/lib/db/queries/users', () => ({ getPerson: async () => null, ensureUser: async () => undefined, insertGuest: async () => undefined }));
-vi.mock('@/lib/abuse/app-rate-limits', () => ({ admitNewGuest: async () => ({ ok: true }), limitMessage: () => '' }));
-vi.mock('./session', () => ({ sessionCookieName: () => 'guest', verifySession: () => 'guest-1' }));
-vi.mock('./secret', () => ({ getAuthSecret: () => 'secret' }));
-vi.mock('./account-cookie', () => ({ accountCookieName: () => 'account' }));
-vi.mock('./access', () => ({ isAdmin: () => false, signInRefusal: () => null }));
-vi.mock('./auth', () => ({ getAuth: async () => ({ api: { getSession: async () => state.accountSession } }) }));
+vi.mock('@/lib/db/queries/users.server', () => ({ getPerson: async () => null, ensureUser: async () => undefined, insertGuest: async () => undefined }));
+vi.mock('@/lib/abuse/app-rate-limits.server', () => ({ admitNewGuest: async () => ({ ok: true }), limitMessage: () => '' }));
+vi.mock('./session.server', () => ({ sessionCookieName: () => 'guest', verifySession: () => 'guest-1' }));
+vi.mock('./secret.server', () => ({ getAuthSecret: () => 'secret' }));
+vi.mock('./account-cookie.server', () => ({ accountCookieName: () => 'account' }));
+vi.mock('./access.server', () => ({ isAdmin: () => false, signInRefusal: () => null }));
+vi.mock('./auth.server', () => ({ getAuth: async () => ({ api: { getSession: async () => state.accountSession } }) }));
 
-const { resolveIdentity } = await import('./current-user');
-const { AppError } = await import('@/lib/errors');
+const { resolveIdentity } = await import('./current-user.server');
+const { AppError } = await import('@/lib/errors.server');
 
 describe('resolveIdentity', () => {
   beforeEach(() => {

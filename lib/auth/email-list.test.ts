@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailOnList, parseEmailList } from './email-list';
+import { emailOnList, parseEmailList } from './email-list.server';
 
 describe('email and domain lists', () => {
   const list = parseEmailList(' Ana@Team.example, @partner.example  other.example\nbo@solo.example');

@@ -1,5 +1,5 @@
 /**
- * Local accounts through better-auth's own endpoints (lib/auth/auth.ts), on an embedded database
+ * Local accounts through better-auth's own endpoints (lib/auth/auth.server.ts), on an embedded database
  * and a mail server started here (smtp-server): an invitation mailed and used once, a sign-up in
  * invite mode kept pending until approved (or until a mailed link verifies an email the list
  * allows), the first admin, and password-reset links (an admin's, and one asked for by mail) that
@@ -56,7 +56,7 @@ afterAll(async () => {
 let address = 0;
 /** A POST to better-auth, from its own origin, each from another client address (its sign-in limiter counts per address). */
 async function post(pathname: string, body: unknown, cookie?: string): Promise<{ status: number; json: Record<string, unknown>; cookie: string | null }> {
-  const { getAuth } = await import('./auth');
+  const { getAuth } = await import('./auth.server');
   address += 1;
   const response = await (await getAuth(ORIGIN)).handler(
     new Request(`${ORIGIN}/api/auth${pathname}`, {
@@ -73,11 +73,11 @@ const signUp = (email: string, password: string, extra: Record<string, unknown> 
 const signIn = (email: string, password: string) => post('/sign-in/email', { email, password });
 
 async function db() {
-  return (await import('@/lib/db/client')).getDb();
+  return (await import('@/lib/db/client.server')).getDb();
 }
 
 async function account(email: string) {
-  const { authUsers } = await import('@/lib/db/schema');
+  const { authUsers } = await import('@/lib/db/schema.server');
   const [row] = await (await db()).select().from(authUsers).where(eq(authUsers.email, email));
   return row;
 }
@@ -96,7 +96,7 @@ describe('local accounts on better-auth', () => {
     expect(await account('stranger@example.com')).toMatchObject({ admittedAt: null, emailVerified: false });
     expect((await signIn('stranger@example.com', 'a long password')).status).toBe(403);
 
-    const { admitAccount } = await import('@/lib/db/queries/invitations');
+    const { admitAccount } = await import('@/lib/db/queries/invitations.server');
     expect(await admitAccount(await db(), (await account('stranger@example.com')).id)).toBe(true);
     const admitted = await signIn('stranger@example.com', 'a long password');
     expect(admitted.status).toBe(200);
@@ -105,8 +105,8 @@ describe('local accounts on better-auth', () => {
   });
 
   it('an invitation is mailed; its link makes an admitted account with its role, once, for its email only', async () => {
-    const { createInvitation } = await import('@/lib/db/queries/invitations');
-    const { invitationMail, sendMail } = await import('@/lib/email/mailer');
+    const { createInvitation } = await import('@/lib/db/queries/invitations.server');
+    const { invitationMail, sendMail } = await import('@/lib/email/mailer.server');
     const invitation = await createInvitation(await db(), { email: 'ana@example.com', role: 'admin', createdBy: null });
     const link = `${ORIGIN}/sign-in?invitation=${invitation.token}`;
     expect(await sendMail(invitationMail('ana@example.com', link, invitation.expiresAt))).toBe(true);
@@ -130,8 +130,8 @@ describe('local accounts on better-auth', () => {
   });
 
   it("an admin's reset link sets a new password once and signs the account out everywhere", async () => {
-    const { getAuth } = await import('./auth');
-    const { createPasswordResetLink } = await import('./password-reset');
+    const { getAuth } = await import('./auth.server');
+    const { createPasswordResetLink } = await import('./password-reset.server');
     const before = await signIn('stranger@example.com', 'a long password');
     const { link } = await createPasswordResetLink(await getAuth(ORIGIN), ORIGIN, (await account('stranger@example.com')).id);
     const token = new URL(link).searchParams.get('token');
@@ -140,7 +140,7 @@ describe('local accounts on better-auth', () => {
     expect((await post('/reset-password', { token, newPassword: 'yet another password' })).status).toBe(400);
     expect((await signIn('stranger@example.com', 'a long password')).status).toBe(401);
     expect((await signIn('stranger@example.com', 'a brand new password')).status).toBe(200);
-    const { authSessions } = await import('@/lib/db/schema');
+    const { authSessions } = await import('@/lib/db/schema.server');
     const tokens = (await (await db()).select({ token: authSessions.token }).from(authSessions)).map((s) => s.token);
     expect(tokens).not.toContain(decodeURIComponent(before.cookie!.split('=')[1]).split('.')[0]);
   });
@@ -163,7 +163,7 @@ describe('local accounts on better-auth', () => {
     const mail = received.find((m) => m.to === 'new@team.example')!;
     expect(mail.text).toContain('Confirm your email for Runpad');
     const link = /http:\/\/localhost:3999\/api\/auth\/verify-email\?\S+/.exec(mail.text)![0];
-    const { getAuth } = await import('./auth');
+    const { getAuth } = await import('./auth.server');
     const verified = await (await getAuth(ORIGIN)).handler(new Request(link, { headers: { 'x-runpad-client-address': '10.9.9.9' } }));
     expect(verified.status).toBe(302);
     expect(verified.headers.get('location')).toBe('/sign-in?verified=1');

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getAuthSecret, resetAuthSecretCache } from './secret';
-import { signSession, verifySession } from './session';
+import { getAuthSecret, resetAuthSecretCache } from './secret.server';
+import { signSession, verifySession } from './session.server';
 
 const secret = 'x'.repeat(40);
 const id = '6f1c2f64-4a5e-4d59-9a8e-3f0b1f2a9c11';
@@ -41,7 +41,7 @@ describe('guest session cookie', () => {
 
 describe('the cookie over HTTPS', () => {
   it('is __Host- prefixed: Secure, Path=/, no Domain', async () => {
-    const { sessionCookieHeader, sessionCookieName } = await import('./session');
+    const { sessionCookieHeader, sessionCookieName } = await import('./session.server');
     const header = sessionCookieHeader('v', true);
     expect(header.startsWith('__Host-runpad_session=v;')).toBe(true);
     expect(header).toContain('; Secure');

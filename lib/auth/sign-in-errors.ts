@@ -1,4 +1,4 @@
-/** What a person whose sign-up waits in invite mode reads (lib/auth/access.ts refuses their session with it). */
+/** What a person whose sign-up waits in invite mode reads (lib/auth/access.server.ts refuses their session with it). */
 export const PENDING_APPROVAL = 'Your account is waiting for an admin of this Runpad to approve it. You can sign in once they have.';
 
 /** Sign-in errors better-auth names in the redirect (`?error=CODE`), in words. */

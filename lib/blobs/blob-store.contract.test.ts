@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BlobTooLargeError, parseRange, type BlobStore } from './blob-store';
-import { createFsBlobStore } from './fs-blob-store';
-import { createS3BlobStore } from './s3-blob-store';
-import { startS3TestServer, type S3TestServer } from './s3-test-server';
+import { BlobTooLargeError, parseRange, type BlobStore } from './blob-store.server';
+import { createFsBlobStore } from './fs-blob-store.server';
+import { createS3BlobStore } from './s3-blob-store.server';
+import { startS3TestServer, type S3TestServer } from '../testing/s3-server';
 
 type Harness = {
   store: BlobStore;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
-import { OutputBudget } from '@/lib/runtime/output-budget';
+import { OutputBudget } from '@/lib/runtime/output-budget.client';
 import { failureForPerson } from '@/lib/runtime/run-failure';
 import type { Output } from '@/lib/runtime/protocol';
 
@@ -8,7 +8,7 @@ const V5 = 'application/vnd.vegalite.v5+json';
 const chart = (n: number): Output => ({ output_type: 'display_data', data: { [V5]: { mark: 'bar', data: { values: [{ n }] } }, 'text/plain': `<chart ${n}>` } });
 const admit = (budget: OutputBudget, output: Output) => budget.admit(output, JSON.stringify(output).length);
 
-/** Charts arrive from the worker like any output: the page's budget caps them (lib/runtime/output-budget.ts). */
+/** Charts arrive from the worker like any output: the page's budget caps them (lib/runtime/output-budget.client.ts). */
 describe('charts in the output budget', () => {
   it('keeps the first imagesPerRun charts; later ones keep only their text, with a notice', () => {
     const budget = new OutputBudget({ ...OUTPUT_CAPS, imagesPerRun: 2 });

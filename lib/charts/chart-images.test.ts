@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
-import { withChartImages } from './chart-images';
+import { withChartImages } from './chart-images.client';
 
 const V5 = 'application/vnd.vegalite.v5+json';
 const chart = (n: number): Output => ({ output_type: 'display_data', data: { [V5]: { mark: 'bar', n }, 'text/plain': `<chart ${n}>` } });

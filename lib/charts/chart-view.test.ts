@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as vega from 'vega';
 import * as vegaLite from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
-import { runChartView } from './chart-view';
-import { noNetworkLoader } from './no-network-loader';
+import { runChartView } from './chart-view.client';
+import { noNetworkLoader } from './no-network-loader.client';
 
 /** Uses every kind of generated code Vega has: expressions, field accessors, comparators, selections. */
 const SPEC = {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { runToModel } from '@/lib/ai/run-to-model';
+import { runToModel } from '@/lib/ai/run-to-model.server';
 import type { RunResult } from '@/lib/runtime/protocol';
 
 const V5 = 'application/vnd.vegalite.v5+json';
 const SPEC = { data: { values: [{ k: 'a', v: 1 }, { k: 'b', v: 2 }] }, mark: 'bar', encoding: { x: { field: 'k', type: 'nominal' }, y: { field: 'v', type: 'quantitative' } } };
 const run = (data: Record<string, unknown>): RunResult => ({ status: 'ok', durationMs: 5, outputs: [{ output_type: 'display_data', data }] });
 
-/** What the model sees of a chart (lib/ai/run-to-model.ts). */
+/** What the model sees of a chart (lib/ai/run-to-model.server.ts). */
 describe('a chart in the model view', () => {
   it('without a PNG: described in words (mark, encodings, rows), never as the raw spec', async () => {
     const view = await runToModel(run({ [V5]: SPEC, 'text/plain': '<Vega-Lite chart: bar>' }), { includeImages: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noNetworkLoader, UrlRefusedError } from './no-network-loader';
+import { noNetworkLoader, UrlRefusedError } from './no-network-loader.client';
 
 describe('noNetworkLoader', () => {
   it('refuses every kind of request and remembers the URLs', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTooltip } from './tooltip';
+import { formatTooltip } from './tooltip.client';
 
 const escape = (value: unknown) => String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;');
 

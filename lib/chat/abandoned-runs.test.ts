@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createDb, type DbHandle } from '@/lib/db/client';
-import { createConversation } from '@/lib/db/queries/conversations';
-import { listMessages, upsertMessage } from '@/lib/db/queries/messages';
-import { listRunProgress, saveRunProgress } from '@/lib/db/queries/run-progress';
-import { ensureUser } from '@/lib/db/queries/users';
-import { closeAbandonedRuns } from './abandoned-runs';
-import { runProgressSchema } from './run-progress';
+import { createDb, type DbHandle } from '@/lib/db/client.server';
+import { createConversation } from '@/lib/db/queries/conversations.server';
+import { listMessages, upsertMessage } from '@/lib/db/queries/messages.server';
+import { listRunProgress, saveRunProgress } from '@/lib/db/queries/run-progress.server';
+import { ensureUser } from '@/lib/db/queries/users.server';
+import { closeAbandonedRuns } from './abandoned-runs.server';
+import { runProgressSchema } from './run-progress.server';
 
 vi.mock('server-only', () => ({}));
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDb, type DbHandle } from '@/lib/db/client';
-import { createConversation } from '@/lib/db/queries/conversations';
-import { listMessages, upsertMessage } from '@/lib/db/queries/messages';
-import { ensureUser } from '@/lib/db/queries/users';
-import { incomingMessageSchema, type IncomingMessage } from './incoming-message';
-import { saveIncomingMessage } from './chat-store';
-import { AppError } from '@/lib/errors';
+import { createDb, type DbHandle } from '@/lib/db/client.server';
+import { createConversation } from '@/lib/db/queries/conversations.server';
+import { listMessages, upsertMessage } from '@/lib/db/queries/messages.server';
+import { ensureUser } from '@/lib/db/queries/users.server';
+import { incomingMessageSchema, type IncomingMessage } from './incoming-message.server';
+import { saveIncomingMessage } from './chat-store.server';
+import { AppError } from '@/lib/errors.server';
 
 vi.mock('server-only', () => ({}));
 
@@ -29,7 +29,7 @@ describe('saveIncomingMessage', () => {
   async function save(message: IncomingMessage) {
     return saveIncomingMessage(handle.db, user, conversationId, message);
   }
-  /** The refusal's code (lib/errors.ts), or null when the message was stored. */
+  /** The refusal's code (lib/errors.server.ts), or null when the message was stored. */
   async function refusal(saving: Promise<unknown>) {
     return saving.then(
       () => null,

@@ -5,9 +5,9 @@
  * conversation keeps its own model.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDb, type DbHandle } from '@/lib/db/client';
-import { createConversation } from '@/lib/db/queries/conversations';
-import { ensureUser } from '@/lib/db/queries/users';
+import { createDb, type DbHandle } from '@/lib/db/client.server';
+import { createConversation } from '@/lib/db/queries/conversations.server';
+import { ensureUser } from '@/lib/db/queries/users.server';
 
 let handle: DbHandle;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe('the model a conversation starts on, through the database', () => {
   it('the demo used last is not carried over; a real model chosen last is; a conversation keeps its own', async () => {
-    const { chooseModel, initialModelId } = await import('./choose-model');
+    const { chooseModel, initialModelId } = await import('./choose-model.server');
     const { db } = handle;
     const person = crypto.randomUUID();
     await ensureUser(db, person);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TARGET_LIST } from '@/lib/targets/registry';
-import { messagePlainText } from './copy-text';
+import { messagePlainText } from './copy-text.client';
 
 const run = (type: string, code: string) => ({ type, toolCallId: `id-${type}`, state: 'output-available', input: { code }, output: { status: 'ok', outputs: [], durationMs: 1 } });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateGroupOf, groupByDate } from './group-by-date';
+import { dateGroupOf, groupByDate } from './group-by-date.client';
 
 // Local-time constructors: the tests mean the same calendar days in any time zone.
 const now = new Date(2026, 2, 15, 0, 10); // 15 March, 00:10

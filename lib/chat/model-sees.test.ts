@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { DbHandle } from '@/lib/db/client';
-import type { Logger } from '@/lib/log/logger';
+import type { DbHandle } from '@/lib/db/client.server';
+import type { Logger } from '@/lib/log/logger.server';
 import { capturedLog } from '@/lib/testing/captured-log';
 
 const SECRET = 'ZEBRA-4417';
@@ -18,7 +18,7 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwA
 
 /** The model: records each prompt it receives; answers the first request of a turn with a python call, the next with text. */
 const model = vi.hoisted(() => ({ prompts: [] as unknown[], next: [] as Array<'call' | 'text'> }));
-vi.mock('@/lib/ai/provider', () => ({
+vi.mock('@/lib/ai/provider.server', () => ({
   getLanguageModel: async () => ({
     specificationVersion: 'v4',
     provider: 'recording',
@@ -80,8 +80,8 @@ describe('what the model sees, through the chat handler', () => {
   });
 
   async function guest() {
-    const { getDb } = await import('@/lib/db/client');
-    const { getPerson, insertGuest } = await import('@/lib/db/queries/users');
+    const { getDb } = await import('@/lib/db/client.server');
+    const { getPerson, insertGuest } = await import('@/lib/db/queries/users.server');
     const db = await getDb();
     const id = crypto.randomUUID();
     await insertGuest(db, id);
@@ -91,10 +91,10 @@ describe('what the model sees, through the chat handler', () => {
 
   /** POST /api/chat as route() answers it, read to its end. */
   async function chat(identity: Awaited<ReturnType<typeof guest>>, body: unknown): Promise<string> {
-    const { route } = await import('@/lib/http/route');
-    const { handleChat } = await import('@/lib/chat/handle-chat');
-    const { chatRequestSchema } = await import('@/lib/chat/request-schema');
-    const { ServerTiming } = await import('@/lib/http/server-timing');
+    const { route } = await import('@/lib/http/route.server');
+    const { handleChat } = await import('@/lib/chat/handle-chat.server');
+    const { chatRequestSchema } = await import('@/lib/chat/request-schema.server');
+    const { ServerTiming } = await import('@/lib/http/server-timing.server');
     const request = chatRequestSchema.parse(body);
     const response = await route(async ({ requestId }) => handleChat({ identity, request, timing: new ServerTiming(), requestId, log: log.child({ requestId }) }))(new Request('http://app.test/api/chat'));
     expect(response.status).toBe(200);
@@ -102,8 +102,8 @@ describe('what the model sees, through the chat handler', () => {
   }
 
   async function storedAnswer(conversationId: string) {
-    const { getDb } = await import('@/lib/db/client');
-    const { listMessages } = await import('@/lib/db/queries/messages');
+    const { getDb } = await import('@/lib/db/client.server');
+    const { listMessages } = await import('@/lib/db/queries/messages.server');
     let answer: { id: string; parts: unknown[]; metadata?: unknown } | undefined;
     await vi.waitFor(async () => {
       answer = (await listMessages(await getDb(), conversationId)).find((m) => m.role === 'assistant' && JSON.stringify(m.metadata ?? {}).includes('"streaming":true') === false);
@@ -139,8 +139,8 @@ describe('what the model sees, through the chat handler', () => {
     expect(received).toContain('display: a figure shown to the user (PNG); its image is not sent');
 
     // The record: one per request, under the answer, each text item exactly as the model received it.
-    const { getDb } = await import('@/lib/db/client');
-    const { listModelInputs, modelInputTotals } = await import('@/lib/db/queries/model-inputs');
+    const { getDb } = await import('@/lib/db/client.server');
+    const { listModelInputs, modelInputTotals } = await import('@/lib/db/queries/model-inputs.server');
     const records = await listModelInputs(await getDb(), conversationId, answerId);
     expect(records.map((r) => r.modelSees)).toEqual(['schema', 'schema']);
     for (const [index, record] of records.entries()) {

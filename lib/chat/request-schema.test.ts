@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chatRequestSchema } from './request-schema';
-import { AppError } from '@/lib/errors';
-import { readJson } from '@/lib/http/read-json';
+import { chatRequestSchema } from './request-schema.server';
+import { AppError } from '@/lib/errors.server';
+import { readJson } from '@/lib/http/read-json.server';
 
 const post = (body: string, headers: Record<string, string> = {}) =>
   new Request('http://localhost/api/chat', { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
@@ -46,7 +46,7 @@ describe('chat request validation', () => {
 
 describe('JSON bodies', () => {
   it('measure nesting without recursion and refuse past the limit', async () => {
-    const { nestingDepth, MAX_JSON_DEPTH } = await import('@/lib/http/read-json');
+    const { nestingDepth, MAX_JSON_DEPTH } = await import('@/lib/http/read-json.server');
     let deep: unknown = 1;
     for (let i = 0; i < 50_000; i += 1) deep = [deep];
     expect(nestingDepth(deep)).toBeGreaterThan(MAX_JSON_DEPTH);

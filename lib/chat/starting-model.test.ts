@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { modelCatalogFromEnv } from '@/lib/ai/model-catalog';
-import { newConversationModel, offeredOwnModel } from './starting-model';
+import { modelCatalogFromEnv } from '@/lib/ai/model-catalog.server';
+import { newConversationModel, offeredOwnModel } from './starting-model.server';
 
 const catalog = (models: object[], env: Record<string, string> = {}) => modelCatalogFromEnv({ RUNPAD_MODELS: JSON.stringify(models), ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o', ...env });
 const CLAUDE = { id: 'claude', provider: 'anthropic', model: 'claude-sonnet-4-5' };

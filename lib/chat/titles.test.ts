@@ -2,12 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import type { ModelConfig } from '@/lib/config';
-import type { Db } from '@/lib/db/client';
-import { openForTests, serverBackend } from '@/lib/db/test-databases';
-import { createConversation, getConversation } from '@/lib/db/queries/conversations';
+import type { ModelConfig } from '@/lib/config.server';
+import type { Db } from '@/lib/db/client.server';
+import { openForTests, serverBackend } from '@/lib/testing/databases';
+import { createConversation, getConversation } from '@/lib/db/queries/conversations.server';
 import { capturedLog } from '@/lib/testing/captured-log';
-import { maybeGenerateTitle } from './titles';
+import { maybeGenerateTitle } from './titles.server';
 
 const USER = crypto.randomUUID();
 const FIRST_MESSAGE = 'Check the claims of patient 7301-552-981 against the ledger';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EmbeddedDatabaseInUseError, lockEmbeddedDatabase } from './embedded-lock';
+import { EmbeddedDatabaseInUseError, lockEmbeddedDatabase } from './embedded-lock.server';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-lock-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

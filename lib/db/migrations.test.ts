@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { describe, expect, it } from 'vitest';
-import { openEmbedded } from './pglite-cluster';
+import { openEmbedded } from './pglite-cluster.server';
 
 const MIGRATIONS = path.join(process.cwd(), 'lib/db/migrations');
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clusterFile, openEmbedded } from './pglite-cluster';
+import { clusterFile, openEmbedded } from './pglite-cluster.server';
 
 const dirs: string[] = [];
 const dataDir = () => {

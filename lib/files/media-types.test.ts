@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sanitizeFileName } from './accept';
-import { servingHeaders, storableMediaType } from './media-types';
+import { servingHeaders, storableMediaType } from './media-types.server';
 
 describe('what the app serves inline', () => {
   it('serves active content (HTML, SVG, XHTML, XML) as a download, never inline', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inferType, parseDelimited, PREVIEW_MAX_CHARS, previewToText, sniffTable, type TablePreview } from './sniff';
+import { inferType, parseDelimited, PREVIEW_MAX_CHARS, previewToText, sniffTable, type TablePreview } from './sniff.client';
 
 const sniff = (text: string, fileName = 'data.csv', complete = true, maxRows?: number) => sniffTable(text, { fileName, complete, maxRows });
 const must = (preview: TablePreview | null): TablePreview => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, withClientAddress } from './client-address';
-import { CLIENT_ADDRESS_HEADER, PEER_ADDRESS_HEADER } from './peer-address-header';
+import { clientAddress, withClientAddress } from './client-address.server';
+import { CLIENT_ADDRESS_HEADER, PEER_ADDRESS_HEADER } from './peer-address-header.server';
 
 const headers = (entries: Record<string, string>) => new Headers(entries);
 

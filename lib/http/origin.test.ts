@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { workerCsp } from '@/lib/security/csp';
-import { isSameOriginRequest, isSecureOrigin, requestOrigin } from './origin';
+import { isSameOriginRequest, isSecureOrigin, requestOrigin } from './origin.server';
 
 const headers = (values: Record<string, string>) => new Headers(values);
 const plain = { publicOrigin: null, trustProxy: false };

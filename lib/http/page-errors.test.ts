@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { captureAppLog, type LogLine } from '@/lib/testing/captured-log';
 
 vi.mock('server-only', () => ({}));
-const { withPageErrors } = await import('./page-errors');
+const { withPageErrors } = await import('./page-errors.server');
 
 let lines: LogLine[] = [];
 beforeEach(() => {

@@ -1,17 +1,17 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppError, ERROR_CODES, errorSpec } from '@/lib/errors';
-import { QuotaExceededError } from '@/lib/db/queries/quota';
-import { BlobTooLargeError } from '@/lib/blobs/blob-store';
+import { AppError, ERROR_CODES, errorSpec } from '@/lib/errors.server';
+import { QuotaExceededError } from '@/lib/db/queries/quota.server';
+import { BlobTooLargeError } from '@/lib/blobs/blob-store.server';
 import { captureAppLog, type LogLine } from '@/lib/testing/captured-log';
 
 vi.mock('server-only', () => ({}));
 /** Who is asking, as each test sets it (requireUser reads it through resolveIdentity). */
 let identity: { ok: false; refusal: AppError } | { ok: true; identity: { userId: string; kind: 'guest' | 'account'; isAdmin: boolean } } = { ok: false, refusal: new AppError('session:missing') };
-vi.mock('@/lib/auth/current-user', () => ({ sessionGuestId: async () => 'guest-1', resolveIdentity: async () => identity }));
-const { route } = await import('./route');
-const { toAppError } = await import('./to-app-error');
-const { idOrNotFound, requireAdmin, requireUser, conversationIdSchema } = await import('./session');
-const { readJson } = await import('./read-json');
+vi.mock('@/lib/auth/current-user.server', () => ({ sessionGuestId: async () => 'guest-1', resolveIdentity: async () => identity }));
+const { route } = await import('./route.server');
+const { toAppError } = await import('./to-app-error.server');
+const { idOrNotFound, requireAdmin, requireUser, conversationIdSchema } = await import('./session.server');
+const { readJson } = await import('./read-json.server');
 const { z } = await import('zod');
 
 /** Every log line the route writes, parsed. */

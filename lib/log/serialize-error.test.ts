@@ -1,8 +1,8 @@
 import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from 'ai';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { openForTests, pgliteBackend, serverBackend } from '@/lib/db/test-databases';
-import type { Db } from '@/lib/db/client';
+import { openForTests, pgliteBackend, serverBackend } from '@/lib/testing/databases';
+import type { Db } from '@/lib/db/client.server';
 import { capturedLog } from '@/lib/testing/captured-log';
 
 describe('an error in the log names its failure, not the data it carried', () => {

@@ -4,7 +4,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 
 // route() names the guest in its refusal lines; there is no request scope here.
-vi.mock('@/lib/auth/current-user', () => ({ sessionGuestId: async () => null }));
+vi.mock('@/lib/auth/current-user.server', () => ({ sessionGuestId: async () => null }));
 afterEach(() => vi.unstubAllEnvs());
 
 const TOKEN = 'scrape-token-0123456789';
@@ -64,7 +64,7 @@ describe('GET /api/metrics', () => {
   it('refuses a token shorter than 16 characters at start, naming the variable', async () => {
     vi.resetModules();
     vi.stubEnv('RUNPAD_METRICS_TOKEN', 'short');
-    const { getConfig } = await import('@/lib/config');
+    const { getConfig } = await import('@/lib/config.server');
     expect(() => getConfig()).toThrow(/RUNPAD_METRICS_TOKEN must be at least 16 characters/);
   });
 });
@@ -73,8 +73,8 @@ describe('what route() counts', () => {
   it('every answer by route pattern, method and status, errors by code, and never an id', async () => {
     const before = await scrape();
     // The modules of that instance (scrape() loads them afresh).
-    const { route } = await import('@/lib/http/route');
-    const { AppError } = await import('@/lib/errors');
+    const { route } = await import('@/lib/http/route.server');
+    const { AppError } = await import('@/lib/errors.server');
     const id = crypto.randomUUID();
     const files = route<{ id: string }>(async () => Response.json({ files: [] }));
     const limited = route<{ id: string }>(async () => {
@@ -128,7 +128,7 @@ describe('what a model answer counts', () => {
   }
 
   it('time to the first chunk while it streams; then its duration, its tokens, and no stream left in flight', async () => {
-    const { observeModelStream } = await import('./model-stream');
+    const { observeModelStream } = await import('./model-stream.server');
     const modelId = `held-${crypto.randomUUID().slice(0, 8)}`;
     const { model, release } = heldModel({ input: 1200, output: 34 });
     const observed = observeModelStream(streamText({ model, prompt: 'hello' }).stream, modelId).getReader();
@@ -149,7 +149,7 @@ describe('what a model answer counts', () => {
   });
 
   it('a model that fails counts as failed, with no first chunk', async () => {
-    const { observeModelStream } = await import('./model-stream');
+    const { observeModelStream } = await import('./model-stream.server');
     const modelId = `failing-${crypto.randomUUID().slice(0, 8)}`;
     const model = new MockLanguageModelV4({
       doStream: async () => {

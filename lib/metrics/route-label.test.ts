@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeLabel, UNMATCHED } from './route-label';
+import { routeLabel, UNMATCHED } from './route-label.server';
 
 describe('a route’s pattern for a metric label', () => {
   it('puts each dynamic segment’s name where its value was', () => {

@@ -4,9 +4,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { StoredMessage } from '@/lib/db/queries/messages';
-import { scriptFormat, toScript } from './to-script';
-import { toNotebook } from './to-ipynb';
+import type { StoredMessage } from '@/lib/db/queries/messages.server';
+import { scriptFormat, toScript } from './to-script.server';
+import { toNotebook } from './to-ipynb.server';
 import { scriptForm, scriptLanguage } from './script-language';
 
 const R_CODE = 'fit <- lm(mpg ~ wt, data = mtcars)\nprint(summary(fit))\ncat("he said \\"\'\'\'ok\'\'\'\\"\\n")';

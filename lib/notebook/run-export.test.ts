@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StoredMessage } from '@/lib/db/queries/messages';
-import { exportBundle, type BundleFile } from './bundle';
+import type { StoredMessage } from '@/lib/db/queries/messages.server';
+import { exportBundle, type BundleFile } from './bundle.server';
 
 const PYTHON = '/usr/bin/python3';
 const canRun = (() => {

@@ -2,7 +2,7 @@
  * Which script a conversation exports as: the script form of the one target all its runs are of,
  * when that target declares one (an R-only conversation is R's `.R`); else the notebook's own
  * language, Python, in which every target's cell has a form (lib/targets/target.ts, `notebook`).
- * Plain and server-safe: the script route names its file by it (lib/notebook/to-script.ts) and the
+ * Plain and server-safe: the script route names its file by it (lib/notebook/to-script.server.ts) and the
  * Download menu labels its link by it, from the same messages.
  */
 import { TARGETS, type TargetId } from '@/lib/targets/registry';
@@ -41,5 +41,5 @@ export function scriptForm(language: ScriptLanguage): ScriptForm {
 /** Whether the script is the cells' code as written (a target's own script), not their Python forms. */
 export const isOwnScript = (language: ScriptLanguage): boolean => language !== NOTEBOOK_LANGUAGE.id;
 
-/** The Download menu's words for the zip of notebook, script and data (lib/notebook/bundle.ts). */
+/** The Download menu's words for the zip of notebook, script and data (lib/notebook/bundle.server.ts). */
 export const WITH_DATA_LABEL = 'With data (.zip)';

@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StoredMessage } from '@/lib/db/queries/messages';
+import type { StoredMessage } from '@/lib/db/queries/messages.server';
 import { pythonStringLiteral, SQL_SETUP_SOURCE, sqlTableNames } from './sql-setup';
-import { FAKE_DUCKDB_MODULE } from './fake-duckdb';
-import { dotCellSource, notebookFileName, toLines, toNotebook, type CodeCell, type MimeData, type Notebook } from './to-ipynb';
+import { FAKE_DUCKDB_MODULE } from '../testing/fake-duckdb';
+import { dotCellSource, notebookFileName, toLines, toNotebook, type CodeCell, type MimeData, type Notebook } from './to-ipynb.server';
 
 /** A valid 1×1 PNG (grey and alpha). */
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';

@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StoredMessage } from '@/lib/db/queries/messages';
+import type { StoredMessage } from '@/lib/db/queries/messages.server';
 import { SQL_SETUP_SOURCE } from './sql-setup';
-import { FAKE_DUCKDB_MODULE } from './fake-duckdb';
-import { DISPLAY_FALLBACK, scriptFileName, toComment, toScript } from './to-script';
+import { FAKE_DUCKDB_MODULE } from '../testing/fake-duckdb';
+import { DISPLAY_FALLBACK, scriptFileName, toComment, toScript } from './to-script.server';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'runpad-script-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

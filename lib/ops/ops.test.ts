@@ -4,7 +4,7 @@
  * runs once as an operator types it (`npm run …`, in a process of its own, configured by the
  * environment), which tests its wiring; a backup refused because another process has the database
  * open needs a second process too. Every other round trip calls the same commands in this process
- * (lib/ops/commands.ts), with the settings the environment would give: each spawned command opens
+ * (lib/ops/commands.server.ts), with the settings the environment would give: each spawned command opens
  * PGlite and applies every migration in a new process, and twelve of them were the unit lane's
  * slowest file. After each round trip a conversation, its messages, its uploaded file (the same
  * bytes) and its share link are read back through the app's own queries.
@@ -18,23 +18,23 @@ import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
 import { extract, create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFsBlobStore } from '@/lib/blobs/fs-blob-store';
-import { createS3BlobStore } from '@/lib/blobs/s3-blob-store';
-import { startS3TestServer, type S3TestServer } from '@/lib/blobs/s3-test-server';
-import type { BlobStore } from '@/lib/blobs/blob-store';
-import { readWhole } from '@/lib/blobs/read-whole';
-import { ConfigurationError } from '@/lib/config-problems';
-import { createDb, type Db, type DbOptions } from '@/lib/db/client';
-import { putBlob } from '@/lib/db/queries/blobs';
-import { createConversation, getConversation } from '@/lib/db/queries/conversations';
-import { addFile, listFiles } from '@/lib/db/queries/files';
-import { listMessages, saveMessages } from '@/lib/db/queries/messages';
-import { createOrUpdateShare, getShare, listShareFiles } from '@/lib/db/queries/shares';
-import { ensureUser } from '@/lib/db/queries/users';
-import { backup } from './backup';
-import { failureLine, runOpsCommand, type OpsSettings } from './commands';
-import { manifestSchema } from './manifest';
-import { migrationsUpTo } from './migrations';
+import { createFsBlobStore } from '@/lib/blobs/fs-blob-store.server';
+import { createS3BlobStore } from '@/lib/blobs/s3-blob-store.server';
+import { startS3TestServer, type S3TestServer } from '@/lib/testing/s3-server';
+import type { BlobStore } from '@/lib/blobs/blob-store.server';
+import { readWhole } from '@/lib/blobs/read-whole.server';
+import { ConfigurationError } from '@/lib/config-problems.server';
+import { createDb, type Db, type DbOptions } from '@/lib/db/client.server';
+import { putBlob } from '@/lib/db/queries/blobs.server';
+import { createConversation, getConversation } from '@/lib/db/queries/conversations.server';
+import { addFile, listFiles } from '@/lib/db/queries/files.server';
+import { listMessages, saveMessages } from '@/lib/db/queries/messages.server';
+import { createOrUpdateShare, getShare, listShareFiles } from '@/lib/db/queries/shares.server';
+import { ensureUser } from '@/lib/db/queries/users.server';
+import { backup } from './backup.server';
+import { failureLine, runOpsCommand, type OpsSettings } from './commands.server';
+import { manifestSchema } from './manifest.server';
+import { migrationsUpTo } from './migrations.server';
 
 const run = promisify(execFile);
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -67,7 +67,7 @@ async function npmRun(script: string, args: string[], settings: Settings): Promi
 }
 
 /**
- * The same command in this process, with the settings lib/config.ts gives for the environment
+ * The same command in this process, with the settings lib/config.server.ts gives for the environment
  * npmRun sets (RUNPAD_DATA_DIR; DATABASE_URL; the S3_ variables, path-style with an endpoint);
  * what it printed and the exit code cli.ts would give.
  */

@@ -34,7 +34,7 @@ export const RUN_LIMITS = {
   /**
    * After the interrupt flag is set, how long the worker has to come back before it is killed.
    * Python code stops within milliseconds; what is still running after a second is C code that
-   * ignores the flag, and a spare interpreter is ready by then (lib/targets/python/kernel.ts).
+   * ignores the flag, and a spare interpreter is ready by then (lib/targets/python/kernel.client.ts).
    */
   interruptGraceMs: 1_000,
   /**
@@ -49,7 +49,7 @@ export const RUN_LIMITS = {
   startTimeoutMs: 120_000,
 } as const;
 
-/** What the model receives of a run (lib/ai/run-to-model.ts). */
+/** What the model receives of a run (lib/ai/run-to-model.server.ts). */
 export const MODEL_VIEW_CAPS = {
   streamHeadChars: 4_000,
   streamTailChars: 2_000,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_CAPS } from './limits';
 import { failureForPerson } from './run-failure';
-import { OutputBudget } from './output-budget';
+import { OutputBudget } from './output-budget.client';
 import type { Output } from './protocol';
 
 const caps = { ...OUTPUT_CAPS, outputsPerRun: 5, imagesPerRun: 2, streamChars: 50, tableRows: 3, tableColumns: 2, textChars: 20, imageBytes: 100, runBytes: 10_000 };

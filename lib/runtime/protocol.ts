@@ -64,7 +64,7 @@ const mimeBundleShape = {
   'image/jpeg': base64OrBlobRef.optional(),
   /** SVG text (Graphviz diagrams, sanitized); shown as an image, never inlined into the page. */
   'image/svg+xml': z.string().max(20_000_000).optional(),
-  /** DOT source from Python; the page draws it with the Graphviz target (lib/targets/graphviz/dot-outputs.ts). */
+  /** DOT source from Python; the page draws it with the Graphviz target (lib/targets/graphviz/dot-outputs.client.ts). */
   'text/vnd.graphviz': z.string().max(OUTPUT_CAPS.textChars).optional(),
   'application/vnd.dataresource+json': tableDataSchema.optional(),
   'application/vnd.vegalite.v5+json': vegaLiteSpecSchema.optional(),

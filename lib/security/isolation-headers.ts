@@ -1,7 +1,7 @@
 /**
  * On every response: cross-origin isolation (SharedArrayBuffer for the interrupt flag needs it)
  * and the two headers that keep a response from being read as something else. next.config.ts
- * sets them on what Next serves, lib/assets/engine-asset-server.ts on the engines' files.
+ * sets them on what Next serves, lib/assets/serve-engine-assets.server.ts on the engines' files.
  */
 export const ISOLATION_HEADERS = [
   { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },

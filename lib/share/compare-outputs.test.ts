@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
-import { canonicalJson, comparables, compareOutputs, comparePixels, FigureUnavailableError, IMAGE_MATCH, type CompareDeps, type ImageRef, type Pixels } from './compare-outputs';
+import { canonicalJson, comparables, compareOutputs, comparePixels, FigureUnavailableError, IMAGE_MATCH, type CompareDeps, type ImageRef, type Pixels } from './compare-outputs.client';
 
 function run(outputs: Output[], status: RunResult['status'] = 'ok'): RunResult {
   return { status, outputs, durationMs: 10 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planRerun } from './rerun-plan';
+import { planRerun } from './rerun-plan.client';
 
 const ok = (code: string, extra: Record<string, unknown> = {}) => ({ state: 'output-available', input: { code }, output: { status: 'ok', outputs: [], durationMs: 5, ...extra } });
 

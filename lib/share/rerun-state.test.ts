@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@/lib/runtime/protocol';
-import { RerunProgress, summaryText, type CellRerun } from './rerun-state';
+import { RerunProgress, summaryText, type CellRerun } from './rerun-state.client';
 
 const result: RunResult = { status: 'ok', outputs: [], durationMs: 1 };
 const cells = (...list: CellRerun[]) => new Map(list.map((cell, i) => [`call-${i}`, cell]));

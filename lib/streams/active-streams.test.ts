@@ -5,9 +5,9 @@
  * since stop signals arrive in order.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { logger } from '@/lib/log/logger';
-import { activeStreamKey, createStreamRegistry, type StreamRegistry } from './active-streams';
-import { deleteKeys, redisUnavailable, signal, trackHandles, TEST_REDIS_URL, uniquePrefix, withRedis } from './test-support';
+import { logger } from '@/lib/log/logger.server';
+import { activeStreamKey, createStreamRegistry, type StreamRegistry } from './active-streams.server';
+import { deleteKeys, redisUnavailable, signal, trackHandles, TEST_REDIS_URL, uniquePrefix, withRedis } from '../testing/streams';
 
 type Backend = { name: string; redisUrl: string | null };
 

@@ -4,8 +4,8 @@
  * asynchronously, unsubscribe, and that expired keys and timers do not outlive their use.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryPubSub } from './memory-pubsub';
-import { signal } from './test-support';
+import { MemoryPubSub } from './memory-pubsub.server';
+import { signal } from '../testing/streams';
 
 /** Collects a channel's messages; `until(n)` resolves once n have arrived. */
 function collector() {

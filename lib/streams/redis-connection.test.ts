@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closeRedis, openRedis } from './redis-connection';
-import { redisUnavailable, signal, TEST_REDIS_URL, uniquePrefix, withRedis } from './test-support';
+import { closeRedis, openRedis } from './redis-connection.server';
+import { redisUnavailable, signal, TEST_REDIS_URL, uniquePrefix, withRedis } from '../testing/streams';
 
 const skip = await redisUnavailable();
 if (skip) console.warn(`redis-connection tests skipped: ${skip}`);

@@ -5,8 +5,8 @@
  * and ends with the source; afterwards the stream reads as done.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStreamContext, type StreamContext } from './stream-context';
-import { deleteKeys, manualSource, readChars, redisUnavailable, TEST_REDIS_URL, uniquePrefix, withRedis, trackHandles } from './test-support';
+import { createStreamContext, type StreamContext } from './stream-context.server';
+import { deleteKeys, manualSource, readChars, redisUnavailable, TEST_REDIS_URL, uniquePrefix, withRedis, trackHandles } from '../testing/streams';
 
 type Backend = { name: string; redisUrl: string | null };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TableData } from '@/lib/runtime/protocol';
-import { guardFormula, tableToCsv, tableToTsv } from './to-csv';
+import { guardFormula, tableToCsv, tableToTsv } from './to-csv.client';
 import type { Row } from './table-view';
 
 function table(names: string[], data: Row[], types: string[] = names.map(() => 'string')): TableData {

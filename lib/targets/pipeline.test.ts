@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
-import { runOnTarget, runToolCall, type PipelineOptions } from './pipeline';
+import { runOnTarget, runToolCall, type PipelineOptions } from './pipeline.client';
 import { TARGET_LIST, TARGETS, type Target, type TargetId } from './registry';
 import type { RunContext, RunnerState, TargetRunner } from './runner';
-import { BROWSER_TARGETS, RunnerSet, type BrowserTarget } from './runners';
+import { BROWSER_TARGETS, RunnerSet, type BrowserTarget } from './runners.client';
 
 /** Where R would load from: never used here (the runners are fakes). */
 const NO_WEBR = { webrBasePath: '/webr/test/', rPackageRepoUrl: 'http://127.0.0.1:9/' };

@@ -1,6 +1,6 @@
 /**
  * The targets code can be written for: one line each (ARCHITECTURE.md, "Targets"). Server-safe:
- * metadata only (lib/targets/target.ts); the page's runners are listed in lib/targets/runners.ts.
+ * metadata only (lib/targets/target.ts); the page's runners are listed in lib/targets/runners.client.ts.
  * Everything that lists targets (tools, blocks mode, the system prompt, stored run parts, Copy,
  * notebook and script export, restore) iterates this list.
  */
@@ -29,7 +29,7 @@ export const TARGET_IDS = TARGET_LIST.map((target) => target.id) as [TargetId, .
 
 export const TARGETS = Object.fromEntries(TARGET_LIST.map((target) => [target.id, target])) as { readonly [Id in TargetId]: Target };
 
-/** Every worker script a target runs in, with its Content-Security-Policy (served by lib/assets/engine-asset-server.ts). */
+/** Every worker script a target runs in, with its Content-Security-Policy (served by lib/assets/serve-engine-assets.server.ts). */
 export const TARGET_WORKERS = TARGET_LIST.flatMap((target) => target.workers);
 
 /** The `tool-<name>` message part types of code runs, one per target. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@/lib/runtime/protocol';
-import { compareStdout, planRestore } from '@/lib/targets/restore-plan';
+import { compareStdout, planRestore } from '@/lib/targets/restore-plan.client';
 import type { TargetId } from './registry';
-import { replayRuns } from './replay';
+import { replayRuns } from './replay.client';
 import type { RunContext, TargetRunner } from './runner';
 
 /** Records which runner ran what; answers with the recorded stdout unless told otherwise. */

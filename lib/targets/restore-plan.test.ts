@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@/lib/runtime/protocol';
-import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from './restore-plan';
+import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from './restore-plan.client';
 
 type Message = { id: string; role: string; parts: unknown[] };
 

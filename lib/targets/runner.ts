@@ -1,6 +1,6 @@
 /**
  * The browser side of a target (ARCHITECTURE.md, "Targets"): one interface every runner implements,
- * modelled on jupyterlite/pyodide-kernel's IKernel. Browser-only. The run pipeline (lib/targets/pipeline.ts) calls
+ * modelled on jupyterlite/pyodide-kernel's IKernel. Browser-only. The run pipeline (lib/targets/pipeline.client.ts) calls
  * only this; it never knows which language it is running.
  */
 import type { Output, RunResult } from '@/lib/runtime/protocol';

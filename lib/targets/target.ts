@@ -2,7 +2,7 @@
  * What a target is, server-safe (ARCHITECTURE.md, "Targets"): everything about a target that the
  * server, the model, storage and the exporters need, with no browser code. Each target defines one
  * in `lib/targets/<id>/meta.ts`; its browser runner (`lib/targets/<id>/runner.ts`) is apart, and
- * only the page loads it (lib/targets/runners.ts).
+ * only the page loads it (lib/targets/runners.client.ts).
  */
 import { z } from 'zod';
 import type { DisplayMimeType } from '@/lib/runtime/mime-types';

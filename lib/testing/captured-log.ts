@@ -1,9 +1,9 @@
 /**
- * The app's logger (lib/log/logger.ts, its serializers and redaction) writing into memory: a test
+ * The app's logger (lib/log/logger.server.ts, its serializers and redaction) writing into memory: a test
  * reads the lines it logged as parsed JSON.
  */
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '@/lib/log/logger';
+import { createLogger, type Logger } from '@/lib/log/logger.server';
 
 export type LogLine = Record<string, unknown>;
 
@@ -18,7 +18,7 @@ export function capturedLog(): { log: Logger; lines: LogLine[] } {
   return { log: createLogger(sink, 'info'), lines };
 }
 
-/** Makes a captured logger the app's own (lib/log/logger.ts keeps it on globalThis); its lines. */
+/** Makes a captured logger the app's own (lib/log/logger.server.ts keeps it on globalThis); its lines. */
 export function captureAppLog(): LogLine[] {
   const { log, lines } = capturedLog();
   (globalThis as unknown as { runpadLogger?: Logger }).runpadLogger = log;

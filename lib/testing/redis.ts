@@ -3,7 +3,7 @@
  * a printed notice when it does not answer), shared by the streams and rate-limit tests.
  */
 import { Redis } from 'ioredis';
-import { closeRedis } from '@/lib/streams/redis-connection';
+import { closeRedis } from '@/lib/streams/redis-connection.server';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Root } from 'hast';
-import { rehypeFigures } from './rehype-figures';
+import { rehypeFigures } from './rehype-figures.client';
 
 const p = (...children: Root['children']): Root => ({ type: 'root', children: [{ type: 'element', tagName: 'p', properties: {}, children: children as never }] });
 

@@ -11,10 +11,10 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '@/e2e/fixtures/fake-openai/server.mjs';
-import type { Identity } from '@/lib/auth/current-user';
-import type { DbHandle } from '@/lib/db/client';
-import { modelUsage } from '@/lib/db/schema';
-import type { Logger } from '@/lib/log/logger';
+import type { Identity } from '@/lib/auth/current-user.server';
+import type { DbHandle } from '@/lib/db/client.server';
+import { modelUsage } from '@/lib/db/schema.server';
+import type { Logger } from '@/lib/log/logger.server';
 import { capturedLog } from '@/lib/testing/captured-log';
 
 let fake: FakeOpenAI;
@@ -57,13 +57,13 @@ afterAll(async () => {
 });
 
 async function db() {
-  const { getDb } = await import('@/lib/db/client');
+  const { getDb } = await import('@/lib/db/client.server');
   return getDb();
 }
 
 /** A guest with a person row, as requireUser hands it to the chat. */
 async function guest(): Promise<Identity> {
-  const { getPerson, insertGuest } = await import('@/lib/db/queries/users');
+  const { getPerson, insertGuest } = await import('@/lib/db/queries/users.server');
   const id = crypto.randomUUID();
   await insertGuest(await db(), id);
   return { userId: id, kind: 'guest', email: null, name: null, isAdmin: false, sessionId: null, person: (await getPerson(await db(), id))!, address: '192.0.2.9' };
@@ -71,10 +71,10 @@ async function guest(): Promise<Identity> {
 
 /** POST /api/chat as route() answers it, read to its end: the first message of a new conversation. */
 async function chat(identity: Identity, modelId: string, text = 'hello') {
-  const { route } = await import('@/lib/http/route');
-  const { handleChat } = await import('@/lib/chat/handle-chat');
-  const { chatRequestSchema } = await import('@/lib/chat/request-schema');
-  const { ServerTiming } = await import('@/lib/http/server-timing');
+  const { route } = await import('@/lib/http/route.server');
+  const { handleChat } = await import('@/lib/chat/handle-chat.server');
+  const { chatRequestSchema } = await import('@/lib/chat/request-schema.server');
+  const { ServerTiming } = await import('@/lib/http/server-timing.server');
   const conversationId = crypto.randomUUID();
   const request = chatRequestSchema.parse({ id: conversationId, modelId, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] } });
   const response = await route(async ({ requestId }) => handleChat({ identity, request, timing: new ServerTiming(), requestId, log: log.child({ requestId }) }))(new Request('http://app.test/api/chat'));
@@ -112,7 +112,7 @@ describe('the chat route records what each model call used', () => {
   });
 
   it('a budget reached refuses the next request as the other limits do, costing it no request point; the person’s own number replaces the default', async () => {
-    const { getPerson, updatePerson } = await import('@/lib/db/queries/users');
+    const { getPerson, updatePerson } = await import('@/lib/db/queries/users.server');
     const person = await guest();
     // 60 tokens a day (RUNPAD_TOKENS_PER_DAY): each new conversation costs 20 for the answer and 20 for its title.
     const first = await chat(person, 'priced');

@@ -1,10 +1,10 @@
 /**
  * A period's usage as the admin page shows it and the CSV carries it: totals, by person, by model,
- * from the per-person-and-model sums of lib/db/queries/usage.ts. Pure (unit-tested).
+ * from the per-person-and-model sums of lib/db/queries/usage.server.ts. Pure (unit-tested).
  */
 import { z } from 'zod';
-import type { ModelEntry } from '@/lib/ai/model-catalog';
-import type { UsageTotalsRow } from '@/lib/db/queries/usage';
+import type { ModelEntry } from '@/lib/ai/model-catalog.server';
+import type { UsageTotalsRow } from '@/lib/db/queries/usage.server';
 import { USAGE_PERIODS, usagePeriodSchema, type UsagePeriod } from './periods';
 
 const count = z.number().int().nonnegative();

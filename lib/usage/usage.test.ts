@@ -5,17 +5,17 @@
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import type { Db } from '@/lib/db/client';
-import { createConversation } from '@/lib/db/queries/conversations';
-import { deletePersonData } from '@/lib/db/queries/delete-account';
-import { mergeGuestIntoAccount } from '@/lib/db/queries/merge-guest';
-import { recordModelUsage, usageTotalsSince } from '@/lib/db/queries/usage';
-import { ensureUser } from '@/lib/db/queries/users';
-import { authUsers, modelUsage } from '@/lib/db/schema';
-import { openForTests, pgliteBackend, serverBackend } from '@/lib/db/test-databases';
-import { costOf } from './cost';
+import type { Db } from '@/lib/db/client.server';
+import { createConversation } from '@/lib/db/queries/conversations.server';
+import { deletePersonData } from '@/lib/db/queries/delete-account.server';
+import { mergeGuestIntoAccount } from '@/lib/db/queries/merge-guest.server';
+import { recordModelUsage, usageTotalsSince } from '@/lib/db/queries/usage.server';
+import { ensureUser } from '@/lib/db/queries/users.server';
+import { authUsers, modelUsage } from '@/lib/db/schema.server';
+import { openForTests, pgliteBackend, serverBackend } from '@/lib/testing/databases';
+import { costOf } from './cost.server';
 import { periodStart, type UsagePeriod } from './periods';
-import { checkTokenBudget } from './token-budget';
+import { checkTokenBudget } from './token-budget.server';
 import { buildUsageReport, usageCsv } from './usage-report';
 
 const HOUR = 60 * 60 * 1000;

@@ -14,7 +14,7 @@ import { formatPackagesIndex, INSTALL_FIELDS, parsePackagesIndex, resolvePackage
 import { replaceAtomically } from './replace.mjs';
 import { webrBasePackages, webrRVersion } from './webr-base.mjs';
 
-/** webR's public repository (lib/config.ts: DEFAULT_R_PACKAGE_REPO_URL). */
+/** webR's public repository (lib/config.server.ts: DEFAULT_R_PACKAGE_REPO_URL). */
 export const WEBR_REPOSITORY = 'https://repo.r-wasm.org/';
 export const DEFAULT_OUT = 'public/r-repo';
 /** A generous ceiling for an index (webR's whole repository lists some thousands of packages). */

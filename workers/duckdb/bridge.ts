@@ -16,7 +16,7 @@ import type { Table } from 'apache-arrow';
 import { resultOf } from './result';
 import { extensionSettings } from './extension-settings';
 import type * as OfflineTables from './offline-tables';
-import type { TabularFormat } from '@/lib/files/formats/table';
+import type { TabularFormat } from '@/lib/files/formats/table.client';
 
 /** The part of DuckDB-wasm's blocking bindings the bridge uses (its package exports no types for it). */
 type DuckDBBindings = {

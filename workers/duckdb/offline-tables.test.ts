@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import ExcelJS from 'exceljs';
 import type { Table } from 'apache-arrow';
-import { bytesAsFile } from '@/lib/files/formats/parquet';
+import { bytesAsFile } from '@/lib/files/formats/parquet.client';
 import { importTable, type ImportTarget } from './offline-tables';
 import { resultOf } from './result';
 

@@ -12,9 +12,9 @@
 // First: exceljs (below) must find setImmediate as it loads in the locked-down worker.
 import './set-immediate';
 import type { AsyncBuffer } from 'hyparquet';
-export { bytesAsFile } from '@/lib/files/formats/parquet';
-import { openTable } from '@/lib/files/formats/read-table';
-import { chunkToCsv, FormatReadError, formatFailureText, type TableColumn, type TabularFormat } from '@/lib/files/formats/table';
+export { bytesAsFile } from '@/lib/files/formats/parquet.client';
+import { openTable } from '@/lib/files/formats/read-table.client';
+import { chunkToCsv, FormatReadError, formatFailureText, type TableColumn, type TabularFormat } from '@/lib/files/formats/table.client';
 
 /** What the import needs of DuckDB: statements, and buffers its CSV reader can read by name. */
 export type ImportTarget = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tableFromArrays, tableFromJSON } from 'apache-arrow';
 import { resultOf } from './result';
-import { mentionsSql } from '@/lib/targets/python/mentions-sql';
+import { mentionsSql } from '@/lib/targets/python/mentions-sql.client';
 
 describe('resultOf (a DuckDB Arrow result as the JSON Python reads)', () => {
   it('keeps names, gives each column a kind, and rows in order', () => {

@@ -1,9 +1,9 @@
-import { getBlobStore } from '@/lib/blobs/app-blob-store';
-import { getDb } from '@/lib/db/client';
-import { deleteBlobIfUnreferenced } from '@/lib/db/queries/blobs';
-import { deletePersonData } from '@/lib/db/queries/delete-account';
-import { route } from '@/lib/http/route';
-import { requireAccount } from '@/lib/http/session';
+import { getBlobStore } from '@/lib/files/app-blob-store.server';
+import { getDb } from '@/lib/db/client.server';
+import { deleteBlobIfUnreferenced } from '@/lib/db/queries/blobs.server';
+import { deletePersonData } from '@/lib/db/queries/delete-account.server';
+import { route } from '@/lib/http/route.server';
+import { requireAccount } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

@@ -1,9 +1,9 @@
-import { handleChat } from '@/lib/chat/handle-chat';
-import { chatRequestSchema } from '@/lib/chat/request-schema';
-import { readJson } from '@/lib/http/read-json';
-import { requireUser } from '@/lib/http/session';
-import { route } from '@/lib/http/route';
-import { ServerTiming } from '@/lib/http/server-timing';
+import { handleChat } from '@/lib/chat/handle-chat.server';
+import { chatRequestSchema } from '@/lib/chat/request-schema.server';
+import { readJson } from '@/lib/http/read-json.server';
+import { requireUser } from '@/lib/http/session.server';
+import { route } from '@/lib/http/route.server';
+import { ServerTiming } from '@/lib/http/server-timing.server';
 
 export const runtime = 'nodejs';
 export const maxDuration = 300;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { getDb } from '@/lib/db/client';
-import { listConversations } from '@/lib/db/queries/conversations';
-import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http/route';
-import { requireUser } from '@/lib/http/session';
+import { getDb } from '@/lib/db/client.server';
+import { listConversations } from '@/lib/db/queries/conversations.server';
+import { AppError } from '@/lib/errors.server';
+import { route } from '@/lib/http/route.server';
+import { requireUser } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

@@ -1,9 +1,9 @@
-import { configurationProblems } from '@/lib/config';
-import { problemLine } from '@/lib/config-problems';
-import { readiness, registerShutdown } from '@/lib/health';
-import { route } from '@/lib/http/route';
-import { withRefusalReason } from '@/lib/http/errors';
-import { APP_VERSION } from '@/lib/version';
+import { configurationProblems } from '@/lib/config.server';
+import { problemLine } from '@/lib/config-problems.server';
+import { readiness, registerShutdown } from '@/lib/health.server';
+import { route } from '@/lib/http/route.server';
+import { withRefusalReason } from '@/lib/http/errors.server';
+import { APP_VERSION } from '@/lib/version.server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { getConfig } from '@/lib/config';
-import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http/route';
-import { metricsText } from '@/lib/metrics/registry';
+import { getConfig } from '@/lib/config.server';
+import { AppError } from '@/lib/errors.server';
+import { route } from '@/lib/http/route.server';
+import { metricsText } from '@/lib/metrics/registry.server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
- * This instance's metrics in Prometheus' text format (lib/metrics/registry.ts), for the Bearer
+ * This instance's metrics in Prometheus' text format (lib/metrics/registry.server.ts), for the Bearer
  * token set in RUNPAD_METRICS_TOKEN: 404 when none is set (metrics off), 401 without it or with
  * another. Compared as digests in constant time, so the answer's timing does not spell the token.
  */

@@ -1,11 +1,11 @@
 import { notFound } from 'next/navigation';
 import { SharedConversation } from '@/components/chat/shared-conversation';
-import { toUIMessages } from '@/lib/chat/ui-messages';
-import { getDb } from '@/lib/db/client';
-import { getShare, listShareFiles } from '@/lib/db/queries/shares';
-import { getClientConfig } from '@/lib/config';
-import { shareIdSchema } from '@/lib/http/session';
-import { withPageErrors } from '@/lib/http/page-errors';
+import { toUIMessages } from '@/lib/chat/ui-messages.server';
+import { getDb } from '@/lib/db/client.server';
+import { getShare, listShareFiles } from '@/lib/db/queries/shares.server';
+import { getClientConfig } from '@/lib/config.server';
+import { shareIdSchema } from '@/lib/http/session.server';
+import { withPageErrors } from '@/lib/http/page-errors.server';
 
 export const dynamic = 'force-dynamic';
 

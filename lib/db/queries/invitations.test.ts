@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { isAdmin, signInRefusal, PENDING_APPROVAL } from '@/lib/auth/access';
-import type { Db } from '../client';
-import { authUsers } from '../schema';
-import { openForTests, pgliteBackend, serverBackend } from '../test-databases';
-import { getAccount, listAccounts, setRole } from './accounts';
-import { admitAccount, createInvitation, findInvitation, listOpenInvitations, revokeInvitation, redeemInvitation } from './invitations';
+import { isAdmin, signInRefusal, PENDING_APPROVAL } from '@/lib/auth/access.server';
+import type { Db } from '../client.server';
+import { authUsers } from '../schema.server';
+import { openForTests, pgliteBackend, serverBackend } from '../../testing/databases';
+import { getAccount, listAccounts, setRole } from './accounts.server';
+import { admitAccount, createInvitation, findInvitation, listOpenInvitations, revokeInvitation, redeemInvitation } from './invitations.server';
 
 const DAY = 24 * 60 * 60 * 1000;
 const inviteOnly = { mode: 'invite' as const, allowedEmails: ['@team.example'], adminEmails: ['boss@example.com'] };

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import ExcelJS from 'exceljs';
-import { previewToText } from '../sniff';
-import { bytesAsFile } from './parquet';
-import { tablePreviewOf } from './preview';
-import { cellOf, chunkToCsv, FormatReadError, inferSqlType, uniqueNames } from './table';
+import { previewToText } from '../sniff.client';
+import { bytesAsFile } from './parquet.client';
+import { tablePreviewOf } from './preview.client';
+import { cellOf, chunkToCsv, FormatReadError, inferSqlType, uniqueNames } from './table.client';
 
 describe('the preview the model is told of a Parquet or Excel file', () => {
   it('Parquet: DuckDB types from the schema, the row count from the footer, the first rows', async () => {

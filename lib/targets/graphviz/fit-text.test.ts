@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitTexts, layoutTexts } from './fit-text';
+import { fitTexts, layoutTexts } from './fit-text.client';
 
 describe('fitTexts', () => {
   it('fits a text that matches a label by position and text, and leaves any other as it was', () => {

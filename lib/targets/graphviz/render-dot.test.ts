@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { failureForPerson } from '@/lib/runtime/run-failure';
-import { renderDot, svgSizeOf } from './render-dot';
-import { decodeEntities, sanitizeSvg } from './sanitize-svg';
+import { renderDot, svgSizeOf } from './render-dot.client';
+import { decodeEntities, sanitizeSvg } from './sanitize-svg.client';
 
 async function rendered(dot: string) {
   const result = await renderDot(dot);

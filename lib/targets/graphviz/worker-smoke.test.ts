@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workerReplySchema, type WorkerReply } from './protocol';
+import { workerReplySchema, type WorkerReply } from './protocol.client';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const NETWORK = ['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'importScripts'];

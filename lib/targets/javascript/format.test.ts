@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inspect, lineOfError, printed } from './format';
+import { inspect, lineOfError, printed } from './format.client';
 
 describe('the JavaScript worker’s text of values', () => {
   it('prints strings as they are and other values as inspected, separated by spaces', () => {

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Output } from '@/lib/runtime/protocol';
-import { connectMessageSchema, runRequestSchema, type Reply } from './protocol';
-import { JavaScriptRunner } from './runner';
+import { connectMessageSchema, runRequestSchema, type Reply } from './protocol.client';
+import { JavaScriptRunner } from './runner.client';
 
 /** A worker that answers a run request with `replies` (or nothing, like code that never ends), and records whether it was terminated. */
 function fakeWorker(replies: (code: string) => unknown[]) {

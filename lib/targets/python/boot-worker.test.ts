@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BOOT_WORKER_GLOBAL, startBootWorker, takeBootWorker } from './boot-worker';
+import { BOOT_WORKER_GLOBAL, startBootWorker, takeBootWorker } from './boot-worker.client';
 import { BOOT_SCRIPT_PARAM, pythonBootScriptUrl, pythonWorkerUrl } from './worker-url';
 
 const location = { pyodideIndexPath: '/pyodide/1.0/', packageBaseUrl: 'https://packages.example/', packageLockUrl: '/pyodide/1.0/pyodide-lock.json' };

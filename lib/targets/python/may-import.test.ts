@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mayImport } from './may-import';
+import { mayImport } from './may-import.client';
 
 describe('mayImport', () => {
   it.each(['import numpy as np', 'from pandas import DataFrame', 'x = 1\nif x:\n    import json', 'import\tmath', 'x=1;import os'])('finds an import in %j', (code) => {

@@ -4,9 +4,9 @@
  * same interpreter, has none.
  */
 import { describe, expect, it } from 'vitest';
-import type { Kernel, KernelState } from './kernel';
-import { createPythonRunner } from './runner';
-import { createSqlRunner } from '../sql/runner';
+import type { Kernel, KernelState } from './kernel.client';
+import { createPythonRunner } from './runner.client';
+import { createSqlRunner } from '../sql/runner.client';
 
 /** An interpreter whose package source answers when the test says so. */
 function fakeKernel() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordedSnapshotDigest, recordSnapshotDigest, snapshotDigestOf, withSnapshotDigest, SNAPSHOT_DIGEST_KEY } from './snapshot-digest';
+import { recordedSnapshotDigest, recordSnapshotDigest, snapshotDigestOf, withSnapshotDigest, SNAPSHOT_DIGEST_KEY } from './snapshot-digest.client';
 
 const DIGEST = 'ab'.repeat(32);
 

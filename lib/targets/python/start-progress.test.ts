@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StartPhase } from './worker-api';
-import { startProgress } from './start-progress';
+import type { StartPhase } from './worker-api.client';
+import { startProgress } from './start-progress.client';
 
 describe('startProgress', () => {
   it('relays phases until init settles and drops the ones that arrive after', () => {

@@ -4,7 +4,7 @@
  * and even before the page has hydrated (see components/chat/kernel-boot.tsx).
  */
 const WORKER_PATH = '/workers/python.worker.mjs';
-/** The page's starter of that worker (workers/python-boot.page.ts, built to public/workers/). */
+/** The page's starter of that worker (workers/python-boot.client.ts, built to public/workers/). */
 const BOOT_SCRIPT_PATH = '/workers/python-boot.js';
 
 /** Query parameter names, read back by the worker (workers/interpreter.ts). */

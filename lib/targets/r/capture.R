@@ -1,6 +1,6 @@
 # Runpad's R side (lib/targets/r): evaluates one run's code and returns what it did as a list of
 # events, in order. The R worker (workers/r.worker.ts) converts them into the output protocol
-# (lib/targets/r/events.ts); nothing here trusts the page or is trusted by it.
+# (lib/targets/r/events.client.ts); nothing here trusts the page or is trusted by it.
 #
 # - Every top-level expression is evaluated in the global environment; a visible value is printed as
 #   R prints it, except data frames and matrices, which become tables (first rows and columns).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { conditionLine, eventsToOutputs, fromWebR, parseEvents, placePlots, rRunSchema, type REvent } from './events';
-import { mediaTypeOfName } from './media-type';
+import { conditionLine, eventsToOutputs, fromWebR, parseEvents, placePlots, rRunSchema, type REvent } from './events.client';
+import { mediaTypeOfName } from './media-type.client';
 import { outputSchema } from '@/lib/runtime/protocol';
 
 /** webR's toJs() form, as capture.R's results arrive in the worker. */

@@ -4,8 +4,8 @@
  * says of earlier R runs this R has not run (after a reload without restore).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectMessageSchema, R_LIMITS, requestSchema, type Reply } from './protocol';
-import { RRunner } from './r-runner';
+import { connectMessageSchema, R_LIMITS, requestSchema, type Reply } from './protocol.client';
+import { RRunner } from './r-runner.client';
 
 /** A worker that answers `ready` (with the repository's answer) and runs every run as `ok`, or answers runs as `answer` says. */
 function fakeWorker(packages: 'reachable' | 'unreachable', answer?: (id: number) => unknown) {

@@ -1,11 +1,11 @@
-import { exportArchive } from '@/lib/account/export-archive';
-import { attachmentDisposition } from '@/lib/notebook/load-export';
-import { route } from '@/lib/http/route';
-import { requireUser } from '@/lib/http/session';
+import { exportArchive } from '@/lib/account/export-archive.server';
+import { attachmentDisposition } from '@/lib/notebook/load-export.server';
+import { route } from '@/lib/http/route.server';
+import { requireUser } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 
-/** Everything the current person owns, as one zip (lib/account/export-archive.ts). Guests may export too. */
+/** Everything the current person owns, as one zip (lib/account/export-archive.server.ts). Guests may export too. */
 export const GET = route(async () => {
   const user = await requireUser();
   return new Response(exportArchive(user.userId), {

@@ -1,14 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { getAuth } from '@/lib/auth/auth';
-import { getConfig } from '@/lib/config';
-import { getDb } from '@/lib/db/client';
-import { authSessions } from '@/lib/db/schema';
-import { AppError } from '@/lib/errors';
-import { requestOrigin } from '@/lib/http/origin';
-import { readJson } from '@/lib/http/read-json';
-import { route } from '@/lib/http/route';
-import { requireAccount } from '@/lib/http/session';
+import { getAuth } from '@/lib/auth/auth.server';
+import { getConfig } from '@/lib/config.server';
+import { getDb } from '@/lib/db/client.server';
+import { authSessions } from '@/lib/db/schema.server';
+import { AppError } from '@/lib/errors.server';
+import { requestOrigin } from '@/lib/http/origin.server';
+import { readJson } from '@/lib/http/read-json.server';
+import { route } from '@/lib/http/route.server';
+import { requireAccount } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { inviteSomeone } from '@/lib/auth/admin-accounts';
-import { ROLES } from '@/lib/auth/access';
-import { getConfig } from '@/lib/config';
-import { getDb } from '@/lib/db/client';
-import { AppError } from '@/lib/errors';
-import { requestOrigin } from '@/lib/http/origin';
-import { readJson } from '@/lib/http/read-json';
-import { route } from '@/lib/http/route';
-import { requireAdmin } from '@/lib/http/session';
+import { inviteSomeone } from '@/lib/auth/admin-accounts.server';
+import { ROLES } from '@/lib/auth/access.server';
+import { getConfig } from '@/lib/config.server';
+import { getDb } from '@/lib/db/client.server';
+import { AppError } from '@/lib/errors.server';
+import { requestOrigin } from '@/lib/http/origin.server';
+import { readJson } from '@/lib/http/read-json.server';
+import { route } from '@/lib/http/route.server';
+import { requireAdmin } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

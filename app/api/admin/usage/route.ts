@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { getConfig } from '@/lib/config';
-import { getDb } from '@/lib/db/client';
-import { usageTotalsSince } from '@/lib/db/queries/usage';
-import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http/route';
-import { requireAdmin } from '@/lib/http/session';
-import { attachmentDisposition } from '@/lib/notebook/load-export';
+import { getConfig } from '@/lib/config.server';
+import { getDb } from '@/lib/db/client.server';
+import { usageTotalsSince } from '@/lib/db/queries/usage.server';
+import { AppError } from '@/lib/errors.server';
+import { route } from '@/lib/http/route.server';
+import { requireAdmin } from '@/lib/http/session.server';
+import { attachmentDisposition } from '@/lib/notebook/load-export.server';
 import { periodStart, usagePeriodSchema } from '@/lib/usage/periods';
 import { buildUsageReport, usageCsv } from '@/lib/usage/usage-report';
 

@@ -1,13 +1,13 @@
-import { getAuth } from '@/lib/auth/auth';
-import { getConfig } from '@/lib/config';
-import { AppError } from '@/lib/errors';
-import { withClientAddress } from '@/lib/http/client-address';
-import { requestOrigin } from '@/lib/http/origin';
-import { route } from '@/lib/http/route';
+import { getAuth } from '@/lib/auth/auth.server';
+import { getConfig } from '@/lib/config.server';
+import { AppError } from '@/lib/errors.server';
+import { withClientAddress } from '@/lib/http/client-address.server';
+import { requestOrigin } from '@/lib/http/origin.server';
+import { route } from '@/lib/http/route.server';
 
 export const runtime = 'nodejs';
 
-/** better-auth's endpoints (sign-in with the provider or a passkey, callbacks, sessions, sign-out): lib/auth/auth.ts. */
+/** better-auth's endpoints (sign-in with the provider or a passkey, callbacks, sessions, sign-out): lib/auth/auth.server.ts. */
 const handle = route<{ all: string[] }>(async ({ request }) => {
   const config = getConfig();
   const origin = requestOrigin(request.headers, config);

@@ -1,11 +1,11 @@
-import { getBlobStore } from '@/lib/blobs/app-blob-store';
-import { parseRange } from '@/lib/blobs/blob-store';
-import { getDb } from '@/lib/db/client';
-import { getBlobForShare, getBlobForUser } from '@/lib/db/queries/blobs';
-import { servingHeaders } from '@/lib/files/media-types';
-import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http/route';
-import { idOrNotFound, requireUser, sha256Schema, shareIdSchema } from '@/lib/http/session';
+import { getBlobStore } from '@/lib/files/app-blob-store.server';
+import { parseRange } from '@/lib/blobs/blob-store.server';
+import { getDb } from '@/lib/db/client.server';
+import { getBlobForShare, getBlobForUser } from '@/lib/db/queries/blobs.server';
+import { servingHeaders } from '@/lib/files/media-types.server';
+import { AppError } from '@/lib/errors.server';
+import { route } from '@/lib/http/route.server';
+import { idOrNotFound, requireUser, sha256Schema, shareIdSchema } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

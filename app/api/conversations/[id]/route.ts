@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { getDb } from '@/lib/db/client';
-import { deleteConversation, getConversation, renameConversation } from '@/lib/db/queries/conversations';
-import { listMessages } from '@/lib/db/queries/messages';
-import { AppError } from '@/lib/errors';
-import { readJson } from '@/lib/http/read-json';
-import { route } from '@/lib/http/route';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
+import { getDb } from '@/lib/db/client.server';
+import { deleteConversation, getConversation, renameConversation } from '@/lib/db/queries/conversations.server';
+import { listMessages } from '@/lib/db/queries/messages.server';
+import { AppError } from '@/lib/errors.server';
+import { readJson } from '@/lib/http/read-json.server';
+import { route } from '@/lib/http/route.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { approveSignUp, changeRole, refuseSignUp } from '@/lib/auth/admin-accounts';
-import { ROLES } from '@/lib/auth/access';
-import { getDb } from '@/lib/db/client';
-import { readJson } from '@/lib/http/read-json';
-import { route } from '@/lib/http/route';
-import { idOrNotFound, requireAdmin } from '@/lib/http/session';
+import { approveSignUp, changeRole, refuseSignUp } from '@/lib/auth/admin-accounts.server';
+import { ROLES } from '@/lib/auth/access.server';
+import { getDb } from '@/lib/db/client.server';
+import { readJson } from '@/lib/http/read-json.server';
+import { route } from '@/lib/http/route.server';
+import { idOrNotFound, requireAdmin } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { getDb } from '@/lib/db/client';
-import { revokeInvitation } from '@/lib/db/queries/invitations';
-import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http/route';
-import { idOrNotFound, requireAdmin } from '@/lib/http/session';
+import { getDb } from '@/lib/db/client.server';
+import { revokeInvitation } from '@/lib/db/queries/invitations.server';
+import { AppError } from '@/lib/errors.server';
+import { route } from '@/lib/http/route.server';
+import { idOrNotFound, requireAdmin } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

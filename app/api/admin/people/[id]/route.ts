@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { getDb } from '@/lib/db/client';
-import { updatePerson } from '@/lib/db/queries/users';
-import { AppError } from '@/lib/errors';
-import { readJson } from '@/lib/http/read-json';
-import { route } from '@/lib/http/route';
-import { idOrNotFound, requireAdmin } from '@/lib/http/session';
+import { getDb } from '@/lib/db/client.server';
+import { updatePerson } from '@/lib/db/queries/users.server';
+import { AppError } from '@/lib/errors.server';
+import { readJson } from '@/lib/http/read-json.server';
+import { route } from '@/lib/http/route.server';
+import { idOrNotFound, requireAdmin } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

@@ -1,9 +1,9 @@
-import { getDb } from '@/lib/db/client';
-import { getConversation } from '@/lib/db/queries/conversations';
-import { route } from '@/lib/http/route';
-import { AppError } from '@/lib/errors';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
-import { getAppStreams } from '@/lib/streams/app-streams';
+import { getDb } from '@/lib/db/client.server';
+import { getConversation } from '@/lib/db/queries/conversations.server';
+import { route } from '@/lib/http/route.server';
+import { AppError } from '@/lib/errors.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
+import { getAppStreams } from '@/lib/streams/app-streams.server';
 
 export const runtime = 'nodejs';
 

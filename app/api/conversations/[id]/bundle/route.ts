@@ -1,11 +1,11 @@
-import { getBlobStore } from '@/lib/blobs/app-blob-store';
-import { getDb } from '@/lib/db/client';
-import { listFiles } from '@/lib/db/queries/files';
-import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http/route';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
-import { bundleFileName, exportBundle } from '@/lib/notebook/bundle';
-import { attachmentDisposition, loadConversationExport } from '@/lib/notebook/load-export';
+import { getBlobStore } from '@/lib/files/app-blob-store.server';
+import { getDb } from '@/lib/db/client.server';
+import { listFiles } from '@/lib/db/queries/files.server';
+import { AppError } from '@/lib/errors.server';
+import { route } from '@/lib/http/route.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
+import { bundleFileName, exportBundle } from '@/lib/notebook/bundle.server';
+import { attachmentDisposition, loadConversationExport } from '@/lib/notebook/load-export.server';
 
 export const runtime = 'nodejs';
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { getDb } from '@/lib/db/client';
-import { addDeviceFile } from '@/lib/db/queries/files';
-import { AppError } from '@/lib/errors';
-import { checkUpload, ownOrNewConversation } from '@/lib/files/store-upload';
-import { readJson } from '@/lib/http/read-json';
-import { route } from '@/lib/http/route';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
+import { getDb } from '@/lib/db/client.server';
+import { addDeviceFile } from '@/lib/db/queries/files.server';
+import { AppError } from '@/lib/errors.server';
+import { checkUpload, ownOrNewConversation } from '@/lib/files/store-upload.server';
+import { readJson } from '@/lib/http/read-json.server';
+import { route } from '@/lib/http/route.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 
@@ -19,7 +19,7 @@ const deviceFileSchema = z.strictObject({
 });
 
 /**
- * Records a dataset kept on the person's device (lib/files/device-files.page.ts): its name, size
+ * Records a dataset kept on the person's device (lib/files/device-files.client.ts): its name, size
  * and SHA-256. No bytes reach the server and none of the account's storage is used; the
  * conversation's engines read the file in place on that device. Answers like an upload (201, the
  * stored name, which may carry " (1)" when the name was taken), with `location: 'device'`.

@@ -1,15 +1,15 @@
-import { getDb } from '@/lib/db/client';
-import { getConversation } from '@/lib/db/queries/conversations';
-import { deleteBlobIfUnreferenced } from '@/lib/db/queries/blobs';
-import { listFiles, removeFile } from '@/lib/db/queries/files';
-import { AppError } from '@/lib/errors';
+import { getDb } from '@/lib/db/client.server';
+import { getConversation } from '@/lib/db/queries/conversations.server';
+import { deleteBlobIfUnreferenced } from '@/lib/db/queries/blobs.server';
+import { listFiles, removeFile } from '@/lib/db/queries/files.server';
+import { AppError } from '@/lib/errors.server';
 import { UPLOAD_LIMITS } from '@/lib/files/accept';
-import { checkHeadroom, checkUpload, ownOrNewConversation, storeUpload } from '@/lib/files/store-upload';
+import { checkHeadroom, checkUpload, ownOrNewConversation, storeUpload } from '@/lib/files/store-upload.server';
 import { formatBytes } from '@/lib/format';
-import { getBlobStore } from '@/lib/blobs/app-blob-store';
-import { route } from '@/lib/http/route';
-import { recordUpload } from '@/lib/metrics/registry';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
+import { getBlobStore } from '@/lib/files/app-blob-store.server';
+import { route } from '@/lib/http/route.server';
+import { recordUpload } from '@/lib/metrics/registry.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

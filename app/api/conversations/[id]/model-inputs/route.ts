@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { getDb } from '@/lib/db/client';
-import { getConversation } from '@/lib/db/queries/conversations';
-import { listModelInputs, modelInputTotals, storedModelSees } from '@/lib/db/queries/model-inputs';
-import { getConfig } from '@/lib/config';
-import { strictest } from '@/lib/ai/model-sees';
-import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http/route';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
+import { getDb } from '@/lib/db/client.server';
+import { getConversation } from '@/lib/db/queries/conversations.server';
+import { listModelInputs, modelInputTotals, storedModelSees } from '@/lib/db/queries/model-inputs.server';
+import { getConfig } from '@/lib/config.server';
+import { strictest } from '@/lib/ai/model-sees.server';
+import { AppError } from '@/lib/errors.server';
+import { route } from '@/lib/http/route.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 
@@ -14,7 +14,7 @@ const answerSchema = z.string().min(1).max(200);
 
 /**
  * "What the model saw": the conversation's policy and running totals, and, with `?answer=<id>`,
- * every request recorded for that answer (lib/ai/model-input.ts), as the server sent it.
+ * every request recorded for that answer (lib/ai/model-input.server.ts), as the server sent it.
  */
 export const GET = route<{ id: string }>(async ({ request, params }) => {
   const user = await requireUser();

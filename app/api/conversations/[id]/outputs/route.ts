@@ -1,13 +1,13 @@
-import { getBlobStore } from '@/lib/blobs/app-blob-store';
-import { getDb } from '@/lib/db/client';
-import { getConversation } from '@/lib/db/queries/conversations';
+import { getBlobStore } from '@/lib/files/app-blob-store.server';
+import { getDb } from '@/lib/db/client.server';
+import { getConversation } from '@/lib/db/queries/conversations.server';
 import { UPLOAD_LIMITS } from '@/lib/files/accept';
-import { storableMediaType } from '@/lib/files/media-types';
-import { checkHeadroom, storeOutput } from '@/lib/files/store-upload';
+import { storableMediaType } from '@/lib/files/media-types.server';
+import { checkHeadroom, storeOutput } from '@/lib/files/store-upload.server';
 import { formatBytes } from '@/lib/format';
-import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http/route';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
+import { AppError } from '@/lib/errors.server';
+import { route } from '@/lib/http/route.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

@@ -1,7 +1,7 @@
-import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http/route';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
-import { loadConversationExport, scriptResponse } from '@/lib/notebook/load-export';
+import { AppError } from '@/lib/errors.server';
+import { route } from '@/lib/http/route.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
+import { loadConversationExport, scriptResponse } from '@/lib/notebook/load-export.server';
 
 export const runtime = 'nodejs';
 

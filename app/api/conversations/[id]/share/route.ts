@@ -1,8 +1,8 @@
-import { getDb } from '@/lib/db/client';
-import { createOrUpdateShare, revokeShare } from '@/lib/db/queries/shares';
-import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http/route';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
+import { getDb } from '@/lib/db/client.server';
+import { createOrUpdateShare, revokeShare } from '@/lib/db/queries/shares.server';
+import { AppError } from '@/lib/errors.server';
+import { route } from '@/lib/http/route.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

@@ -1,9 +1,9 @@
-import { getDb } from '@/lib/db/client';
-import { forkShare } from '@/lib/db/queries/shares';
-import { AppError } from '@/lib/errors';
-import { storageQuota } from '@/lib/files/storage-quota';
-import { route } from '@/lib/http/route';
-import { idOrNotFound, requireUser, shareIdSchema } from '@/lib/http/session';
+import { getDb } from '@/lib/db/client.server';
+import { forkShare } from '@/lib/db/queries/shares.server';
+import { AppError } from '@/lib/errors.server';
+import { storageQuota } from '@/lib/files/storage-quota.server';
+import { route } from '@/lib/http/route.server';
+import { idOrNotFound, requireUser, shareIdSchema } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

@@ -1,7 +1,7 @@
-import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http/route';
-import { idOrNotFound, shareIdSchema } from '@/lib/http/session';
-import { loadShareExport, notebookResponse } from '@/lib/notebook/load-export';
+import { AppError } from '@/lib/errors.server';
+import { route } from '@/lib/http/route.server';
+import { idOrNotFound, shareIdSchema } from '@/lib/http/session.server';
+import { loadShareExport, notebookResponse } from '@/lib/notebook/load-export.server';
 
 export const runtime = 'nodejs';
 

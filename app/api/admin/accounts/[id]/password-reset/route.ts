@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { passwordResetLink } from '@/lib/auth/admin-accounts';
-import { getAuth } from '@/lib/auth/auth';
-import { getConfig } from '@/lib/config';
-import { getDb } from '@/lib/db/client';
-import { AppError } from '@/lib/errors';
-import { requestOrigin } from '@/lib/http/origin';
-import { route } from '@/lib/http/route';
-import { idOrNotFound, requireAdmin } from '@/lib/http/session';
+import { passwordResetLink } from '@/lib/auth/admin-accounts.server';
+import { getAuth } from '@/lib/auth/auth.server';
+import { getConfig } from '@/lib/config.server';
+import { getDb } from '@/lib/db/client.server';
+import { AppError } from '@/lib/errors.server';
+import { requestOrigin } from '@/lib/http/origin.server';
+import { route } from '@/lib/http/route.server';
+import { idOrNotFound, requireAdmin } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

@@ -1,9 +1,9 @@
-import { cellRunSchema, saveCellRun } from '@/lib/chat/cell-runs';
-import { getDb } from '@/lib/db/client';
-import { AppError } from '@/lib/errors';
-import { readJson } from '@/lib/http/read-json';
-import { route } from '@/lib/http/route';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
+import { cellRunSchema, saveCellRun } from '@/lib/chat/cell-runs.server';
+import { getDb } from '@/lib/db/client.server';
+import { AppError } from '@/lib/errors.server';
+import { readJson } from '@/lib/http/read-json.server';
+import { route } from '@/lib/http/route.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

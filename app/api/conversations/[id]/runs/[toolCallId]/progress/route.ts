@@ -1,10 +1,10 @@
-import { RUN_PROGRESS_MAX_BYTES, runProgressSchema } from '@/lib/chat/run-progress';
-import { getDb } from '@/lib/db/client';
-import { saveRunProgress } from '@/lib/db/queries/run-progress';
-import { AppError } from '@/lib/errors';
-import { readJson } from '@/lib/http/read-json';
-import { route } from '@/lib/http/route';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session';
+import { RUN_PROGRESS_MAX_BYTES, runProgressSchema } from '@/lib/chat/run-progress.server';
+import { getDb } from '@/lib/db/client.server';
+import { saveRunProgress } from '@/lib/db/queries/run-progress.server';
+import { AppError } from '@/lib/errors.server';
+import { readJson } from '@/lib/http/read-json.server';
+import { route } from '@/lib/http/route.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 

@@ -1,0 +1,31 @@
+/**
+ * The admin page's sign-in and access sections (server part): invitations, sign-ups waiting for
+ * approval (invite mode), accounts with their roles and password-reset links. The page renders it
+ * with one line; the writes are app/api/admin/invitations and app/api/admin/accounts.
+ */
+import 'server-only';
+import { isBootstrapAdmin, signInRefusal } from '@/lib/auth/access.server';
+import { getConfig } from '@/lib/config.server';
+import { getDb } from '@/lib/db/client.server';
+import { listAccounts } from '@/lib/db/queries/accounts.server';
+import { listOpenInvitations } from '@/lib/db/queries/invitations.server';
+import { AccessAdmin } from './access-admin';
+
+export async function AdminAccess({ currentUserId }: { currentUserId: string }) {
+  const config = getConfig();
+  const db = await getDb();
+  const [accounts, invitations] = await Promise.all([listAccounts(db), listOpenInvitations(db)]);
+  const pending = accounts.filter((account) => signInRefusal(account) !== null);
+  const waiting = new Set(pending.map((account) => account.id));
+  return (
+    <AccessAdmin
+      inviteMode={config.access.mode === 'invite'}
+      mailConfigured={config.email !== null}
+      invitations={invitations.map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt.toISOString() }))}
+      pending={pending.map((a) => ({ id: a.id, email: a.email, name: a.name, createdAt: a.createdAt.toISOString() }))}
+      accounts={accounts
+        .filter((a) => !waiting.has(a.id))
+        .map((a) => ({ id: a.id, email: a.email, name: a.name, role: a.role === 'admin' || isBootstrapAdmin(a) ? 'admin' : 'member', fixed: isBootstrapAdmin(a), self: a.id === currentUserId, hasPassword: a.hasPassword }))}
+    />
+  );
+}

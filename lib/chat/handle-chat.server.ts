@@ -1,0 +1,216 @@
+/**
+ * One POST /api/chat: store what the browser sent, build the model's context from the stored
+ * conversation, stream the answer, and store it when it ends. See ARCHITECTURE.md, "The loop".
+ */
+import 'server-only';
+import { APICallError, createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { getConfig, type ModelConfig } from '@/lib/config.server';
+import { chooseModel } from './choose-model.server';
+import { getDb } from '@/lib/db/client.server';
+import { AppError } from '@/lib/errors.server';
+import { admitModelRequest, limitMessage, waitWords } from '@/lib/abuse/app-rate-limits.server';
+import type { Identity } from '@/lib/auth/current-user.server';
+import { countModelRequest } from '@/lib/db/queries/users.server';
+import type { Logger } from '@/lib/log/logger.server';
+import type { ServerTiming } from '@/lib/http/server-timing.server';
+import { buildSystemPrompt, mainAvailablePackages } from '@/lib/ai/system-prompt.server';
+import { toModelMessages } from '@/lib/ai/model-messages.server';
+import { tools } from '@/lib/ai/python-tool.server';
+import { getLanguageModel } from '@/lib/ai/provider.server';
+import { apiOf } from '@/lib/ai/provider-clients.server';
+import { setConversationModel } from '@/lib/db/queries/conversations.server';
+import { classifyModelError, modelErrorText } from '@/lib/ai/model-errors.server';
+import type { ChatRequest } from './request-schema.server';
+import { runsThisTurn } from './step-budget.server';
+import { loadConversationForChat, saveIncomingMessage } from './chat-store.server';
+import { AnswerDraft } from './answer-drafts.server';
+import { blockCallId, blocksToToolCalls, splitBlocksInParts } from '@/lib/ai/blocks-stream.server';
+import { getAppStreams } from '@/lib/streams/app-streams.server';
+import { listMessages } from '@/lib/db/queries/messages.server';
+import { maybeGenerateTitle } from './titles.server';
+import { observeModelStream } from '@/lib/metrics/model-stream.server';
+import { checkTokenBudget } from '@/lib/usage/token-budget.server';
+import { recordUsage, UsageMeter } from '@/lib/usage/record-usage.server';
+import { recordModelInput, settleModelSees } from '@/lib/db/queries/model-inputs.server';
+import { buildModelInput } from '@/lib/ai/model-input.server';
+
+type HandleChatInput = { identity: Identity; request: ChatRequest; timing: ServerTiming; requestId: string; log: Logger };
+
+export async function handleChat({ identity, request, timing, log }: HandleChatInput): Promise<Response> {
+  const db = await getDb();
+  const config = getConfig();
+  const userId = identity.userId;
+  // The model: the one the page picked, if the operator offers it. Checked before the limits, so
+  // a request refused for its model costs no point, and before anything is stored.
+  const entry: ModelConfig = await chooseModel(db, userId, request);
+  // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
+  // The token budget first: refused by it, the request costs no point of the counters below.
+  const budget = await checkTokenBudget(db, userId, identity.person.tokensPerDay ?? config.limits.tokensPerDay);
+  if (!budget.ok) {
+    const wait = budget.retryAfterSeconds;
+    throw new AppError('rate_limit:exceeded', { message: `You have reached the daily number of tokens for the model. Try again in ${waitWords(wait)}.`, reason: 'token budget', headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
+  }
+  const limited = await admitModelRequest(userId, identity.address, identity.person);
+  if (!limited.ok) {
+    const wait = limited.retryAfterSeconds;
+    throw new AppError('rate_limit:exceeded', { message: limitMessage(limited), reason: `rate limit ${limited.kind}`, headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
+  }
+  await countModelRequest(db, userId);
+  // Refusals below are AppErrors (lib/errors.server.ts), answered and logged once by route().
+  const loaded = await loadConversationForChat(db, userId, request, entry.id);
+  timing.mark('conversation');
+  if (loaded.modelId !== entry.id) await setConversationModel(db, userId, request.id, entry.id);
+  let stored;
+  let continuing = false;
+  if (request.message) {
+    const saved = await saveIncomingMessage(db, userId, request.id, request.message, request.knownMessageIds ? new Set(request.knownMessageIds) : undefined);
+    stored = saved.messages;
+    continuing = saved.continued === true;
+  }
+  const conversationLog = log.child({ conversationId: request.id, guest: userId });
+  timing.mark('save');
+  const messages = await loaded.history(stored);
+  timing.mark('history');
+
+  const stepBudget = Math.min(request.settings.stepBudget, config.stepBudget);
+  const budgetSpent = runsThisTurn(messages) >= stepBudget;
+  // Capabilities decide how we talk to it: a model without tool calling writes code blocks, one
+  // without image input reads each figure in words. The history is rebuilt in its format.
+  const codeMode = config.codeMode === 'blocks' || !entry.tools ? 'blocks' : 'tools';
+  const includeImages = request.settings.includeImages && entry.images;
+  // What the model may see: the strictest of the operator's, the conversation's and the request's.
+  const modelSees = await settleModelSees(db, userId, request.id, config.modelSees, loaded.modelSees, request.settings.modelSees);
+  const modelMessages = await toModelMessages(messages, {
+    api: apiOf(entry.provider),
+    includeImages,
+    resolveBlob: loaded.resolveBlob,
+    codeMode,
+    modelSees,
+  });
+  const instructions =
+    buildSystemPrompt({
+      packages: mainAvailablePackages(),
+      packageSources: request.packageSources,
+      stepBudget,
+      budgetSpent,
+      codeMode,
+    }) +
+    (continuing ? '\n\nYour previous answer was cut off before it ended. Continue it exactly where it stopped, without repeating what you already wrote.' : '');
+
+  // No byte from the model for the idle timeout (counted on the wire) aborts the call like a Stop
+  // would; an abort without a Stop is then worded as the timeout (timeoutsAsErrors below).
+  const idle = new AbortController();
+  const model = await getLanguageModel(entry, { ms: config.modelIdleTimeoutMs, onIdle: () => idle.abort() });
+  timing.mark('prepare');
+  // The answer belongs to the conversation, not to this connection: a reload (the connection
+  // closing) must not stop it. Only Stop does, through its own endpoint, from any instance.
+  const { streams, registry } = await getAppStreams();
+  const streamId = crypto.randomUUID();
+  const stop = new AbortController();
+  await registry.start(request.id, streamId);
+  const unregisterStop = registry.onStop(request.id, streamId, () => stop.abort());
+  timing.mark('register');
+  // The SDK's idle timeouts abort the request like a Stop would: an abort without a Stop is the timeout.
+  const timedOut = () => !stop.signal.aborted;
+  const continued = messages.at(-1)?.role === 'assistant' ? (stored ?? (await listMessages(db, request.id))).find((m) => m.id === messages.at(-1)?.id) ?? null : null;
+  // The answer this request writes (the one it continues, or a new one), and what is sent for it.
+  const answerId = messages.at(-1)?.role === 'assistant' ? (messages.at(-1)?.id ?? crypto.randomUUID()) : crypto.randomUUID();
+  await recordModelInput(db, { conversationId: request.id, answerId, modelSees, ...buildModelInput(instructions, modelMessages) });
+  timing.mark('record');
+  const draft = new AnswerDraft(db, userId, request.id, continued, conversationLog);
+  // Past the step budget, blocks stay text: the model was told to stop running code.
+  const blocksMode = codeMode === 'blocks' && !budgetSpent;
+  const blockIds = blockCallId(streamId);
+  // Set by any error the stream reports, even one the SDK then finishes the stream after.
+  let failed = false;
+  const errorTexts = new Set<string>();
+  // What the model reports it used, summed over the steps as they stream past; written after the answer.
+  const meter = new UsageMeter();
+  const result = streamText({
+    model,
+    instructions,
+    messages: modelMessages,
+    // Blocks mode offers no tools: the model writes fenced blocks, which become calls below.
+    ...(codeMode === 'blocks' ? {} : { tools, toolChoice: budgetSpent ? ('none' as const) : ('auto' as const) }),
+    abortSignal: AbortSignal.any([stop.signal, idle.signal]),
+    // Retries are the page's, visible (a countdown for a rate limit, a Retry button otherwise),
+    // not seconds of silent waiting here.
+    maxRetries: 0,
+    // A model that stops sending is a failure with words, not "Thinking…" forever.
+    timeout: { firstChunkMs: config.modelIdleTimeoutMs, chunkMs: config.modelIdleTimeoutMs },
+    // Logged once, structured, by the UI stream's onError below (the default prints to stderr).
+    onError: () => undefined,
+  });
+
+  const stream = toUIMessageStream<typeof tools, UIMessage>({
+    // Latency, tokens and the answers streaming now, for the metrics (lib/metrics/); tokens for usage.
+    stream: observeModelStream(result.stream.pipeThrough(meter.tap()), entry.id),
+    tools,
+    originalMessages: messages,
+    generateMessageId: () => answerId,
+    // Each answer records the model that wrote it (shown under it, kept by shares and forks).
+    messageMetadata: ({ part }) =>
+      part.type === 'start' ? { ...(budgetSpent ? { budgetSpent: stepBudget } : {}), model: { id: entry.id, label: entry.label }, ...(modelSees === 'schema' ? { modelSees } : {}), streaming: false, cutOff: false } : undefined,
+    onError: (error) => {
+      failed = true;
+      // The SDK hands an error text made here back once more, as an Error, while it builds the
+      // answer's message: the same failure, already logged with its cause and already in words.
+      if (error instanceof Error && errorTexts.has(error.message)) return error.message;
+      const classified = classifyModelError(error, entry);
+      conversationLog.error({ err: error, cause: classified.cause, model: entry.id, provider: entry.provider, status: APICallError.isInstance(error) ? error.statusCode : undefined }, 'model request failed');
+      const text = modelErrorText(classified);
+      errorTexts.add(text);
+      return text;
+    },
+    onEnd: async ({ responseMessage, outcome }) => {
+      unregisterStop();
+      await registry.finish(request.id, streamId).catch((error: unknown) => conversationLog.warn({ err: error }, 'could not clear the live stream'));
+      // A failed answer stores nothing (its fragment is discarded; what was stored before stays),
+      // and a stopped one only if it has something to show.
+      const keep = !(failed || outcome.status === 'failed' || (outcome.status === 'aborted' && timedOut())) && hasContent(responseMessage);
+      // In blocks mode the page was sent tool calls where the model wrote blocks: store the same.
+      const final = blocksMode ? { ...responseMessage, parts: splitBlocksInParts(responseMessage.parts, continued?.parts.length ?? 0, blockIds) as UIMessage['parts'] } : responseMessage;
+      await draft.finish(keep ? final : null);
+      // Whatever became of the answer, the tokens the model reported were spent.
+      const used = meter.measured();
+      if (used) await recordUsage(db, entry, { personId: userId, conversationId: request.id, kind: 'answer' }, used, conversationLog);
+      if (!keep) return;
+      // The title is a nicety: generated after the answer, never delaying the end of the stream.
+      // Once per conversation: on the answer to its first user message, not at every step of that turn.
+      if (!loaded.hasTitle && request.message?.role === 'user') {
+        void maybeGenerateTitle(db, userId, request.id, messages, entry, conversationLog).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
+      }
+    },
+  });
+  const shaped = blocksMode ? stream.pipeThrough(blocksToToolCalls(blockIds)) : stream;
+  const [toPage, toDraft] = shaped.pipeThrough(timeoutsAsErrors(timedOut, conversationLog)).tee();
+  draft.watch(toDraft, continued ? messages.at(-1) : undefined);
+  return createUIMessageStreamResponse({
+    stream: toPage,
+    headers: { 'Server-Timing': timing.header() },
+    // A copy of what the page receives, kept so a reloaded page (or another instance) can attach.
+    consumeSseStream: async ({ stream: sse }) => {
+      await streams.context.createNewResumableStream(streamId, () => sse).catch((error: unknown) => conversationLog.error({ err: error }, 'could not make the answer resumable'));
+    },
+  });
+}
+
+/** Whether an answer has anything a reader would see: text, reasoning or a tool call. */
+function hasContent(message: UIMessage): boolean {
+  return message.parts.some((part) => (part.type === 'text' ? part.text.trim() !== '' : part.type !== 'step-start'));
+}
+
+/** An abort the browser did not ask for is the idle timeout: the page gets it as an error in words. */
+function timeoutsAsErrors(timedOut: () => boolean, log: Logger): TransformStream<UIMessageChunk, UIMessageChunk> {
+  return new TransformStream<UIMessageChunk, UIMessageChunk>({
+    transform(chunk, controller) {
+      if (chunk.type === 'abort' && timedOut()) {
+        const classified = classifyModelError(new DOMException('The model sent nothing: timeout of idle ms exceeded', 'TimeoutError'));
+        log.error({ cause: classified.cause }, 'model request timed out');
+        controller.enqueue({ type: 'error', errorText: modelErrorText(classified) });
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import 'server-only';
+import type { UIMessage } from 'ai';
+import { z } from 'zod';
+import { getDb } from '@/lib/db/client.server';
+import { getConversation } from '@/lib/db/queries/conversations.server';
+import { listMessages } from '@/lib/db/queries/messages.server';
+import { listFiles, type ConversationFile } from '@/lib/db/queries/files.server';
+import { closeAbandonedRuns } from './abandoned-runs.server';
+import { markCutOffAnswer } from './answer-drafts.server';
+import { toUIMessages } from './ui-messages.server';
+import { liveStreamId } from '@/lib/streams/app-streams.server';
+
+const idSchema = z.uuid();
+
+/** A conversation the user owns, with its messages; null for anything else (the page 404s). */
+export async function loadOwnConversation(userId: string, id: string): Promise<{ id: string; title: string | null; modelId: string | null; messages: UIMessage[]; files: ConversationFile[] } | null> {
+  if (!idSchema.safeParse(id).success) return null;
+  const db = await getDb();
+  const conversation = await getConversation(db, userId, id);
+  if (!conversation) return null;
+  // With no answer being written right now, an answer still marked streaming was cut off by a
+  // crash, and a run still waiting for its output was cut off with its page. When that cannot be
+  // known (Redis down), nothing is marked: a live answer must not be called cut off.
+  const live = (await liveStreamId(id)) !== null;
+  let stored = await listMessages(db, id);
+  if (!live) stored = await closeAbandonedRuns(db, userId, id, await markCutOffAnswer(db, userId, id, stored, live));
+  return { id, title: conversation.title, modelId: conversation.modelId, messages: await toUIMessages(stored), files: await listFiles(db, id) };
+}

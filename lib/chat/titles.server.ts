@@ -1,0 +1,46 @@
+/**
+ * A conversation's title comes from its first exchange: the model writes one when a real model
+ * is configured; with the demo model (or if that fails) it is the first user message, shortened.
+ * A title the user edited is never replaced.
+ */
+import type { Logger } from '@/lib/log/logger.server';
+import 'server-only';
+import { generateText, type UIMessage } from 'ai';
+import type { Db } from '@/lib/db/client.server';
+import { setGeneratedTitle } from '@/lib/db/queries/conversations.server';
+import type { ModelConfig } from '@/lib/config.server';
+import { getLanguageModel } from '@/lib/ai/provider.server';
+import { logger } from '@/lib/log/logger.server';
+import { tokensOf } from '@/lib/usage/cost.server';
+import { recordUsage } from '@/lib/usage/record-usage.server';
+import { titleFromText } from '../messages/shown-title';
+
+function firstUserText(messages: UIMessage[]): string | null {
+  const first = messages.find((m) => m.role === 'user');
+  if (!first) return null;
+  return first.parts.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+}
+
+export async function maybeGenerateTitle(db: Db, userId: string, conversationId: string, messages: UIMessage[], model: ModelConfig, log?: Logger) {
+  if (messages.filter((m) => m.role === 'user').length !== 1) return;
+  const text = firstUserText(messages);
+  if (!text) return;
+  let title = titleFromText(text);
+  if (model.provider !== 'demo') {
+    try {
+      const { text: generated, usage } = await generateText({
+        model: await getLanguageModel(model),
+        instructions: 'Write a title of at most six words for a conversation that starts with the user message below. Answer with the title only, no quotes.',
+        prompt: text.slice(0, 2_000),
+        maxOutputTokens: 30,
+      });
+      // The title call is the person's too: its tokens count in their usage and budget.
+      await recordUsage(db, model, { personId: userId, conversationId, kind: 'title' }, tokensOf(usage), log ?? logger());
+      if (generated.trim()) title = titleFromText(generated.replace(/^["']|["']$/g, ''));
+    } catch (error) {
+      // The first user message is a fine title; a failed title call must not fail the chat.
+      log?.warn({ err: error }, 'title not generated; the first message names the conversation');
+    }
+  }
+  await setGeneratedTitle(db, userId, conversationId, title);
+}

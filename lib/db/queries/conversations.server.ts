@@ -1,0 +1,115 @@
+import 'server-only';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../client.server';
+import { conversations, users } from '../schema.server';
+import { questionText, shownTitle } from '@/lib/messages/shown-title';
+
+export type ConversationRow = typeof conversations.$inferSelect;
+/** `title` is what the conversation shows (lib/messages/shown-title.ts); `titled` says whether it has a title of its own. */
+export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'updatedAt'> & { title: string; titled: boolean };
+
+const owned = (userId: string, id: string) => and(eq(conversations.id, id), eq(conversations.ownerId, userId));
+
+type NewConversation = { id: string; title?: string | null; modelId?: string | null };
+
+/** A new conversation of the user's (a fresh id unless one is given; a taken id is an error). */
+export async function createConversation(db: Db, userId: string, values: Partial<NewConversation> = {}): Promise<ConversationRow> {
+  const id = values.id ?? crypto.randomUUID();
+  const row = await ownOrCreateConversation(db, userId, { ...values, id });
+  if (!row) throw new Error(`conversation id ${id} is held by another user`);
+  return row;
+}
+
+/**
+ * The user's conversation `values.id`, made if nobody holds that id; null when someone else does.
+ * One statement decides, so requests that arrive together for a new conversation (a dropped file
+ * and the first message) all get it: one insert wins, the others read the row it committed.
+ */
+export async function ownOrCreateConversation(db: Db, userId: string, values: NewConversation): Promise<ConversationRow | null> {
+  const [created] = await db
+    .insert(conversations)
+    .values({ id: values.id, ownerId: userId, title: values.title ?? null, modelId: values.modelId ?? null })
+    .onConflictDoNothing({ target: conversations.id })
+    .returning();
+  return created ?? getConversation(db, userId, values.id);
+}
+
+export async function getConversation(db: Db, userId: string, id: string): Promise<ConversationRow | null> {
+  const [row] = await db.select().from(conversations).where(owned(userId, id)).limit(1);
+  return row ?? null;
+}
+
+export type ConversationPage = { items: ConversationSummary[]; nextCursor: string | null };
+
+/** Newest first; the cursor is `<updatedAt ISO>|<id>` of the last item of the previous page. */
+export async function listConversations(db: Db, userId: string, options: { limit?: number; cursor?: string | null } = {}): Promise<ConversationPage> {
+  const limit = Math.min(Math.max(options.limit ?? 30, 1), 100);
+  const [at, id] = options.cursor?.split('|') ?? [];
+  const before = at && id && !Number.isNaN(Date.parse(at)) ? new Date(at) : null;
+  // An untitled conversation is named by its first question, as its header names it.
+  const firstQuestion = sql<unknown>`case when "conversations"."title" is null then (select m.parts from messages m where m.conversation_id = "conversations"."id" and m.role = 'user' order by m.seq limit 1) end`;
+  const rows = await db
+    .select({ id: conversations.id, title: conversations.title, updatedAt: conversations.updatedAt, firstQuestion })
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.ownerId, userId),
+        before ? or(lt(conversations.updatedAt, before), and(eq(conversations.updatedAt, before), lt(conversations.id, id))) : undefined,
+      ),
+    )
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+    .limit(limit + 1);
+  const items = rows.slice(0, limit).map(({ firstQuestion: parts, ...row }) => ({ ...row, title: shownTitle(row.title, questionText(parts)), titled: row.title !== null }));
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? `${last.updatedAt.toISOString()}|${last.id}` : null };
+}
+
+export async function renameConversation(db: Db, userId: string, id: string, title: string): Promise<boolean> {
+  const rows = await db
+    .update(conversations)
+    .set({ title, titleEdited: true, updatedAt: sql`now()` })
+    .where(owned(userId, id))
+    .returning({ id: conversations.id });
+  return rows.length > 0;
+}
+
+/** Sets a generated title unless the conversation has one (generated or edited). */
+export async function setGeneratedTitle(db: Db, userId: string, id: string, title: string): Promise<boolean> {
+  const rows = await db
+    .update(conversations)
+    .set({ title })
+    .where(and(owned(userId, id), eq(conversations.titleEdited, false), isNull(conversations.title)))
+    .returning({ id: conversations.id });
+  return rows.length > 0;
+}
+
+/** Deletes the conversation; its messages, files, blob links and shares go with it (cascade). */
+export async function deleteConversation(db: Db, userId: string, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.delete(conversations).where(owned(userId, id)).returning({ storedBytes: conversations.storedBytes });
+    if (rows.length === 0) return false;
+    // The guest's quota gives back what the conversation held.
+    await tx.update(users).set({ storedBytes: sql`greatest(${users.storedBytes} - ${rows[0].storedBytes}, 0)` }).where(eq(users.id, userId));
+    return true;
+  });
+}
+
+export async function touchConversation(db: Db, id: string): Promise<void> {
+  await db.update(conversations).set({ updatedAt: sql`now()` }).where(eq(conversations.id, id));
+}
+
+/** Records the model picked for the conversation (an id the caller checked against the catalog). */
+export async function setConversationModel(db: Db, userId: string, id: string, modelId: string): Promise<void> {
+  await db.update(conversations).set({ modelId }).where(owned(userId, id));
+}
+
+/** The model of the user's most recently active conversation that has one: a new conversation starts with it. */
+export async function lastUsedModelId(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ modelId: conversations.modelId })
+    .from(conversations)
+    .where(and(eq(conversations.ownerId, userId), sql`${conversations.modelId} is not null`))
+    .orderBy(desc(conversations.updatedAt))
+    .limit(1);
+  return row?.modelId ?? null;
+}

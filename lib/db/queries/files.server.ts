@@ -1,0 +1,78 @@
+import 'server-only';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../client.server';
+import { conversationFiles, shareFiles, shares } from '../schema.server';
+import { withSuffix } from '@/lib/files/accept';
+import { getConversation } from './conversations.server';
+import { linkBlob, unlinkBlobIfUnused } from './blobs.server';
+import type { StorageQuota } from './quota.server';
+
+import type { DataFileLocation } from '@/lib/files/data-file';
+
+/** A conversation's dataset as the server records it: `location` says where its bytes are (lib/files/data-file.ts). */
+export type ConversationFile = { name: string; sha256: string; mediaType: string; size: number; location: DataFileLocation };
+type NewFile = Omit<ConversationFile, 'location'>;
+
+export async function listFiles(db: Db, conversationId: string): Promise<ConversationFile[]> {
+  return db
+    .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size, location: conversationFiles.location })
+    .from(conversationFiles)
+    .where(eq(conversationFiles.conversationId, conversationId))
+    .orderBy(asc(conversationFiles.createdAt));
+}
+
+/**
+ * Adds a file by name; a name already taken gets " (1)", " (2)"… Returns the final name, or null
+ * when the conversation is not the user's. Throws QuotaExceededError, adding nothing.
+ */
+export async function addFile(db: Db, userId: string, conversationId: string, file: NewFile, quota: StorageQuota): Promise<string | null> {
+  if (!(await getConversation(db, userId, conversationId))) return null;
+  await linkBlob(db, userId, conversationId, { sha256: file.sha256, mediaType: file.mediaType, size: file.size }, quota);
+  return insertNamed(db, conversationId, { ...file, location: 'account', blobSha256: file.sha256 });
+}
+
+/**
+ * Records a file kept on the person's device: its name, size, type and SHA-256, no bytes and no
+ * blob (so it takes none of the account's storage). Named as addFile names. Null when the
+ * conversation is not the user's.
+ */
+export async function addDeviceFile(db: Db, userId: string, conversationId: string, file: NewFile): Promise<string | null> {
+  if (!(await getConversation(db, userId, conversationId))) return null;
+  return insertNamed(db, conversationId, { ...file, location: 'device', blobSha256: null });
+}
+
+async function insertNamed(db: Db, conversationId: string, file: NewFile & { location: DataFileLocation; blobSha256: string | null }): Promise<string> {
+  const taken = new Set((await listFiles(db, conversationId)).map((f) => f.name));
+  // The insert decides: an upload of the same name that arrived with this one may take a free
+  // name between the listing and the insert, and this one then takes the next.
+  for (let n = 0; ; n += 1) {
+    const name = n === 0 ? file.name : withSuffix(file.name, n);
+    if (taken.has(name)) continue;
+    const [added] = await db
+      .insert(conversationFiles)
+      .values({ conversationId, name, sha256: file.sha256, location: file.location, blobSha256: file.blobSha256, mediaType: file.mediaType, size: file.size })
+      .onConflictDoNothing()
+      .returning({ name: conversationFiles.name });
+    if (added) return added.name;
+  }
+}
+
+/**
+ * Deletes a file: from the conversation, from every share of it (a link made earlier no longer
+ * serves it), and its blob reference unless a message still shows the same bytes. Returns the
+ * hash of the blob it held (its bytes may now be unreferenced; null for a file kept on a device,
+ * which held none), or undefined when there was no such file.
+ */
+export async function removeFile(db: Db, userId: string, conversationId: string, name: string): Promise<string | null | undefined> {
+  if (!(await getConversation(db, userId, conversationId))) return undefined;
+  const rows = await db
+    .delete(conversationFiles)
+    .where(and(eq(conversationFiles.conversationId, conversationId), eq(conversationFiles.name, name)))
+    .returning({ blobSha256: conversationFiles.blobSha256 });
+  if (rows.length === 0) return undefined;
+  const shareIds = db.select({ id: shares.id }).from(shares).where(eq(shares.conversationId, conversationId));
+  await db.delete(shareFiles).where(and(inArray(shareFiles.shareId, shareIds), eq(shareFiles.name, name)));
+  const blob = rows[0].blobSha256;
+  if (blob !== null) await unlinkBlobIfUnused(db, userId, conversationId, blob);
+  return blob;
+}

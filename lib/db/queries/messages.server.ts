@@ -1,0 +1,84 @@
+import 'server-only';
+import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../client.server';
+import { conversations, messages } from '../schema.server';
+import { getConversation, touchConversation } from './conversations.server';
+
+export type StoredMessage = { id: string; role: 'user' | 'assistant' | 'system'; parts: unknown[]; metadata?: unknown };
+/** A stored message read back (a row, or an entry of a share's snapshot): its shape checked, not assumed (each part's rules: safeValidateUIMessages). */
+const storedMessageSchema = z.object({ id: z.string(), role: z.enum(['user', 'assistant', 'system']), parts: z.array(z.looseObject({ type: z.string() })), metadata: z.unknown().optional() });
+
+/** Stored messages read back from JSON the database holds; throws (a 500, logged) when they are not. */
+export function parseStoredMessages(values: unknown[]): StoredMessage[] {
+  return values.map((raw) => {
+    const row = storedMessageSchema.parse(raw);
+    return { id: row.id, role: row.role, parts: row.parts, ...(row.metadata === null || row.metadata === undefined ? {} : { metadata: row.metadata }) };
+  });
+}
+type MessageInput = { id: string; role: string; parts: unknown[]; metadata?: unknown };
+
+export async function listMessages(db: Db, conversationId: string): Promise<StoredMessage[]> {
+  const rows = await db
+    .select({ id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata })
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(asc(messages.seq));
+  return parseStoredMessages(rows);
+}
+
+/** Inserts a message at the end, or updates it in place when its id exists. */
+export async function upsertMessage(db: Db, userId: string, conversationId: string, message: MessageInput): Promise<boolean> {
+  if (!(await getConversation(db, userId, conversationId))) return false;
+  await db
+    .insert(messages)
+    .values({
+      conversationId,
+      id: message.id,
+      role: message.role,
+      parts: message.parts,
+      metadata: message.metadata ?? null,
+      seq: sql`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
+    })
+    .onConflictDoUpdate({
+      target: [messages.conversationId, messages.id],
+      set: { role: message.role, parts: message.parts, metadata: message.metadata ?? null, updatedAt: sql`now()` },
+    });
+  await touchConversation(db, conversationId);
+  return true;
+}
+
+/** Replaces the conversation's messages with this ordered list, in one transaction. */
+export async function saveMessages(db: Db, userId: string, conversationId: string, list: MessageInput[]): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [owner] = await tx
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(and(eq(conversations.id, conversationId), eq(conversations.ownerId, userId)));
+    if (!owner) return false;
+    const ids = list.map((m) => m.id);
+    await tx
+      .delete(messages)
+      .where(ids.length > 0 ? and(eq(messages.conversationId, conversationId), notInArray(messages.id, ids)) : eq(messages.conversationId, conversationId));
+    for (const [seq, message] of list.entries()) {
+      await tx
+        .insert(messages)
+        .values({ conversationId, id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq })
+        .onConflictDoUpdate({
+          target: [messages.conversationId, messages.id],
+          set: { role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq, updatedAt: sql`now()` },
+        });
+    }
+    return true;
+  });
+}
+
+/** Removes one message (an answer's draft that is being undone). */
+export async function deleteMessage(db: Db, userId: string, conversationId: string, id: string): Promise<boolean> {
+  if (!(await getConversation(db, userId, conversationId))) return false;
+  const rows = await db
+    .delete(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.id, id)))
+    .returning({ id: messages.id });
+  return rows.length > 0;
+}

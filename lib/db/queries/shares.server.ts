@@ -1,0 +1,125 @@
+/**
+ * Share links: an unguessable id for a snapshot of a conversation. A share grants exactly what
+ * its snapshot holds — the blobs its messages reference and the files the conversation had —
+ * recorded when it is made or updated; nothing added to the conversation later.
+ */
+import 'server-only';
+import { answerMetadataOf, lastAnswerModel } from '@/lib/messages/answer-metadata';
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../client.server';
+import { conversationBlobs, conversationFiles, conversations, messages, shareBlobs, shareFiles, shares } from '../schema.server';
+import { getConversation } from './conversations.server';
+import { listMessages, parseStoredMessages, type StoredMessage } from './messages.server';
+import { reserveStorage, type StorageQuota } from './quota.server';
+
+export type Share = { id: string; conversationId: string; title: string | null; messages: StoredMessage[]; updatedAt: Date };
+
+const BLOB_REF = /blob:([0-9a-f]{64})/g;
+
+/** 128 bits of randomness, URL-safe. */
+export function newShareId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** Every blob a list of messages shows (images, files a run wrote). */
+export function referencedBlobs(list: StoredMessage[]): string[] {
+  return [...new Set([...JSON.stringify(list.map((m) => m.parts)).matchAll(BLOB_REF)].map((match) => match[1]))];
+}
+
+/**
+ * Shares a snapshot of the conversation as it is now; reuses the active link if there is one. One
+ * statement decides which (an upsert on the one-active-link index): Share pressed twice at once,
+ * or in two tabs, updates one link instead of making two.
+ */
+export async function createOrUpdateShare(db: Db, userId: string, conversationId: string): Promise<string | null> {
+  const conversation = await getConversation(db, userId, conversationId);
+  if (!conversation) return null;
+  return db.transaction(async (tx) => {
+    const snapshot = await listMessages(tx as unknown as Db, conversationId);
+    const [{ id }] = await tx
+      .insert(shares)
+      .values({ id: newShareId(), conversationId, ownerId: userId, title: conversation.title, snapshot })
+      .onConflictDoUpdate({ target: shares.conversationId, targetWhere: isNull(shares.revokedAt), set: { snapshot, title: conversation.title, updatedAt: sql`now()` } })
+      .returning({ id: shares.id });
+    // What the link grants is recorded afresh: the snapshot's blobs and files as they are now.
+    await tx.delete(shareBlobs).where(eq(shareBlobs.shareId, id));
+    await tx.delete(shareFiles).where(eq(shareFiles.shareId, id));
+    const shas = referencedBlobs(snapshot);
+    if (shas.length > 0) {
+      const refs = await tx
+        .select({ sha256: conversationBlobs.sha256, mediaType: conversationBlobs.mediaType, size: conversationBlobs.size })
+        .from(conversationBlobs)
+        .where(and(eq(conversationBlobs.conversationId, conversationId), inArray(conversationBlobs.sha256, shas)));
+      if (refs.length > 0) await tx.insert(shareBlobs).values(refs.map((ref) => ({ shareId: id, ...ref })));
+    }
+    const files = await tx
+      .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, location: conversationFiles.location, blobSha256: conversationFiles.blobSha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size })
+      .from(conversationFiles)
+      .where(eq(conversationFiles.conversationId, conversationId));
+    if (files.length > 0) await tx.insert(shareFiles).values(files.map((file) => ({ shareId: id, ...file })));
+    return id;
+  });
+}
+
+export async function revokeShare(db: Db, userId: string, conversationId: string): Promise<boolean> {
+  const rows = await db
+    .update(shares)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(shares.conversationId, conversationId), eq(shares.ownerId, userId), isNull(shares.revokedAt)))
+    .returning({ id: shares.id });
+  return rows.length > 0;
+}
+
+export async function getShare(db: Db, id: string): Promise<Share | null> {
+  const [row] = await db.select().from(shares).where(and(eq(shares.id, id), isNull(shares.revokedAt))).limit(1);
+  if (!row) return null;
+  return { id: row.id, conversationId: row.conversationId, title: row.title, messages: parseStoredMessages(snapshotEntries(row.snapshot)), updatedAt: row.updatedAt };
+}
+
+/** A snapshot is a JSON list of stored messages; anything else is refused when read back (as each entry is). */
+function snapshotEntries(snapshot: unknown): unknown[] {
+  if (!Array.isArray(snapshot)) throw new TypeError('a share snapshot is not a list of messages');
+  return snapshot;
+}
+
+/** The files a share's snapshot holds (what a fork gets under /data/). */
+export async function listShareFiles(db: Db, shareId: string) {
+  return db
+    .select({ name: shareFiles.name, sha256: shareFiles.sha256, location: shareFiles.location, mediaType: shareFiles.mediaType, size: shareFiles.size })
+    .from(shareFiles)
+    .where(eq(shareFiles.shareId, shareId));
+}
+
+/**
+ * A copy of the shared snapshot owned by userId: its messages, its files and the blobs its
+ * messages show — the snapshot's, not the conversation's current ones. Counted against the new
+ * owner's quota (throws QuotaExceededError, creating nothing).
+ */
+export async function forkShare(db: Db, userId: string, shareId: string, quota: StorageQuota): Promise<string | null> {
+  const share = await getShare(db, shareId);
+  if (!share) return null;
+  return db.transaction(async (tx) => {
+    const id = crypto.randomUUID();
+    // The fork keeps the model of the snapshot's last answer (a model no longer offered falls back to the default).
+    const modelId = lastAnswerModel(share.messages)?.id ?? null;
+    // Answers written seeing only the shape of the data keep it so in the fork (lib/ai/model-sees.server.ts).
+    const modelSees = share.messages.some((message) => answerMetadataOf(message.metadata).modelSees === 'schema') ? 'schema' : null;
+    await tx.insert(conversations).values({ id, ownerId: userId, title: share.title ? `${share.title} (fork)` : 'Fork', modelId, modelSees });
+    for (const [seq, message] of share.messages.entries()) {
+      await tx.insert(messages).values({ conversationId: id, id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq });
+    }
+    const granted = await tx.select({ sha256: shareBlobs.sha256, mediaType: shareBlobs.mediaType, size: shareBlobs.size }).from(shareBlobs).where(eq(shareBlobs.shareId, shareId));
+    const files = await tx
+      .select({ name: shareFiles.name, sha256: shareFiles.sha256, location: shareFiles.location, blobSha256: shareFiles.blobSha256, mediaType: shareFiles.mediaType, size: shareFiles.size })
+      .from(shareFiles)
+      .where(eq(shareFiles.shareId, shareId));
+    const links = new Map(granted.map((ref) => [ref.sha256, ref]));
+    // A file kept on the owner's device has no blob: the fork lists it, and its reader drops the same file to use it.
+    for (const file of files) if (file.location === 'account' && !links.has(file.sha256)) links.set(file.sha256, file);
+    if (links.size > 0) await tx.insert(conversationBlobs).values([...links.values()].map((ref) => ({ conversationId: id, sha256: ref.sha256, mediaType: ref.mediaType, size: ref.size })));
+    if (files.length > 0) await tx.insert(conversationFiles).values(files.map((file) => ({ conversationId: id, ...file })));
+    await reserveStorage(tx, userId, id, [...links.values()].reduce((sum, ref) => sum + ref.size, 0), quota);
+    return id;
+  });
+}

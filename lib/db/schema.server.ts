@@ -1,0 +1,272 @@
+/** The database schema (Drizzle, Postgres). Migrations in lib/db/migrations are generated from it. */
+import 'server-only';
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, check, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { authUsers } from '../auth/auth-tables.server';
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+});
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Bytes a conversation or a guest references (uploads and run outputs): the storage quotas. */
+const storedBytes = () => bigint('stored_bytes', { mode: 'number' }).notNull().default(0);
+
+/**
+ * Everyone who owns work: a guest (id from the signed guest cookie) or a person with an account
+ * (the same id as their auth_users row). The limit columns override the instance's defaults for
+ * this person when set (the admin page writes them); blocked people are refused everything.
+ */
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey(),
+  storedBytes: storedBytes(),
+  /** Model requests this person has made (admitted by the limits), for the admin page. */
+  modelRequests: bigint('model_requests', { mode: 'number' }).notNull().default(0),
+  blockedAt: timestamp('blocked_at', { withTimezone: true }),
+  modelRequestsPerMinute: integer('model_requests_per_minute'),
+  modelRequestsPerDay: integer('model_requests_per_day'),
+  storageBytes: bigint('storage_bytes', { mode: 'number' }),
+  /** Model tokens (input and output) this person may use in 24 hours; null: RUNPAD_TOKENS_PER_DAY. */
+  tokensPerDay: bigint('tokens_per_day', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: uuid('id').primaryKey(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title'),
+    titleEdited: boolean('title_edited').notNull().default(false),
+    /** The model picked for it (an id of the operator's list, lib/ai/model-catalog.server.ts); null: the default. */
+    modelId: text('model_id'),
+    /** What the model may see here, when stricter than the operator's RUNPAD_MODEL_SEES (lib/ai/model-sees.server.ts); null: the operator's. */
+    modelSees: text('model_sees'),
+    storedBytes: storedBytes(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('conversations_owner_updated').on(t.ownerId, t.updatedAt.desc())],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    seq: integer('seq').notNull(),
+    role: text('role').notNull(),
+    parts: jsonb('parts').notNull(),
+    metadata: jsonb('metadata'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.id] }), index('messages_conversation_seq').on(t.conversationId, t.seq)],
+);
+
+/**
+ * One row per stored content. The bytes live in the blob store (lib/blobs), not here; `bytes` is
+ * only read once, to move blobs stored by earlier versions out of the database. What the bytes
+ * are (media type, name) belongs to each reference, not to the content.
+ */
+export const blobs = pgTable('blobs', {
+  sha256: text('sha256').primaryKey(),
+  size: integer('size').notNull(),
+  bytes: bytea('bytes'),
+  createdAt: createdAt(),
+});
+
+export const conversationBlobs = pgTable(
+  'conversation_blobs',
+  {
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    sha256: text('sha256')
+      .notNull()
+      .references(() => blobs.sha256),
+    mediaType: text('media_type').notNull(),
+    size: integer('size').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.sha256] })],
+);
+
+export const conversationFiles = pgTable(
+  'conversation_files',
+  {
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The file's SHA-256, wherever its bytes are. */
+    sha256: text('sha256').notNull(),
+    /** `account`: uploaded (its bytes are the blob `blob_sha256`); `device`: kept on the device that added it, never uploaded (no blob). */
+    location: text('location', { enum: ['account', 'device'] }).notNull().default('account'),
+    blobSha256: text('blob_sha256').references(() => blobs.sha256),
+    mediaType: text('media_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.name] }),
+    check('conversation_files_blob_by_location', sql`(${t.location} = 'account' and ${t.blobSha256} = ${t.sha256}) or (${t.location} = 'device' and ${t.blobSha256} is null)`),
+  ],
+);
+
+export const shares = pgTable(
+  'shares',
+  {
+    id: text('id').primaryKey(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title'),
+    snapshot: jsonb('snapshot').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  // A conversation has at most one active link: Share pressed twice at once updates it, never
+  // makes a second (createOrUpdateShare's upsert names this index).
+  (t) => [index('shares_conversation').on(t.conversationId), uniqueIndex('shares_one_active').on(t.conversationId).where(sql`${t.revokedAt} is null`)],
+);
+
+/** What a share grants: the blobs its snapshot's messages reference, recorded when it is made or updated. */
+export const shareBlobs = pgTable(
+  'share_blobs',
+  {
+    shareId: text('share_id')
+      .notNull()
+      .references(() => shares.id, { onDelete: 'cascade' }),
+    sha256: text('sha256')
+      .notNull()
+      .references(() => blobs.sha256),
+    mediaType: text('media_type').notNull(),
+    size: integer('size').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shareId, t.sha256] })],
+);
+
+/** The conversation's files as they were when the share was made or updated. */
+export const shareFiles = pgTable(
+  'share_files',
+  {
+    shareId: text('share_id')
+      .notNull()
+      .references(() => shares.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sha256: text('sha256').notNull(),
+    /** As in conversation_files: a `device` file's bytes are on the owner's device, and a reader must drop the same file to re-run with it. */
+    location: text('location', { enum: ['account', 'device'] }).notNull().default('account'),
+    blobSha256: text('blob_sha256').references(() => blobs.sha256),
+    mediaType: text('media_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shareId, t.name] }),
+    check('share_files_blob_by_location', sql`(${t.location} = 'account' and ${t.blobSha256} = ${t.sha256}) or (${t.location} = 'device' and ${t.blobSha256} is null)`),
+  ],
+);
+
+/**
+ * One row per model call: a chat request's answer (its steps summed) or a conversation's title,
+ * with the tokens the provider reported and their cost at the price configured then (null: the
+ * model had no price). Written only by lib/db/queries/usage.server.ts. A deleted person's or
+ * conversation's rows stay, without the link, so past totals do not change.
+ */
+export const modelUsage = pgTable(
+  'model_usage',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    personId: uuid('person_id').references(() => users.id, { onDelete: 'set null' }),
+    conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+    /** The catalog id (RUNPAD_MODELS) of the model called. */
+    modelId: text('model_id').notNull(),
+    /** 'answer' or 'title'. */
+    kind: text('kind').notNull(),
+    inputTokens: bigint('input_tokens', { mode: 'number' }).notNull(),
+    outputTokens: bigint('output_tokens', { mode: 'number' }).notNull(),
+    costUsd: doublePrecision('cost_usd'),
+    createdAt: createdAt(),
+  },
+  // By person and time (budgets, the person's share of a period), by time (the admin page's
+  // periods), and by conversation (its deletion sets the link to null).
+  (t) => [index('model_usage_person_created').on(t.personId, t.createdAt), index('model_usage_created').on(t.createdAt), index('model_usage_conversation').on(t.conversationId)],
+);
+
+/** Counters of the per-guest rate limits (lib/abuse/rate-limits.server.ts). */
+export { rateLimits } from '../abuse/rate-limit-table.server';
+
+/** Accounts, sessions, provider links and passkeys (better-auth; lib/auth/auth.server.ts). */
+export { authAccounts, authPasskeys, authSessions, authUsers, authVerifications } from '../auth/auth-tables.server';
+
+/**
+ * What a run in a page has done so far (lib/chat/run-progress.server.ts): its outputs and how long it has
+ * run, saved while it runs, so a run cut off by a reload, a crash or a closed tab is stored with
+ * them (lib/chat/abandoned-runs.server.ts). Rows are transient: consumed when the run is closed, and a
+ * conversation's stale rows are removed as new ones are saved.
+ */
+export const runProgress = pgTable(
+  'run_progress',
+  {
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    toolCallId: text('tool_call_id').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    outputs: jsonb('outputs').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.toolCallId] })],
+);
+
+/**
+ * Invitations an admin made on /admin (lib/db/queries/invitations.server.ts): a single-use link for one
+ * email, kept as the SHA-256 of its token; used once (used_at), revoked by deleting the row.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    role: text('role').notNull().default('member'),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdBy: uuid('created_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('invitations_email').on(t.email)],
+);
+
+/**
+ * What the server sent the model provider for one request (lib/ai/model-input.server.ts): the text and
+ * images as sent (images by sha256 and size), recorded before the request is made, listed under
+ * the answer the request wrote ("What the model saw"). An answer of several steps has several.
+ */
+export const modelInputs = pgTable(
+  'model_inputs',
+  {
+    id: uuid('id').primaryKey(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    answerId: text('answer_id').notNull(),
+    /** The policy it was built under: `outputs` or `schema`. */
+    modelSees: text('model_sees').notNull(),
+    content: jsonb('content').notNull(),
+    textBytes: integer('text_bytes').notNull(),
+    imageBytes: integer('image_bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('model_inputs_conversation').on(t.conversationId, t.answerId)],
+);

@@ -1,0 +1,52 @@
+/**
+ * One entry for the kept readers: a Parquet, JSON, JSON Lines or Excel file as typed columns and
+ * chunks of rows. The Python worker uses it when DuckDB's extension for the format cannot load;
+ * the page uses it for the preview the model is told.
+ */
+import 'client-only';
+import type { AsyncBuffer } from 'hyparquet';
+import { jsonRecords, recordsTable } from './json.client';
+import { openParquet, readParquetRows } from './parquet.client';
+import { readXlsx } from './xlsx.client';
+import type { Cell, TableColumn, TabularFormat } from './table.client';
+
+export type TableReader = {
+  columns: TableColumn[];
+  /** Rows in the file, when known before reading them (Parquet's footer says). */
+  rowCount: number;
+  /** An Excel workbook's sheets, in order (the first is the table). */
+  sheets?: string[];
+  /** Hands the rows over in chunks (each in order, one at a time); stops after `limit` rows. */
+  rows(onRows: (rows: Cell[][]) => void | Promise<void>, limit?: number): Promise<void>;
+};
+
+const FORMAT_OF: Record<string, TabularFormat> = { parquet: 'parquet', json: 'json', jsonl: 'jsonl', ndjson: 'jsonl', xlsx: 'xlsx' };
+
+/** The reader's format for a file name, or null when no kept reader reads it. */
+export function tabularFormatOf(fileName: string): TabularFormat | null {
+  const ext = fileName.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1];
+  return ext ? (FORMAT_OF[ext] ?? null) : null;
+}
+
+async function allBytes(file: AsyncBuffer): Promise<Uint8Array> {
+  return new Uint8Array(await file.slice(0, file.byteLength));
+}
+
+export async function openTable(format: TabularFormat, file: AsyncBuffer): Promise<TableReader> {
+  if (format === 'parquet') {
+    const parquet = await openParquet(file);
+    return {
+      columns: parquet.columns,
+      rowCount: parquet.rowCount,
+      rows: (onRows, limit) => readParquetRows(file, parquet, onRows, { rowEnd: limit }),
+    };
+  }
+  const table: { columns: TableColumn[]; rows: Cell[][]; sheets?: string[] } =
+    format === 'xlsx' ? await readXlsx(await allBytes(file)) : recordsTable(jsonRecords(new TextDecoder().decode(await allBytes(file)), format), format);
+  return {
+    columns: table.columns,
+    sheets: table.sheets,
+    rowCount: table.rows.length,
+    rows: async (onRows, limit) => onRows(limit === undefined ? table.rows : table.rows.slice(0, limit)),
+  };
+}
