@@ -70,7 +70,7 @@ function sizeOf(dir: string): number {
 }
 
 const HEAP = 'import pyodide_js\nprint("heap:", pyodide_js._module.HEAPU8.length)';
-const GROUP_BY = `SELECT string_agg(grp || '=' || n || '/' || total, ';' ORDER BY grp) AS summary FROM (SELECT grp, count(*) AS n, sum(value) AS total FROM ${TABLE} GROUP BY grp)`;
+const GROUP_BY = `SELECT string_agg(grp || '=' || CAST(n AS VARCHAR) || '/' || CAST(total AS VARCHAR), ';' ORDER BY grp) AS summary FROM (SELECT grp, count(*) AS n, sum(value) AS total FROM ${TABLE} GROUP BY grp)`;
 const PY_SQL = `t = sql("SELECT count(*) AS n FROM '/data/${NAME}'")\nprint("sql rows:", t.rows[0][0])`;
 const COUNT_LINES = [
   'import pyodide_js',
