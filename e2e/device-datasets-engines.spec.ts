@@ -17,7 +17,7 @@ test.describe.configure({ timeout: 600_000 });
 
 const NAME = 'device-big.csv';
 const TABLE = 'device_big';
-const ROWS = 10_000_000;
+const ROWS = 11_000_000;
 const ROWS_PER_CHUNK = 500_000;
 const GROUPS = 7;
 /** The main app server's data directory (playwright.config.ts, appServer). */
