@@ -17,6 +17,7 @@ import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import type { RunFailure } from '@/lib/runtime/run-failure';
 import { rPackagesIndexUrl } from '@/lib/package-sources/layout.mjs';
 import { lockDownRWorker, webrWorkerLockdownSource } from './r-lockdown';
+import { DEVICE_MOUNT_FILE, deviceMountPath } from './device-mount';
 
 let webR: WebR | null = null;
 
@@ -132,7 +133,13 @@ async function perform(port: MessagePort, request: Exclude<Request, { type: 'int
         reply(port, await run(r, request.id, request.code));
         return;
       case 'write-file':
+        // A link left by a file kept on the device (now in the account) is replaced, not written through.
+        await r.evalRVoid('if (nzchar(Sys.readlink(path))) unlink(path)', { env: { path: request.path } });
         await r.FS.writeFile(request.path, request.bytes);
+        reply(port, { type: 'done', id: request.id });
+        return;
+      case 'mount-file':
+        await mountDeviceFileInR(r, request.name, request.sha256, request.file);
         reply(port, { type: 'done', id: request.id });
         return;
       case 'read-file': {
@@ -144,6 +151,26 @@ async function perform(port: MessagePort, request: Exclude<Request, { type: 'int
   } catch (error) {
     reply(port, requestFailed(request.id, error));
   }
+}
+
+/** The hashes mounted in this R (one WORKERFS mount each; two names of the same bytes share it). */
+const mountedDevice = new Set<string>();
+
+/**
+ * A file kept on the device, read by R where it lies: the OPFS File mounted with WORKERFS through
+ * webR's FS.mount (webR takes WORKERFS contents as a `packages` entry: a Blob and where each file
+ * is in it) under /mnt/device/<sha256>/, linked at /data/<name> by R itself. R's readers read it in
+ * ranges from the disk; what they build from it lives in R's memory, as with any file.
+ */
+async function mountDeviceFileInR(r: WebR, name: string, sha256: string, file: Blob): Promise<void> {
+  const target = deviceMountPath(sha256);
+  const dir = target.slice(0, target.lastIndexOf('/'));
+  if (!mountedDevice.has(sha256)) {
+    await r.evalRVoid('dir.create(dir, recursive = TRUE, showWarnings = FALSE)', { env: { dir } });
+    await r.FS.mount('WORKERFS', { packages: [{ blob: file, metadata: { files: [{ filename: `/${DEVICE_MOUNT_FILE}`, start: 0, end: file.size }] } }] }, dir);
+    mountedDevice.add(sha256);
+  }
+  await r.evalRVoid('unlink(link); if (!file.symlink(target, link)) stop("could not link ", link)', { env: { link: `/data/${name}`, target } });
 }
 
 async function run(r: WebR, id: number, code: string): Promise<Reply> {

@@ -26,7 +26,7 @@ CAPS = {
 }
 
 SALES_CSV = "region,units,price\nnorth,3,2.5\nsouth,5,1.0\nnorth,4,3\nwest,,2.25\n"
-READER = re.compile(r"CREATE OR REPLACE TABLE (\"[^\"]+\") AS SELECT \* FROM (read_\w+)\('([^']+)'")
+READER = re.compile(r"CREATE OR REPLACE (?:TABLE|VIEW) (\"[^\"]+\") AS SELECT \* FROM (read_\w+)\('([^']+)'")
 
 
 def _typed(value):
@@ -214,6 +214,21 @@ def test_a_csv_is_a_table_read_by_duckdbs_reader_from_the_registered_file(cell, 
     loads = len(bridge.statements)
     cell.rows("SELECT 1")
     assert not any("read_csv" in s for s in bridge.statements[loads:])  # unchanged file: not read again
+
+
+def test_a_file_kept_on_the_device_is_a_view_read_in_place(cell, bridge, data_dir, tmp_path, monkeypatch):
+    # The worker mounts a kept file under /mnt/device/<sha256>/ and links /data/<name> to it
+    # (workers/device-mount.ts): here a directory stands in for the mount.
+    mount = tmp_path / "mnt" / "device"
+    (mount / ("a" * 64)).mkdir(parents=True)
+    (mount / ("a" * 64) / "dataset").write_text(SALES_CSV)
+    monkeypatch.setattr(dataset_tables, "DEVICE_MOUNT_ROOT", str(mount) + "/")
+    (data_dir / "kept.csv").symlink_to(mount / ("a" * 64) / "dataset")
+    (data_dir / "uploaded.csv").write_text(SALES_CSV)
+    assert cell.rows("SELECT count(*) FROM kept") == [(4,)]
+    assert any(s.startswith('CREATE OR REPLACE VIEW "kept" AS SELECT * FROM read_csv(') for s in bridge.statements)
+    assert any(s.startswith('CREATE OR REPLACE TABLE "uploaded" AS SELECT * FROM read_csv(') for s in bridge.statements)
+    assert str(data_dir / "kept.csv") in bridge.files  # DuckDB reads it by its /data path, in ranges
 
 
 def test_the_result_is_a_table_and_sql_underscore_in_python(cell, data_dir):

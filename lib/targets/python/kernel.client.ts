@@ -5,13 +5,14 @@
  */
 import 'client-only';
 import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from '@/lib/runtime/protocol';
-import { failedRun, failureForPerson, failureOfError, type RunFailure } from '@/lib/runtime/run-failure';
+import { failedRun, failureForPerson, failureOfError, RunFailureError, type RunFailure } from '@/lib/runtime/run-failure';
 import { RUN_LIMITS } from '@/lib/runtime/limits';
 import { OutputBudget } from '@/lib/runtime/output-budget.client';
 import { packageFailureResult } from './package-errors.client';
 import { mayImport } from './may-import.client';
 import { mentionsSql } from './mentions-sql.client';
 import { accountDataset, openDataset } from '@/lib/files/dataset-cache.client';
+import { deviceFile } from '@/lib/files/device-files.client';
 import { FLUSH_EVERY_MS, type RunLanguage, type StartPhase } from './worker-api.client';
 import { WorkerHandle, type WorkerConfig } from './worker-handle.client';
 import type { RunPhase } from '../runner';
@@ -375,13 +376,23 @@ export class Kernel {
   }
 
   /**
-   * Writes files into /data/, each from the browser's dataset cache when it has the bytes (a
-   * return visit), from the server otherwise (lib/files/dataset-cache.client.ts). Every source is opened
-   * first, so the cell says what it waits for, with the size, before the bytes move.
+   * Fills /data/. A file kept on the device is mounted where it lies (its OPFS File, read in
+   * ranges on demand; a device without it fails the run as `dataset-missing`, `on-device`). An
+   * uploaded one is written, from the browser's dataset cache when it has the bytes (a return
+   * visit), from the server otherwise (lib/files/dataset-cache.client.ts). Every source is opened first,
+   * so the cell says what it waits for, with the size, before the bytes move.
    */
-  private async writeFiles(handle: WorkerHandle, files: DataFile[], onPhase?: (phase: RunPhase) => void): Promise<void> {
+  private async writeFiles(handle: WorkerHandle, all: DataFile[], onPhase?: (phase: RunPhase) => void): Promise<void> {
     const written = this.written.get(handle) ?? new Set<string>();
     this.written.set(handle, written);
+    const kept = await Promise.all(all.filter((file) => file.location === 'device').map(async (file) => ({ file, blob: await deviceFile(file.sha256) })));
+    for (const { file, blob } of kept) {
+      if (!blob) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
+      await handle.mountDeviceFile(file.name, file.sha256, blob);
+      written.add(fileKey(file));
+    }
+    const files = all.filter((file) => file.location === 'account');
+    if (files.length === 0) return;
     const sources = await Promise.all(files.map((file) => openDataset(accountDataset(file))));
     onPhase?.({ kind: 'loading-files', names: files.map((file) => file.name), bytes: sources.reduce((sum, source) => sum + (source.size ?? 0), 0) });
     for (const [i, file] of files.entries()) {

@@ -22,6 +22,7 @@ import { OUTPUT_CAPS, RUN_LIMITS } from '@/lib/runtime/limits';
 import { OutputBudget } from '@/lib/runtime/output-budget.client';
 import { accountDataset, openDataset } from '@/lib/files/dataset-cache.client';
 import { R_LIMITS, replySchema, type Reply, type RequestIn } from './protocol.client';
+import { deviceFile } from '@/lib/files/device-files.client';
 
 const WORKER_URL = '/workers/r.worker.mjs';
 const ENGINE = 'R';
@@ -194,7 +195,17 @@ export class RRunner implements TargetRunner {
 
   /** Writes the conversation's files R does not have yet into /data/, from the browser's dataset cache when it can. */
   private async writeFiles(connection: Connection, files: readonly DataFile[], context: RunContext): Promise<void> {
-    const missing = files.filter((file) => !connection.written.has(`${file.name}@${file.sha256}`));
+    const unwritten = files.filter((file) => !connection.written.has(`${file.name}@${file.sha256}`));
+    if (unwritten.length === 0) return;
+    // Kept on the device: mounted where it lies (never read whole); a device without it fails the run.
+    for (const file of unwritten.filter((f) => f.location === 'device')) {
+      const blob = await deviceFile(file.sha256);
+      if (!blob) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
+      const reply = await this.request(connection, (id) => ({ type: 'mount-file', id, name: file.name, sha256: file.sha256, file: blob }), this.startTimeoutMs);
+      if (reply?.type !== 'done') throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'not-written' });
+      connection.written.add(`${file.name}@${file.sha256}`);
+    }
+    const missing = unwritten.filter((file) => file.location === 'account');
     if (missing.length === 0) return;
     const sources = await Promise.all(missing.map((file) => openDataset(accountDataset(file))));
     context.onPhase?.({ kind: 'loading-files', names: missing.map((file) => file.name), bytes: sources.reduce((sum, source) => sum + (source.size ?? 0), 0) });

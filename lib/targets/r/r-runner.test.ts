@@ -3,7 +3,8 @@
  * the private port: what the page learns of R's package repository when R starts, and what a run
  * says of earlier R runs this R has not run (after a reload without restore).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as deviceFiles from '@/lib/files/device-files.client';
 import { connectMessageSchema, R_LIMITS, requestSchema, type Reply } from './protocol.client';
 import { RRunner } from './r-runner.client';
 
@@ -209,4 +210,46 @@ describe('RRunner: every run ends', () => {
     expect(next).toMatchObject({ status: 'ok', restarted: true });
     runner.dispose();
   }, 10_000);
+});
+
+describe('RRunner and files kept on the device', () => {
+  const KEPT = 'b'.repeat(64);
+  const ABSENT = 'c'.repeat(64);
+  const keptBlob = new Blob(['x,y\n1,2\n']);
+
+  /** A worker that records each request and answers mounts as done. */
+  function recordingWorker(requests: unknown[]) {
+    return class {
+      onerror: (() => void) | null = null;
+      postMessage(message: unknown) {
+        const port = connectMessageSchema.parse(message).port;
+        port.onmessage = (event: MessageEvent) => {
+          const request = requestSchema.parse(event.data);
+          requests.push(request);
+          if (request.type === 'mount-file') port.postMessage({ type: 'done', id: request.id } satisfies Reply);
+          if (request.type === 'run') port.postMessage({ type: 'ran', id: request.id, status: 'ok', outputs: [], dropped: 0 } satisfies Reply);
+        };
+        port.postMessage({ type: 'ready', version: '0.6.0', packages: 'reachable' } satisfies Reply);
+      }
+      terminate() {}
+    };
+  }
+
+  it('mounts a kept file by handing R its File (no bytes fetched), once per R; a device without it fails the run as on-device', async () => {
+    vi.spyOn(deviceFiles, 'deviceFile').mockImplementation(async (sha256) => (sha256 === KEPT ? new File([keptBlob], 'kept') : null));
+    const requests: unknown[] = [];
+    globalThis.Worker = recordingWorker(requests) as unknown as typeof Worker;
+    const runner = new RRunner(location);
+    const files = [{ name: 'big.csv', sha256: KEPT, location: 'device' as const }];
+    expect((await runner.run('1', { ...context('r1'), files })).status).toBe('ok');
+    expect((await runner.run('2', { ...context('r2'), files })).status).toBe('ok');
+    const mounts = requests.filter((r) => (r as { type: string }).type === 'mount-file') as Array<{ name: string; sha256: string; file: Blob }>;
+    expect(mounts.map(({ name, sha256 }) => ({ name, sha256 }))).toEqual([{ name: 'big.csv', sha256: KEPT }]);
+    expect(await mounts[0].file.text()).toBe('x,y\n1,2\n');
+    expect(requests.some((r) => (r as { type: string }).type === 'write-file')).toBe(false);
+
+    const missing = await runner.run('3', { ...context('r3'), files: [...files, { name: 'elsewhere.csv', sha256: ABSENT, location: 'device' as const }] });
+    expect(missing.failures).toEqual([{ kind: 'dataset-missing', name: 'elsewhere.csv', reason: 'on-device' }]);
+    runner.dispose();
+  });
 });

@@ -334,13 +334,28 @@ class DuckDBEngine:
             _bridge.execute(f"CREATE VIEW {name} AS SELECT * FROM {_datasets.quote_identifier(path)}")
             self.views[table] = path
             return
+        # A file kept on the device (any size the disk holds) is a view: each query reads the
+        # ranges it needs from the disk, never a copy in DuckDB's memory. An uploaded one is loaded.
+        kind = "VIEW" if _datasets.kept_on_device(path) else "TABLE"
+        if table in self.views or self._kind_of(table) not in (None, kind):
+            self.drop(table)  # the file moved between the device and the account, or was read by a kept reader
         _bridge.register_file(path)
-        _bridge.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM {_datasets.duckdb_source(path, fmt)}")
+        _bridge.execute(f"CREATE OR REPLACE {kind} {name} AS SELECT * FROM {_datasets.duckdb_source(path, fmt)}")
+
+    def _kind_of(self, table):
+        """'TABLE', 'VIEW' or None: what the name is in DuckDB now."""
+        literal = _datasets.quote_literal(str(table))
+        found = _bridge.execute(f"SELECT table_type FROM information_schema.tables WHERE table_name = {literal}").rows
+        if not found:
+            return None
+        return "VIEW" if str(found[0][0]).upper() == "VIEW" else "TABLE"
 
     def drop(self, table):
         path = self.views.pop(table, None)
         if path is None:
-            _bridge.execute(f"DROP TABLE IF EXISTS {_datasets.quote_identifier(table)}")
+            kind = self._kind_of(table)
+            if kind is not None:
+                _bridge.execute(f"DROP {kind} IF EXISTS {_datasets.quote_identifier(table)}")
             return
         _bridge.execute(f"DROP VIEW IF EXISTS {_datasets.quote_identifier(table)}")
         if not os.path.exists(path):
