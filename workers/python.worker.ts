@@ -10,7 +10,8 @@ import { lockDown, type KernelNetwork } from './lockdown';
 import { capMemoryGrowth } from './memory-cap';
 import { PackageLoader } from './packages';
 import { RUN_LIMITS } from '@/lib/runtime/limits';
-import { startDuckdb, type DuckdbBridge } from './duckdb/bridge';
+import { startDuckdb, type DuckdbBridge, type FileRanges } from './duckdb/bridge';
+import { blobRangeReader, mountDeviceFile, unlinkDeviceLink, type EmscriptenFs } from './device-mount';
 import { mentionsSql } from '@/lib/runtime/mentions-sql';
 
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
@@ -56,15 +57,25 @@ function heapBytesOf(py: PyodideAPI): number {
   return (py as unknown as { _module: { HEAPU8: Uint8Array } })._module.HEAPU8.byteLength;
 }
 
-/** A file of the interpreter's file system as a view of its bytes (no copy), or null. */
-function fileBytes(py: PyodideAPI, path: string): Uint8Array | null {
+/**
+ * A file of the interpreter's file system as DuckDB reads it, or null: an uploaded file (in memory)
+ * as a view of its bytes, no copy; a file kept on the device (a link to its WORKERFS mount) as
+ * ranges read from the disk on demand (workers/device-mount.ts).
+ */
+function fileSource(py: PyodideAPI, path: string): FileRanges | null {
+  let node: { contents?: Uint8Array | Blob | null; usedBytes?: number };
   try {
-    const node = py.FS.lookupPath(path, {}).node as unknown as { contents?: Uint8Array | null; usedBytes?: number };
-    if (!node.contents) return new Uint8Array(0);
-    return node.contents.subarray(0, node.usedBytes ?? node.contents.byteLength);
+    node = py.FS.lookupPath(path, { follow: true }).node as unknown as typeof node;
   } catch {
-    return null;
+    return null; // no such file: DuckDB reports it by name
   }
+  const contents = node.contents;
+  if (contents instanceof Blob) {
+    const read = blobRangeReader(contents);
+    return { size: contents.size, read: (position, length) => read(position, Math.min(position + length, contents.size)) };
+  }
+  const bytes = contents ? contents.subarray(0, node.usedBytes ?? contents.byteLength) : new Uint8Array(0);
+  return { size: bytes.byteLength, read: (position, length) => bytes.subarray(position, Math.min(position + length, bytes.byteLength)) };
 }
 
 /**
@@ -82,7 +93,7 @@ function ensureDuckdb(py: PyodideAPI): Promise<DuckdbBridge> {
       extensionRepository: location.extensionRepository,
       memoryLimitBytes: RUN_LIMITS.maxHeapBytes / 2,
       xhr: kernelXhr,
-      fileSource: (path) => fileBytes(py, path),
+      fileSource: (path) => fileSource(py, path),
       checkInterrupt: () => py.checkInterrupt(),
     }),
   );
@@ -226,7 +237,14 @@ __runpad_kernel.start
   async writeFile(path: string, bytes: Uint8Array) {
     const py = requireReady();
     py.FS.mkdirTree(path.slice(0, path.lastIndexOf('/')) || '/');
+    unlinkDeviceLink(py.FS as unknown as Parameters<typeof unlinkDeviceLink>[0], path); // the file moved from the device to the account
     py.FS.writeFile(path, bytes);
+    return true;
+  },
+
+  async mountDeviceFile(name: string, sha256: string, file: Blob) {
+    if (!(file instanceof Blob)) throw new TypeError('A device dataset arrives as a File.');
+    mountDeviceFile(requireReady().FS as unknown as EmscriptenFs, String(name), String(sha256), file);
     return true;
   },
 

@@ -4,13 +4,14 @@
  * a fresh worker). See ARCHITECTURE.md, "Kernel".
  */
 import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from './protocol';
-import { failedRun, failureForPerson, failureOfError, type RunFailure } from './run-failure';
+import { failedRun, failureForPerson, failureOfError, RunFailureError, type RunFailure } from './run-failure';
 import { RUN_LIMITS } from './limits';
 import { OutputBudget } from './output-budget';
 import { packageFailureResult } from './package-errors';
 import { mayImport } from './may-import';
 import { mentionsSql } from './mentions-sql';
 import { accountDataset, openDataset } from '@/lib/files/dataset-cache';
+import { deviceFile } from '@/lib/files/device-files.page';
 import { FLUSH_EVERY_MS, type RunLanguage, type StartPhase } from './worker-api';
 import { WorkerHandle, type WorkerConfig } from './worker-handle';
 
@@ -383,13 +384,23 @@ export class Kernel {
   }
 
   /**
-   * Writes files into /data/, each from the browser's dataset cache when it has the bytes (a
-   * return visit), from the server otherwise (lib/files/dataset-cache.ts). Every source is opened
-   * first, so the cell says what it waits for, with the size, before the bytes move.
+   * Fills /data/. A file kept on the device is mounted where it lies (its OPFS File, read in
+   * ranges on demand; a device without it fails the run as `dataset-missing`, `on-device`). An
+   * uploaded one is written, from the browser's dataset cache when it has the bytes (a return
+   * visit), from the server otherwise (lib/files/dataset-cache.ts). Every source is opened first,
+   * so the cell says what it waits for, with the size, before the bytes move.
    */
-  private async writeFiles(handle: WorkerHandle, files: DataFile[], onPhase?: (phase: RunPhase) => void): Promise<void> {
+  private async writeFiles(handle: WorkerHandle, all: DataFile[], onPhase?: (phase: RunPhase) => void): Promise<void> {
     const written = this.written.get(handle) ?? new Set<string>();
     this.written.set(handle, written);
+    const kept = await Promise.all(all.filter((file) => file.location === 'device').map(async (file) => ({ file, blob: await deviceFile(file.sha256) })));
+    for (const { file, blob } of kept) {
+      if (!blob) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
+      await handle.mountDeviceFile(file.name, file.sha256, blob);
+      written.add(fileKey(file));
+    }
+    const files = all.filter((file) => file.location === 'account');
+    if (files.length === 0) return;
     const sources = await Promise.all(files.map((file) => openDataset(accountDataset(file))));
     onPhase?.({ kind: 'loading-files', names: files.map((file) => file.name), bytes: sources.reduce((sum, source) => sum + (source.size ?? 0), 0) });
     for (const [i, file] of files.entries()) {

@@ -201,6 +201,11 @@ export class WorkerHandle {
     await this.guard(this.remote.writeFile(path, Comlink.transfer(bytes, [bytes.buffer])), 60_000, 'Writing a file');
   }
 
+  /** Mounts a file kept on the device at /data/<name> (a File is cloned to the worker as a reference to the disk, not its bytes). */
+  async mountDeviceFile(name: string, sha256: string, file: Blob): Promise<void> {
+    await this.guard(this.remote.mountDeviceFile(name, sha256, file), 10_000, 'Mounting a file');
+  }
+
   async readFile(path: string): Promise<Uint8Array> {
     return fileBytesSchema.parse(await this.guard(this.remote.readFile(path), 60_000, 'Reading a file'));
   }

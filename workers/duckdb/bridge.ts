@@ -3,9 +3,10 @@
  * bindings run on the worker's own thread, so Python calls them synchronously (`sql()` inside
  * Python code, SQL cells) with no bridge to another worker. Measured in bench/duckdb.mjs.
  *
- * - Files in /data are read by DuckDB straight from Pyodide's in-memory file system: the runtime's
- *   `readFile` copies the requested range from the file's bytes into DuckDB's heap, no second copy
- *   of the whole file.
+ * - Files in /data are read by DuckDB in the ranges it asks for: the runtime's `readFile` copies
+ *   the requested range into DuckDB's heap, from an uploaded file's bytes in Pyodide's in-memory
+ *   file system, or from the disk for a file kept on the device (its WORKERFS Blob, read with
+ *   FileReaderSync). Never a second copy of the whole file.
  * - A statement runs as a pending query polled in slices, so Python checks the interrupt flag
  *   between slices and Stop cancels the query, keeping both engines' state.
  * - Extensions (Parquet, JSON, Excel) load over a synchronous request from one source (DuckDB's
@@ -49,8 +50,10 @@ type BrowserRuntime = {
   getFileInfo(mod: DuckdbModule, fileId: number): { fileName: string } | null;
 };
 
+/** A file as ranges: `read` gives the bytes at [position, position + length), fewer at the end. */
+export type FileRanges = { size: number; read(position: number, length: number): Uint8Array };
 /** How the bridge reads a file of the interpreter's file system without copying it whole. */
-export type FileSource = (path: string) => Uint8Array | null;
+export type FileSource = (path: string) => FileRanges | null;
 
 export type DuckdbOptions = {
   /** Absolute URL of public/duckdb/<version>/ (trailing slash). */
@@ -105,8 +108,8 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
     const info = runtime.getFileInfo(mod, fileId);
     if (!info || !files.has(info.fileName)) return readFile(mod, fileId, buffer, bytes, location);
     const data = options.fileSource(info.fileName);
-    if (!data) return 0;
-    const chunk = data.subarray(location, Math.min(location + bytes, data.byteLength));
+    if (!data || location >= data.size) return 0;
+    const chunk = data.read(location, bytes);
     mod.HEAPU8.set(chunk, buffer);
     return chunk.byteLength;
   };
@@ -152,7 +155,7 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
       const data = options.fileSource(path);
       if (!data) return false;
       if (files.has(path)) db.dropFile(path);
-      db.registerFileHandle(path, { size: data.byteLength }, lib.DuckDBDataProtocol.BROWSER_FILEREADER, true);
+      db.registerFileHandle(path, { size: data.size }, lib.DuckDBDataProtocol.BROWSER_FILEREADER, true);
       files.add(path);
       return true;
     },

@@ -21,6 +21,15 @@ FORMATS = {
     ".xlsx": "xlsx",
 }
 
+# Where the worker mounts files kept on the device; /data/<name> links there (workers/device-mount.ts).
+DEVICE_MOUNT_ROOT = "/mnt/device/"
+
+
+def kept_on_device(path):
+    """Whether `path` is a file kept on the device (read in place from the disk, never copied)."""
+    return os.path.realpath(path).startswith(DEVICE_MOUNT_ROOT)
+
+
 class LoadError(Exception):
     """A file that cannot become a table; the message says why."""
 

@@ -277,8 +277,13 @@ class DuckDBEngine:
     def load(self, table, path, fmt):
         _bridge.register_file(path)
         name = _datasets.quote_identifier(table)
+        # A file kept on the device (any size the disk holds) is a view: each query reads the
+        # ranges it needs from the disk, never a copy in DuckDB's memory. An uploaded one is loaded.
+        kind = "VIEW" if _datasets.kept_on_device(path) else "TABLE"
+        if self._kind_of(table) not in (None, kind):
+            self.drop(table)  # the file moved between the device and the account
         try:
-            _bridge.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM {_datasets.duckdb_source(path, fmt)}")
+            _bridge.execute(f"CREATE OR REPLACE {kind} {name} AS SELECT * FROM {_datasets.duckdb_source(path, fmt)}")
         except _bridge.DuckDBError as error:
             if fmt not in EXTENSION_OF or not _is_extension_error(error):
                 raise
@@ -288,8 +293,18 @@ class DuckDBEngine:
                 return
             raise _datasets.LoadError(extension_notice(path, fmt, error, _bridge.extension_repository())) from None
 
+    def _kind_of(self, table):
+        """'TABLE', 'VIEW' or None: what the name is in DuckDB now."""
+        literal = _datasets.quote_literal(str(table))
+        found = _bridge.execute(f"SELECT table_type FROM information_schema.tables WHERE table_name = {literal}").rows
+        if not found:
+            return None
+        return "VIEW" if str(found[0][0]).upper() == "VIEW" else "TABLE"
+
     def drop(self, table):
-        _bridge.execute(f"DROP TABLE IF EXISTS {_datasets.quote_identifier(table)}")
+        kind = self._kind_of(table)
+        if kind is not None:
+            _bridge.execute(f"DROP {kind} IF EXISTS {_datasets.quote_identifier(table)}")
 
     def prepare(self, data_dir, namespace):
         return self.datasets.sync(data_dir, self)
