@@ -17,6 +17,7 @@ import { scriptLanguage } from '@/lib/notebook/script-language';
 import type { ClientConfig } from '@/lib/client-config';
 import type { Attachment } from '@/lib/files/attachment';
 import { DropZone } from '@/components/files/drop-zone';
+import { MissingFilesProvider, type MissingFiles } from '@/components/files/drop-same-file';
 import { FileChips } from '@/components/files/file-chips';
 import { conversationFileStore } from '@/components/files/store-output-files';
 import { useUploads } from '@/components/files/use-uploads';
@@ -88,6 +89,16 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   useEffect(() => {
     dataFilesRef.current = files.map((f): DataFile => (f.location === 'device' ? { name: f.name, sha256: f.sha256, location: 'device' } : { name: f.name, sha256: f.sha256, location: 'account', url: `/api/blobs/${f.sha256}` }));
   }, [files]);
+  // A failed cell's "Drop the same file to continue" checks a dropped file against this conversation's.
+  const missingFiles = useMemo<MissingFiles>(
+    () => ({
+      expected: (name) => {
+        const file = files.find((f) => f.name === name && f.location === 'device');
+        return file ? { sha256: file.sha256, size: file.size } : null;
+      },
+    }),
+    [files],
+  );
   const stoppedRef = useRef(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const scrollRef = useRef<HTMLElement>(null);
@@ -332,6 +343,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
 
   return (
     <KernelContext.Provider value={kernelContext}>
+    <MissingFilesProvider value={missingFiles}>
     <div className="flex h-dvh">
       <Sidebar currentId={conversationId} refreshKey={sidebarVersion + (stored ? 1 : 0)} open={sidebarOpen} onClose={closeSidebar} onCurrentTitle={setListedTitle} currentName={shownName} />
       <DropZone onFiles={uploads.add}>
@@ -400,6 +412,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       </div>
       </DropZone>
     </div>
+    </MissingFilesProvider>
     </KernelContext.Provider>
   );
 }
