@@ -27,7 +27,7 @@ function phaseWords(upload: Upload): string | null {
  * keeping · sending · storing · done · error) and where the file lives (`data-file-location`:
  * device · account); removable before sending.
  */
-export function FileChips({ uploads, onRemove }: { uploads: Upload[]; onRemove: (localId: string) => void }) {
+export function FileChips({ uploads, onRemove, onSwitch }: { uploads: Upload[]; onRemove: (localId: string) => void; onSwitch?: (localId: string) => void }) {
   if (uploads.length === 0) return null;
   return (
     <ul aria-label="Attached files" className="mb-2 flex flex-wrap gap-2">
@@ -58,6 +58,12 @@ export function FileChips({ uploads, onRemove }: { uploads: Upload[]; onRemove: 
                 {LOCATION_WORDS[upload.location]}
               </span>
             )}
+            {upload.status === 'done' && onSwitch && (
+              <button type="button" onClick={() => onSwitch(upload.localId)} className="text-xs underline" aria-label={`Keep ${upload.name} ${upload.location === 'device' ? 'in your account' : 'on this device'}`}>
+                {upload.location === 'device' ? 'Keep in your account' : 'Keep on this device'}
+              </button>
+            )}
+            {upload.switchError && <span role="alert" className="text-red-700 dark:text-red-300">{upload.switchError}</span>}
             {upload.status === 'error' && <span role="alert">{upload.error}</span>}
             <button type="button" onClick={() => onRemove(upload.localId)} aria-label={`Remove ${upload.name}`} className="text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100">
               ✕

@@ -11,6 +11,7 @@ import { deviceStorageAvailable } from '@/lib/files/device-files.page';
 import { keepOnDevice } from '@/lib/files/keep-on-device.page';
 import { formatBytes } from '@/lib/format';
 import { recordDeviceFile } from './device-file-request';
+import { moveToAccount, moveToDevice } from './switch-location';
 import { previewFile } from './preview-file';
 import { uploadFile, type UploadPhase } from './upload-request';
 
@@ -29,6 +30,8 @@ export type Upload = {
   /** Bytes sent or kept so far (meaningful while `sending` or `keeping`). */
   sent: number;
   error?: string;
+  /** Why the last switch between this device and the account did not happen (the file stays where it is). */
+  switchError?: string;
   stored?: Attachment;
 };
 
@@ -146,11 +149,40 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
     [conversationId],
   );
 
+  /** Moves a stored file to the other place (this device ⇄ the account), showing the transfer's progress on its chip. */
+  const switchLocation = useCallback(
+    (localId: string) => {
+      const upload = uploads.find((u) => u.localId === localId);
+      const stored = upload?.stored;
+      if (!upload || !stored || upload.status !== 'done') return;
+      const to: DataFileLocation = upload.location === 'device' ? 'account' : 'device';
+      update(localId, { status: to === 'device' ? 'keeping' : 'sending', sent: 0, switchError: undefined });
+      const progress = (done: number) => update(localId, { sent: done });
+      void (async () => {
+        const switched = to === 'account' ? await moveToAccount(conversationId, stored, progress) : await moveToDevice(conversationId, stored, progress);
+        if (!switched.ok) {
+          update(localId, { status: 'done', sent: upload.size, switchError: switched.message });
+          return;
+        }
+        const attachment: Attachment = { ...stored, location: switched.file.location };
+        update(localId, { status: 'done', sent: upload.size, location: to, stored: attachment });
+        onStored(attachment);
+      })();
+    },
+    [uploads, conversationId, onStored],
+  );
+
+  /** A file already on this device or in the account ("My datasets"), added without dropping it again: a chip, ready. */
+  const addExisting = useCallback((file: Attachment) => {
+    setUploads((list) => [...list, { localId: crypto.randomUUID(), name: file.name, size: file.size, location: file.location ?? 'account', status: 'done', sent: file.size, stored: file }]);
+    onStored(file);
+  }, [onStored]);
+
   const takeAttachments = useCallback((): Attachment[] => {
     const done = uploads.flatMap((u) => (u.stored ? [u.stored] : []));
     setUploads((list) => list.filter(isPending));
     return done;
   }, [uploads]);
 
-  return { uploads, add, remove, takeAttachments, busy: uploads.some(isPending) };
+  return { uploads, add, addExisting, remove, switchLocation, takeAttachments, busy: uploads.some(isPending) };
 }
