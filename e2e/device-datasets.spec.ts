@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page, newVisitorContext, firstPage } from './test';
-import { addScenarios, openChat, send, waitForTurn } from './helpers';
+import { addScenarios, dropCsv, openChat, send, waitForTurn } from './helpers';
 import { MAIN_APP_PORT } from '../playwright.config';
 
 /**
@@ -137,4 +137,42 @@ test('a CSV over 100 MB is kept on this device, read in place by SQL and Python,
   } finally {
     await context.close();
   }
+});
+
+test('a small file moves to this device and back to the account from its chip, and My datasets adds it to another conversation', async ({ page }) => {
+  const small = 'switch_me.csv';
+  await openChat(page);
+  await dropCsv(page, small, 'region,units\nnorth,3\nsouth,4\n');
+  const chip = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
+  await expect(chip).toHaveAttribute('data-file-location', 'account');
+  await expect(chip.getByTestId('file-location')).toHaveText('in your account');
+  const listed = async (conversationId: string) =>
+    page.evaluate(async (id) => (await (await fetch(`/api/conversations/${id}/files`)).json()) as { files: Array<{ name: string; location: string }> }, conversationId);
+
+  const conversationId = await page.evaluate(async () => {
+    const response = await fetch('/api/conversations?limit=1');
+    const body = (await response.json()) as { items: Array<{ id: string }> };
+    return body.items[0]?.id ?? '';
+  });
+  await chip.getByRole('button', { name: `Keep ${small} on this device` }).click();
+  await expect(chip).toHaveAttribute('data-file-location', 'device', { timeout: 60_000 });
+  await expect(chip.getByTestId('file-location')).toHaveText('on this device');
+  expect((await listed(conversationId)).files).toEqual([expect.objectContaining({ name: small, location: 'device' })]);
+
+  await chip.getByRole('button', { name: `Keep ${small} in your account` }).click();
+  await expect(chip).toHaveAttribute('data-file-location', 'account', { timeout: 60_000 });
+  expect((await listed(conversationId)).files).toEqual([expect.objectContaining({ name: small, location: 'account' })]);
+
+  // Another conversation: My datasets lists the file (kept here and in the account) and adds it without a drop.
+  await page.goto('/');
+  await page.getByRole('button', { name: 'My datasets' }).click();
+  const row = page.getByRole('list', { name: 'Datasets' }).getByRole('listitem').filter({ hasText: small });
+  await expect(row).toHaveAttribute('data-on-device', 'true');
+  await expect(row).toHaveAttribute('data-in-account', 'true');
+  await row.getByRole('button', { name: `Add ${small} to this conversation` }).click();
+  await expect(page.getByTestId('datasets-dialog')).toContainText(`${small} was added to this conversation`);
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
+  const added = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
+  await expect(added).toHaveAttribute('data-upload-status', 'done');
+  await expect(added).toContainText(small);
 });
