@@ -21,7 +21,7 @@ const BYTES = HEADER.length + BLOCK.length * REPEAT;
 /** The server's blobs, as this suite's main app server stores them (playwright.config.ts). */
 const BLOB_DIR = path.resolve(`e2e/.artifacts/data-${MAIN_APP_PORT}/blobs`);
 
-const SQL = `SELECT region, COUNT(*) AS n, SUM(amount) AS total FROM device_rows GROUP BY region ORDER BY region`;
+const SQL = `SELECT region, COUNT(*) AS n, SUM(CAST(amount AS BIGINT)) AS total FROM device_rows GROUP BY region ORDER BY region`;
 const PYTHON = [
   'lines = 0',
   `with open("/data/${NAME}", "rb") as f:`,
@@ -74,7 +74,7 @@ test('a CSV over 100 MB is kept on this device, read in place by SQL and Python,
   ]);
   await openChat(page);
   const blobsBefore = sizeOf(BLOB_DIR);
-  await page.getByLabel('Attach files').setInputFiles(csvPath);
+  await page.locator('input[type="file"][aria-label="Attach files"]').setInputFiles(csvPath);
   const chip = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
   await expect(chip).toHaveAttribute('data-file-location', 'device');
   await expect(chip).toHaveAttribute('data-upload-status', 'done', { timeout: 180_000 });
