@@ -68,9 +68,11 @@ async function expectNumbers(page: Page): Promise<void> {
 
 test('a CSV over 100 MB is kept on this device, read in place by SQL and Python, never uploaded, there after a reload, and a share reader continues by dropping the same file', async ({ page, playwright, baseURL }) => {
   const trigger = `e2e-device-${Date.now()}`;
+  // Its own trigger: the fake model answers the first scenario whose trigger the message contains.
+  const again = `e2e-again-${Date.now()}`;
   await addScenarios([
     { trigger, steps: [{ toolCall: { name: 'sql', arguments: { code: SQL } } }, { toolCall: { name: 'python', arguments: { code: PYTHON } } }, { text: 'Counted on your device.' }] },
-    { trigger: `${trigger}-again`, steps: [{ toolCall: { name: 'sql', arguments: { code: SQL } } }, { toolCall: { name: 'python', arguments: { code: PYTHON } } }, { text: 'Counted again.' }] },
+    { trigger: again, steps: [{ toolCall: { name: 'sql', arguments: { code: SQL } } }, { toolCall: { name: 'python', arguments: { code: PYTHON } } }, { text: 'Counted again.' }] },
   ]);
   await openChat(page);
   const blobsBefore = sizeOf(BLOB_DIR);
@@ -94,7 +96,7 @@ test('a CSV over 100 MB is kept on this device, read in place by SQL and Python,
   // After a reload the file is still here and read in place again.
   await page.reload();
   await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 120_000 });
-  await send(page, `Count them again. ${trigger}-again`);
+  await send(page, `Count them again. ${again}`);
   await expect(page.locator('#conversation').getByText('Counted again.')).toBeVisible({ timeout: 240_000 });
   await waitForTurn(page);
   await expectNumbers(page);
