@@ -28,6 +28,7 @@ const ERRORS = {
   'conversation:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },
   'share:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },
   'file:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },
+  'file:not_uploaded': { status: 409, level: 'warn', message: 'Upload the file before keeping it in your account.', retryable: false },
   'person:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },
   'device:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },
   'invitation:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },

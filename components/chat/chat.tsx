@@ -17,6 +17,8 @@ import { scriptLanguage } from '@/lib/notebook/script-language';
 import type { ClientConfig } from '@/lib/client-config';
 import type { Attachment } from '@/lib/files/attachment';
 import { DropZone } from '@/components/files/drop-zone';
+import { MissingFilesProvider, type MissingFiles } from '@/components/files/drop-same-file';
+import { DatasetsDialog } from '@/components/files/datasets-dialog';
 import { FileChips } from '@/components/files/file-chips';
 import { conversationFileStore } from '@/components/files/store-output-files';
 import { useUploads } from '@/components/files/use-uploads';
@@ -87,6 +89,16 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   useEffect(() => {
     dataFilesRef.current = files.map((f): DataFile => (f.location === 'device' ? { name: f.name, sha256: f.sha256, location: 'device' } : { name: f.name, sha256: f.sha256, location: 'account', url: `/api/blobs/${f.sha256}` }));
   }, [files]);
+  // A failed cell's "Drop the same file to continue" checks a dropped file against this conversation's.
+  const missingFiles = useMemo<MissingFiles>(
+    () => ({
+      expected: (name) => {
+        const file = files.find((f) => f.name === name && f.location === 'device');
+        return file ? { sha256: file.sha256, size: file.size } : null;
+      },
+    }),
+    [files],
+  );
   const stoppedRef = useRef(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const scrollRef = useRef<HTMLElement>(null);
@@ -238,6 +250,9 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   /** What the header and the conversation's row in the list show: one name at every moment. */
   const shownName = shownTitle(listedTitle ?? title, firstQuestion(messages));
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [datasetsOpen, setDatasetsOpen] = useState(false);
+  const openDatasets = useCallback(() => setDatasetsOpen(true), []);
+  const closeDatasets = useCallback(() => setDatasetsOpen(false), []);
   const [stopFailed, setStopFailed] = useState<string | null>(null);
   // The sidebar reloads after each answer (a generated title appears), and once a new
   // conversation is stored (it is listed while its first answer is still coming).
@@ -265,7 +280,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const takeAttachments = uploads.takeAttachments;
   // Memoised with the composer and the settings dialog: React writes an input's name and type on
   // every render of it, and those writes alone made each run's start need a frame of its own.
-  const attachments = useMemo(() => <FileChips uploads={uploads.uploads} onRemove={uploads.remove} />, [uploads.uploads, uploads.remove]);
+  const attachments = useMemo(() => <FileChips uploads={uploads.uploads} onRemove={uploads.remove} onSwitch={uploads.switchLocation} />, [uploads.uploads, uploads.remove, uploads.switchLocation]);
   const send = useCallback(
     (text: string) => {
       stoppedRef.current = false;
@@ -330,8 +345,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
 
   return (
     <KernelContext.Provider value={kernelContext}>
+    <MissingFilesProvider value={missingFiles}>
     <div className="flex h-dvh">
-      <Sidebar currentId={conversationId} refreshKey={sidebarVersion + (stored ? 1 : 0)} open={sidebarOpen} onClose={closeSidebar} onCurrentTitle={setListedTitle} currentName={shownName} />
+      <Sidebar currentId={conversationId} refreshKey={sidebarVersion + (stored ? 1 : 0)} open={sidebarOpen} onClose={closeSidebar} onCurrentTitle={setListedTitle} currentName={shownName} onOpenDatasets={openDatasets} />
+      <DatasetsDialog open={datasetsOpen} onClose={closeDatasets} conversationId={conversationId} onAdd={uploads.addExisting} />
       <DropZone onFiles={uploads.add}>
       <ChatHeader
         conversationId={conversationId}
@@ -398,6 +415,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
       </div>
       </DropZone>
     </div>
+    </MissingFilesProvider>
     </KernelContext.Provider>
   );
 }

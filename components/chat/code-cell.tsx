@@ -5,6 +5,7 @@ import type { RunResult } from '@/lib/runtime/protocol';
 import { noticeForPerson } from '@/lib/runtime/run-failure';
 import { runResultOf, type RunPart } from '@/lib/targets/run-part';
 import { OutputList } from '@/components/outputs/output-list';
+import { DropSameFiles } from '@/components/files/drop-same-file';
 import { CodeView } from './code-view';
 import { cellStatus, RunStatusLabel, statusAnnouncement } from './run-status';
 import { useLiveRun, type RunStore } from './run-store';
@@ -100,6 +101,7 @@ export function CodeCell({ part, target, runs }: { part: RunPart; target: Target
         <div data-testid="cell-outputs" className="border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
           <OutputList outputs={outputs} toolCallId={rerun ? undefined : part.toolCallId} />
           {notice && <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">{notice}</p>}
+          {canRun && <DropSameFiles failures={shownResult?.failures} onKept={() => void runByUser(code, 'rerun')} />}
           {part.errorText && <p className="mt-2 text-sm text-red-700">{part.errorText}</p>}
         </div>
       )}

@@ -8,6 +8,7 @@
  */
 import { createContext, useContext, useId, useState, type ReactNode } from 'react';
 import { OutputList } from '@/components/outputs/output-list';
+import { DropSameFiles } from '@/components/files/drop-same-file';
 import { noticeForPerson } from '@/lib/runtime/run-failure';
 import type { CellRerun } from '@/lib/share/rerun-state.client';
 
@@ -119,6 +120,11 @@ export function RerunMark({ toolCallId }: { toolCallId: string }) {
           </button>
         )}
       </div>
+      {mark.kind === 'different' && (
+        <div className="px-3 pb-2">
+          <DropSameFiles failures={mark.result.failures} />
+        </div>
+      )}
       {mark.kind === 'different' && open && <NewOutput mark={mark} id={outputId} />}
     </div>
   );

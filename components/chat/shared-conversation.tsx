@@ -1,6 +1,7 @@
 'use client';
 
 import type { DataFile, DataFileLocation } from '@/lib/files/data-file';
+import { MissingFilesProvider, type MissingFiles } from '@/components/files/drop-same-file';
 import { z } from 'zod';
 import { answerMetadataOf } from '@/lib/messages/answer-metadata';
 import { readJsonAs } from '@/lib/http/error-body.client';
@@ -23,7 +24,7 @@ import { RunStore } from './run-store';
 import { useShareRerun } from './use-share-rerun';
 
 /** A file the share grants: written into /data/ for a re-run. */
-export type SharedFile = { name: string; sha256: string; location: DataFileLocation };
+export type SharedFile = { name: string; sha256: string; location: DataFileLocation; size: number };
 
 type SharedConversationProps = {
   shareId: string;
@@ -51,6 +52,18 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
   // A file kept on the owner's device is not served: the re-run says so, naming it (dataset-missing, on-device).
   const dataFiles = files.map((file): DataFile => (file.location === 'device' ? { name: file.name, sha256: file.sha256, location: 'device' } : { name: file.name, sha256: file.sha256, location: 'account', url: blobUrl(file.sha256) }));
   const rerun = useShareRerun({ messages, files: dataFiles, location, webr, maxRunTimeoutMs, blobUrl });
+  // The same file dropped on a failed cell is kept on this reader's device (never uploaded), and the re-run starts again.
+  const startRerun = rerun.start;
+  const missingFiles = useMemo<MissingFiles>(
+    () => ({
+      expected: (name) => {
+        const file = files.find((f) => f.name === name && f.location === 'device');
+        return file ? { sha256: file.sha256, size: file.size } : null;
+      },
+      onKept: () => void startRerun(),
+    }),
+    [files, startRerun],
+  );
   const hasCells = useMemo(() => messages.some((message) => message.role === 'assistant' && message.parts.some((part) => isCodePartType(part.type))), [messages]);
   // The same traces as the owner's page: computed from the same stored messages.
   const traces = useMemo(() => traceConversation(messages), [messages]);
@@ -77,6 +90,7 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
   };
   return (
     <RerunMarksProvider value={rerun.state.phase === 'idle' ? null : rerun.state.cells}>
+      <MissingFilesProvider value={missingFiles}>
       <div className="flex min-h-dvh flex-col">
         <header className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title ?? 'Shared conversation'}</h1>
@@ -103,6 +117,7 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
           ))}
         </main>
       </div>
+      </MissingFilesProvider>
     </RerunMarksProvider>
   );
 }

@@ -37,6 +37,7 @@ export const Sidebar = memo(function Sidebar({
   onClose,
   onCurrentTitle,
   currentName,
+  onOpenDatasets,
 }: {
   currentId: string;
   refreshKey: number;
@@ -44,6 +45,8 @@ export const Sidebar = memo(function Sidebar({
   onClose: () => void;
   onCurrentTitle: (title: string | null) => void;
   currentName: string;
+  /** Opens "My datasets" (components/files/datasets-dialog.tsx). */
+  onOpenDatasets?: () => void;
 }) {
   const [list, setList] = useState<{ items: SidebarItem[]; loadedAt: Date }>({ items: [], loadedAt: new Date(0) });
   const [cursor, setCursor] = useState<string | null>(null);
@@ -188,6 +191,11 @@ export const Sidebar = memo(function Sidebar({
       {cursor && terms.length === 0 && (
         <button type="button" onClick={() => void load(cursor)} className="m-2 rounded border border-zinc-300 py-1 text-sm dark:border-zinc-700">
           Load more
+        </button>
+      )}
+      {onOpenDatasets && (
+        <button type="button" onClick={onOpenDatasets} className="m-2 mt-0 rounded border border-zinc-300 py-1 text-sm dark:border-zinc-700">
+          My datasets
         </button>
       )}
       <RenameDialog item={renaming} onClose={() => setRenaming(null)} onRename={rename} />

@@ -102,8 +102,14 @@ export function wasmOnlyWorkerCsp(): string {
   return ["default-src 'none'", "script-src 'wasm-unsafe-eval'"].join('; ');
 }
 
-/** The page's workers that belong to no target: the dataset hasher reads Blobs and fetches nothing. */
-export const PAGE_WORKERS: readonly DeclaredWorker[] = [{ script: () => '/workers/dataset-hash.worker.mjs', csp: closedWorkerCsp }];
+/**
+ * The page's workers that belong to no target: the dataset hasher reads Blobs and fetches nothing;
+ * the keeper copies a file into the device's storage, hashing it with the wasm its bundle embeds.
+ */
+export const PAGE_WORKERS: readonly DeclaredWorker[] = [
+  { script: () => '/workers/dataset-hash.worker.mjs', csp: closedWorkerCsp },
+  { script: () => '/workers/device-keep.worker.mjs', csp: wasmOnlyWorkerCsp },
+];
 
 /**
  * The policy a worker script is served with: the one its declaration gives (the targets' and the

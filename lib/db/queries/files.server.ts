@@ -1,13 +1,14 @@
 import 'server-only';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../client.server';
-import { conversationFiles, shareFiles, shares } from '../schema.server';
+import { conversationFiles, conversations, shareFiles, shares } from '../schema.server';
 import { withSuffix } from '@/lib/files/accept';
 import { getConversation } from './conversations.server';
-import { linkBlob, unlinkBlobIfUnused } from './blobs.server';
+import { getBlobForUser, linkBlob, unlinkBlobIfUnused } from './blobs.server';
 import type { StorageQuota } from './quota.server';
 
 import type { DataFileLocation } from '@/lib/files/data-file';
+import { newestBySha256, type AccountDataset } from '@/lib/files/datasets-library';
 
 /** A conversation's dataset as the server records it: `location` says where its bytes are (lib/files/data-file.ts). */
 export type ConversationFile = { name: string; sha256: string; mediaType: string; size: number; location: DataFileLocation };
@@ -75,4 +76,59 @@ export async function removeFile(db: Db, userId: string, conversationId: string,
   const blob = rows[0].blobSha256;
   if (blob !== null) await unlinkBlobIfUnused(db, userId, conversationId, blob);
   return blob;
+}
+
+/** The files a person keeps in their account, across all their conversations: one entry per SHA-256 (its latest name). */
+export async function listAccountFiles(db: Db, userId: string): Promise<AccountDataset[]> {
+  const rows = await db
+    .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size, addedAt: conversationFiles.createdAt })
+    .from(conversationFiles)
+    .innerJoin(conversations, eq(conversations.id, conversationFiles.conversationId))
+    .where(and(eq(conversations.ownerId, userId), eq(conversationFiles.location, 'account')))
+    .orderBy(desc(conversationFiles.createdAt));
+  return newestBySha256(rows.map((row) => ({ ...row, addedAt: row.addedAt.getTime() })));
+}
+
+/**
+ * Adds to a conversation a file already in the person's account (the blob `sha256`, which one of
+ * their conversations references), under `name`: no bytes move; the blob is linked and counted
+ * against the conversation's quota (throws QuotaExceededError, adding nothing). The final name,
+ * or null when the conversation or the blob is not the person's.
+ */
+export async function addAccountFile(db: Db, userId: string, conversationId: string, file: { sha256: string; name: string }, quota: StorageQuota): Promise<ConversationFile | null> {
+  const blob = await getBlobForUser(db, userId, file.sha256);
+  if (!blob) return null;
+  const added = { name: file.name, sha256: file.sha256, mediaType: blob.mediaType, size: blob.size };
+  const name = await addFile(db, userId, conversationId, added, quota);
+  return name === null ? null : { ...added, name, location: 'account' };
+}
+
+export type LocationChange =
+  | { kind: 'changed'; file: ConversationFile; /** A blob this conversation no longer holds (its bytes may be unreferenced now). */ released: string | null }
+  | { kind: 'not-found' }
+  /** To the account: the person has not uploaded these bytes (upload them first). */
+  | { kind: 'not-uploaded' };
+
+/**
+ * Moves a conversation's file between the person's device and their account, under the same name.
+ * To `account`: the bytes must already be a blob the person holds (uploaded); it is linked and
+ * counted against the quota (throws QuotaExceededError, changing nothing). To `device`: the
+ * record no longer holds the blob, which this conversation releases unless a message shows it.
+ */
+export async function setFileLocation(db: Db, userId: string, conversationId: string, name: string, location: DataFileLocation, quota: StorageQuota): Promise<LocationChange> {
+  if (!(await getConversation(db, userId, conversationId))) return { kind: 'not-found' };
+  const [file] = (await listFiles(db, conversationId)).filter((f) => f.name === name);
+  if (!file) return { kind: 'not-found' };
+  if (file.location === location) return { kind: 'changed', file, released: null };
+  const where = and(eq(conversationFiles.conversationId, conversationId), eq(conversationFiles.name, name));
+  if (location === 'account') {
+    const blob = await getBlobForUser(db, userId, file.sha256);
+    if (!blob) return { kind: 'not-uploaded' };
+    await linkBlob(db, userId, conversationId, { sha256: file.sha256, mediaType: file.mediaType, size: blob.size }, quota);
+    await db.update(conversationFiles).set({ location: 'account', blobSha256: file.sha256 }).where(where);
+    return { kind: 'changed', file: { ...file, location: 'account' }, released: null };
+  }
+  await db.update(conversationFiles).set({ location: 'device', blobSha256: null }).where(where);
+  await unlinkBlobIfUnused(db, userId, conversationId, file.sha256);
+  return { kind: 'changed', file: { ...file, location: 'device' }, released: file.sha256 };
 }

@@ -1,12 +1,15 @@
 import { getDb } from '@/lib/db/client.server';
 import { getConversation } from '@/lib/db/queries/conversations.server';
 import { deleteBlobIfUnreferenced } from '@/lib/db/queries/blobs.server';
-import { listFiles, removeFile } from '@/lib/db/queries/files.server';
+import { listFiles, removeFile, setFileLocation } from '@/lib/db/queries/files.server';
 import { AppError } from '@/lib/errors.server';
 import { UPLOAD_LIMITS } from '@/lib/files/accept';
 import { checkHeadroom, checkUpload, ownOrNewConversation, storeUpload } from '@/lib/files/store-upload.server';
 import { formatBytes } from '@/lib/format';
 import { getBlobStore } from '@/lib/files/app-blob-store.server';
+import { storageQuota } from '@/lib/files/storage-quota.server';
+import { readJson } from '@/lib/http/read-json.server';
+import { z } from 'zod';
 import { route } from '@/lib/http/route.server';
 import { recordUpload } from '@/lib/metrics/registry.server';
 import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
@@ -65,3 +68,26 @@ export const DELETE = route<Params>(async ({ request, params }) => {
   if (removed !== null) await deleteBlobIfUnreferenced(db, await getBlobStore(), removed);
   return new Response(null, { status: 204 });
 });
+
+const locationChangeSchema = z.strictObject({ name: z.string().min(1).max(300), location: z.enum(['account', 'device']) });
+
+/**
+ * Moves a named file between the person's device and their account (lib/db/queries/files.server.ts,
+ * `setFileLocation`). To the account, its bytes must have been uploaded first (409 otherwise) and
+ * count against the quota; to the device, this conversation's copy is released (the blob is
+ * deleted when nothing references it any more).
+ */
+export const PATCH = route<Params>(
+  async ({ request, params }) => {
+    const user = await requireUser();
+    const id = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
+    const change = await readJson(request, locationChangeSchema);
+    const db = await getDb();
+    const result = await setFileLocation(db, user.userId, id, change.name, change.location, storageQuota());
+    if (result.kind === 'not-found') throw new AppError('file:not_found', { reason: 'file not found or not owned' });
+    if (result.kind === 'not-uploaded') throw new AppError('file:not_uploaded', { reason: 'no blob of the person with that sha256' });
+    if (result.released !== null) await deleteBlobIfUnreferenced(db, await getBlobStore(), result.released);
+    return Response.json(result.file);
+  },
+  { body: 'json' },
+);

@@ -1,0 +1,180 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page, newVisitorContext, firstPage } from './test';
+import { addScenarios, dropCsv, openChat, send, waitForTurn } from './helpers';
+import { MAIN_APP_PORT } from '../playwright.config';
+
+/**
+ * Datasets kept on this device (issue 39): a file over 100 MB is kept in the browser's own storage
+ * (OPFS), never uploaded; SQL and Python read it in place; it is there after a reload; a share's
+ * reader who does not have it is told so and continues after dropping the same file.
+ */
+test.describe.configure({ timeout: 420_000 });
+
+const NAME = 'device_rows.csv';
+/** Four rows of 16 bytes, repeated: 4 × 1,750,000 × 16 = 112 MB, over the 100 MB that keeps a file on the device. */
+const BLOCK = 'north,000000001\nsouth,000000002\neast_,000000003\nwest_,000000004\n';
+const REPEAT = 1_750_000;
+const HEADER = 'region,amount\n';
+const BYTES = HEADER.length + BLOCK.length * REPEAT;
+/** The server's blobs, as this suite's main app server stores them (playwright.config.ts). */
+const BLOB_DIR = path.resolve(`e2e/.artifacts/data-${MAIN_APP_PORT}/blobs`);
+
+const SQL = `SELECT region, COUNT(*) AS n, SUM(CAST(amount AS BIGINT)) AS total FROM device_rows GROUP BY region ORDER BY region`;
+const PYTHON = [
+  'lines = 0',
+  `with open("/data/${NAME}", "rb") as f:`,
+  '    for chunk in iter(lambda: f.read(1 << 20), b""):',
+  '        lines += chunk.count(b"\\n")',
+  'print("device lines", lines)',
+].join('\n');
+
+let csvPath = '';
+let otherPath = '';
+
+test.beforeAll(() => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-device-'));
+  csvPath = path.join(dir, NAME);
+  const fd = fs.openSync(csvPath, 'w');
+  fs.writeSync(fd, HEADER);
+  const chunk = BLOCK.repeat(10_000);
+  for (let i = 0; i < REPEAT / 10_000; i++) fs.writeSync(fd, chunk);
+  fs.closeSync(fd);
+  expect(fs.statSync(csvPath).size).toBe(BYTES);
+  // Another file under the same name: a different file for "drop the same file".
+  fs.mkdirSync(path.join(dir, 'other'));
+  otherPath = path.join(dir, 'other', NAME);
+  fs.writeFileSync(otherPath, `${HEADER}north,1\n`);
+});
+
+function sizeOf(dir: string): number {
+  if (!fs.existsSync(dir)) return 0;
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).reduce((sum, entry) => (entry.isFile() ? sum + fs.statSync(path.join(entry.parentPath, entry.name)).size : sum), 0);
+}
+
+async function expectNumbers(page: Page): Promise<void> {
+  const sqlCell = page.locator('section[data-target="sql"]').last();
+  await expect(sqlCell).toHaveAttribute('data-cell-status', 'ok', { timeout: 180_000 });
+  await expect(sqlCell.getByTestId('table-output')).toHaveAttribute('data-row-count', '4');
+  for (const [region, total] of [['north', '1750000'], ['south', '3500000'], ['east_', '5250000'], ['west_', '7000000']]) {
+    // Written with or without thousands separators, as the table shows numbers.
+    await expect(sqlCell.getByRole('row').filter({ hasText: region })).toContainText(new RegExp(total.replace(/\B(?=(\d{3})+(?!\d))/g, ',?')));
+  }
+  const pythonCell = page.locator('section[data-target="python"]').last();
+  await expect(pythonCell).toHaveAttribute('data-cell-status', 'ok', { timeout: 180_000 });
+  await expect(pythonCell).toContainText(`device lines ${4 * REPEAT + 1}`);
+}
+
+test('a CSV over 100 MB is kept on this device, read in place by SQL and Python, never uploaded, there after a reload, and a share reader continues by dropping the same file', async ({ page, playwright, baseURL }) => {
+  const trigger = `e2e-device-${Date.now()}`;
+  // Its own trigger: the fake model answers the first scenario whose trigger the message contains.
+  const again = `e2e-again-${Date.now()}`;
+  await addScenarios([
+    { trigger, steps: [{ toolCall: { name: 'sql', arguments: { code: SQL } } }, { toolCall: { name: 'python', arguments: { code: PYTHON } } }, { text: 'Counted on your device.' }] },
+    { trigger: again, steps: [{ toolCall: { name: 'sql', arguments: { code: SQL } } }, { toolCall: { name: 'python', arguments: { code: PYTHON } } }, { text: 'Counted again.' }] },
+  ]);
+  await openChat(page);
+  const blobsBefore = sizeOf(BLOB_DIR);
+  await page.locator('input[type="file"][aria-label="Attach files"]').setInputFiles(csvPath);
+  const chip = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
+  await expect(chip).toHaveAttribute('data-file-location', 'device');
+  await expect(chip).toHaveAttribute('data-upload-status', 'done', { timeout: 180_000 });
+  await expect(chip.getByTestId('file-location')).toHaveText('on this device');
+
+  await send(page, `Count the rows. ${trigger}`);
+  await expect(page.locator('#conversation').getByText('Counted on your device.')).toBeVisible({ timeout: 240_000 });
+  await waitForTurn(page);
+  await expectNumbers(page);
+
+  // Nothing of it on the server: its blobs did not grow by the file's size, and it is listed as on the device.
+  expect(sizeOf(BLOB_DIR) - blobsBefore).toBeLessThan(BYTES / 10);
+  const conversationId = new URL(page.url()).pathname.split('/').at(-1);
+  const listed = await page.evaluate(async (id) => (await (await fetch(`/api/conversations/${id}/files`)).json()) as { files: Array<{ name: string; size: number; location: string }> }, conversationId);
+  expect(listed.files).toEqual([expect.objectContaining({ name: NAME, size: BYTES, location: 'device' })]);
+
+  // After a reload the file is still here and read in place again.
+  await page.reload();
+  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 120_000 });
+  await send(page, `Count them again. ${again}`);
+  await expect(page.locator('#conversation').getByText('Counted again.')).toBeVisible({ timeout: 240_000 });
+  await waitForTurn(page);
+  await expectNumbers(page);
+
+  // A reader of the share does not have the file: the cells say so and offer to drop the same file.
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const shareUrl = await page.getByLabel('Share link').inputValue();
+  const context = await newVisitorContext(playwright, baseURL!, { viewport: { width: 1000, height: 900 } });
+  try {
+    const visitor = await firstPage(context);
+    await visitor.goto(shareUrl);
+    await visitor.getByRole('button', { name: 'Re-run in my browser' }).click();
+    const summary = visitor.getByTestId('rerun-summary');
+    await expect(summary).toHaveAttribute('data-rerun-phase', 'finished', { timeout: 180_000 });
+    const cells = visitor.locator('section[data-target]');
+    await expect(cells.first().getByTestId('rerun-mark')).toHaveAttribute('data-rerun', 'different');
+    await expect(cells.first().getByTestId('rerun-mark')).toContainText(`${NAME} is kept on its owner's device`);
+    const drop = cells.first().getByTestId('drop-same-file');
+    await expect(drop).toContainText('Drop the same file to continue');
+
+    // A different file under the same name is refused, both sizes named, and nothing is kept.
+    await drop.getByLabel(`Choose ${NAME}`).setInputFiles(otherPath);
+    await expect(drop.getByRole('alert')).toContainText('is a different file');
+    await expect(drop.getByRole('alert')).toContainText('112 MB');
+    const kept = () => visitor.evaluate(async () => {
+      const root = await navigator.storage.getDirectory();
+      const dir = await root.getDirectoryHandle('runpad-datasets', { create: true });
+      const names: string[] = [];
+      for await (const name of dir.keys()) names.push(name);
+      return names.filter((name) => /^[0-9a-f]{64}$/.test(name)).length;
+    });
+    expect(await kept()).toBe(0);
+
+    // The same file is kept on the reader's device (never uploaded) and the re-run goes again: every cell the same.
+    const blobsBeforeReader = sizeOf(BLOB_DIR);
+    await drop.getByLabel(`Choose ${NAME}`).setInputFiles(csvPath);
+    await expect(summary).toHaveText(/Re-ran 4 cells: 4 same, 0 different\./, { timeout: 240_000 });
+    expect(await kept()).toBe(1);
+    expect(sizeOf(BLOB_DIR) - blobsBeforeReader).toBeLessThan(BYTES / 10);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a small file moves to this device and back to the account from its chip, and My datasets adds it to another conversation', async ({ page }) => {
+  const small = 'switch_me.csv';
+  await openChat(page);
+  await dropCsv(page, small, 'region,units\nnorth,3\nsouth,4\n');
+  const chip = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
+  await expect(chip).toHaveAttribute('data-file-location', 'account');
+  await expect(chip.getByTestId('file-location')).toHaveText('in your account');
+  const listed = async (conversationId: string) =>
+    page.evaluate(async (id) => (await (await fetch(`/api/conversations/${id}/files`)).json()) as { files: Array<{ name: string; location: string }> }, conversationId);
+
+  const conversationId = await page.evaluate(async () => {
+    const response = await fetch('/api/conversations?limit=1');
+    const body = (await response.json()) as { items: Array<{ id: string }> };
+    return body.items[0]?.id ?? '';
+  });
+  await chip.getByRole('button', { name: `Keep ${small} on this device` }).click();
+  await expect(chip).toHaveAttribute('data-file-location', 'device', { timeout: 60_000 });
+  await expect(chip.getByTestId('file-location')).toHaveText('on this device');
+  expect((await listed(conversationId)).files).toEqual([expect.objectContaining({ name: small, location: 'device' })]);
+
+  await chip.getByRole('button', { name: `Keep ${small} in your account` }).click();
+  await expect(chip).toHaveAttribute('data-file-location', 'account', { timeout: 60_000 });
+  expect((await listed(conversationId)).files).toEqual([expect.objectContaining({ name: small, location: 'account' })]);
+
+  // Another conversation: My datasets lists the file (kept here and in the account) and adds it without a drop.
+  await page.goto('/');
+  await page.getByRole('button', { name: 'My datasets' }).click();
+  const row = page.getByRole('list', { name: 'Datasets' }).getByRole('listitem').filter({ hasText: small });
+  await expect(row).toHaveAttribute('data-on-device', 'true');
+  await expect(row).toHaveAttribute('data-in-account', 'true');
+  await row.getByRole('button', { name: `Add ${small} to this conversation` }).click();
+  await expect(page.getByTestId('datasets-dialog')).toContainText(`${small} was added to this conversation`);
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
+  const added = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
+  await expect(added).toHaveAttribute('data-upload-status', 'done');
+  await expect(added).toContainText(small);
+});

@@ -1,0 +1,40 @@
+/**
+ * Messages between the page and the keep worker (workers/device-keep.worker.ts), checked on both
+ * sides. The page sends the File (a reference: no bytes are copied to send it); the worker copies
+ * it into the device's datasets directory (lib/files/device-files.client.ts) while hashing it, and
+ * answers with facts, never words: the page words them (lib/files/keep-on-device.client.ts).
+ */
+import { z } from 'zod';
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const keepRequestSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('keep'),
+    file: z.instanceof(Blob),
+    name: z.string().min(1).max(200),
+    mediaType: z.string().max(200),
+    /** Keep it only if its SHA-256 is this one (the same file dropped again); otherwise nothing is kept. */
+    expectedSha256: sha256.optional(),
+  }),
+  z.object({ type: z.literal('cancel') }),
+]);
+export type KeepRequest = z.infer<typeof keepRequestSchema>;
+
+/** Why keeping failed: the device's storage is full, the browser keeps no files, the file could not be read, or the storage failed. */
+export const keepFailureSchema = z.enum(['quota', 'unavailable', 'unreadable', 'cancelled', 'storage']);
+export type KeepFailureReason = z.infer<typeof keepFailureSchema>;
+
+export const keepReplySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('progress'), written: z.number().nonnegative(), total: z.number().nonnegative() }),
+  z.object({ type: z.literal('kept'), sha256, size: z.number().nonnegative() }),
+  /** The file is not the one expected: nothing was kept. */
+  z.object({ type: z.literal('different'), sha256, size: z.number().nonnegative() }),
+  z.object({ type: z.literal('failed'), reason: keepFailureSchema, detail: z.string().max(500) }),
+]);
+export type KeepReply = z.infer<typeof keepReplySchema>;
+
+export const DEVICE_KEEP_WORKER_URL = '/workers/device-keep.worker.mjs';
+
+/** The size of each read, write and hash step: large enough to run at the disk's speed, small enough to show progress. */
+export const KEEP_CHUNK_BYTES = 8 * 1024 * 1024;
