@@ -95,6 +95,7 @@ function DropSameFile({ name, onKept }: { name: string; onKept?: () => void }) {
         <p role="status">{name} is kept on this device now; running again.</p>
       ) : (
         <>
+          <p>{name} is kept on its owner&apos;s device, not in the account, and this browser does not have it.</p>
           <p className="font-medium">Drop the same file to continue</p>
           <p className="text-zinc-600 dark:text-zinc-400">
             Drop {name} here or{' '}
