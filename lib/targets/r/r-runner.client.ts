@@ -138,6 +138,9 @@ export class RRunner implements TargetRunner {
     const missing = (context.dependsOn ?? []).filter((runId) => !connection.ran.has(runId)).length;
     context.onPhase?.({ kind: 'running', startedAt: Date.now() });
     this.setState({ kind: 'busy' });
+    // A run's duration is its code's, from here: not R's start or its files' writing, which a
+    // restore's estimate ("the time that code took") must not count.
+    const ranFrom = performance.now();
 
     const id = this.nextId++;
     let stop: 'timeout' | 'user' | null = null;
@@ -177,7 +180,7 @@ export class RRunner implements TargetRunner {
       return {
         status,
         outputs: outputs.outputs,
-        durationMs: elapsed(),
+        durationMs: performance.now() - ranFrom,
         ...(failures.length ? { failures } : {}),
         // The R before this one was replaced (an earlier run's kill, a restart): its variables are gone.
         ...(restarted ? { notice: RESTARTED_NOTICE } : {}),

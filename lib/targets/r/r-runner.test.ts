@@ -35,6 +35,30 @@ const location = { webrBasePath: '/webr/0.6.0/', rPackageRepoUrl: 'https://repo.
 const context = (runId: string, dependsOn: string[] = []) => ({ runId, dependsOn, files: [], timeoutMs: 5_000 });
 
 describe('RRunner', () => {
+  it("a run's duration is its code's: R's start before it is not counted (a restore's estimate reads it)", async () => {
+    let clock = 1_000;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    try {
+      const Starting = fakeWorker('reachable', (id) => {
+        clock += 5; // the code itself
+        return { type: 'ran', id, status: 'ok', outputs: [], dropped: 0 } satisfies Reply;
+      });
+      globalThis.Worker = class extends Starting {
+        override postMessage(message: unknown) {
+          clock += 30_000; // webR starting, before the run's code is posted
+          super.postMessage(message);
+        }
+      } as unknown as typeof Worker;
+      const runner = new RRunner(location);
+      const result = await runner.run('kept <- 1', context('r1'));
+      expect(result.status).toBe('ok');
+      expect(result.durationMs).toBe(5);
+      runner.dispose();
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it('knows nothing of the package repository until R starts, then what the worker found, and says so to subscribers', async () => {
     globalThis.Worker = fakeWorker('unreachable') as unknown as typeof Worker;
     const runner = new RRunner(location);
