@@ -61,7 +61,7 @@ type Props = { open: boolean; onClose: () => void; conversationId: string; onAdd
 export function DatasetsDialog({ open, onClose, conversationId, onAdd }: Props) {
   // The dialog mounts its content only while open: each opening reads the library afresh.
   return (
-    <Dialog open={open} onClose={onClose} title="My datasets" description="Files kept on this device and in your account. Add one to this conversation without dropping it again.">
+    <Dialog wide open={open} onClose={onClose} title="My datasets" description="Files kept on this device and in your account. Add one to this conversation without dropping it again.">
       <DatasetsList onClose={onClose} conversationId={conversationId} onAdd={onAdd} />
     </Dialog>
   );
@@ -83,7 +83,7 @@ function DatasetsList({ onClose, conversationId, onAdd }: Omit<Props, 'open'>) {
   };
   const totals = loaded ? libraryTotals(loaded.entries) : null;
   return (
-      <div data-testid="datasets-dialog" className="max-h-[60vh] min-w-[min(36rem,90vw)] overflow-y-auto text-sm">
+      <div data-testid="datasets-dialog" className="max-h-[60vh] overflow-y-auto text-sm">
         {!loaded && !message && <p role="status">Reading the datasets…</p>}
         {totals && (
           <p data-testid="datasets-space" className="mb-2 text-zinc-600 dark:text-zinc-400">

@@ -22,6 +22,8 @@ type DialogProps = {
   initialFocus?: RefObject<HTMLElement | null>;
   /** Where focus goes on close when the element that had it before is gone (e.g. a deleted row). */
   fallbackFocus?: () => HTMLElement | null;
+  /** A list that needs the room (e.g. My datasets): up to 40rem instead of 26rem, never wider than the screen. */
+  wide?: boolean;
 };
 
 /**
@@ -30,7 +32,7 @@ type DialogProps = {
  * cycle inside it, Esc and a click on the backdrop close it, and focus goes back where it was.
  * Its content is mounted only while open, so each opening starts fresh.
  */
-export function Dialog({ open, onClose, title, description, children, initialFocus, fallbackFocus }: DialogProps) {
+export function Dialog({ open, onClose, title, description, children, initialFocus, fallbackFocus, wide = false }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
@@ -104,7 +106,7 @@ export function Dialog({ open, onClose, title, description, children, initialFoc
       onClick={(event) => {
         if (event.target === event.currentTarget && downOnBackdrop.current) onClose();
       }}
-      className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+      className={`m-auto ${wide ? 'w-[min(40rem,calc(100vw-2rem))]' : 'w-[min(26rem,calc(100vw-2rem))]'} rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100`}
     >
       {open && (
         <div className="p-5">
