@@ -411,7 +411,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           onFiles={uploads.add}
           attachments={attachments}
         />
-        <p className="mt-1 text-center text-xs text-zinc-500 dark:text-zinc-400">Code runs in your browser<span className="max-sm:hidden">, in sandboxed workers: Python, SQL (DuckDB), R and Graphviz</span>.</p>
+        <p className="mt-1 text-center text-xs text-zinc-500 dark:text-zinc-400">Code runs in your browser<span className="max-sm:hidden">, in sandboxed workers: Python, SQL (DuckDB), R, Graphviz and JavaScript</span>.</p>
       </div>
       </DropZone>
     </div>
