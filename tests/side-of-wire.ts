@@ -8,7 +8,8 @@
  *   modules nor a server package.
  * - no value import circles; and the layers the folders promise: the database does not import
  *   the chat, blobs and the database do not import each other, the run engine's shared modules
- *   (lib/runtime) do not import the targets built on them.
+ *   (lib/runtime) do not import the targets built on them, and the targets do not import the
+ *   exporters that iterate over them (lib/notebook): each target declares its notebook form.
  * Type-only imports are erased at build time and are not counted.
  */
 import path from 'node:path';
@@ -73,6 +74,7 @@ export function sideProblems(files: SourceFiles): string[] {
       if (target && file.startsWith('lib/db/') && target.startsWith('lib/chat/')) problems.push(`${file}: the database layer imports the chat (${target}).`);
       if (target && ((file.startsWith('lib/db/') && target.startsWith('lib/blobs/')) || (file.startsWith('lib/blobs/') && target.startsWith('lib/db/')))) problems.push(`${file}: blobs and the database import each other (${target}).`);
       if (target && file.startsWith('lib/runtime/') && target.startsWith('lib/targets/')) problems.push(`${file}: the run engine's shared modules import a target (${target}); targets build on runtime, not the other way.`);
+      if (target && file.startsWith('lib/targets/') && target.startsWith('lib/notebook/')) problems.push(`${file}: a target imports the notebook exporter (${target}); the exporter iterates over the targets' notebook forms, not the other way.`);
     }
   }
   for (const circle of circles(graph)) problems.push(`import circle: ${circle.join(' → ')}`);

@@ -34,7 +34,7 @@ export function dataEntryName(name: string): string {
   return cleaned.slice(0, 200) || '_';
 }
 
-function readme(input: { title: string | null; notebook: string; script: string; rScript: boolean; requirements: string; files: string[]; missing: string[]; r: boolean }): string {
+function readme(input: { title: string | null; notebook: string; script: string; rScript: boolean; requirements: string; files: string[]; missing: string[]; programs: readonly string[] }): string {
   const lines = [
     `# ${input.title?.replace(/\s+/g, ' ').trim() || 'Runpad conversation'}`,
     '',
@@ -59,7 +59,7 @@ function readme(input: { title: string | null; notebook: string; script: string;
     '',
     'The first code cell says what is missing and how to install it; the cells that need it fail saying so, the others run.',
   ];
-  if (input.r) lines.push('R cells run with R (`Rscript`), each in a fresh R: install R from https://cran.r-project.org.');
+  lines.push(...input.programs);
   if (input.missing.length > 0) lines.push('', "These files' contents were no longer stored, so they are not in `data/`:", ...input.missing.map((name) => `- ${name}`));
   return `${lines.join('\n')}\n`;
 }
@@ -113,7 +113,7 @@ export function exportBundle(source: BundleSource, files: readonly BundleFile[])
         }
         addText(
           `${folder}/README.md`,
-          readme({ title: source.title, notebook, script: script.fileName, rScript: script.fileName.endsWith('.R'), requirements, files: written, missing, r: needs.r }),
+          readme({ title: source.title, notebook, script: script.fileName, rScript: script.fileName.endsWith('.R'), requirements, files: written, missing, programs: needs.programs.map(({ program }) => program.readme) }),
         );
         zip.end();
       } catch (error) {

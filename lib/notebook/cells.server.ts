@@ -187,7 +187,7 @@ export function conversationCells(input: { title: string | null; messages: Store
   );
   const setupCells = setups.map(({ target, setup }) => ({ kind: 'setup' as const, id: setupIds.get(target) as string, name: setup.name, source: setup.source }));
   const needs = exportNeeds([...setupCells, ...body]);
-  const check = needs.requirements.length > 0 || needs.r || needs.output ? [{ kind: 'setup' as const, id: checkId, name: REQUIREMENTS_CELL, source: checkCellSource(needs) }] : [];
+  const check = needs.requirements.length > 0 || needs.programs.length > 0 || needs.output ? [{ kind: 'setup' as const, id: checkId, name: REQUIREMENTS_CELL, source: checkCellSource(needs) }] : [];
   return [
     ...(intro ? [{ kind: 'markdown' as const, id: introId, markdown: intro }] : []),
     ...check,
@@ -214,5 +214,8 @@ export function exportNeeds(cells: readonly ConversationCell[]): Needs {
     }
   }
   const code = cells.flatMap((cell) => (cell.kind === 'code' ? [cell] : []));
-  return { requirements, r: code.some((cell) => cell.target === 'r'), output: code.some((cell) => usesOutputFolder(cell.code)) };
+  const programs = TARGET_LIST.flatMap((target) =>
+    target.notebook.program && code.some((cell) => cell.target === target.id) ? [{ program: target.notebook.program, cells: `the ${target.name} cells` }] : [],
+  );
+  return { requirements, programs, output: code.some((cell) => usesOutputFolder(cell.code)) };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { R_PROGRAM } from '@/lib/targets/r/notebook';
 import { importedModules, relativePaths, requirementsTxt, usesOutputFolder } from './requirements';
 
 describe('what an export needs outside Runpad', () => {
@@ -17,7 +18,7 @@ describe('what an export needs outside Runpad', () => {
   it('finds the top-level modules imported, once each, skipping Runpad-only ones', () => {
     const code = 'import numpy as np, os.path\nfrom sklearn.linear_model import LinearRegression\n  import pandas\nfrom . import x\nimport micropip\nimport numpy';
     expect(importedModules(code)).toEqual(['numpy', 'os', 'sklearn', 'pandas']);
-    expect(requirementsTxt({ requirements: [{ module: 'sklearn', why: '' }, { module: 'PIL', why: '' }], r: false, output: false })).toBe('scikit-learn\npillow\n');
-    expect(requirementsTxt({ requirements: [], r: true, output: false })).toBe('');
+    expect(requirementsTxt({ requirements: [{ module: 'sklearn', why: '' }, { module: 'PIL', why: '' }], programs: [], output: false })).toBe('scikit-learn\npillow\n');
+    expect(requirementsTxt({ requirements: [], programs: [{ program: R_PROGRAM, cells: 'the R cells' }], output: false })).toBe('');
   });
 });

@@ -10,7 +10,8 @@
  *   how to install it; the cells that need it then fail saying so, the others run.
  * - `requirements.txt`: the PyPI names of those packages.
  */
-import { pythonStringLiteral } from './sql-setup';
+import { pythonStringLiteral } from '@/lib/targets/python/string-literal';
+import { missingProgramMessage, type NotebookProgram } from '@/lib/targets/target';
 
 /** A quoted `/data` or `/output` path (Python, R and SQL string literals, f-strings included). */
 const ABSOLUTE_PATH = /(["'])\/(data|output)(?=[/"'])/g;
@@ -78,8 +79,8 @@ export type Requirement = { module: string; why: string };
 
 export type Needs = {
   requirements: Requirement[];
-  /** R cells exist: they need R (`Rscript`). */
-  r: boolean;
+  /** Programs the cells run (R's `Rscript`), each with the cells that need it ("the R cells"). */
+  programs: Array<{ program: NotebookProgram; cells: string }>;
   /** Some code uses `./output/`: the check cell creates it. */
   output: boolean;
 };
@@ -93,9 +94,6 @@ export function requirementsTxt(needs: Needs): string {
 export function pipName(module: string): string {
   return PYPI_NAMES[module] ?? module;
 }
-
-export const R_MISSING =
-  'R is not installed (no Rscript on the PATH), and this cell needs it: install R from https://cran.r-project.org, then run the notebook again.';
 
 /** The first code cell: names what is missing and how to install it; creates `./output/` when used. */
 export function checkCellSource(needs: Needs): string {
@@ -121,8 +119,12 @@ export function checkCellSource(needs: Needs): string {
     'if _runpad_missing:',
     '    print("Or install everything at once: pip install -r requirements.txt")',
   ];
-  if (needs.r) {
-    lines.push('if not _runpad_shutil.which("Rscript"):', `    print(${pythonStringLiteral(R_MISSING.replace('this cell needs', 'the R cells need'))})`, '    _runpad_missing.append(("R", None, "the R cells"))');
+  for (const { program, cells } of needs.programs) {
+    lines.push(
+      `if not _runpad_shutil.which(${pythonStringLiteral(program.command)}):`,
+      `    print(${pythonStringLiteral(missingProgramMessage(program, cells))})`,
+      `    _runpad_missing.append((${pythonStringLiteral(program.name)}, None, ${pythonStringLiteral(cells)}))`,
+    );
   }
   lines.push('if _runpad_missing:', '    print("The cells that need these fail saying so; the others run.")', 'else:', '    print("Everything this notebook needs is installed.")');
   if (needs.output) lines.push('import os as _runpad_os', '_runpad_os.makedirs("output", exist_ok=True)  # what Runpad wrote to /output/ goes to ./output/');

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
-import { pythonStringLiteral, SQL_SETUP_SOURCE, sqlTableNames } from './sql-setup';
+import { pythonStringLiteral } from '@/lib/targets/python/string-literal';
+import { SQL_SETUP_SOURCE, sqlTableNames } from '@/lib/targets/sql/notebook';
 import { FAKE_DUCKDB_MODULE } from '../testing/fake-duckdb';
 import { dotCellSource, notebookFileName, toLines, toNotebook, type CodeCell, type MimeData, type Notebook } from './to-ipynb.server';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
-import { SQL_SETUP_SOURCE } from './sql-setup';
+import { SQL_SETUP_SOURCE } from '@/lib/targets/sql/notebook';
 import { FAKE_DUCKDB_MODULE } from '../testing/fake-duckdb';
 import { DISPLAY_FALLBACK, scriptFileName, toComment, toScript } from './to-script.server';
 

@@ -53,6 +53,24 @@ export type ScriptForm = {
   kind: string;
 };
 
+/** A program a target's exported cells run (R's `Rscript`), checked by the export's first code cell. */
+export type NotebookProgram = {
+  /** What a person installs: "R". */
+  name: string;
+  /** The command looked up on the PATH: "Rscript". */
+  command: string;
+  /** How to install it: "install R from https://cran.r-project.org". */
+  install: string;
+  /** The export's README line about it. */
+  readme: string;
+};
+
+/** The words for a missing program: `subject` is "this cell" or "the R cells". */
+export function missingProgramMessage(program: NotebookProgram, subject: string): string {
+  const verb = subject === 'this cell' ? 'needs' : 'need';
+  return `${program.name} is not installed (no ${program.command} on the PATH), and ${subject} ${verb} it: ${program.install}, then run the notebook again.`;
+}
+
 /** How a cell of the target becomes Python outside Runpad (notebook export, script export). */
 export type NotebookForm = {
   /** The Python of the notebook cell. */
@@ -64,6 +82,8 @@ export type NotebookForm = {
   readsFiles?: boolean;
   /** A script of its own language, for a conversation that ran only this target. */
   script?: ScriptForm;
+  /** A program its cells run outside Runpad. */
+  program?: NotebookProgram;
 };
 
 export type TargetDefinition<Id extends string = string> = {

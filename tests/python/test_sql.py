@@ -13,7 +13,7 @@ import sqlite3
 
 import pytest
 
-from runpad import dataset_tables, duckdb_bridge, sql
+from runpad import dataset_tables, duckdb_bridge, sql, sql_results, sql_statements
 
 TABLE = "application/vnd.dataresource+json"
 CAPS = {
@@ -247,7 +247,7 @@ def test_the_result_is_a_table_and_sql_underscore_in_python(cell, data_dir):
 
 
 def test_sql_from_python_shares_the_database_and_hands_over_python_data(bridge, data_dir, monkeypatch):
-    monkeypatch.setattr(sql, "_pandas", False)  # the light table, as without pandas
+    monkeypatch.setattr(sql_results, "_pandas", False)  # the light table, as without pandas
     (data_dir / "sales.csv").write_text(SALES_CSV)
     result = sql.sql("SELECT count(*) AS n FROM sales", data_dir=str(data_dir))
     assert isinstance(result, sql.SqlTable) and result.rows == [(4,)] and result["n"] == [4]
@@ -268,7 +268,7 @@ def test_sql_from_python_shares_the_database_and_hands_over_python_data(bridge, 
 
 
 def test_sql_and_the_last_cell_agree(cell, data_dir, monkeypatch):
-    monkeypatch.setattr(sql, "_pandas", False)
+    monkeypatch.setattr(sql_results, "_pandas", False)
     (data_dir / "sales.csv").write_text(SALES_CSV)
     cell.run("SELECT region, SUM(units) AS u FROM sales GROUP BY region ORDER BY region")
     again = sql.sql("SELECT region, SUM(units) AS u FROM sales GROUP BY region ORDER BY region", data_dir=str(data_dir))
@@ -384,15 +384,15 @@ def test_results_are_parsed_back_into_python_values():
 def test_dates_without_pandas_become_iso_text_in_the_table(bridge, data_dir, monkeypatch):
     import datetime
 
-    monkeypatch.setattr(sql, "_pandas", False)
-    result = sql._Result(columns=["d"], rows=[(datetime.date(2024, 1, 31),)], kinds=["date"])
-    table = sql._rows_table(["d"], result.rows, sql._as_caps(CAPS))
+    monkeypatch.setattr(sql_results, "_pandas", False)
+    result = sql_results._Result(columns=["d"], rows=[(datetime.date(2024, 1, 31),)], kinds=["date"])
+    table = sql_results._rows_table(["d"], result.rows, sql._as_caps(CAPS))
     assert table["data"] == [{"d": "2024-01-31"}]
 
 
 def test_table_names_and_statement_splitting():
     assert dataset_tables.base_table_name("Sales 2024.csv") == "sales_2024"
     assert dataset_tables.base_table_name("2024.csv") == "t_2024"
-    assert sql.split_statements("select 1; select $$a;b$$; -- c;\n", dollar_quotes=True) == ["select 1;", "select $$a;b$$;"]
+    assert sql_statements.split_statements("select 1; select $$a;b$$; -- c;\n", dollar_quotes=True) == ["select 1;", "select $$a;b$$;"]
     assert dataset_tables.duckdb_source("/data/a.tsv", "tsv") == "read_csv('/data/a.tsv', delim = '\\t')"
     assert dataset_tables.duckdb_source("/data/it's.xlsx", "xlsx") == "read_xlsx('/data/it''s.xlsx')"

@@ -1,7 +1,7 @@
 /** The R target (server-safe): R (webR) in a worker of its own, with its own state. */
 import { rWorkerCsp, webrWorkerCsp } from '@/lib/security/csp';
 import { codeInputSchema, defineTarget } from '../target';
-import { rCellSource } from './notebook';
+import { R_PROGRAM, rCellSource } from './notebook';
 
 export const r = defineTarget({
   id: 'r',
@@ -33,6 +33,7 @@ export const r = defineTarget({
   notebook: {
     cellSource: rCellSource,
     readsFiles: true,
+    program: R_PROGRAM,
     // An R-only conversation downloads as an .R script of its R as written.
     script: { extension: '.R', contentType: 'text/x-r-source; charset=utf-8', label: 'R script (.R)', kind: 'an R script' },
   },

@@ -4,7 +4,7 @@
  * /data tables, `_sql` and `sql()`; its runner is the interpreter's, in SQL mode.
  */
 import { DATA_FORMATS_PROMPT } from '@/lib/files/formats/prompt';
-import { SQL_SETUP_SOURCE, sqlCellSource, sqlTableNames } from '@/lib/notebook/sql-setup';
+import { SQL_SETUP_SOURCE, sqlCellSource, sqlTableNames } from './notebook';
 import { codeInputSchema, defineTarget } from '../target';
 
 export const sql = defineTarget({

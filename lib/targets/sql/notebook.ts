@@ -1,7 +1,7 @@
 /**
- * What SQL cells need to run outside Runpad, shared by the notebook and the script exporters: the
+ * SQL's notebook form: what SQL cells need to run outside Runpad, for the notebook and the script exporters: the
  * Python source of `_runpad_sql` (standard library only), the rule that names a data file's table
- * (in TypeScript and, identically, in that Python), and a safe Python string literal.
+ * (in TypeScript and, identically, in that Python). Python string literals: `lib/targets/python/string-literal.ts`.
  *
  * Decision: an exported SQL cell is `_runpad_sql("<query>")`, the query written as an ordinary
  * double-quoted Python literal by `pythonStringLiteral` (every quote, backslash and control or
@@ -11,34 +11,7 @@
  * a table named by `sqlTableName`, read by DuckDB's own readers; it returns a
  * pandas DataFrame (or DuckDB's relation without pandas), which Jupyter displays as a table.
  */
-
-/** A Python `str` literal for `text` that reads back exactly as `text`, whatever it contains. */
-export function pythonStringLiteral(text: string): string {
-  let out = '"';
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i];
-    const code = text.charCodeAt(i);
-    if (ch === '\\') out += '\\\\';
-    else if (ch === '"') out += '\\"';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
-      // A well-formed pair is one astral character: written as is (UTF-8 in the file).
-      out += ch + text[i + 1];
-      i += 1;
-    } else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0xd800 && code <= 0xdfff) || code === 0x2028 || code === 0x2029 || code === 0xfeff) {
-      // Control characters, lone surrogates and line/paragraph separators: escaped, so the
-      // source stays one line for every tool that splits lines differently than Python does.
-      out += `\\u${code.toString(16).padStart(4, '0')}`;
-    } else out += ch;
-  }
-  return `${out}"`;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
+import { pythonStringLiteral } from '@/lib/targets/python/string-literal';
 
 /** Whether a data file is loaded as a table: CSV, TSV, JSON, JSON Lines or Parquet, not hidden. */
 export function isTableFile(fileName: string): boolean {
