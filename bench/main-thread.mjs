@@ -13,6 +13,23 @@ export async function recordLongTasks(page) {
 }
 
 /**
+ * Waits until the page has settled as a person finds it before typing a question: no long task
+ * has ended for `quietMs` (the renderer, loaded once Python is ready, evaluated; the snapshot
+ * stored), at most `maxMs`. A question sent the instant Python is ready would measure that one-time
+ * load inside the window instead of the page's handling of the stream.
+ */
+export async function settled(page, quietMs = 1500, maxMs = 20_000) {
+  await page.evaluate(
+    async ({ quietMs, maxMs }) => {
+      const started = performance.now();
+      const lastEnd = () => Math.max(0, ...window.benchLongTasks.map(([start, duration]) => start + duration));
+      while (performance.now() - started < maxMs && performance.now() - lastEnd() < quietMs) await new Promise((resolve) => setTimeout(resolve, 100));
+    },
+    { quietMs, maxMs },
+  );
+}
+
+/**
  * The longest task and the total blocking time (the sum of each task's time beyond 50 ms, as in
  * Lighthouse's TBT) of tasks that started within [from, to]. The API only reports tasks of 50 ms
  * or more, so a longest task of 0 means "none reached 50 ms".

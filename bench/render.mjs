@@ -1,7 +1,7 @@
 // Rendering under load, driven through the fake model like a real turn: a run with heavy output
 // (1 MB of stdout and 20 images) and a long streamed markdown answer. Each repetition uses a
 // fresh page (a new conversation) in one browser context, so earlier content does not pile up.
-import { longTasksBetween, recordLongTasks, startMainThreadTrace, stopMainThreadTrace } from './main-thread.mjs';
+import { longTasksBetween, recordLongTasks, settled, startMainThreadTrace, stopMainThreadTrace } from './main-thread.mjs';
 import { OUTPUT_CODE, OUTPUT_IMAGES, markdownAnswer } from './payloads.mjs';
 
 const TERMINAL = ['ok', 'error', 'timeout', 'interrupted', 'crashed'];
@@ -44,6 +44,7 @@ async function watchCell(page, images) {
 async function outputOnce(browser, context, start, fake) {
   const { page } = await start(context);
   await recordLongTasks(page);
+  await settled(page);
   const trigger = `bench-output-${Math.random().toString(36).slice(2)}`;
   fake.addScenarios([{ trigger, chunkDelayMs: 0, steps: [{ toolCall: { name: 'python', arguments: { code: OUTPUT_CODE } } }, { text: 'done' }] }]);
   await watchCell(page, OUTPUT_IMAGES);
@@ -62,6 +63,7 @@ async function outputOnce(browser, context, start, fake) {
 async function streamOnce(browser, context, start, fake, { tokens, chunkChars, chunkDelayMs }) {
   const { page } = await start(context);
   await recordLongTasks(page);
+  await settled(page);
   const trigger = `bench-stream-${Math.random().toString(36).slice(2)}`;
   const marker = `end of answer ${trigger}`;
   const text = markdownAnswer(tokens, marker);
