@@ -5,7 +5,8 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previewToText, sniffTable } from '@/lib/files/sniff.client';
-import { chartProgramFor, datasetsIn, pythonFor, sqlFor, understand, type Analysis, type Dataset } from './demo-analysis';
+import { datasetsIn, understand, type Analysis, type Dataset } from './demo-analysis';
+import { chartProgramFor, pythonFor, sqlFor } from './demo-analysis-code';
 
 /**
  * The offline demo over a dropped dataset: an orders file with an id column, a date column (some

@@ -11,7 +11,8 @@ import type {
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
 import { chartOfLastProgram, fixFor, helpText, NOTHING_TO_CHART, programFor, recogniseIntent, toolFor, VEGA_LITE_SINE, type DemoContext, type DemoIntent } from './demo-programs.server';
-import { datasetsIn, openingOf as analysisOpening, sqlFor, titleOf, understand, type Dataset } from './demo-analysis';
+import { datasetsIn, understand, type Dataset } from './demo-analysis';
+import { openingOf as analysisOpening, sqlFor, titleOf } from './demo-analysis-code';
 import { STANDARD_LIBRARY_ONLY } from './system-prompt.server';
 
 type Turn = {

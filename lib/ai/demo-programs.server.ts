@@ -4,7 +4,8 @@
  * come from running the code, never from here.
  */
 import 'server-only';
-import { chartProgramFor, datasetsIn, isIdColumn, REAL_MODEL_HINT, understand, type Analysis, type Dataset, DATASET_REPERTOIRE, programOf } from './demo-analysis';
+import { datasetsIn, isIdColumn, REAL_MODEL_HINT, understand, type Analysis, type Dataset, DATASET_REPERTOIRE } from './demo-analysis';
+import { chartProgramFor, programOf } from './demo-analysis-code';
 
 export { tableNameOf } from './demo-analysis';
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@/lib/runtime/protocol';
 import { createDemoModel, plan, summarize } from './demo-model.server';
 import { helpText, NOTHING_TO_CHART, programFor, recogniseIntent, type DemoIntent } from './demo-programs.server';
-import { chartProgramFor, datasetsIn, pythonFor, sqlFor, understand } from './demo-analysis';
+import { datasetsIn, understand } from './demo-analysis';
+import { chartProgramFor, pythonFor, sqlFor } from './demo-analysis-code';
 import { tools } from './python-tool.server';
 import { runToModel } from './run-to-model.server';
 
