@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_SIZE_BYTES, deviceMountPath, isDataFileName, ReadAhead, reportBlockSize } from './device-mount';
+import { deviceMountPath, isDataFileName, ReadAhead } from './device-mount';
 
 /** A file of `size` bytes (byte i is i % 251) whose range reads are recorded. */
 function fakeFile(size: number) {
@@ -68,16 +68,5 @@ describe('deviceMountPath', () => {
     expect(isDataFileName('a/b.csv')).toBe(false);
     expect(isDataFileName('..')).toBe(false);
     expect(isDataFileName('')).toBe(false);
-  });
-});
-
-describe('reportBlockSize', () => {
-  it("makes one node report the block size, keeping its other attributes and leaving the file system's shared operations alone", () => {
-    const shared = { getattr: (node: unknown) => ({ blksize: 4096, blocks: 3, size: 10_000, node }) };
-    const node = { node_ops: shared };
-    const other = { node_ops: shared };
-    reportBlockSize(node, BLOCK_SIZE_BYTES);
-    expect(node.node_ops.getattr(node)).toEqual({ blksize: 1024 * 1024, blocks: 3, size: 10_000, node });
-    expect(other.node_ops.getattr(other).blksize).toBe(4096);
   });
 });

@@ -8,9 +8,9 @@
  * WORKERFS reads each request on its own: Python's buffered reader asks for 4 KiB at a time (the
  * block size WORKERFS reports), and a FileReaderSync call per 4 KiB made reading line by line
  * several times slower than the disk. A read-ahead window of `READ_AHEAD_BYTES` outside the wasm
- * heap serves small sequential reads from one FileReaderSync call, and the mounted file reports a
- * block size of `BLOCK_SIZE_BYTES`, so Python's buffered reader asks for 1 MiB at a time (its
- * buffer is the file's st_blksize) and crosses from wasm to JavaScript 256 times less often.
+ * heap serves small sequential reads from one FileReaderSync call. (A larger block size cannot be
+ * reported to make Python's buffer larger: Emscripten's stat writes st_blksize as 4096 whatever the
+ * file system's getattr says.)
  *
  * Used by the Python worker (Pyodide's FS); the same layout is used for R (workers/r.worker.ts).
  */
@@ -21,8 +21,6 @@ export const DEVICE_MOUNT_ROOT = '/mnt/device';
 export const DEVICE_MOUNT_FILE = 'dataset';
 /** Reads smaller than this are served from a window of this size read ahead. */
 export const READ_AHEAD_BYTES = 4 * 1024 * 1024;
-/** The st_blksize a mounted file reports (WORKERFS: 4 KiB): the buffer size Python's open() picks. */
-export const BLOCK_SIZE_BYTES = 1024 * 1024;
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -95,7 +93,6 @@ export type EmscriptenFs = {
 type WorkerFsNode = {
   contents: Blob;
   size: number;
-  node_ops: { getattr(node: unknown): { blksize: number; blocks: number; size: number } };
   stream_ops: {
     read(stream: unknown, buffer: Uint8Array, offset: number, length: number, position: number): number;
   };
@@ -124,18 +121,11 @@ export function mountDeviceFile(FS: EmscriptenFs, name: string, sha256: string, 
     // Per node (WORKERFS shares one stream_ops object between all its files): streams opened
     // later copy the node's operations.
     node.stream_ops = { ...node.stream_ops, read: (_stream, buffer, offset, length, position) => ahead.read(buffer, offset, length, position) };
-    reportBlockSize(node, BLOCK_SIZE_BYTES);
   }
   FS.mkdirTree('/data');
   const link = `/data/${name}`;
   if (FS.analyzePath(link, true).exists) FS.unlink(link);
   FS.symlink(target, link);
-}
-
-/** Makes a WORKERFS node report `bytes` as its block size (its own operations, not the file system's shared ones). */
-export function reportBlockSize(node: Pick<WorkerFsNode, 'node_ops'>, bytes: number): void {
-  const getattr = node.node_ops.getattr;
-  node.node_ops = { ...node.node_ops, getattr: (of) => ({ ...getattr(of), blksize: bytes }) };
 }
 
 /**
