@@ -1,7 +1,7 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import { memo, Suspense, useDeferredValue } from 'react';
+import { memo, Suspense } from 'react';
 import type { MarkdownProps } from './markdown-streamdown';
 
 /** The text as written: shown while the renderer loads, and for good if it cannot be loaded. */
@@ -29,22 +29,11 @@ export function preloadMarkdown(): void {
   void import('./markdown-streamdown').catch(() => undefined); // where it renders, a failed load is retried and logged
 }
 
-/**
- * Markdown, rendered by Streamdown once loaded; until then the text as written.
- *
- * Its updates are deferred (React's transitions): each streamed piece of a long answer, and the
- * switch to traced figures when it ends (every block rendered again with the marks), is rendered
- * in slices that yield to the page between blocks, instead of in one task that grows with the
- * answer (180 ms for a 20,000-token answer, bench/NOTES-ci.md). A newer text replaces a render
- * still in progress; the last one is always shown.
- */
+/** Markdown, rendered by Streamdown once loaded; until then the text as written. */
 export const Markdown = memo(function Markdown(props: MarkdownProps) {
-  const text = useDeferredValue(props.text);
-  const streaming = useDeferredValue(props.streaming);
-  const traced = useDeferredValue(props.traced);
   return (
-    <Suspense fallback={<PlainMarkdown text={text} />}>
-      <MarkdownStreamdown text={text} streaming={streaming} traced={traced} />
+    <Suspense fallback={<PlainMarkdown {...props} />}>
+      <MarkdownStreamdown {...props} />
     </Suspense>
   );
 });
