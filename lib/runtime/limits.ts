@@ -38,6 +38,14 @@ export const RUN_LIMITS = {
    */
   interruptGraceMs: 1_000,
   /**
+   * How long Python may take to take the interrupt flag at all before its worker is killed as C
+   * code that ignores it. A pure Python loop takes it within milliseconds of running, but on a busy
+   * machine its thread may not run for more than the grace (seen once in a clean test run: a
+   * `while True: pass` killed, its variables lost, 1.7 s after the limit); a C loop is killed this
+   * much later than the grace.
+   */
+  interruptTakeMs: 3_000,
+  /**
    * How long an interrupt Python has taken (it clears the flag when it raises KeyboardInterrupt)
    * may take to unwind before the worker is killed anyway: the traceback and the result still have
    * to reach the page, which on a loaded machine can take longer than the grace.

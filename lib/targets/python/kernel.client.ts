@@ -302,6 +302,12 @@ export class Kernel {
       // Killed at the end of the grace unless Python took the interrupt and is unwinding (state
       // kept); even then, not later than the unwind limit.
       const killUnlessUnwinding = () => {
+        const waited = performance.now() - interruptedAt;
+        // Not taken yet: C code that ignores the flag, or a thread the machine has not run yet.
+        if (interrupted && !handle.interruptTaken && waited < RUN_LIMITS.interruptTakeMs) {
+          graceTimer = setTimeout(killUnlessUnwinding, RUN_LIMITS.interruptTakeMs - waited);
+          return;
+        }
         const unwinding = interrupted && handle.interruptTaken && performance.now() - interruptedAt < RUN_LIMITS.interruptUnwindMs;
         if (!unwinding) {
           handle.terminate(RESTARTED_NOTICE);
