@@ -102,10 +102,11 @@ try {
   resources.push(() => fake.close());
   const app = await startApp(APP_PORT, { PORT: String(APP_PORT), OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'bench', RUNPAD_MODEL: 'bench', RUNPAD_LOG_LEVEL: 'error', RUNPAD_DATA_DIR: path.join(tmp, 'app-data') });
   resources.push(() => app.kill());
-  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
-  resources.push(() => browser.close());
-  results.chromium = browser.version();
-  const context = await browser.newContext();
+  // A profile on disk, as a person's browser has: an off-the-record context's storage quota is a
+  // share of memory, and refused a 5 GB file (QuotaExceededError) where a profile's is a share of the disk.
+  const context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+  resources.push(() => context.close());
+  results.chromium = context.browser()?.version() ?? 'unknown';
   const home = await openApp(context, APP);
 
   // Kept on the device: the file's bytes copied into OPFS at runpad-datasets/<sha256>, as the page

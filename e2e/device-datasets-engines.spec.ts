@@ -155,7 +155,8 @@ test('a 150 MB CSV kept on the device: SQL, Python and R read it in place, nothi
   expect(sizeOf(DATA_DIR) - dataBefore).toBeLessThan(csv.size / 10);
 
   await page.reload();
-  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 180_000 });
+  // A stored conversation starts Python when it is needed (typing, a run), not with the page.
+  await waitForHydration(page);
   await send(page, `Count again. ${again}`);
   await expect(page.getByTestId('cell-outputs').last()).toContainText(`lines: ${ROWS + 1}`, { timeout: 300_000 });
   await waitForTurn(page);
@@ -167,7 +168,8 @@ test('a 150 MB CSV kept on the device: SQL, Python and R read it in place, nothi
     const otherPage = await firstPage(other);
     await otherPage.addInitScript(() => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs: 300_000 })));
     await otherPage.goto(`/c/${id}`);
-    await expect(otherPage.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 180_000 });
+    // A stored conversation starts Python when it is needed (typing, a run), not with the page.
+    await waitForHydration(otherPage);
     await send(otherPage, `Count here. ${elsewhere}`);
     await expect(otherPage.getByText(`The file ${NAME} is kept on its owner's device, not in the account, and this browser does not have it. Drop the same file here to continue.`).first()).toBeVisible({ timeout: 120_000 });
     await waitForTurn(otherPage);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page, newVisitorContext, firstPage } from './test';
-import { addScenarios, dropCsv, openChat, send, waitForTurn } from './helpers';
+import { addScenarios, dropCsv, openChat, send, waitForTurn, waitForHydration } from './helpers';
 import { MAIN_APP_PORT } from '../playwright.config';
 
 /**
@@ -100,7 +100,8 @@ test('a CSV over 100 MB is kept on this device, read in place by SQL and Python,
 
   // After a reload the file is still here and read in place again.
   await page.reload();
-  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 120_000 });
+  // A stored conversation starts Python when it is needed (typing, a run), not with the page.
+  await waitForHydration(page);
   await send(page, `Count them again. ${again}`);
   await expect(page.locator('#conversation').getByText('Counted again.')).toBeVisible({ timeout: 240_000 });
   await waitForTurn(page);

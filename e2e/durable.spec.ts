@@ -32,7 +32,8 @@ test('a reload during a run leaves no ghost: the cell is stored as cut off, Run 
   await expect(cell).toHaveAttribute('data-cell-status', 'page-closed');
   await expect(cell).toContainText('cut off by a reload');
   await expect(cell.getByRole('button', { name: 'Run again' })).toBeVisible();
-  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
+  // A stored conversation starts Python when it is needed (typing, a run), not with the page.
+  await waitForHydration(page);
 
   await send(page, `What happened? ${next}`);
   await expect(chatText(page, 'I see the run was cut off.')).toBeVisible();
@@ -75,7 +76,8 @@ test('after a reload, earlier runs (Python, SQL and R) are replayed by themselve
   await expect(chatText(page, 'Defined it.')).toBeVisible({ timeout: 120_000 });
   await waitForTurn(page);
   await page.reload();
-  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
+  // A stored conversation starts Python when it is needed (typing, a run), not with the page.
+  await waitForHydration(page);
   // A new interpreter: the page says what it lacks and offers to restore it.
   await expect(page.getByTestId('restore-banner')).toHaveAttribute('data-restore-state', 'offered');
   await send(page, `Use it. ${after}`);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './test';
-import { addScenarios, chatRequestsFor, openChat, send, waitForTurn } from './helpers';
+import { addScenarios, chatRequestsFor, openChat, send, waitForTurn, waitForHydration } from './helpers';
 
 const CSV = 'region,units,price\nnorth,12,2.5\nsouth,30,1.25\n"east, coast",8,4.0\nwest,50,1.0\n';
 
@@ -41,7 +41,8 @@ test('a dropped CSV is readable by Python, described to the model, and still the
 
   await page.reload();
   await expect(page.getByRole('list', { name: 'Files sent with this message' })).toContainText('sales.csv');
-  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
+  // A stored conversation starts Python when it is needed (typing, a run), not with the page.
+  await waitForHydration(page);
   await send(page, 'Again please. e2e-csv-again');
   await expect(page.getByTestId('cell-outputs').last()).toContainText('again: 100');
 });

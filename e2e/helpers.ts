@@ -40,6 +40,17 @@ export async function openChat(page: Page): Promise<void> {
   await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
 }
 
+/**
+ * Starts Python on a page where it waits to be needed (a stored conversation: components/chat/chat.tsx,
+ * `pythonStart`) with the header's Start, and waits until it is ready.
+ */
+export async function startPython(page: Page): Promise<void> {
+  const status = page.getByTestId('kernel-status');
+  await expect(status).toHaveAttribute('data-kernel-state', 'not-started', { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(status).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
+}
+
 export async function send(page: Page, text: string): Promise<void> {
   const composer = page.getByLabel('Message', { exact: true });
   await composer.fill(text);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './test';
-import { addScenarios, openChat, send, waitForTurn } from './helpers';
+import { addScenarios, openChat, send, waitForTurn, waitForHydration } from './helpers';
 
 /**
  * A dataset over 50 MB, end to end: the chip says where the upload is (sending, then storing,
@@ -164,7 +164,8 @@ test('a 60 MB CSV: truthful upload phases, a loading phase before the run, and n
   visit = 2;
   await page.reload();
   await expect(page.getByRole('list', { name: 'Files sent with this message' })).toContainText(NAME);
-  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
+  // A stored conversation starts Python when it is needed (typing, a run), not with the page.
+  await waitForHydration(page);
   await send(page, `Count them again. ${again}`);
   await expect(page.getByTestId('cell-outputs').last()).toContainText(`again: ${EXPECTED_LINES}`, { timeout: 120_000 });
   await waitForTurn(page);
@@ -183,7 +184,8 @@ test('a 60 MB CSV: truthful upload phases, a loading phase before the run, and n
   await expect.poll(() => cachedBytes(stored.sha256)).toBeNull();
   visit = 3;
   await page.reload();
-  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 60_000 });
+  // A stored conversation starts Python when it is needed (typing, a run), not with the page.
+  await waitForHydration(page);
   await send(page, `And once more. ${missed}`);
   await expect(page.getByTestId('cell-outputs').last()).toContainText(`downloaded: ${EXPECTED_LINES}`, { timeout: 120_000 });
   await waitForTurn(page);

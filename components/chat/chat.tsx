@@ -8,6 +8,7 @@ import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/
 import { RunnerSet } from '@/lib/targets/runners.client';
 import type { Target } from '@/lib/targets/registry';
 import { useKernel, useKernelState } from '@/lib/targets/python/use-kernel.client';
+import type { KernelStart } from '@/lib/targets/python/kernel.client';
 import { lastPackageSources, rememberPackageSources, usePackageSources } from './use-package-source';
 import { PackageSourceNotice } from './package-source-notice';
 import { StopFailedNotice } from './stop-failed-notice';
@@ -53,6 +54,11 @@ type ChatProps = {
   config: ClientConfig;
   /** The model this conversation answers with (its own, or the one used last for a new one). */
   initialModelId: string;
+  /**
+   * When Python starts: with the page for a new conversation (a question is coming), when first
+   * needed for a stored one opened to be read (a run, Reload them, the person typing).
+   */
+  pythonStart?: KernelStart;
 };
 
 /** Until a title is generated, the first question names the conversation (lib/messages/shown-title.ts). */
@@ -61,12 +67,12 @@ function firstQuestion(messages: UIMessage[]): string | null {
   return first ? questionText(first.parts) : null;
 }
 
-export function Chat({ conversationId, initialMessages, initialFiles, title, config, initialModelId }: ChatProps) {
+export function Chat({ conversationId, initialMessages, initialFiles, title, config, initialModelId, pythonStart = 'now' }: ChatProps) {
   // The picked model goes with every request; the server checks it and stores it with the conversation.
   const [modelId, setModelId] = useState(initialModelId);
   useEffect(() => pickModel(conversationId, modelId), [conversationId, modelId]);
-  const kernel = useKernel(config);
-  const kernelState = useKernelState(kernel);
+  const kernel = useKernel(config, pythonStart);
+  const kernelState = useKernelState(kernel, pythonStart);
   // The markdown renderer loads once Python has started, not beside it (components/chat/markdown.tsx).
   const pythonStarting = kernelState.kind === 'starting';
   useEffect(() => {
@@ -322,6 +328,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const openSettings = useCallback(() => setSettingsOpen(true), []);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
   const restartKernel = useCallback(() => kernel?.restart(), [kernel]);
+  const startPython = useCallback(() => kernel?.start(), [kernel]);
 
   const stopAll = useCallback(() => {
     stoppedRef.current = true;
@@ -409,6 +416,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           onSend={send}
           onStop={stopAll}
           onFiles={uploads.add}
+          onTyping={startPython}
           attachments={attachments}
         />
         <p className="mt-1 text-center text-xs text-zinc-500 dark:text-zinc-400">Code runs in your browser<span className="max-sm:hidden">, in sandboxed workers: Python, SQL (DuckDB), R, Graphviz and JavaScript</span>.</p>

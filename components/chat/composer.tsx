@@ -11,6 +11,8 @@ type ComposerProps = {
   onSend: (text: string) => void;
   onStop: () => void;
   onFiles: (files: File[]) => void;
+  /** The person has typed something: a question is coming (Python, if it waits to be needed, starts). */
+  onTyping?: () => void;
   attachments: ReactNode;
 };
 
@@ -40,7 +42,7 @@ const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () =>
  * only once the page is interactive: text typed into the server's HTML before then would be
  * dropped by hydration, and Enter would add a newline instead of sending.
  */
-export const Composer = memo(forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer({ busy, canSend, onSend, onStop, onFiles, attachments }, ref) {
+export const Composer = memo(forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer({ busy, canSend, onSend, onStop, onFiles, onTyping, attachments }, ref) {
   const [text, setText] = useState('');
   const [placeholder, setPlaceholder] = useState(PLACEHOLDER);
   const picker = useRef<HTMLInputElement>(null);
@@ -112,7 +114,10 @@ export const Composer = memo(forwardRef<HTMLTextAreaElement, ComposerProps>(func
         id="composer"
         ref={textarea}
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          setText(event.target.value);
+          if (event.target.value.trim() !== '') onTyping?.();
+        }}
         onKeyDown={onKeyDown}
         onPaste={(event) => {
           const files = Array.from(event.clipboardData.files);

@@ -25,11 +25,13 @@ function useShownState(state: KernelState): KernelState {
 
 const PHASE_LABEL = { downloading: 'downloading…', starting: 'starting…', installing: 'preparing…', ready: 'ready' } as const;
 
-/** A compact indicator of the interpreter's state, with Restart. */
+/** A compact indicator of the interpreter's state, with Restart (Start, before it has started). */
 export function KernelStatus({ state: current, onRestart }: { state: KernelState; onRestart: () => void }) {
   const state = useShownState(current);
   const [dot, label] =
-    state.kind === 'starting'
+    state.kind === 'not-started'
+      ? ['bg-zinc-400', 'Python starts when you ask']
+      : state.kind === 'starting'
       ? ['bg-amber-500 animate-pulse', `Python ${PHASE_LABEL[state.phase]}`]
       : state.kind === 'ready'
         ? ['bg-emerald-500', state.restarted ? 'Python ready (restarted, state lost)' : 'Python ready']
@@ -43,7 +45,7 @@ export function KernelStatus({ state: current, onRestart }: { state: KernelState
         {label}
       </span>
       <button type="button" onClick={onRestart} className="rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800">
-        Restart
+        {state.kind === 'not-started' ? 'Start' : 'Restart'}
       </button>
     </div>
   );

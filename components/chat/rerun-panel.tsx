@@ -13,6 +13,8 @@ const PHASE_LABEL = { downloading: 'Downloading Python…', starting: 'Starting 
 
 function interpreterLabel(state: KernelState): { dot: string; text: string } {
   switch (state.kind) {
+    case 'not-started':
+      return { dot: 'bg-zinc-400', text: 'Python not started' };
     case 'starting':
       return { dot: 'bg-amber-500 animate-pulse motion-reduce:animate-none', text: PHASE_LABEL[state.phase] };
     case 'ready':

@@ -1,7 +1,7 @@
 /** The database schema (Drizzle, Postgres). Migrations in lib/db/migrations are generated from it. */
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { authUsers } from '../auth/auth-tables.server';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
@@ -96,26 +96,38 @@ export const conversationBlobs = pgTable(
   (t) => [primaryKey({ columns: [t.conversationId, t.sha256] })],
 );
 
+/**
+ * A data file's record, the same in a conversation and in a share made of it: its name, SHA-256,
+ * where its bytes are (`account`: uploaded, the blob `blob_sha256`; `device`: kept on the device
+ * that added it, never uploaded, no blob), media type and size.
+ */
+function fileColumns() {
+  return {
+    name: text('name').notNull(),
+    /** The file's SHA-256, wherever its bytes are. */
+    sha256: text('sha256').notNull(),
+    location: text('location', { enum: ['account', 'device'] }).notNull().default('account'),
+    blobSha256: text('blob_sha256').references(() => blobs.sha256),
+    mediaType: text('media_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+  };
+}
+
+/** An account file's blob is its own bytes; a device file has none. */
+function blobByLocation(table: string, t: { location: AnyPgColumn; blobSha256: AnyPgColumn; sha256: AnyPgColumn }) {
+  return check(`${table}_blob_by_location`, sql`(${t.location} = 'account' and ${t.blobSha256} = ${t.sha256}) or (${t.location} = 'device' and ${t.blobSha256} is null)`);
+}
+
 export const conversationFiles = pgTable(
   'conversation_files',
   {
     conversationId: uuid('conversation_id')
       .notNull()
       .references(() => conversations.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    /** The file's SHA-256, wherever its bytes are. */
-    sha256: text('sha256').notNull(),
-    /** `account`: uploaded (its bytes are the blob `blob_sha256`); `device`: kept on the device that added it, never uploaded (no blob). */
-    location: text('location', { enum: ['account', 'device'] }).notNull().default('account'),
-    blobSha256: text('blob_sha256').references(() => blobs.sha256),
-    mediaType: text('media_type').notNull(),
-    size: bigint('size', { mode: 'number' }).notNull(),
+    ...fileColumns(),
     createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.conversationId, t.name] }),
-    check('conversation_files_blob_by_location', sql`(${t.location} = 'account' and ${t.blobSha256} = ${t.sha256}) or (${t.location} = 'device' and ${t.blobSha256} is null)`),
-  ],
+  (t) => [primaryKey({ columns: [t.conversationId, t.name] }), blobByLocation('conversation_files', t)],
 );
 
 export const shares = pgTable(
@@ -162,18 +174,10 @@ export const shareFiles = pgTable(
     shareId: text('share_id')
       .notNull()
       .references(() => shares.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    sha256: text('sha256').notNull(),
-    /** As in conversation_files: a `device` file's bytes are on the owner's device, and a reader must drop the same file to re-run with it. */
-    location: text('location', { enum: ['account', 'device'] }).notNull().default('account'),
-    blobSha256: text('blob_sha256').references(() => blobs.sha256),
-    mediaType: text('media_type').notNull(),
-    size: bigint('size', { mode: 'number' }).notNull(),
+    // As in conversation_files: a `device` file's bytes are on the owner's device, and a reader must drop the same file to re-run with it.
+    ...fileColumns(),
   },
-  (t) => [
-    primaryKey({ columns: [t.shareId, t.name] }),
-    check('share_files_blob_by_location', sql`(${t.location} = 'account' and ${t.blobSha256} = ${t.sha256}) or (${t.location} = 'device' and ${t.blobSha256} is null)`),
-  ],
+  (t) => [primaryKey({ columns: [t.shareId, t.name] }), blobByLocation('share_files', t)],
 );
 
 /**

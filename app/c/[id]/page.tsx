@@ -17,9 +17,12 @@ async function ConversationPage({ params }: { params: Promise<{ id: string }> })
   if (!conversation) notFound();
   const config = getClientConfig();
   const modelId = await initialModelId(await getDb(), userId, conversation.modelId);
+  // A stored conversation is opened to be read first: Python starts when something needs it
+  // (components/chat/chat.tsx, `pythonStart`), so its worker is not booted with the page.
+  const pythonStart = conversation.messages.length > 0 ? 'when-needed' : 'now';
   return (
     <>
-      <KernelBoot location={config} />
+      {pythonStart === 'now' && <KernelBoot location={config} />}
       <Chat
         key={conversation.id}
         conversationId={conversation.id}
@@ -28,6 +31,7 @@ async function ConversationPage({ params }: { params: Promise<{ id: string }> })
         title={conversation.title}
         config={config}
         initialModelId={modelId}
+        pythonStart={pythonStart}
       />
     </>
   );

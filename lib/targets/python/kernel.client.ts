@@ -19,6 +19,8 @@ import type { RunPhase } from '../runner';
 import type { PackageSourceAnswer as PackageSourceState } from '../target';
 
 export type KernelState =
+  /** Made with `start: 'when-needed'` and nothing has needed Python yet: no worker, nothing downloaded. */
+  | { kind: 'not-started' }
   | { kind: 'starting'; phase: StartPhase; restarted: boolean }
   | { kind: 'ready'; restarted: boolean }
   | { kind: 'busy' }
@@ -52,13 +54,23 @@ const PACKAGE_LOAD_TIMEOUT_MS = 180_000;
 /** How long after the interrupt flag a run that has not stopped gets a replacement started. */
 const SPARE_AFTER_MS = 50;
 
+/**
+ * When the interpreter starts: with the page (a new conversation, where a question is coming), or
+ * when something first needs it (a stored conversation opened to be read: a run, a restore, the
+ * person typing), so that reading costs no download and no start.
+ */
+export type KernelStart = 'now' | 'when-needed';
+
 export class Kernel {
   private packageSourceAnswer: Promise<PackageSourceState> | null = null;
-  private handle: WorkerHandle;
+  /** The current interpreter; null until something needs one (`start: 'when-needed'`). */
+  private handleValue: WorkerHandle | null = null;
+  private readonly whenStarted: Promise<void>;
+  private markStarted: () => void = () => undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private pendingRuns = 0;
   private active: ActiveRun | null = null;
-  private stateValue: KernelState = { kind: 'starting', phase: 'downloading', restarted: false };
+  private stateValue: KernelState = { kind: 'not-started' };
   private readonly listeners = new Set<(state: KernelState) => void>();
   private disposed = false;
   private files = new Map<string, DataFile>();
@@ -74,8 +86,31 @@ export class Kernel {
   /** 0 for the interpreter the page started with; +1 for each replacement (restart, limits). */
   generation = 0;
 
-  constructor(private readonly config: WorkerConfig) {
-    this.handle = this.adopt(this.spawn(false), false);
+  constructor(
+    private readonly config: WorkerConfig,
+    startWhen: KernelStart = 'now',
+  ) {
+    this.whenStarted = new Promise((resolve) => (this.markStarted = resolve));
+    if (startWhen === 'now') this.start();
+  }
+
+  /** Starts the interpreter if it has not started (nothing if it has, or the kernel was disposed). */
+  start(): void {
+    if (this.disposed) return;
+    void this.handle;
+  }
+
+  get started(): boolean {
+    return this.handleValue !== null;
+  }
+
+  /** The current interpreter, started by this read if none was. */
+  private get handle(): WorkerHandle {
+    if (!this.handleValue) {
+      this.handleValue = this.adopt(this.spawn(false), false);
+      this.markStarted();
+    }
+    return this.handleValue;
   }
 
   get state(): KernelState {
@@ -106,7 +141,7 @@ export class Kernel {
 
   /** Of `runIds`, those the current interpreter has not executed. */
   missingRuns(runIds: readonly string[]): string[] {
-    const done = this.ledger.get(this.handle);
+    const done = this.handleValue ? this.ledger.get(this.handleValue) : undefined;
     return runIds.filter((id) => !done?.has(id));
   }
 
@@ -140,6 +175,7 @@ export class Kernel {
 
   /** A fresh interpreter on demand; a running cell ends as interrupted. */
   restart(): void {
+    if (!this.handleValue) return this.start();
     if (this.active) {
       this.active.handle.terminate(RESTARTED_NOTICE);
       return; // execute() replaces the handle when it sees the termination
@@ -152,9 +188,12 @@ export class Kernel {
    * change by restarting the interpreter): a page that cannot should say so, not fail on import.
    */
   packageSource(): Promise<PackageSourceState> {
-    this.packageSourceAnswer ??= this.handle.ready.then(
-      () => this.handle.probePackageSource().then((ok): PackageSourceState => (ok ? 'reachable' : 'unreachable')),
-      () => 'unknown' as const,
+    // Asked once the interpreter has started (never the reason it starts).
+    this.packageSourceAnswer ??= this.whenStarted.then(() =>
+      this.handle.ready.then(
+        () => this.handle.probePackageSource().then((ok): PackageSourceState => (ok ? 'reachable' : 'unreachable')),
+        () => 'unknown' as const,
+      ),
     );
     return this.packageSourceAnswer;
   }
@@ -172,14 +211,14 @@ export class Kernel {
   dispose(): void {
     this.disposed = true;
     this.discardSpare();
-    this.handle.terminate();
+    this.handleValue?.terminate();
     this.listeners.clear();
   }
 
   /** A new worker and interpreter; it drives the kernel's state only once adopted. */
   private spawn(restarted: boolean): WorkerHandle {
     const handle: WorkerHandle = new WorkerHandle(this.config, (phase) => {
-      if (this.handle === handle && phase !== 'ready') this.setState({ kind: 'starting', phase, restarted });
+      if (this.handleValue === handle && phase !== 'ready') this.setState({ kind: 'starting', phase, restarted });
     });
     return handle;
   }
@@ -188,19 +227,19 @@ export class Kernel {
   private adopt(handle: WorkerHandle, restarted: boolean): WorkerHandle {
     this.setState({ kind: 'starting', phase: handle.isReady ? 'starting' : 'downloading', restarted });
     handle.ready.then(
-      () => this.handle === handle && !this.active && this.setState({ kind: 'ready', restarted }),
-      (error: Error) => this.handle === handle && this.setState({ kind: 'failed', message: failureForPerson(startFailure(error)) }),
+      () => this.handleValue === handle && !this.active && this.setState({ kind: 'ready', restarted }),
+      (error: Error) => this.handleValue === handle && this.setState({ kind: 'failed', message: failureForPerson(startFailure(error)) }),
     );
     return handle;
   }
 
   private replaceHandle(): void {
-    this.handle.terminate(RESTARTED_NOTICE);
+    this.handleValue?.terminate(RESTARTED_NOTICE);
     const spare = this.spare;
     this.spare = null;
     if (this.disposed) return;
     this.generation += 1;
-    this.handle = this.adopt(spare && !spare.isTerminated ? spare : this.spawn(true), true);
+    this.handleValue = this.adopt(spare && !spare.isTerminated ? spare : this.spawn(true), true);
   }
 
   /**
@@ -273,7 +312,7 @@ export class Kernel {
       this.replaceIfCurrent(handle);
       result = withFailure({ ...result, restarted: true }, { kind: 'crashed', engine: ENGINE, cause: 'not-answering', stateLost: true });
     }
-    if (this.handle === handle && !handle.isTerminated) {
+    if (this.handleValue === handle && !handle.isTerminated) {
       this.discardSpare(); // the interpreter came back: no replacement needed
       this.setState({ kind: 'ready', restarted: false });
     }
@@ -417,7 +456,7 @@ export class Kernel {
   }
 
   private replaceIfCurrent(handle: WorkerHandle): void {
-    if (this.handle === handle) this.replaceHandle();
+    if (this.handleValue === handle) this.replaceHandle();
   }
 
   private setState(state: KernelState): void {

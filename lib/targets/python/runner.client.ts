@@ -13,6 +13,7 @@ import type { PackageSourceAnswer } from '../target';
 
 function runnerState(state: KernelState): RunnerState {
   if (state.kind === 'starting') return { kind: 'starting', detail: state.phase };
+  if (state.kind === 'not-started') return { kind: 'idle' };
   return state;
 }
 
@@ -25,13 +26,14 @@ export class InterpreterRunner implements TargetRunner {
     private readonly language: RunLanguage,
   ) {}
 
-  /** The kernel starts its interpreter when it is made; this waits for it. */
+  /** Starts the kernel's interpreter if it has not started, and waits for it. */
   start(): Promise<void> {
+    this.kernel.start();
     return new Promise((resolve, reject) => {
       const settle = (): boolean => {
         const state = this.kernel.state;
         if (state.kind === 'failed') reject(new Error(state.message));
-        else if (state.kind !== 'starting') resolve();
+        else if (state.kind !== 'starting' && state.kind !== 'not-started') resolve();
         else return false;
         return true;
       };
