@@ -12,13 +12,19 @@ import type { Logger } from '@/lib/log/logger.server';
 import { retryWhileDatabaseDown } from '@/lib/db/retry.server';
 import { deleteMessage, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages.server';
 import { answerMetadataOf } from '../messages/answer-metadata';
+import { readRunPart } from '@/lib/targets/run-part';
 
 const DRAFT_EVERY_MS = 2_000;
+/** The longest a code call is held from the page for its draft (a database that does not answer must not stall the answer). */
+export const CALL_STORED_WAIT_MS = 5_000;
 
 export class AnswerDraft {
   private writes: Promise<unknown> = Promise.resolve();
   private ended = false;
   private wroteDraft = false;
+  /** Code calls whose input is complete and a draft holding them has been stored (or drafting ended). */
+  private readonly storedCalls = new Set<string>();
+  private readonly callWaiters = new Map<string, Array<() => void>>();
 
   constructor(
     private readonly db: Db,
@@ -39,14 +45,54 @@ export class AnswerDraft {
       let lastWrite = Date.now();
       const start = continues ? { ...continues, parts: [...continues.parts] } : undefined;
       // A stream error is the answer's failure, worded and logged by the chat route; the drafts just stop with it.
+      const known = new Set(start?.parts.flatMap((part) => readRunPart(part)?.part.toolCallId ?? []) ?? []);
       for await (const snapshot of readUIMessageStream<UIMessage>({ stream: chunks, message: start, onError: () => undefined })) {
         if (this.ended) break;
         this.draftId = snapshot.id;
-        if (Date.now() - lastWrite < DRAFT_EVERY_MS) continue;
+        // A code call the page will run is stored first: a reload while it runs finds it (as cut off),
+        // where a draft every 2 s could leave a running cell in no stored answer.
+        const calls = snapshot.parts.flatMap((part) => {
+          const run = readRunPart(part);
+          return run && run.part.state === 'input-available' && !known.has(run.part.toolCallId) ? [run.part.toolCallId] : [];
+        });
+        if (calls.length === 0 && Date.now() - lastWrite < DRAFT_EVERY_MS) continue;
+        for (const id of calls) known.add(id);
         lastWrite = Date.now();
         this.write({ ...snapshot, metadata: { ...answerMetadataOf(snapshot.metadata), streaming: true } });
+        if (calls.length > 0) void this.writes.then(() => this.markStored(calls));
       }
-    })().catch((error: unknown) => this.log?.warn({ err: error }, 'answer drafts stopped: the answer is stored only when it ends'));
+    })()
+      .catch((error: unknown) => this.log?.warn({ err: error }, 'answer drafts stopped: the answer is stored only when it ends'))
+      .finally(() => this.releaseWaiters());
+  }
+
+  /**
+   * Resolves once a draft holding the code call `toolCallId` is stored, when drafting has stopped,
+   * or after CALL_STORED_WAIT_MS: the chat route holds the call from the page until then.
+   */
+  callStored(toolCallId: string): Promise<void> {
+    if (this.storedCalls.has(toolCallId) || this.ended) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, CALL_STORED_WAIT_MS);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.callWaiters.set(toolCallId, [...(this.callWaiters.get(toolCallId) ?? []), done]);
+    });
+  }
+
+  private markStored(ids: string[]): void {
+    for (const id of ids) {
+      this.storedCalls.add(id);
+      for (const done of this.callWaiters.get(id) ?? []) done();
+      this.callWaiters.delete(id);
+    }
+  }
+
+  private releaseWaiters(): void {
+    for (const waiters of this.callWaiters.values()) for (const done of waiters) done();
+    this.callWaiters.clear();
   }
 
   private write(message: UIMessage): void {
@@ -64,6 +110,7 @@ export class AnswerDraft {
   /** Ends drafting: stores the final answer, or (null) undoes the draft. */
   async finish(final: UIMessage | null): Promise<void> {
     this.ended = true;
+    this.releaseWaiters();
     await this.writes; // each write logs its own failure and never rejects
     if (final) {
       const metadata = { ...answerMetadataOf(final.metadata) };

@@ -24,6 +24,7 @@ import type { ChatRequest } from './request-schema.server';
 import { runsThisTurn } from './step-budget.server';
 import { loadConversationForChat, saveIncomingMessage } from './chat-store.server';
 import { AnswerDraft } from './answer-drafts.server';
+import { targetOf } from '@/lib/targets/registry';
 import { blockCallId, blocksToToolCalls, splitBlocksInParts } from '@/lib/ai/blocks-stream.server';
 import { getAppStreams } from '@/lib/streams/app-streams.server';
 import { listMessages } from '@/lib/db/queries/messages.server';
@@ -186,11 +187,23 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   const [toPage, toDraft] = shaped.pipeThrough(timeoutsAsErrors(timedOut, conversationLog)).tee();
   draft.watch(toDraft, continued ? messages.at(-1) : undefined);
   return createUIMessageStreamResponse({
-    stream: toPage,
+    // A code call reaches the page (which runs it at once) only once the answer holding it is
+    // stored. Blocks become calls only here, and are stored as the text they are.
+    stream: blocksMode ? toPage : toPage.pipeThrough(callsAfterTheirDraft(draft)),
     headers: { 'Server-Timing': timing.header() },
     // A copy of what the page receives, kept so a reloaded page (or another instance) can attach.
     consumeSseStream: async ({ stream: sse }) => {
       await streams.context.createNewResumableStream(streamId, () => sse).catch((error: unknown) => conversationLog.error({ err: error }, 'could not make the answer resumable'));
+    },
+  });
+}
+
+/** Holds each code call's chunk until the draft holding the call is stored (AnswerDraft.callStored). */
+function callsAfterTheirDraft(draft: AnswerDraft): TransformStream<UIMessageChunk, UIMessageChunk> {
+  return new TransformStream({
+    async transform(chunk, controller) {
+      if (chunk.type === 'tool-input-available' && targetOf(chunk.toolName)) await draft.callStored(chunk.toolCallId);
+      controller.enqueue(chunk);
     },
   });
 }
