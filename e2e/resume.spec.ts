@@ -47,9 +47,10 @@ test('a reload mid-answer shows the text so far and the answer completes, withou
 
 test('Stop ends the model request upstream, and a stop before any text stores no empty answer', async ({ page }) => {
   const trigger = `e2e-stop-upstream-${Date.now()}`;
-  // The model never answers (until the idle timeout, 6 s here): the Stop comes before any text
-  // however slowly the machine clicks (a first chunk after 1 s raced the click under load).
-  await addScenarios([{ trigger, steps: [{ fault: { hang: 'before-headers' } }] }]);
+  // The model never answers, and a keep-alive comment each second keeps the app's idle timeout
+  // (6 s here) from ending the turn: only the Stop does, however slowly the machine clicks (a first
+  // chunk after 1 s raced the click under load; so did the idle timeout on a silent model).
+  await addScenarios([{ trigger, steps: [{ fault: { hang: 'after-headers', keepAliveMs: 1_000 } }] }]);
   await openChat(page);
   await send(page, `Go slowly. ${trigger}`);
   await expect.poll(async () => (await chatRequestsFor(trigger)).length).toBe(1);
