@@ -58,11 +58,11 @@ export default defineConfig({
   timeout: 180_000,
   expect: { timeout: 60_000 },
   globalSetup: './e2e/global-setup.ts',
-  // Spec files are spread over workers; the tests of one file run in order in one worker. Three on
-  // two cores: the suite waits (model pacing, time limits, servers starting), and a third file fills
-  // those gaps (docs/DECISIONS.md, "The test suite's shape").
+  // Spec files are spread over workers; the tests of one file run in order in one worker. Four on
+  // two cores: the suite waits (model pacing, time limits, servers starting), and the third and
+  // fourth files fill those gaps (docs/DECISIONS.md, "The test suite's shape"; bench/NOTES-ci.md).
   fullyParallel: false,
-  workers: Number(process.env.RUNPAD_E2E_WORKERS ?? 3),
+  workers: Number(process.env.RUNPAD_E2E_WORKERS ?? 4),
   retries: 0,
   reporter: [['list']],
   use: {
