@@ -9,12 +9,13 @@ import { GRAPHVIZ_LIMITS, workerReplySchema, type Rendered } from './protocol.cl
 import type { MimeBundle, RunResult } from '@/lib/runtime/protocol';
 import { failedRun, RunFailureError, type Failed, type RunFailure } from '@/lib/runtime/run-failure';
 import type { RunContext, RunnerState, TargetRunner } from '../runner';
+import { connectWorker, disconnectWorker, RunnerStates, type WorkerPort } from '../runner-state.client';
 import { svgToPngBase64 } from './svg-to-png.client';
 
 const WORKER_URL = '/workers/graphviz.worker.mjs';
 const START_TIMEOUT_MS = 30_000;
 
-type Connection = { worker: Worker; port: MessagePort; ready: Promise<void>; pending: Map<number, (reply: Rendered) => void> };
+type Connection = WorkerPort & { ready: Promise<void>; pending: Map<number, (reply: Rendered) => void> };
 
 const ENGINE = 'Graphviz';
 
@@ -23,21 +24,14 @@ export class GraphvizRunner implements TargetRunner {
   readonly replay = 'none';
   private connection: Connection | null = null;
   private nextId = 1;
-  private current: RunnerState = { kind: 'idle' };
-  private readonly listeners = new Set<(state: RunnerState) => void>();
-
-  private setState(state: RunnerState): void {
-    this.current = state;
-    for (const listener of this.listeners) listener(state);
-  }
+  private readonly states = new RunnerStates();
 
   state(): RunnerState {
-    return this.current;
+    return this.states.current;
   }
 
   subscribe(listener: (state: RunnerState) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.states.subscribe(listener);
   }
 
   /** Starts the worker (a prefetch); a failure to start is reported by the next run. */
@@ -57,12 +51,11 @@ export class GraphvizRunner implements TargetRunner {
 
   private connect(): Connection {
     if (this.connection) return this.connection;
-    const worker = new Worker(WORKER_URL, { type: 'module', name: 'graphviz' });
-    const channel = new MessageChannel();
+    const { worker, port } = connectWorker(new Worker(WORKER_URL, { type: 'module', name: 'graphviz' }));
     const pending = new Map<number, (reply: Rendered) => void>();
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new RunFailureError({ kind: 'engine-start', engine: ENGINE, detail: `no answer within ${START_TIMEOUT_MS / 1000} s` })), START_TIMEOUT_MS);
-      channel.port1.onmessage = (event: MessageEvent<unknown>) => {
+      port.onmessage = (event: MessageEvent<unknown>) => {
         const reply = workerReplySchema.safeParse(event.data);
         if (!reply.success) return; // anything else from the worker is ignored
         if (reply.data.type === 'ready') {
@@ -76,14 +69,12 @@ export class GraphvizRunner implements TargetRunner {
     });
     // Awaited by every render, which reports the failure in words; this keeps an unused connection's failure from being unhandled.
     ready.catch(() => undefined);
-    worker.postMessage({ type: 'connect', port: channel.port2 }, [channel.port2]);
-    this.connection = { worker, port: channel.port1, ready, pending };
+    this.connection = { worker, port, ready, pending };
     return this.connection;
   }
 
   private kill(): void {
-    this.connection?.worker.terminate();
-    this.connection?.port.close();
+    if (this.connection) disconnectWorker(this.connection);
     this.connection = null;
   }
 
@@ -144,10 +135,10 @@ export class GraphvizRunner implements TargetRunner {
       onAbort = () => resolve('stopped');
       context.signal?.addEventListener('abort', onAbort, { once: true });
     });
-    this.setState({ kind: 'busy' });
+    this.states.set({ kind: 'busy' });
     const drawn = await Promise.race([this.render(dot, context.timeoutMs), stopped]);
     if (onAbort) context.signal?.removeEventListener('abort', onAbort);
-    this.setState(this.connection ? { kind: 'ready' } : { kind: 'idle' });
+    this.states.set(this.connection ? { kind: 'ready' } : { kind: 'idle' });
     const durationMs = performance.now() - started;
     if (drawn === 'stopped') {
       this.kill();
@@ -159,7 +150,7 @@ export class GraphvizRunner implements TargetRunner {
 
   dispose(): void {
     this.kill();
-    this.listeners.clear();
+    this.states.clear();
   }
 }
 

@@ -11,6 +11,7 @@ import { OutputBudget } from '@/lib/runtime/output-budget.client';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import { failedRun, type RunFailure } from '@/lib/runtime/run-failure';
 import type { RunContext, RunnerState, TargetRunner } from '../runner';
+import { connectWorker, disconnectWorker, RunnerStates } from '../runner-state.client';
 import { JAVASCRIPT_WORKER_SCRIPT } from './meta';
 import { replySchema } from './protocol.client';
 
@@ -26,23 +27,16 @@ export class JavaScriptRunner implements TargetRunner {
   readonly stateful = false;
   readonly replay = 'none';
   private readonly running = new Set<() => void>();
-  private current: RunnerState = { kind: 'idle' };
-  private readonly listeners = new Set<(state: RunnerState) => void>();
+  private readonly states = new RunnerStates();
 
   constructor(private readonly makeWorker: () => Worker = () => new Worker(JAVASCRIPT_WORKER_SCRIPT, { type: 'module', name: 'javascript' })) {}
 
-  private setState(state: RunnerState): void {
-    this.current = state;
-    for (const listener of this.listeners) listener(state);
-  }
-
   state(): RunnerState {
-    return this.current;
+    return this.states.current;
   }
 
   subscribe(listener: (state: RunnerState) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.states.subscribe(listener);
   }
 
   /** Nothing to prefetch: each run starts its own worker, a script of a few kilobytes. */
@@ -68,9 +62,9 @@ export class JavaScriptRunner implements TargetRunner {
     } catch (error) {
       return Promise.resolve(failedRun({ kind: 'engine-start', engine: ENGINE, detail: (error instanceof Error ? error.message : String(error)).slice(0, 2_000) }, 0));
     }
-    this.setState({ kind: 'busy' });
+    this.states.set({ kind: 'busy' });
     const budget = new OutputBudget(OUTPUT_CAPS);
-    const channel = new MessageChannel();
+    const connection = connectWorker(worker);
     return new Promise<RunResult>((resolve) => {
       const admit = (output: Output) => {
         const changed = budget.admit(output, JSON.stringify(output).length);
@@ -80,9 +74,8 @@ export class JavaScriptRunner implements TargetRunner {
         clearTimeout(timer);
         context.signal?.removeEventListener('abort', onAbort);
         this.running.delete(onAbort);
-        worker.terminate();
-        channel.port1.close();
-        if (this.running.size === 0) this.setState({ kind: 'idle' });
+        disconnectWorker(connection);
+        if (this.running.size === 0) this.states.set({ kind: 'idle' });
         const durationMs = performance.now() - started;
         const capped = budget.failure;
         const result: RunResult = failure ? failedRun(failure, durationMs, budget.outputs) : { status: 'ok', durationMs, outputs: [...budget.outputs] };
@@ -97,7 +90,7 @@ export class JavaScriptRunner implements TargetRunner {
         event.preventDefault();
         finish({ kind: 'engine-start', engine: ENGINE, detail: (event.message || 'the worker script failed').slice(0, 2_000) });
       };
-      channel.port1.onmessage = (event: MessageEvent<unknown>) => {
+      connection.port.onmessage = (event: MessageEvent<unknown>) => {
         const reply = replySchema.safeParse(event.data);
         if (!reply.success) {
           finish({ kind: 'reply-invalid', engine: ENGINE, dropped: 1 });
@@ -113,14 +106,13 @@ export class JavaScriptRunner implements TargetRunner {
           finish({ kind: 'code', engine: ENGINE, ename: message.name, evalue: message.message, ...(message.line ? { line: message.line } : {}), ...(excerpt ? { excerpt } : {}) });
         }
       };
-      worker.postMessage({ type: 'connect', port: channel.port2 }, [channel.port2]);
-      channel.port1.postMessage({ type: 'run', code });
+      connection.port.postMessage({ type: 'run', code });
     });
   }
 
   dispose(): void {
     for (const stop of [...this.running]) stop();
-    this.listeners.clear();
+    this.states.clear();
   }
 }
 

@@ -13,6 +13,7 @@
  */
 import 'client-only';
 import type { RunContext, RunnerState, TargetRunner } from '@/lib/targets/runner';
+import { connectWorker, disconnectWorker, RunnerStates, type WorkerPort } from '@/lib/targets/runner-state.client';
 import type { RLocation, RunnerEnv } from '@/lib/targets/runner-env';
 import type { DataFile } from '@/lib/files/data-file';
 import type { PackageSourceAnswer as PackageSourceState } from '../target';
@@ -27,9 +28,7 @@ import { deviceFile } from '@/lib/files/device-files.client';
 const WORKER_URL = '/workers/r.worker.mjs';
 const ENGINE = 'R';
 
-type Connection = {
-  worker: Worker;
-  port: MessagePort;
+type Connection = WorkerPort & {
   ready: Promise<void>;
   pending: Map<number, (reply: Reply | null) => void>;
   /** Files (name@sha256) this R already has under /data. */
@@ -53,8 +52,7 @@ export class RRunner implements TargetRunner {
   readonly replay = 'replay' as const;
   private connection: Connection | null = null;
   private nextId = 1;
-  private current: RunnerState = { kind: 'idle' };
-  private listeners = new Set<(state: RunnerState) => void>();
+  private readonly states = new RunnerStates();
   /** True once a worker was replaced: the next run tells the model its state was lost. */
   private lostState = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -77,12 +75,11 @@ export class RRunner implements TargetRunner {
   }
 
   state(): RunnerState {
-    return this.current;
+    return this.states.current;
   }
 
   subscribe(listener: (state: RunnerState) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.states.subscribe(listener);
   }
 
   async start(): Promise<void> {
@@ -96,7 +93,7 @@ export class RRunner implements TargetRunner {
 
   dispose(): void {
     this.kill(this.connection, ENDED_BY.dispose);
-    this.listeners.clear();
+    this.states.clear();
   }
 
   /** Reads a file R wrote (under /output/), for storing it as a download. */
@@ -137,7 +134,7 @@ export class RRunner implements TargetRunner {
     // Earlier R runs this run may use that this R has not run (a reload, a replaced worker, no restore).
     const missing = (context.dependsOn ?? []).filter((runId) => !connection.ran.has(runId)).length;
     context.onPhase?.({ kind: 'running', startedAt: Date.now() });
-    this.setState({ kind: 'busy' });
+    this.states.set({ kind: 'busy' });
     // A run's duration is its code's, from here: not R's start or its files' writing, which a
     // restore's estimate ("the time that code took") must not count.
     const ranFrom = performance.now();
@@ -192,7 +189,7 @@ export class RRunner implements TargetRunner {
       clearTimeout(killTimer);
       context.signal?.removeEventListener('abort', onAbort);
       connection.pending.delete(id);
-      if (this.connection === connection) this.setState({ kind: 'ready' });
+      if (this.connection === connection) this.states.set({ kind: 'ready' });
     }
   }
 
@@ -235,10 +232,9 @@ export class RRunner implements TargetRunner {
 
   private connect(): Connection {
     if (this.connection) return this.connection;
-    const worker = new Worker(WORKER_URL, { type: 'module', name: 'r' });
-    const channel = new MessageChannel();
+    const { worker, port } = connectWorker(new Worker(WORKER_URL, { type: 'module', name: 'r' }), { baseUrl: this.location.webrBasePath, repoUrl: this.location.rPackageRepoUrl });
     const pending = new Map<number, (reply: Reply | null) => void>();
-    this.setState({ kind: 'starting', detail: 'Starting R' });
+    this.states.set({ kind: 'starting', detail: 'Starting R' });
     let abandon: (failure: RunFailure) => void = () => undefined;
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new RunFailureError({ kind: 'engine-start', engine: ENGINE, detail: `no answer within ${Math.round(this.startTimeoutMs / 1000)} s` })), this.startTimeoutMs);
@@ -246,7 +242,7 @@ export class RRunner implements TargetRunner {
         clearTimeout(timer);
         reject(new RunFailureError(failure));
       };
-      channel.port1.onmessage = (event: MessageEvent<unknown>) => {
+      port.onmessage = (event: MessageEvent<unknown>) => {
         const reply = replySchema.safeParse(event.data);
         if (!reply.success) {
           // A reply the page cannot read ends the request it names at once (not at its time limit); anything else is ignored.
@@ -271,14 +267,13 @@ export class RRunner implements TargetRunner {
     });
     ready.then(
       () => {
-        if (this.connection?.worker === worker) this.setState({ kind: 'ready' });
+        if (this.connection?.worker === worker) this.states.set({ kind: 'ready' });
       },
       (error: unknown) => {
-        if (this.connection?.worker === worker) this.setState({ kind: 'failed', message: failureForPerson(failureOfError(error, ENGINE)) });
+        if (this.connection?.worker === worker) this.states.set({ kind: 'failed', message: failureForPerson(failureOfError(error, ENGINE)) });
       },
     );
-    worker.postMessage({ type: 'connect', port: channel.port2, baseUrl: this.location.webrBasePath, repoUrl: this.location.rPackageRepoUrl }, [channel.port2]);
-    this.connection = { worker, port: channel.port1, ready, pending, written: new Set(), ran: new Set(), ended: null, abandon };
+    this.connection = { worker, port, ready, pending, written: new Set(), ran: new Set(), ended: null, abandon };
     return this.connection;
   }
 
@@ -292,15 +287,9 @@ export class RRunner implements TargetRunner {
     this.lostState = true;
     connection.ended = why;
     connection.abandon(why);
-    connection.worker.terminate();
-    connection.port.close();
+    disconnectWorker(connection);
     for (const resolve of connection.pending.values()) resolve(null);
-    this.setState({ kind: 'idle' });
-  }
-
-  private setState(state: RunnerState): void {
-    this.current = state;
-    for (const listener of this.listeners) listener(state);
+    this.states.set({ kind: 'idle' });
   }
 }
 
