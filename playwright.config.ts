@@ -62,6 +62,11 @@ export default defineConfig({
   // two cores: the suite waits (model pacing, time limits, servers starting), and the third and
   // fourth files fill those gaps (docs/DECISIONS.md, "The test suite's shape"; bench/NOTES-ci.md).
   fullyParallel: false,
+  // `npm test` leaves out the tests tagged @long (RUNPAD_E2E_LONG=skip, set by scripts/test.mjs):
+  // servers of their own started and killed, 50 MB read by every engine, every kind of output
+  // through axe in both schemes. `npm run test:all` and a plain `npx playwright test` run them
+  // (docs/DECISIONS.md, "The ten-minute suite and the long tests").
+  grepInvert: process.env.RUNPAD_E2E_LONG === 'skip' ? /@long/ : undefined,
   workers: Number(process.env.RUNPAD_E2E_WORKERS ?? 4),
   retries: 0,
   reporter: [['list']],

@@ -99,7 +99,7 @@ async function expectAccessibleIn(page: Page, scheme: 'light' | 'dark', name: st
 
 // One conversation, looked at in light and in dark mode (a reload in the other scheme shows the
 // stored outputs), and its share page likewise: running every engine once per scheme bought nothing.
-test('a conversation with every kind of output, and its share page, pass axe in light and dark mode', async ({ page, playwright, baseURL }) => {
+test('a conversation with every kind of output, and its share page, pass axe in light and dark mode', { tag: '@long' }, async ({ page, playwright, baseURL }) => {
   test.setTimeout(420_000);
   const trigger = `e2e-a11y-every-output-${Date.now()}`;
   await addScenarios([

@@ -98,7 +98,7 @@ const R_COUNT = [
   'cat("r lines:", format(n, scientific = FALSE), "\\n")',
 ].join('\n');
 
-test('a 50 MB CSV kept on the device: SQL, Python and R read it in place, nothing reaches the server, the heap stays flat, a reload reads it again, another browser is told', async ({ page, playwright, baseURL }) => {
+test('a 50 MB CSV kept on the device: SQL, Python and R read it in place, nothing reaches the server, the heap stays flat, a reload reads it again, another browser is told', { tag: '@long' }, async ({ page, playwright, baseURL }) => {
   const csv = describeCsv();
   expect(csv.size).toBeGreaterThan(45_000_000);
   const first = `e2e-device-first-${Date.now()}`;

@@ -288,13 +288,13 @@ test('npm start stops cleanly on SIGTERM to npm: port free, no process left, wit
   await expectStopsCleanly(app, 'SIGTERM', () => process.kill(app.npm.pid!, 'SIGTERM'));
 });
 
-test('npm start stops cleanly on SIGINT to its process group (Ctrl-C): port free, no process left, within 10 s', async () => {
+test('npm start stops cleanly on SIGINT to its process group (Ctrl-C): port free, no process left, within 10 s', { tag: '@long' }, async () => {
   test.setTimeout(READY_DEADLINE_MS + 60_000);
   const app = await npmStart(e2ePort(3191), (status) => status === 200);
   await expectStopsCleanly(app, 'SIGINT', () => process.kill(-app.npm.pid!, 'SIGINT'));
 });
 
-test('npm start kills a server that does not stop: port free, no process left, within 10 s', async () => {
+test('npm start kills a server that does not stop: port free, no process left, within 10 s', { tag: '@long' }, async () => {
   test.setTimeout(READY_DEADLINE_MS + 60_000);
   const app = await npmStart(e2ePort(3193), (status) => status === 200);
   const server = serverProcess(app)!;

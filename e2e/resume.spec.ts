@@ -62,7 +62,7 @@ test('Stop ends the model request upstream, and a stop before any text stores no
   await expect(page.getByRole('button', { name: 'Regenerate' })).toHaveCount(0);
 });
 
-test.describe('a server killed mid-answer', () => {
+test.describe('a server killed mid-answer', { tag: '@long' }, () => {
   const port = e2ePort(3197);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-kill-'));
   let server: ChildProcess | null = null;

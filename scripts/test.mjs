@@ -1,5 +1,6 @@
-// `npm test`: every suite, in two lanes so that the checks that need no browser run while the
-// production build and the end-to-end suite do. The type check waits for the build: it checks the
+// `npm test`: every suite (the end-to-end one without its @long tests; `npm run test:all` with
+// them), in two lanes so that the checks that need no browser run while the production build and
+// the end-to-end suite do. The type check waits for the build: it checks the
 // route types the build generates too (tsconfig.routes.json), so the build skips its own pass of
 // the same check (RUNPAD_BUILD_SKIP_TYPECHECK) and the e2e suite starts sooner. Each lane stops at
 // its first failure; the exit code is non-zero if any step failed. The short lane's output is
@@ -11,6 +12,9 @@ import { spawn } from 'node:child_process';
 
 // Next's telemetry is off for every build and server the suite starts.
 process.env.NEXT_TELEMETRY_DISABLED = '1';
+// `npm test` is the ten-minute suite: the end-to-end tests tagged @long run with `npm run test:all`
+// (RUNPAD_E2E_LONG=run; playwright.config.ts).
+const LONG_TESTS = process.env.RUNPAD_E2E_LONG === 'run' ? 'run' : 'skip';
 
 const summary = [];
 
@@ -43,7 +47,7 @@ async function browserLane() {
   };
   const ok = await runStep('build', sink, { RUNPAD_BUILD_SKIP_TYPECHECK: '1' });
   buildEnded();
-  return ok && (await runStep('test:browser', sink));
+  return ok && (await runStep('test:browser', sink, { RUNPAD_E2E_LONG: LONG_TESTS }));
 }
 
 async function checksLane() {
@@ -65,5 +69,6 @@ const [checks, browser] = await Promise.all([checksLane(), browserLane()]);
 process.stdout.write(checks.output);
 if (!browser) process.stdout.write(`\n[test] the browser lane's last lines again:\n${browserTail}\n`);
 const failed = !checks.ok || !browser;
+if (LONG_TESTS === 'skip') summary.push('[test] the long end-to-end tests (@long) were left out: `npm run test:all` runs every test');
 process.stdout.write(`\n${summary.join('\n')}\n[test] ${failed ? 'FAILED' : 'all suites passed'}\n`);
 process.exit(failed ? 1 : 0);

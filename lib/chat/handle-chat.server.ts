@@ -44,6 +44,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   // The model: the one the page picked, if the operator offers it. Checked before the limits, so
   // a request refused for its model costs no point, and before anything is stored.
   const entry: ModelConfig = await chooseModel(db, userId, request);
+  timing.mark('model');
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
   // The token budget first: refused by it, the request costs no point of the counters below.
   const budget = await checkTokenBudget(db, userId, identity.person.tokensPerDay ?? config.limits.tokensPerDay);
@@ -51,12 +52,15 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
     const wait = budget.retryAfterSeconds;
     throw new AppError('rate_limit:exceeded', { message: `You have reached the daily number of tokens for the model. Try again in ${waitWords(wait)}.`, reason: 'token budget', headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
   }
+  timing.mark('budget');
   const limited = await admitModelRequest(userId, identity.address, identity.person);
   if (!limited.ok) {
     const wait = limited.retryAfterSeconds;
     throw new AppError('rate_limit:exceeded', { message: limitMessage(limited), reason: `rate limit ${limited.kind}`, headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
   }
+  timing.mark('limits');
   await countModelRequest(db, userId);
+  timing.mark('count');
   // Refusals below are AppErrors (lib/errors.server.ts), answered and logged once by route().
   const loaded = await loadConversationForChat(db, userId, request, entry.id);
   timing.mark('conversation');
