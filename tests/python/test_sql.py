@@ -340,6 +340,16 @@ def test_json_without_the_extension_is_read_by_the_kept_reader_and_is_a_view_of_
     assert 'DROP VIEW IF EXISTS "people"' in bridge.statements
 
 
+def test_without_the_excel_extension_read_xlsx_names_its_sheet_as_the_kept_reader_takes_it(cell, bridge):
+    cell.run("SELECT * FROM read_xlsx('/data/book.xlsx', sheet = 'Q1 costs') WHERE a == 1")
+    cell.run("SELECT * FROM read_xlsx('/data/book.xlsx', sheet := 'Budget')")
+    sent = [s for s in bridge.statements if "/data/book.xlsx" in s]
+    assert sent == [
+        "SELECT * FROM read_xlsx('/data/book.xlsx', sheet := 'Q1 costs') WHERE a == 1",
+        "SELECT * FROM read_xlsx('/data/book.xlsx', sheet := 'Budget')",
+    ]
+
+
 def test_a_deleted_file_drops_its_table_and_a_changed_one_is_reloaded(cell, bridge, data_dir):
     path = data_dir / "sales.csv"
     path.write_text(SALES_CSV)

@@ -141,12 +141,36 @@ describe('Excel (.xlsx) without the excel extension', () => {
     const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
     expect(await importTable(target, '/data/budget.xlsx', 'xlsx', bytesAsFile(bytes))).toMatchObject({ ok: true, rows: 4 });
     expect(types('"/data/budget.xlsx"')).toEqual({ item: 'VARCHAR', cost: 'DOUBLE', count: 'BIGINT', due: 'DATE', paid: 'BOOLEAN' });
-    expect(rows(`SELECT item, cost, count, due, paid FROM read_xlsx('/data/budget.xlsx', sheet = 'Budget')`)).toEqual([
+    expect(rows(`SELECT item, cost, count, due, paid FROM read_xlsx('/data/budget.xlsx', sheet := 'Budget')`)).toEqual([
       ['rent', 1200.5, 1, '2024-01-31', true],
       ['food', 310.25, 30, '2024-02-29', false],
       ['misc', null, 2, null, null],
       ['total', 1510.75, null, null, null],
     ]);
+  });
+
+  it('every sheet is a table: read_xlsx with a sheet reads that sheet, without one the first; an empty sheet is none', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const first = workbook.addWorksheet('Budget');
+    first.addRow(['item', 'cost']);
+    first.addRow(['rent', 1200]);
+    const costs = workbook.addWorksheet("Q1's costs");
+    costs.addRow(['month', 'amount', 'note']);
+    costs.addRow(['Jan', 10.5, 'first']);
+    costs.addRow(['Feb', 20, null]);
+    workbook.addWorksheet('Empty');
+    const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
+    expect(await importTable(target, '/data/book.xlsx', 'xlsx', bytesAsFile(bytes))).toMatchObject({ ok: true, rows: 1 });
+    expect(rows(`SELECT * FROM read_xlsx('/data/book.xlsx')`)).toEqual([['rent', 1200]]);
+    expect(rows(`SELECT * FROM '/data/book.xlsx'`)).toEqual([['rent', 1200]]);
+    expect(rows(`SELECT * FROM read_xlsx('/data/book.xlsx', sheet := 'Budget')`)).toEqual([['rent', 1200]]);
+    expect(rows(`SELECT month, amount, note FROM read_xlsx('/data/book.xlsx', sheet := 'Q1''s costs') ORDER BY month DESC`)).toEqual([
+      ['Jan', 10.5, 'first'],
+      ['Feb', 20, null],
+    ]);
+    expect(types(`"/data/book.xlsx#Q1's costs"`)).toEqual({ month: 'VARCHAR', amount: 'DOUBLE', note: 'VARCHAR' });
+    // A sheet the workbook does not have (or an empty one) is no table: DuckDB says which, never the first sheet instead.
+    for (const sheet of ['Empty', 'Nope']) expect(() => conn.query(`SELECT * FROM read_xlsx('/data/book.xlsx', sheet := '${sheet}')`)).toThrow(`/data/book.xlsx#${sheet}`);
   });
 
   it('a file that is not a workbook is named as unreadable', async () => {

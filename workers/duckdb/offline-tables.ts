@@ -13,7 +13,7 @@
 import './set-immediate';
 import type { AsyncBuffer } from 'hyparquet';
 export { bytesAsFile } from '@/lib/files/formats/parquet.client';
-import { openTable } from '@/lib/files/formats/read-table.client';
+import { openTable, type TableReader } from '@/lib/files/formats/read-table.client';
 import { chunkToCsv, FormatReadError, formatFailureText, type TableColumn, type TabularFormat } from '@/lib/files/formats/table.client';
 
 /** What the import needs of DuckDB: statements, and buffers its CSV reader can read by name. */
@@ -46,14 +46,19 @@ const MACROS: Record<TabularFormat, { names: string[]; options: string[] }> = {
 
 /**
  * The macros that make `read_parquet('/data/x.parquet')` (and the JSON and Excel functions) read
- * the table named by that path. Only for a format whose extension did not load: a loaded
- * extension's own functions are never shadowed.
+ * the table named by that path, and `read_xlsx(path, sheet = 'Costs')` the sheet's table
+ * (`<path>#<sheet>`). Only for a format whose extension did not load: a loaded extension's own
+ * functions are never shadowed.
  */
 export function readerMacros(format: TabularFormat): string[] {
   const { names, options } = MACROS[format === 'jsonl' ? 'json' : format];
   const parameters = ['path', ...options.map((option) => `${option} := NULL`)].join(', ');
-  return names.map((name) => `CREATE OR REPLACE TEMP MACRO ${name}(${parameters}) AS TABLE SELECT * FROM query_table('"' || replace(path, '"', '""') || '"')`);
+  const table = format === 'xlsx' ? `CASE WHEN sheet IS NULL THEN path ELSE path || '${SHEET_MARK}' || sheet END` : 'path';
+  return names.map((name) => `CREATE OR REPLACE TEMP MACRO ${name}(${parameters}) AS TABLE SELECT * FROM query_table('"' || replace(${table}, '"', '""') || '"')`);
 }
+
+/** Between a workbook's path and a sheet's name in the name of the sheet's table. */
+const SHEET_MARK = '#';
 
 function csvColumns(columns: readonly TableColumn[]): string {
   return `{${columns.map((column) => `${quoteLiteral(column.name)}: '${column.type}'`).join(', ')}}`;
@@ -62,18 +67,33 @@ function csvColumns(columns: readonly TableColumn[]): string {
 let scratch = 0;
 
 /**
- * Reads `file` with the kept reader for `format` into table `path` (replacing it). Never throws
- * for a file that cannot be read: the answer says why, in words naming the file.
+ * Reads `file` with the kept reader for `format` into table `path` (replacing it); an Excel
+ * workbook's every sheet also into `<path>#<sheet>` (the first sheet's is a view of `path`).
+ * Never throws for a file that cannot be read: the answer says why, in words naming the file.
  */
 export async function importTable(target: ImportTarget, path: string, format: TabularFormat, file: AsyncBuffer): Promise<ImportAnswer> {
   const fileName = path.split('/').pop() ?? path;
-  let reader;
+  let reader: TableReader;
   try {
     reader = await openTable(format, file);
   } catch (error) {
     if (error instanceof FormatReadError) return { ok: false, message: formatFailureText(fileName, error) };
     throw error;
   }
+  const answer = await fillTable(target, path, format, fileName, reader);
+  if (!answer.ok) return answer;
+  const [first, ...others] = reader.sheetTables ?? [];
+  if (first) target.query(`CREATE OR REPLACE VIEW ${quoteIdentifier(`${path}${SHEET_MARK}${first.name}`)} AS SELECT * FROM ${quoteIdentifier(path)}`);
+  for (const sheet of others) {
+    const sheetAnswer = await fillTable(target, `${path}${SHEET_MARK}${sheet.name}`, format, `${fileName} (sheet ${sheet.name})`, sheet.reader);
+    if (!sheetAnswer.ok) return sheetAnswer;
+  }
+  for (const statement of readerMacros(format)) target.query(statement);
+  return answer;
+}
+
+/** Creates table `path` with `reader`'s columns and inserts its rows, a chunk at a time, through DuckDB's CSV reader. */
+async function fillTable(target: ImportTarget, path: string, format: TabularFormat, fileName: string, reader: TableReader): Promise<ImportAnswer> {
   const { columns } = reader;
   if (columns.length === 0) return { ok: false, message: formatFailureText(fileName, new FormatReadError('empty', format, 'no columns')) };
   const table = quoteIdentifier(path);
@@ -98,6 +118,5 @@ export async function importTable(target: ImportTarget, path: string, format: Ta
     if (error instanceof FormatReadError) return { ok: false, message: formatFailureText(fileName, error) };
     throw error;
   }
-  for (const statement of readerMacros(format)) target.query(statement);
   return { ok: true, rows, columns };
 }

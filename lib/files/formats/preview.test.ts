@@ -53,7 +53,7 @@ describe('the preview the model is told of a Parquet or Excel file', () => {
       { name: 'name_2', type: 'VARCHAR' },
     ]);
     expect(preview.rows).toEqual([['Ada', '1815-12-10', '1', 'x']]);
-    expect(preview.warnings).toEqual(['2 sheets (People, Notes); the first, People, is the table']);
+    expect(preview.warnings).toEqual(["2 sheets (People, Notes); the first, People, is the file's table, and each sheet is read by name with read_xlsx(path, sheet = 'name')"]);
   });
 
   it('a damaged file is a reader failure, not a preview', async () => {

@@ -14,8 +14,10 @@ export type TableReader = {
   columns: TableColumn[];
   /** Rows in the file, when known before reading them (Parquet's footer says). */
   rowCount: number;
-  /** An Excel workbook's sheets, in order (the first is the table). */
+  /** An Excel workbook's sheets, in order (the first is the file's table). */
   sheets?: string[];
+  /** An Excel workbook's sheets that hold a table, each read as one (the first sheet's is this reader's). */
+  sheetTables?: Array<{ name: string; reader: TableReader }>;
   /** Hands the rows over in chunks (each in order, one at a time); stops after `limit` rows. */
   rows(onRows: (rows: Cell[][]) => void | Promise<void>, limit?: number): Promise<void>;
 };
@@ -41,11 +43,17 @@ export async function openTable(format: TabularFormat, file: AsyncBuffer): Promi
       rows: (onRows, limit) => readParquetRows(file, parquet, onRows, { rowEnd: limit }),
     };
   }
-  const table: { columns: TableColumn[]; rows: Cell[][]; sheets?: string[] } =
-    format === 'xlsx' ? await readXlsx(await allBytes(file)) : recordsTable(jsonRecords(new TextDecoder().decode(await allBytes(file)), format), format);
+  if (format === 'xlsx') {
+    const workbook = await readXlsx(await allBytes(file));
+    return { ...inMemory(workbook), sheets: workbook.sheets, sheetTables: workbook.tables.map((sheet) => ({ name: sheet.name, reader: inMemory(sheet) })) };
+  }
+  return inMemory(recordsTable(jsonRecords(new TextDecoder().decode(await allBytes(file)), format), format));
+}
+
+/** A table read whole: its rows handed over in one chunk. */
+function inMemory(table: { columns: TableColumn[]; rows: Cell[][] }): TableReader {
   return {
     columns: table.columns,
-    sheets: table.sheets,
     rowCount: table.rows.length,
     rows: async (onRows, limit) => onRows(limit === undefined ? table.rows : table.rows.slice(0, limit)),
   };

@@ -1,6 +1,7 @@
 /**
- * Excel (.xlsx) as a table with exceljs: the first worksheet, its first non-empty row as the
- * header, the rows below it as data. Cell values keep their kind: numbers, text, booleans, dates
+ * Excel (.xlsx) as tables with exceljs: each worksheet's first non-empty row as the header, the
+ * rows below it as data; the first worksheet is the file's table, and every sheet is a table of
+ * its own too (an empty one is none). Cell values keep their kind: numbers, text, booleans, dates
  * (Excel's date-formatted numbers, as exceljs gives them), formulas as their cached results.
  */
 import 'client-only';
@@ -18,18 +19,13 @@ function plainValue(value: ExcelJS.CellValue): unknown {
   return null;
 }
 
-export type XlsxTable = { sheet: string; sheets: string[]; columns: TableColumn[]; rows: Cell[][] };
+/** One worksheet as a table. */
+export type XlsxSheet = { name: string; columns: TableColumn[]; rows: Cell[][] };
+/** A workbook's first sheet as the table, every sheet's name in order, and every sheet that holds a table. */
+export type XlsxTable = XlsxSheet & { sheet: string; sheets: string[]; tables: XlsxSheet[] };
 
-export async function readXlsx(bytes: Uint8Array): Promise<XlsxTable> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    // exceljs's type says Buffer; it reads any ArrayBuffer view (JSZip underneath).
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  } catch (error) {
-    throw new FormatReadError('unreadable', 'xlsx', error instanceof Error ? error.message : String(error));
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw new FormatReadError('empty', 'xlsx', 'the workbook has no worksheet');
+/** A worksheet's first non-empty row as its header and the rows below as data; null when the sheet is empty. */
+function sheetTable(sheet: ExcelJS.Worksheet): XlsxSheet | null {
   const grid: unknown[][] = [];
   sheet.eachRow({ includeEmpty: false }, (row) => {
     const values: unknown[] = [];
@@ -39,10 +35,26 @@ export async function readXlsx(bytes: Uint8Array): Promise<XlsxTable> {
     grid.push(values);
   });
   const [header, ...body] = grid;
-  if (!header) throw new FormatReadError('empty', 'xlsx', `the sheet ${sheet.name} is empty`);
+  if (!header) return null;
   const width = Math.max(header.length, ...body.map((row) => row.length));
   const names = uniqueNames(Array.from({ length: width }, (_, i) => (header[i] === null || header[i] === undefined ? '' : String(header[i] instanceof Date ? (header[i] as Date).toISOString().slice(0, 10) : header[i]))));
   const columns = names.map((name, i) => ({ name, type: inferSqlType(body.map((row) => row[i])) }));
   const rows = body.map((row) => columns.map((column, i) => cellOf(row[i], column.type)));
-  return { sheet: sheet.name, sheets: workbook.worksheets.map((w) => w.name), columns, rows };
+  return { name: sheet.name, columns, rows };
+}
+
+export async function readXlsx(bytes: Uint8Array): Promise<XlsxTable> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    // exceljs's type says Buffer; it reads any ArrayBuffer view (JSZip underneath).
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  } catch (error) {
+    throw new FormatReadError('unreadable', 'xlsx', error instanceof Error ? error.message : String(error));
+  }
+  const [first] = workbook.worksheets;
+  if (!first) throw new FormatReadError('empty', 'xlsx', 'the workbook has no worksheet');
+  const table = sheetTable(first);
+  if (!table) throw new FormatReadError('empty', 'xlsx', `the sheet ${first.name} is empty`);
+  const tables = [table, ...workbook.worksheets.slice(1).flatMap((sheet) => sheetTable(sheet) ?? [])];
+  return { ...table, sheet: first.name, sheets: workbook.worksheets.map((w) => w.name), tables };
 }

@@ -22,6 +22,10 @@ EXTENSION_PROBE = {
     "excel": "SELECT * FROM read_xlsx('/runpad-probe/missing.xlsx')",
 }
 _SQL_CALL = re.compile(r"\bsql(_table)?\s*\(")
+# read_xlsx(path, sheet = 'Costs'): DuckDB's excel extension takes its options with `=`; the kept
+# reader's stand-in (a table macro, workers/duckdb/offline-tables.ts) takes named options with `:=`
+# only, and would read `sheet = 'Costs'` as a comparison in the place of its first option.
+_XLSX_SHEET_OPTION = re.compile(r"(\bread_xlsx\s*\([^()]*?\bsheet)\s*=(?!=)", re.IGNORECASE)
 
 
 def extension_notice(path, fmt, error, repository):
@@ -162,6 +166,8 @@ class DuckDBEngine:
         pass
 
     def execute(self, statement):
+        if "read_xlsx" in statement.lower() and not self.extension_loads("xlsx"):
+            statement = _XLSX_SHEET_OPTION.sub(r"\1 :=", statement)
         result = _bridge.execute(statement)
         if _first_keyword(statement) in ("SELECT", "WITH", "FROM", "VALUES", "PRAGMA", "DESCRIBE", "SHOW", "SUMMARIZE", "EXPLAIN", "TABLE", "CALL", "PIVOT", "UNPIVOT"):
             return _Result(columns=result.columns, rows=result.rows, kinds=result.kinds)
