@@ -184,3 +184,35 @@ test('a small file moves to this device and back to the account from its chip, a
   await expect(added).toHaveAttribute('data-upload-status', 'done');
   await expect(added).toContainText(small);
 });
+
+test('when the device has no room, keeping a file says so in words (how much the browser allows, what to do) and the file stays in the account', async ({ page }) => {
+  const name = 'no_room.csv';
+  await openChat(page);
+  await dropCsv(page, name, `region,units\n${'north,3\n'.repeat(20_000)}`);
+  const chip = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
+  await expect(chip).toHaveAttribute('data-file-location', 'account');
+  // The browser allows this origin 50 kB in all (less than the page already keeps): a full disk, as the browser reports it.
+  const session = await page.context().newCDPSession(page);
+  await session.send('Storage.overrideQuotaForOrigin', { origin: new URL(page.url()).origin, quotaSize: 50_000 });
+  await chip.getByRole('button', { name: `Keep ${name} on this device` }).click();
+  const refusal = chip.getByRole('alert');
+  await expect(refusal).toContainText(`There is not enough room on this device to keep “${name}”`, { timeout: 60_000 });
+  // How much the browser allows is its own estimate (the protocol's override limits the writes, not the estimate).
+  await expect(refusal).toContainText(/: this browser allows this site [\d.]+ [kMGT]?B and [\d.]+ [kMGT]?B is in use\. Remove files you no longer need in My datasets, free disk space, or keep it in your account instead\.$/);
+  await expect(chip).toHaveAttribute('data-file-location', 'account');
+  await expect(chip.getByTestId('file-location')).toHaveText('in your account');
+  const stored = await page.evaluate(async () => {
+    const conversations = (await (await fetch('/api/conversations?limit=1')).json()) as { items: Array<{ id: string }> };
+    return ((await (await fetch(`/api/conversations/${conversations.items[0]?.id}/files`)).json()) as { files: Array<{ name: string; location: string }> }).files;
+  });
+  expect(stored).toEqual([expect.objectContaining({ name, location: 'account' })]);
+  // Nothing half-kept: the device's datasets directory, if there is room for it at all, holds no file.
+  expect(await page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle('runpad-datasets').catch(() => null);
+    const names: string[] = [];
+    if (dir) for await (const entry of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) names.push(entry);
+    return names;
+  })).toEqual([]);
+  await session.detach();
+});

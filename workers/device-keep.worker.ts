@@ -33,7 +33,7 @@ function reasonOf(error: unknown): KeepFailureReason {
 }
 
 async function keep({ file, name, mediaType, expectedSha256 }: Extract<KeepRequest, { type: 'keep' }>): Promise<void> {
-  const dir = await deviceDirectory();
+  const dir = await deviceDirectory(true);
   if (!dir) throw new KeepFailure('unavailable');
   const partName = `${crypto.randomUUID()}.part`;
   const part = (await dir.getFileHandle(partName, { create: true })) as WorkerFileHandle;

@@ -35,14 +35,19 @@ export function deviceStorageAvailable(): boolean {
   return typeof navigator !== 'undefined' && typeof navigator.storage?.getDirectory === 'function';
 }
 
-/** The datasets directory, created on first use; null where the browser has no OPFS or refuses it. */
-export async function deviceDirectory(): Promise<FileSystemDirectoryHandle | null> {
+/**
+ * The datasets directory, created on first use; null where the browser has no OPFS or refuses it.
+ * `writing`: the caller is about to keep a file, and a storage with no room left for even the
+ * directory (QuotaExceededError) is thrown as such: that is a full device, not one without storage.
+ */
+export async function deviceDirectory(writing = false): Promise<FileSystemDirectoryHandle | null> {
   if (!deviceStorageAvailable()) return null;
   try {
     const root = await navigator.storage.getDirectory();
     return await root.getDirectoryHandle(DEVICE_DATASETS_DIR, { create: true });
-  } catch {
-    return null; // storage disabled or refused (private mode, a policy): nothing is kept here
+  } catch (error) {
+    if (writing && error instanceof DOMException && error.name === 'QuotaExceededError') throw error;
+    return null; // storage disabled or refused (private mode, a policy), or no room for a reader: nothing is kept here
   }
 }
 
@@ -81,7 +86,7 @@ export async function listDeviceFiles(): Promise<DeviceFile[]> {
 
 /** Records what the person called a kept file (written after its bytes are complete). */
 export async function writeDeviceFileMeta(sha256: string, meta: DeviceFileMeta): Promise<void> {
-  const dir = await deviceDirectory();
+  const dir = await deviceDirectory(true);
   if (!dir || !SHA256.test(sha256)) throw new Error('This browser cannot keep files on the device.');
   const writable = await (await dir.getFileHandle(`${sha256}.json`, { create: true })).createWritable();
   await writable.write(JSON.stringify(deviceFileMetaSchema.parse(meta)));
