@@ -5,16 +5,15 @@
  */
 import 'client-only';
 import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from '@/lib/runtime/protocol';
-import { failedRun, failureForPerson, failureOfError, RunFailureError, type RunFailure } from '@/lib/runtime/run-failure';
+import { failedRun, failureForPerson, failureOfError, type RunFailure } from '@/lib/runtime/run-failure';
 import { RUN_LIMITS } from '@/lib/runtime/limits';
 import { OutputBudget } from '@/lib/runtime/output-budget.client';
 import { packageFailureResult } from './package-errors.client';
 import { mayImport } from './may-import.client';
 import { mentionsSql } from './mentions-sql.client';
-import { accountDataset, openDataset } from '@/lib/files/dataset-cache.client';
-import { deviceFile } from '@/lib/files/device-files.client';
 import { FLUSH_EVERY_MS, type RunLanguage, type StartPhase } from './worker-api.client';
 import { WorkerHandle, type WorkerConfig } from './worker-handle.client';
+import { KernelDatasets } from './kernel-datasets.client';
 import type { RunPhase } from '../runner';
 import type { PackageSourceAnswer as PackageSourceState } from '../target';
 
@@ -26,8 +25,6 @@ export type KernelState =
   | { kind: 'busy' }
   | { kind: 'failed'; message: string };
 
-/** Files that become SQL tables (workers/python/runpad/dataset_tables.py FORMATS). */
-const TABLE_FILE = /\.(csv|tsv|json|jsonl|ndjson|parquet|xlsx)$/i;
 const SQL_START_TIMEOUT_MS = 120_000;
 
 export type RunOptions = {
@@ -73,9 +70,8 @@ export class Kernel {
   private stateValue: KernelState = { kind: 'not-started' };
   private readonly listeners = new Set<(state: KernelState) => void>();
   private disposed = false;
-  private files = new Map<string, DataFile>();
-  /** Which files (name@sha) each interpreter already has; a fresh one gets them all again. */
-  private readonly written = new WeakMap<WorkerHandle, Set<string>>();
+  /** The conversation's files, and which of them each interpreter has in /data/. */
+  private readonly datasets = new KernelDatasets();
   /** A replacement started early, while a stopped run may still have to be killed. */
   private spare: WorkerHandle | null = null;
   /**
@@ -147,8 +143,7 @@ export class Kernel {
 
   /** The conversation's files; written into /data/ before the next run (and after a restart). */
   setFiles(files: DataFile[]): void {
-    this.files = new Map(files.map((file) => [file.name, file]));
-    if (files.some((file) => TABLE_FILE.test(file.name))) this.prefetchSql();
+    if (this.datasets.set(files)) this.prefetchSql();
   }
 
   /** Starts DuckDB (the SQL engine) in the background: a dataset arrived or the model is writing SQL. */
@@ -276,8 +271,7 @@ export class Kernel {
     let result: RunResult;
     let heapAfterRun: number | undefined;
     try {
-      const unwritten = this.unwrittenFiles(handle);
-      if (unwritten.length > 0) await this.writeFiles(handle, unwritten, options.onPhase);
+      await this.datasets.fill(handle, options.onPhase);
       // DuckDB starts before the time limit counts: on a loaded machine its start alone can take
       // longer than a run may, and an interpreter cut off while starting it would lose its state.
       if (!handle.sqlStarted && (options.language === 'sql' || mentionsSql(code))) {
@@ -415,38 +409,6 @@ export class Kernel {
     }
   }
 
-  private unwrittenFiles(handle: WorkerHandle): DataFile[] {
-    const written = this.written.get(handle);
-    return [...this.files.values()].filter((file) => !written?.has(fileKey(file)));
-  }
-
-  /**
-   * Fills /data/. A file kept on the device is mounted where it lies (its OPFS File, read in
-   * ranges on demand; a device without it fails the run as `dataset-missing`, `on-device`). An
-   * uploaded one is written, from the browser's dataset cache when it has the bytes (a return
-   * visit), from the server otherwise (lib/files/dataset-cache.client.ts). Every source is opened first,
-   * so the cell says what it waits for, with the size, before the bytes move.
-   */
-  private async writeFiles(handle: WorkerHandle, all: DataFile[], onPhase?: (phase: RunPhase) => void): Promise<void> {
-    const written = this.written.get(handle) ?? new Set<string>();
-    this.written.set(handle, written);
-    const kept = await Promise.all(all.filter((file) => file.location === 'device').map(async (file) => ({ file, blob: await deviceFile(file.sha256) })));
-    for (const { file, blob } of kept) {
-      if (!blob) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
-      await handle.mountDeviceFile(file.name, file.sha256, blob);
-      written.add(fileKey(file));
-    }
-    const files = all.filter((file) => file.location === 'account');
-    if (files.length === 0) return;
-    const sources = await Promise.all(files.map((file) => openDataset(accountDataset(file))));
-    onPhase?.({ kind: 'loading-files', names: files.map((file) => file.name), bytes: sources.reduce((sum, source) => sum + (source.size ?? 0), 0) });
-    for (const [i, file] of files.entries()) {
-      // A fresh buffer each: transferred to the worker, not copied.
-      await handle.writeFile(`/data/${file.name}`, await sources[i].read());
-      written.add(fileKey(file));
-    }
-  }
-
   private async heapBytes(handle: WorkerHandle): Promise<number | null> {
     try {
       return await handle.heapBytes();
@@ -463,10 +425,6 @@ export class Kernel {
     this.stateValue = state;
     for (const listener of this.listeners) listener(state);
   }
-}
-
-function fileKey(file: DataFile): string {
-  return `${file.name}@${file.sha256}`;
 }
 
 /** The name the interpreter's failures are worded with (lib/runtime/run-failure.ts). */

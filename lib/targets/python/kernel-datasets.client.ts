@@ -1,0 +1,62 @@
+/**
+ * The conversation's datasets in the kernel's interpreters (browser-only): which files the
+ * conversation has, which of them each interpreter already holds in /data/ (a fresh one, after a
+ * restart or a crash, gets them all again), and how each gets there. Used by the kernel
+ * (kernel.client.ts) before every run.
+ */
+import 'client-only';
+import { accountDataset, openDataset } from '@/lib/files/dataset-cache.client';
+import { deviceFile } from '@/lib/files/device-files.client';
+import type { DataFile } from '@/lib/files/data-file';
+import { RunFailureError } from '@/lib/runtime/run-failure';
+import type { RunPhase } from '../runner';
+import type { WorkerHandle } from './worker-handle.client';
+
+/** Files that become SQL tables (workers/python/runpad/dataset_tables.py FORMATS). */
+const TABLE_FILE = /\.(csv|tsv|json|jsonl|ndjson|parquet|xlsx)$/i;
+
+function fileKey(file: DataFile): string {
+  return `${file.name}@${file.sha256}`;
+}
+
+export class KernelDatasets {
+  private files = new Map<string, DataFile>();
+  /** Which files (name@sha) each interpreter already has. */
+  private readonly written = new WeakMap<WorkerHandle, Set<string>>();
+
+  /** The conversation's files from now on; true when one of them is a table (SQL will want DuckDB). */
+  set(files: DataFile[]): boolean {
+    this.files = new Map(files.map((file) => [file.name, file]));
+    return files.some((file) => TABLE_FILE.test(file.name));
+  }
+
+  /**
+   * Fills `handle`'s /data/ with the files it does not have yet. A file kept on the device is
+   * mounted where it lies (its OPFS File, read in ranges on demand; a device without it fails the
+   * run as `dataset-missing`, `on-device`). An uploaded one is written, from the browser's dataset
+   * cache when it has the bytes (a return visit), from the server otherwise
+   * (lib/files/dataset-cache.client.ts). Every source is opened first, so the cell says what it
+   * waits for, with the size, before the bytes move.
+   */
+  async fill(handle: WorkerHandle, onPhase?: (phase: RunPhase) => void): Promise<void> {
+    const written = this.written.get(handle) ?? new Set<string>();
+    this.written.set(handle, written);
+    const all = [...this.files.values()].filter((file) => !written.has(fileKey(file)));
+    if (all.length === 0) return;
+    const kept = await Promise.all(all.filter((file) => file.location === 'device').map(async (file) => ({ file, blob: await deviceFile(file.sha256) })));
+    for (const { file, blob } of kept) {
+      if (!blob) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
+      await handle.mountDeviceFile(file.name, file.sha256, blob);
+      written.add(fileKey(file));
+    }
+    const files = all.filter((file) => file.location === 'account');
+    if (files.length === 0) return;
+    const sources = await Promise.all(files.map((file) => openDataset(accountDataset(file))));
+    onPhase?.({ kind: 'loading-files', names: files.map((file) => file.name), bytes: sources.reduce((sum, source) => sum + (source.size ?? 0), 0) });
+    for (const [i, file] of files.entries()) {
+      // A fresh buffer each: transferred to the worker, not copied.
+      await handle.writeFile(`/data/${file.name}`, await sources[i].read());
+      written.add(fileKey(file));
+    }
+  }
+}
