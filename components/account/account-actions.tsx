@@ -2,6 +2,7 @@
 /** The account page's actions: sign devices out, add a passkey, export, delete the account. */
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { failureWords } from '@/lib/http/error-body.client';
 import { signInPath } from '@/lib/http/redirect-target';
 import { authClient, authErrorText } from './auth-client';
@@ -24,6 +25,7 @@ export function AccountActions({ currentSessionId, sessions, passkeys }: Props) 
   const router = useRouter();
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   const act = async (work: () => Promise<string | null>) => {
     setBusy(true);
@@ -90,7 +92,7 @@ export function AccountActions({ currentSessionId, sessions, passkeys }: Props) 
                 <span className="block text-xs text-zinc-600 dark:text-zinc-400">Signed in {new Date(session.createdAt).toLocaleString()}</span>
               </span>
               {session.id !== currentSessionId && (
-                <button type="button" className={button} disabled={busy} onClick={() => signOutDevice(session.id)}>
+                <button type="button" className={button} disabled={busy || !hydrated} onClick={() => signOutDevice(session.id)}>
                   Sign out
                 </button>
               )}
@@ -98,10 +100,10 @@ export function AccountActions({ currentSessionId, sessions, passkeys }: Props) 
           ))}
         </ul>
         <div className="mt-3 flex gap-2">
-          <button type="button" className={button} disabled={busy} onClick={() => signOut(false)}>
+          <button type="button" className={button} disabled={busy || !hydrated} onClick={() => signOut(false)}>
             Sign out
           </button>
-          <button type="button" className={button} disabled={busy} onClick={() => signOut(true)}>
+          <button type="button" className={button} disabled={busy || !hydrated} onClick={() => signOut(true)}>
             Sign out everywhere
           </button>
         </div>
@@ -113,7 +115,7 @@ export function AccountActions({ currentSessionId, sessions, passkeys }: Props) 
         <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300" data-testid="passkey-count">
           {passkeys.length === 0 ? 'No passkeys yet.' : `${passkeys.length} passkey${passkeys.length === 1 ? '' : 's'}.`}
         </p>
-        <button type="button" className={`${button} mt-2`} disabled={busy} onClick={addPasskey}>
+        <button type="button" className={`${button} mt-2`} disabled={busy || !hydrated} onClick={addPasskey}>
           Add a passkey
         </button>
       </section>
@@ -125,7 +127,7 @@ export function AccountActions({ currentSessionId, sessions, passkeys }: Props) 
           <a className={button} href="/api/account/export" download>
             Export everything
           </a>
-          <button type="button" className={`${button} text-red-700 dark:text-red-400`} disabled={busy} onClick={deleteAccount}>
+          <button type="button" className={`${button} text-red-700 dark:text-red-400`} disabled={busy || !hydrated} onClick={deleteAccount}>
             Delete account
           </button>
         </div>

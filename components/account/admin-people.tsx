@@ -2,6 +2,7 @@
 /** The admin page's table: usage per person, block/unblock, per-person limits. */
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { formatBytes } from '@/lib/format';
 import { failureWords } from '@/lib/http/error-body.client';
 
@@ -27,6 +28,7 @@ const LIMIT_FIELDS = [
 export function AdminPeople({ people }: { people: PersonView[] }) {
   const router = useRouter();
   const [message, setMessage] = useState<string | null>(null);
+  const hydrated = useHydrated();
 
   const change = async (person: PersonView, body: object, done: string) => {
     setMessage(null);
@@ -94,13 +96,13 @@ export function AdminPeople({ people }: { people: PersonView[] }) {
                   {LIMIT_FIELDS.map(([name, label]) => (
                     <input key={name} name={name} aria-label={`${label} for ${person.email ?? person.id}`} placeholder={label} defaultValue={person[name] ?? ''} inputMode="numeric" className="w-28 rounded border border-zinc-300 px-1.5 py-0.5 dark:border-zinc-700 dark:bg-zinc-950" />
                   ))}
-                  <button type="submit" className="rounded border border-zinc-300 px-2 py-0.5 dark:border-zinc-700">
+                  <button type="submit" disabled={!hydrated} className="rounded border border-zinc-300 px-2 py-0.5 disabled:opacity-60 dark:border-zinc-700">
                     Save limits
                   </button>
                 </form>
               </td>
               <td>
-                <button type="button" className="rounded border border-zinc-300 px-2 py-0.5 dark:border-zinc-700" onClick={() => change(person, { blocked: !person.blocked }, person.blocked ? 'Unblocked.' : 'Blocked.')}>
+                <button type="button" disabled={!hydrated} className="rounded border border-zinc-300 px-2 py-0.5 disabled:opacity-60 dark:border-zinc-700" onClick={() => change(person, { blocked: !person.blocked }, person.blocked ? 'Unblocked.' : 'Blocked.')}>
                   {person.blocked ? 'Unblock' : 'Block'}
                 </button>
               </td>

@@ -5,6 +5,7 @@
  * sets a new password (only when the server can mail it).
  */
 import { useState } from 'react';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { z } from 'zod';
 import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
 import { redirectPath } from '@/lib/http/redirect-target';
@@ -28,6 +29,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 export function PasswordForm({ next, resetByMail, invitation, busy, setBusy, setMessage }: Props) {
   const [mode, setMode] = useState<Mode>(invitation ? 'sign-up' : 'sign-in');
   const [notice, setNotice] = useState<string | null>(null);
+  const hydrated = useHydrated();
 
   const submit = async (form: HTMLFormElement) => {
     const data = new FormData(form);
@@ -101,7 +103,7 @@ export function PasswordForm({ next, resetByMail, invitation, busy, setBusy, set
           <input name="password" type="password" required minLength={mode === 'sign-up' ? MIN_PASSWORD_LENGTH : undefined} autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'} className={input} />
         </label>
       )}
-      <button type="submit" disabled={busy} className={primary}>
+      <button type="submit" disabled={busy || !hydrated} className={primary}>
         {mode === 'sign-up' ? 'Create account' : mode === 'forgot' ? 'Send me a link' : 'Sign in'}
       </button>
       {notice && (
@@ -112,17 +114,17 @@ export function PasswordForm({ next, resetByMail, invitation, busy, setBusy, set
       {!invitation && (
         <p className="flex flex-wrap gap-x-4 gap-y-1">
           {mode !== 'sign-in' && (
-            <button type="button" className={link} disabled={busy} onClick={() => setMode('sign-in')}>
+            <button type="button" className={link} disabled={busy || !hydrated} onClick={() => setMode('sign-in')}>
               I have an account
             </button>
           )}
           {mode !== 'sign-up' && (
-            <button type="button" className={link} disabled={busy} onClick={() => setMode('sign-up')}>
+            <button type="button" className={link} disabled={busy || !hydrated} onClick={() => setMode('sign-up')}>
               Create an account
             </button>
           )}
           {resetByMail && mode === 'sign-in' && (
-            <button type="button" className={link} disabled={busy} onClick={() => setMode('forgot')}>
+            <button type="button" className={link} disabled={busy || !hydrated} onClick={() => setMode('forgot')}>
               Forgot your password?
             </button>
           )}

@@ -1,12 +1,14 @@
 'use client';
 /** Sets a new password with a reset link's token (better-auth's /reset-password: used once; every device is signed out). */
 import { useState } from 'react';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { signInErrorText } from '@/lib/auth/sign-in-errors';
 import { authClient, authErrorText } from './auth-client';
 import { MIN_PASSWORD_LENGTH } from './password-form';
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const [state, setState] = useState<{ kind: 'idle' | 'busy' | 'done' } | { kind: 'failed'; message: string }>({ kind: 'idle' });
+  const hydrated = useHydrated();
 
   const submit = async (form: HTMLFormElement) => {
     const newPassword = String(new FormData(form).get('password') ?? '');
@@ -36,7 +38,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
         New password
         <input name="password" type="password" required minLength={MIN_PASSWORD_LENGTH} autoComplete="new-password" className="mt-1 w-full rounded-lg border border-zinc-300 px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-950" />
       </label>
-      <button type="submit" disabled={state.kind === 'busy'} className="rounded-lg bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60">
+      <button type="submit" disabled={state.kind === 'busy' || !hydrated} className="rounded-lg bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60">
         Set password
       </button>
       {state.kind === 'failed' && (

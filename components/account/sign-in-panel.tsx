@@ -5,6 +5,7 @@
  * link (/sign-in?invitation=…) opens on making the invited account, its email fixed.
  */
 import { useState } from 'react';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { redirectPath, signInPath } from '@/lib/http/redirect-target';
 import { authClient, authErrorText } from './auth-client';
 import { PasswordForm } from './password-form';
@@ -27,6 +28,7 @@ const secondary = 'rounded-lg border border-zinc-300 px-4 py-2 text-sm font-medi
 export function SignInPanel({ providerName, next, error, passwordSignIn, resetByMail, invitation }: Props) {
   const [message, setMessage] = useState<string | null>(error);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   const withProvider = async () => {
     setBusy(true);
@@ -54,12 +56,12 @@ export function SignInPanel({ providerName, next, error, passwordSignIn, resetBy
     <div className="mt-6 flex flex-col gap-3">
       {passwordSignIn && <PasswordForm next={next} resetByMail={resetByMail} invitation={invitation} busy={busy} setBusy={setBusy} setMessage={setMessage} />}
       {providerName && (
-        <button type="button" disabled={busy} onClick={withProvider} className="rounded-lg bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60">
+        <button type="button" disabled={busy || !hydrated} onClick={withProvider} className="rounded-lg bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60">
           Sign in with {providerName}
         </button>
       )}
       {!invitation && (
-        <button type="button" disabled={busy} onClick={withPasskey} className={secondary}>
+        <button type="button" disabled={busy || !hydrated} onClick={withPasskey} className={secondary}>
           Sign in with a passkey
         </button>
       )}

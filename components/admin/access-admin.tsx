@@ -6,6 +6,7 @@
  */
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { z } from 'zod';
 import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
 
@@ -25,6 +26,7 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
   const [message, setMessage] = useState<string | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   /** One write: refused in the server's words, else `done` and the page's lists reloaded. */
   const write = async (url: string, method: string, body: object | null, done: (response: Response) => Promise<string | null>) => {
@@ -101,7 +103,7 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
             <option value="member">member</option>
             <option value="admin">admin</option>
           </select>
-          <button type="submit" disabled={busy} className={button}>
+          <button type="submit" disabled={busy || !hydrated} className={button}>
             Invite
           </button>
         </form>
@@ -115,7 +117,7 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
                 <span className="flex-1">
                   {invitation.email} · {invitation.role} · until {when(invitation.expiresAt)}
                 </span>
-                <button type="button" className={button} disabled={busy} onClick={() => void write(`/api/admin/invitations/${invitation.id}`, 'DELETE', null, async () => `The invitation for ${invitation.email} was revoked.`)}>
+                <button type="button" className={button} disabled={busy || !hydrated} onClick={() => void write(`/api/admin/invitations/${invitation.id}`, 'DELETE', null, async () => `The invitation for ${invitation.email} was revoked.`)}>
                   Revoke
                 </button>
               </li>
@@ -138,13 +140,13 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
                   <span className="flex-1">
                     {person.email} ({person.name}) · signed up {when(person.createdAt)}
                   </span>
-                  <button type="button" className={button} disabled={busy} onClick={() => void write(`/api/admin/accounts/${person.id}`, 'PATCH', { approved: true }, async () => `${person.email} was approved and can sign in.`)}>
+                  <button type="button" className={button} disabled={busy || !hydrated} onClick={() => void write(`/api/admin/accounts/${person.id}`, 'PATCH', { approved: true }, async () => `${person.email} was approved and can sign in.`)}>
                     Approve
                   </button>
                   <button
                     type="button"
                     className={button}
-                    disabled={busy}
+                    disabled={busy || !hydrated}
                     onClick={() => void write(`/api/admin/accounts/${person.id}`, 'DELETE', null, async () => `The sign-up of ${person.email} was refused and deleted.`)}
                   >
                     Refuse
@@ -181,7 +183,7 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
                     <button
                       type="button"
                       className={button}
-                      disabled={busy}
+                      disabled={busy || !hydrated}
                       onClick={() => {
                         const role = account.role === 'admin' ? 'member' : 'admin';
                         void write(`/api/admin/accounts/${account.id}`, 'PATCH', { role }, async () => `${account.email} is now ${role === 'admin' ? 'an admin' : 'a member'}.`);
@@ -190,7 +192,7 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
                       {account.role === 'admin' ? 'Make member' : 'Make admin'}
                     </button>
                   )}
-                  <button type="button" className={button} disabled={busy} onClick={() => void write(`/api/admin/accounts/${account.id}/password-reset`, 'POST', null, showLink(`Link that sets a password for ${account.email}${account.hasPassword ? '' : ' (this account has none yet)'}`))}>
+                  <button type="button" className={button} disabled={busy || !hydrated} onClick={() => void write(`/api/admin/accounts/${account.id}/password-reset`, 'POST', null, showLink(`Link that sets a password for ${account.email}${account.hasPassword ? '' : ' (this account has none yet)'}`))}>
                     Password link
                   </button>
                 </td>

@@ -1,6 +1,7 @@
 'use client';
 
-import { forwardRef, memo, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
+import { forwardRef, memo, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { ACCEPT_ATTRIBUTE } from '@/lib/files/accept';
 import { isSubmitKey } from './use-edit-field';
 
@@ -31,9 +32,6 @@ function fits(textarea: HTMLTextAreaElement, text: string): boolean {
   return measuring.measureText(text).width <= room;
 }
 
-const noSubscription = () => () => undefined;
-/** False in the server's HTML and until React has hydrated the page, then true. */
-const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
 
 /**
  * The message box: Enter sends, Shift+Enter is a newline, Esc stops. It has focus when the page
