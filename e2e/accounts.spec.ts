@@ -225,6 +225,8 @@ test('a guest keeps two conversations and a file on signing in; a second browser
     options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
   await person.getByRole('button', { name: 'Add a passkey' }).click();
+  // The page's own words first: a refusal there says why (a count that stays at none does not).
+  await expect(person.getByRole('status')).toHaveText('Passkey added: you can now sign in with it.');
   await expect(person.getByTestId('passkey-count')).toHaveText('1 passkey.');
   await person.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(person.getByText('You are signed out.')).toBeVisible();
@@ -511,6 +513,8 @@ test('local accounts: a sign-up waits for approval, an invitation link makes an 
     options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
   await invited.getByRole('button', { name: 'Add a passkey' }).click();
+  // The page's own words first: a refusal there says why (a count that stays at none does not).
+  await expect(invited.getByRole('status')).toHaveText('Passkey added: you can now sign in with it.');
   await expect(invited.getByTestId('passkey-count')).toHaveText('1 passkey.');
   // The link worked once.
   const late = await newPage(browser);
