@@ -82,7 +82,7 @@ export async function importTable(target: ImportTarget, path: string, format: Ta
   }
   const answer = await fillTable(target, path, format, fileName, reader);
   if (!answer.ok) return answer;
-  const [first, ...others] = reader.sheetTables ?? [];
+  const [first, ...others] = reader.sheetTables?.() ?? [];
   if (first) target.query(`CREATE OR REPLACE VIEW ${quoteIdentifier(`${path}${SHEET_MARK}${first.name}`)} AS SELECT * FROM ${quoteIdentifier(path)}`);
   for (const sheet of others) {
     const sheetAnswer = await fillTable(target, `${path}${SHEET_MARK}${sheet.name}`, format, `${fileName} (sheet ${sheet.name})`, sheet.reader);

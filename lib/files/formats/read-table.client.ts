@@ -16,8 +16,8 @@ export type TableReader = {
   rowCount: number;
   /** An Excel workbook's sheets, in order (the first is the file's table). */
   sheets?: string[];
-  /** An Excel workbook's sheets that hold a table, each read as one (the first sheet's is this reader's). */
-  sheetTables?: Array<{ name: string; reader: TableReader }>;
+  /** An Excel workbook's sheets that hold a table, each read as one when asked (the first sheet's is this reader's). */
+  sheetTables?: () => Array<{ name: string; reader: TableReader }>;
   /** Hands the rows over in chunks (each in order, one at a time); stops after `limit` rows. */
   rows(onRows: (rows: Cell[][]) => void | Promise<void>, limit?: number): Promise<void>;
 };
@@ -45,7 +45,7 @@ export async function openTable(format: TabularFormat, file: AsyncBuffer): Promi
   }
   if (format === 'xlsx') {
     const workbook = await readXlsx(await allBytes(file));
-    return { ...inMemory(workbook), sheets: workbook.sheets, sheetTables: workbook.tables.map((sheet) => ({ name: sheet.name, reader: inMemory(sheet) })) };
+    return { ...inMemory(workbook), sheets: workbook.sheets, sheetTables: () => workbook.tables().map((sheet) => ({ name: sheet.name, reader: inMemory(sheet) })) };
   }
   return inMemory(recordsTable(jsonRecords(new TextDecoder().decode(await allBytes(file)), format), format));
 }

@@ -21,8 +21,11 @@ function plainValue(value: ExcelJS.CellValue): unknown {
 
 /** One worksheet as a table. */
 export type XlsxSheet = { name: string; columns: TableColumn[]; rows: Cell[][] };
-/** A workbook's first sheet as the table, every sheet's name in order, and every sheet that holds a table. */
-export type XlsxTable = XlsxSheet & { sheet: string; sheets: string[]; tables: XlsxSheet[] };
+/**
+ * A workbook's first sheet as the table, every sheet's name in order, and every sheet that holds a
+ * table, converted when asked (the page's preview needs the first sheet only).
+ */
+export type XlsxTable = XlsxSheet & { sheets: string[]; tables: () => XlsxSheet[] };
 
 /** A worksheet's first non-empty row as its header and the rows below as data; null when the sheet is empty. */
 function sheetTable(sheet: ExcelJS.Worksheet): XlsxSheet | null {
@@ -55,6 +58,6 @@ export async function readXlsx(bytes: Uint8Array): Promise<XlsxTable> {
   if (!first) throw new FormatReadError('empty', 'xlsx', 'the workbook has no worksheet');
   const table = sheetTable(first);
   if (!table) throw new FormatReadError('empty', 'xlsx', `the sheet ${first.name} is empty`);
-  const tables = [table, ...workbook.worksheets.slice(1).flatMap((sheet) => sheetTable(sheet) ?? [])];
-  return { ...table, sheet: first.name, sheets: workbook.worksheets.map((w) => w.name), tables };
+  const tables = () => [table, ...workbook.worksheets.slice(1).flatMap((sheet) => sheetTable(sheet) ?? [])];
+  return { ...table, sheets: workbook.worksheets.map((w) => w.name), tables };
 }
