@@ -73,10 +73,21 @@ function rendererRss() {
   return total;
 }
 
+/** Samples the renderers' resident memory every 250 ms; `phase(name)` closes a phase with its peak and its last sample. */
 function sampleRss() {
   const samples = [rendererRss()];
+  const phases = {};
+  let phaseStart = 0;
   const timer = setInterval(() => samples.push(rendererRss()), 250);
-  return { stop: () => (clearInterval(timer), { first: samples[0], peak: Math.max(...samples), samples: samples.length }) };
+  return {
+    phase(name) {
+      samples.push(rendererRss());
+      const inPhase = samples.slice(phaseStart);
+      phases[name] = { peak: Math.max(...inPhase), end: inPhase.at(-1) };
+      phaseStart = samples.length - 1;
+    },
+    stop: () => (clearInterval(timer), { first: samples[0], peak: Math.max(...samples), samples: samples.length, phases }),
+  };
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-bench-device-'));
@@ -134,9 +145,13 @@ try {
   const heapBefore = Number((await runCell(page, fake, 'python', HEAP_CODE)).text.match(/heap (\d+)/)[1]);
   const rss = sampleRss();
   const warm = await runCell(page, fake, 'sql', 'SELECT 42 AS answer'); // DuckDB started and the file attached (its view made)
+  rss.phase('attach');
   const first = await runCell(page, fake, 'sql', groupBy(TABLE));
+  rss.phase('groupBy');
   const checkRows = await runCell(page, fake, 'python', `import json\nrows = sql(${JSON.stringify(groupBy(TABLE))})\nprint("answer", json.dumps([[r["region"], int(r["n"])] for r in rows]))`);
+  rss.phase('pythonSql');
   const lines = await runCell(page, fake, 'python', LINES_CODE(`/data/${NAME}`));
+  rss.phase('lines');
   const memory = rss.stop();
   const heapAfter = Number((await runCell(page, fake, 'python', HEAP_CODE)).text.match(/heap (\d+)/)[1]);
   const mainThread = await longTasksBetween(page, warm.from, lines.to);

@@ -185,6 +185,37 @@ test('a small file moves to this device and back to the account from its chip, a
   await expect(added).toContainText(small);
 });
 
+test('a file a running cell reads cannot be removed from the device until the cell ends: the person is told why, and removing it afterwards frees it', async ({ page }) => {
+  const name = 'held_open.csv';
+  const trigger = `e2e-device-held-${Date.now()}`;
+  const code = [`with open("/data/${name}") as f:`, '    print("header", f.readline().strip(), flush=True)', 'import time', 'time.sleep(120)'].join('\n');
+  await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code } } }, { text: 'Read it.' }] }]);
+  await openChat(page);
+  await dropCsv(page, name, 'region,units\nnorth,3\nsouth,4\n');
+  const chip = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
+  await chip.getByRole('button', { name: `Keep ${name} on this device` }).click();
+  await expect(chip).toHaveAttribute('data-file-location', 'device', { timeout: 60_000 });
+  await send(page, `Read the header ${trigger}`);
+  const cell = page.locator('section[data-target]').first();
+  await expect(cell).toHaveAttribute('data-cell-status', 'running', { timeout: 120_000 });
+  await expect(cell).toContainText('header region,units');
+
+  await page.getByRole('button', { name: 'My datasets' }).click();
+  const dialog = page.getByTestId('datasets-dialog');
+  const row = page.getByRole('list', { name: 'Datasets' }).getByRole('listitem').filter({ hasText: name });
+  await row.getByRole('button', { name: `Remove ${name} from this device` }).click();
+  await expect(dialog).toContainText('A cell that is running (in this tab or another) is reading this file');
+  await expect(row).toHaveAttribute('data-on-device', 'true');
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
+
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(cell).toHaveAttribute('data-cell-status', 'interrupted');
+  await waitForTurn(page);
+  await page.getByRole('button', { name: 'My datasets' }).click();
+  await row.getByRole('button', { name: `Remove ${name} from this device` }).click();
+  await expect(dialog).toContainText(`${name} was removed from this device`);
+});
+
 test('when the device has no room, keeping a file says so in words (how much the browser allows, what to do) and the file stays in the account', async ({ page }) => {
   const name = 'no_room.csv';
   await openChat(page);

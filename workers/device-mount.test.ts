@@ -1,17 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { deviceMountPath, isDataFileName, ReadAhead } from './device-mount';
+import { DeviceFileReader, deviceMountPath, isDataFileName, ReadAhead, type SyncReader } from './device-mount';
 
 /** A file of `size` bytes (byte i is i % 251) whose range reads are recorded. */
 function fakeFile(size: number) {
   const bytes = Uint8Array.from({ length: size }, (_, i) => i % 251);
   const reads: [number, number][] = [];
-  return { bytes, reads, readRange: (start: number, end: number) => (reads.push([start, end]), bytes.slice(start, end)) };
+  const readRange = (start: number, end: number) => (reads.push([start, end]), bytes.slice(start, end));
+  const readInto = (target: Uint8Array, position: number) => {
+    const part = readRange(position, Math.min(position + target.byteLength, size));
+    target.set(part);
+    return part.byteLength;
+  };
+  return { bytes, reads, readRange, readInto };
 }
 
 describe('ReadAhead', () => {
   it('serves sequential small reads from one window read and gives the right bytes', () => {
     const file = fakeFile(1000);
-    const ahead = new ReadAhead(1000, file.readRange, 256);
+    const ahead = new ReadAhead(1000, file.readInto, 256);
     const out = new Uint8Array(1000);
     let position = 0;
     while (position < 1000) {
@@ -26,7 +32,7 @@ describe('ReadAhead', () => {
 
   it('fills a read that spans the end of the window from the next window', () => {
     const file = fakeFile(600);
-    const ahead = new ReadAhead(600, file.readRange, 100);
+    const ahead = new ReadAhead(600, file.readInto, 100);
     const out = new Uint8Array(50);
     ahead.read(out, 0, 10, 0);
     expect(ahead.read(out, 0, 50, 80)).toBe(50);
@@ -35,7 +41,7 @@ describe('ReadAhead', () => {
 
   it('reads a large request straight, and a seek backwards re-reads the window', () => {
     const file = fakeFile(1000);
-    const ahead = new ReadAhead(1000, file.readRange, 100);
+    const ahead = new ReadAhead(1000, file.readInto, 100);
     const out = new Uint8Array(1000);
     expect(ahead.read(out, 0, 500, 200)).toBe(500);
     expect(out.subarray(0, 500)).toEqual(file.bytes.slice(200, 700));
@@ -48,10 +54,70 @@ describe('ReadAhead', () => {
 
   it('stops at the end of the file', () => {
     const file = fakeFile(30);
-    const ahead = new ReadAhead(30, file.readRange, 100);
+    const ahead = new ReadAhead(30, file.readInto, 100);
     const out = new Uint8Array(64);
     expect(ahead.read(out, 0, 64, 20)).toBe(10);
     expect(out.subarray(0, 10)).toEqual(file.bytes.slice(20, 30));
+  });
+});
+
+describe('DeviceFileReader', () => {
+  /** A read-only access handle over `bytes` (or one opened in another mode), recording its reads and whether it is open. */
+  function fakeHandle(bytes: Uint8Array, mode = 'read-only') {
+    const state = { opened: 0, open: false, reads: 0 };
+    const access: SyncReader = {
+      mode,
+      read(target, { at }) {
+        if (!state.open) throw new Error('closed');
+        state.reads += 1;
+        const part = bytes.subarray(at, at + target.byteLength);
+        target.set(part);
+        return part.byteLength;
+      },
+      close: () => void (state.open = false),
+    };
+    return { state, handle: { createSyncAccessHandle: async () => ((state.opened += 1), (state.open = true), access) } };
+  }
+
+  it('reads through the read-only handle while open, into the caller’s memory, and through the File when closed', async () => {
+    const file = fakeFile(100);
+    const blobReads: [number, number][] = [];
+    const { state, handle } = fakeHandle(file.bytes);
+    const reader = new DeviceFileReader(new Blob([file.bytes]), handle, () => (start, end) => (blobReads.push([start, end]), file.bytes.slice(start, end)));
+    const target = new Uint8Array(30);
+    expect(reader.readInto(target, 10)).toBe(30);
+    expect(blobReads).toEqual([[10, 40]]);
+    await reader.open();
+    expect(reader.direct).toBe(true);
+    expect(reader.readInto(target, 80)).toBe(20); // the end of the file
+    expect(target.subarray(0, 20)).toEqual(file.bytes.slice(80, 100));
+    expect(state.reads).toBe(1);
+    expect(reader.readInto(target, 100)).toBe(0);
+    reader.close();
+    expect(state.open).toBe(false);
+    expect(reader.readInto(target, 0)).toBe(30);
+    expect(blobReads).toEqual([[10, 40], [0, 30]]);
+  });
+
+  it('never keeps a handle that is not read-only (it would lock the file for every other reader)', async () => {
+    const file = fakeFile(10);
+    const { state, handle } = fakeHandle(file.bytes, 'readwrite');
+    const reader = new DeviceFileReader(new Blob([file.bytes]), handle, () => (start, end) => file.bytes.slice(start, end));
+    await reader.open();
+    expect(reader.direct).toBe(false);
+    expect(state.open).toBe(false);
+    await reader.open();
+    expect(state.opened).toBe(1); // not asked again
+  });
+
+  it('reads through the File when the handle cannot be opened (a writer holds it)', async () => {
+    const file = fakeFile(10);
+    const reader = new DeviceFileReader(new Blob([file.bytes]), { createSyncAccessHandle: () => Promise.reject(new DOMException('held', 'NoModificationAllowedError')) }, () => (start, end) => file.bytes.slice(start, end));
+    await reader.open();
+    expect(reader.direct).toBe(false);
+    const target = new Uint8Array(10);
+    expect(reader.readInto(target, 0)).toBe(10);
+    expect(target).toEqual(file.bytes);
   });
 });
 

@@ -1,18 +1,25 @@
 /**
  * Datasets kept on the device, seen by an interpreter at /data/<name> without a copy
  * (ARCHITECTURE.md, "Datasets kept on the device"). The page hands the worker the OPFS `File` (a
- * Blob backed by the disk); the worker mounts it read-only with Emscripten's WORKERFS under
- * `/mnt/device/<sha256>/` and links `/data/<name>` to it. Every read is a range read on demand
- * (FileReaderSync on a slice of the Blob), so the wasm heap does not grow with the file's size.
+ * Blob backed by the disk) and its `FileSystemFileHandle`; the worker mounts the File read-only
+ * with Emscripten's WORKERFS under `/mnt/device/<sha256>/` and links `/data/<name>` to it. Every
+ * read is a range read on demand, so the wasm heap does not grow with the file's size.
  *
- * WORKERFS reads each request on its own: Python's buffered reader asks for 4 KiB at a time (the
- * block size WORKERFS reports), and a FileReaderSync call per 4 KiB made reading line by line
- * several times slower than the disk. A read-ahead window of `READ_AHEAD_BYTES` outside the wasm
- * heap serves small sequential reads from one FileReaderSync call. (A larger block size cannot be
- * reported to make Python's buffer larger: Emscripten's stat writes st_blksize as 4096 whatever the
- * file system's getattr says.)
+ * How a range is read (`DeviceFileReader`): while a run is in progress, through a read-only
+ * `FileSystemSyncAccessHandle` (opened by `openDeviceFiles()` before the run, closed after it),
+ * straight into the memory that asked (DuckDB's heap, Python's buffer, the read-ahead window): no
+ * allocation per read. Outside a run, or where the browser cannot open a read-only handle, with
+ * FileReaderSync on a slice of the File, which allocates a new buffer per read: a query over a
+ * 5 GB file left gigabytes of them for the collector, which does not run while the worker is busy
+ * in a run (bench/RESULTS-device-datasets.md). The handle is held only during runs because a
+ * handle, even a read-only one, keeps the file from being removed.
  *
- * Used by the Python worker (Pyodide's FS); the same layout is used for R (workers/r.worker.ts).
+ * Python's buffered reader asks for 4–8 KiB at a time (Emscripten's stat writes st_blksize as 4096
+ * whatever the file system's getattr says, so a larger block size cannot be reported): a read-ahead
+ * window of `READ_AHEAD_BYTES`, one buffer reused, serves small sequential reads from one read.
+ *
+ * Used by the Python worker (Pyodide's FS, DuckDB's reads); the same layout is used for R
+ * (workers/r.worker.ts), whose reads are webR's own WORKERFS.
  */
 
 /** Where kept datasets are mounted, one directory per SHA-256. */
@@ -35,20 +42,21 @@ export function isDataFileName(name: string): boolean {
   return name.length > 0 && name.length <= 255 && !name.includes('/') && !name.includes('\0') && name !== '.' && name !== '..';
 }
 
-/** Reads bytes [start, end) of the file (synchronously). */
-export type RangeReader = (start: number, end: number) => Uint8Array;
+/** Reads bytes at `position` into `target` (synchronously); the number read, fewer at the end of the file. */
+export type ReadInto = (target: Uint8Array, position: number) => number;
 
 /**
- * Serves reads of a file of `size` bytes: large reads go straight to `readRange`, small ones from a
- * window read ahead (kept outside the wasm heap), refilled when a read leaves it.
+ * Serves reads of a file of `size` bytes: large reads go straight to `readInto`, small ones from a
+ * window read ahead (one buffer, reused, outside the wasm heap), refilled when a read leaves it.
  */
 export class ReadAhead {
-  private window: Uint8Array = new Uint8Array(0);
+  private window: Uint8Array | null = null;
   private windowStart = 0;
+  private windowLength = 0;
 
   constructor(
     private readonly size: number,
-    private readonly readRange: RangeReader,
+    private readonly readInto: ReadInto,
     private readonly windowBytes = READ_AHEAD_BYTES,
   ) {}
 
@@ -56,26 +64,106 @@ export class ReadAhead {
   read(into: Uint8Array, offset: number, length: number, position: number): number {
     if (position >= this.size || length <= 0) return 0;
     const end = Math.min(position + length, this.size);
-    if (end - position >= this.windowBytes) {
-      const bytes = this.readRange(position, end);
-      into.set(bytes, offset);
-      return bytes.byteLength;
-    }
+    if (end - position >= this.windowBytes) return this.readInto(into.subarray(offset, offset + (end - position)), position);
     let copied = 0;
     while (position + copied < end) {
       const at = position + copied;
-      if (at < this.windowStart || at >= this.windowStart + this.window.byteLength) {
+      if (at < this.windowStart || at >= this.windowStart + this.windowLength) {
+        this.window ??= new Uint8Array(this.windowBytes);
         this.windowStart = at;
-        this.window = this.readRange(at, Math.min(at + this.windowBytes, this.size));
-        if (this.window.byteLength === 0) break; // the file is shorter than it said
+        this.windowLength = this.readInto(this.window.subarray(0, Math.min(this.windowBytes, this.size - at)), at);
+        if (this.windowLength === 0) break; // the file is shorter than it said
       }
       const from = at - this.windowStart;
-      const count = Math.min(end - at, this.window.byteLength - from);
-      into.set(this.window.subarray(from, from + count), offset + copied);
+      const count = Math.min(end - at, this.windowLength - from);
+      into.set((this.window as Uint8Array).subarray(from, from + count), offset + copied);
       copied += count;
     }
     return copied;
   }
+}
+
+/** The part of a read-only FileSystemSyncAccessHandle the reader uses. */
+export type SyncReader = { readonly mode?: string; read(target: Uint8Array, options: { at: number }): number; close(): void };
+/** The part of a FileSystemFileHandle the reader uses. */
+export type SyncReadable = { createSyncAccessHandle(options: { mode: 'read-only' }): Promise<SyncReader> };
+
+/**
+ * One file kept on the device, read in ranges: through a read-only sync access handle while one is
+ * open (`open()`, before a run), else with FileReaderSync on a slice of the File (see the module comment).
+ */
+export class DeviceFileReader {
+  private access: SyncReader | null = null;
+  /** The browser cannot open a handle in read-only mode (it would lock the file for every other reader): never asked again. */
+  private noReadOnly = false;
+  private blobReader: ((start: number, end: number) => Uint8Array) | null = null;
+
+  constructor(
+    private readonly file: Blob,
+    private readonly handle: SyncReadable | null,
+    /** How the File is read without a handle (FileReaderSync; tests give their own). */
+    private readonly readerOfBlob: (blob: Blob) => (start: number, end: number) => Uint8Array = blobRangeReader,
+  ) {}
+
+  get size(): number {
+    return this.file.size;
+  }
+
+  /** Whether reads go through a sync access handle now. */
+  get direct(): boolean {
+    return this.access !== null;
+  }
+
+  /** Opens the read-only handle; when it cannot be had (another tab is writing the file, an older browser), reads fall back. */
+  async open(): Promise<void> {
+    if (this.access || !this.handle || this.noReadOnly) return;
+    try {
+      const access = await this.handle.createSyncAccessHandle({ mode: 'read-only' });
+      // A browser that ignores the mode opens a read-write handle: it takes the file's only lock.
+      if (access.mode !== 'read-only') {
+        access.close();
+        this.noReadOnly = true;
+        return;
+      }
+      this.access = access;
+    } catch {
+      // Held by a writer, or not supported: FileReaderSync reads it this run.
+    }
+  }
+
+  close(): void {
+    this.access?.close();
+    this.access = null;
+  }
+
+  readInto(target: Uint8Array, position: number): number {
+    if (position >= this.size || target.byteLength === 0) return 0;
+    const length = Math.min(target.byteLength, this.size - position);
+    if (this.access) return this.access.read(target.subarray(0, length), { at: position });
+    this.blobReader ??= this.readerOfBlob(this.file);
+    const bytes = this.blobReader(position, position + length);
+    target.set(bytes);
+    return bytes.byteLength;
+  }
+}
+
+/** Every kept file mounted in this worker, by hash; and by its mounted node, for DuckDB's reads. */
+const deviceReaders = new Map<string, DeviceFileReader>();
+const readerOfNode = new WeakMap<object, DeviceFileReader>();
+
+/** The reader of a mounted node, or null for any other file. */
+export function deviceReaderOf(node: unknown): DeviceFileReader | null {
+  return typeof node === 'object' && node !== null ? (readerOfNode.get(node) ?? null) : null;
+}
+
+/** Opens every mounted file's read-only handle: called before a run. */
+export async function openDeviceFiles(): Promise<void> {
+  await Promise.all([...deviceReaders.values()].map((reader) => reader.open()));
+}
+
+/** Closes them after the run, so the files can be removed from the device. */
+export function closeDeviceFiles(): void {
+  for (const reader of deviceReaders.values()) reader.close();
 }
 
 /** The part of Emscripten's FS the mount uses (Pyodide's `py.FS`, webR's worker `FS`). */
@@ -98,8 +186,8 @@ type WorkerFsNode = {
   };
 };
 
-/** A reader of byte ranges of a Blob, in a worker (FileReaderSync). */
-export function blobRangeReader(blob: Blob): RangeReader {
+/** A reader of byte ranges [start, end) of a Blob, in a worker (FileReaderSync): a new buffer per read. */
+export function blobRangeReader(blob: Blob): (start: number, end: number) => Uint8Array {
   const reader = new FileReaderSync();
   return (start, end) => new Uint8Array(reader.readAsArrayBuffer(blob.slice(start, end)));
 }
@@ -107,9 +195,10 @@ export function blobRangeReader(blob: Blob): RangeReader {
 /**
  * Makes `file` readable at `/data/<name>`: mounted (once per hash) under /mnt/device/<sha256>/,
  * read ahead in windows, and linked from /data. A file already at `/data/<name>` (an earlier
- * upload, an earlier link) is replaced by the link.
+ * upload, an earlier link) is replaced by the link. `handle` is the file's OPFS handle, for the
+ * read-only access handle of each run (null: FileReaderSync reads it).
  */
-export function mountDeviceFile(FS: EmscriptenFs, name: string, sha256: string, file: Blob): void {
+export function mountDeviceFile(FS: EmscriptenFs, name: string, sha256: string, file: Blob, handle: SyncReadable | null): void {
   if (!isDataFileName(name)) throw new TypeError('A dataset name cannot contain "/".');
   const target = deviceMountPath(sha256);
   const dir = target.slice(0, target.lastIndexOf('/'));
@@ -117,7 +206,10 @@ export function mountDeviceFile(FS: EmscriptenFs, name: string, sha256: string, 
   if (!FS.isMountpoint(FS.lookupPath(dir).node)) {
     FS.mount(FS.filesystems.WORKERFS, { blobs: [{ name: DEVICE_MOUNT_FILE, data: file }] }, dir);
     const node = FS.lookupPath(target).node as WorkerFsNode;
-    const ahead = new ReadAhead(node.size, blobRangeReader(node.contents));
+    const reader = new DeviceFileReader(node.contents, handle);
+    deviceReaders.set(sha256, reader);
+    readerOfNode.set(node, reader);
+    const ahead = new ReadAhead(node.size, (into, position) => reader.readInto(into, position));
     // Per node (WORKERFS shares one stream_ops object between all its files): streams opened
     // later copy the node's operations.
     node.stream_ops = { ...node.stream_ops, read: (_stream, buffer, offset, length, position) => ahead.read(buffer, offset, length, position) };

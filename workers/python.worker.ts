@@ -11,7 +11,7 @@ import { capMemoryGrowth } from './memory-cap';
 import { PackageLoader } from './packages';
 import { RUN_LIMITS } from '@/lib/runtime/limits';
 import { startDuckdb, type DuckdbBridge, type FileRanges } from './duckdb/bridge';
-import { blobRangeReader, mountDeviceFile, unlinkDeviceLink, type EmscriptenFs } from './device-mount';
+import { closeDeviceFiles, deviceReaderOf, mountDeviceFile, openDeviceFiles, unlinkDeviceLink, type EmscriptenFs, type SyncReadable } from './device-mount';
 import { mentionsSql } from '@/lib/targets/python/mentions-sql.client';
 
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
@@ -69,13 +69,18 @@ function fileSource(py: PyodideAPI, path: string): FileRanges | null {
   } catch {
     return null; // no such file: DuckDB reports it by name
   }
-  const contents = node.contents;
-  if (contents instanceof Blob) {
-    const read = blobRangeReader(contents);
-    return { size: contents.size, read: (position, length) => read(position, Math.min(position + length, contents.size)) };
-  }
+  const device = deviceReaderOf(node);
+  if (device) return device;
+  const contents = node.contents instanceof Uint8Array ? node.contents : null;
   const bytes = contents ? contents.subarray(0, node.usedBytes ?? contents.byteLength) : new Uint8Array(0);
-  return { size: bytes.byteLength, read: (position, length) => bytes.subarray(position, Math.min(position + length, bytes.byteLength)) };
+  return {
+    size: bytes.byteLength,
+    readInto: (target, position) => {
+      const part = bytes.subarray(position, Math.min(position + target.byteLength, bytes.byteLength));
+      target.set(part);
+      return part.byteLength;
+    },
+  };
 }
 
 /**
@@ -174,20 +179,26 @@ __runpad_kernel.start
     const runner = language === 'sql' ? runSql : runKernel;
     if (!runner) throw new Error('The interpreter has not started.');
     if (language === 'sql' || mentionsSql(code)) await ensureDuckdb(py).catch(() => undefined); // Python reports it
-    // Python's result at once, or (SQL, code that awaits) a coroutine for Pyodide's event loop.
-    const started = runner(String(code)) as PyResult | PromiseLike<PyResult>;
+    // Files kept on the device are read through their read-only handles while the run lasts.
+    await openDeviceFiles();
     let proxy: PyResult;
-    if (isPromiseLike(started)) {
-      // While the cell awaits, Python is not running and takes no signal: this thread is free,
-      // so the text printed before the await is sent from here.
-      const flushing = setInterval(() => flushRun?.(), FLUSH_EVERY_MS);
-      try {
-        proxy = await started;
-      } finally {
-        clearInterval(flushing);
+    try {
+      // Python's result at once, or (SQL, code that awaits) a coroutine for Pyodide's event loop.
+      const started = runner(String(code)) as PyResult | PromiseLike<PyResult>;
+      if (isPromiseLike(started)) {
+        // While the cell awaits, Python is not running and takes no signal: this thread is free,
+        // so the text printed before the await is sent from here.
+        const flushing = setInterval(() => flushRun?.(), FLUSH_EVERY_MS);
+        try {
+          proxy = await started;
+        } finally {
+          clearInterval(flushing);
+        }
+      } else {
+        proxy = started;
       }
-    } else {
-      proxy = started;
+    } finally {
+      closeDeviceFiles();
     }
     const result = proxy.toJs({ dict_converter: Object.fromEntries }) as Record<string, unknown>;
     proxy.destroy();
@@ -242,9 +253,10 @@ __runpad_kernel.start
     return true;
   },
 
-  async mountDeviceFile(name: string, sha256: string, file: Blob) {
+  async mountDeviceFile(name: string, sha256: string, file: Blob, handle: FileSystemFileHandle | null) {
     if (!(file instanceof Blob)) throw new TypeError('A device dataset arrives as a File.');
-    mountDeviceFile(requireReady().FS as unknown as EmscriptenFs, String(name), String(sha256), file);
+    const readable = typeof FileSystemFileHandle !== 'undefined' && handle instanceof FileSystemFileHandle ? (handle as unknown as SyncReadable) : null;
+    mountDeviceFile(requireReady().FS as unknown as EmscriptenFs, String(name), String(sha256), file, readable);
     return true;
   },
 

@@ -12,7 +12,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Dialog } from '@/components/ui/dialog';
 import type { Attachment } from '@/lib/files/attachment';
 import { accountDatasetsResponseSchema, libraryTotals, mergeLibrary, type LibraryEntry } from '@/lib/files/datasets-library';
-import { deviceFile, listDeviceFiles, removeDeviceFile } from '@/lib/files/device-files.client';
+import { deviceFile, DeviceFileInUseError, listDeviceFiles, removeDeviceFile } from '@/lib/files/device-files.client';
 import { storageWords } from '@/lib/files/keep-on-device.client';
 import { formatBytes } from '@/lib/format';
 import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
@@ -79,6 +79,7 @@ function DatasetsList({ onClose, conversationId, onAdd }: Omit<Props, 'open'>) {
   useEffect(reload, [reload]);
   const failed = (error: unknown) => {
     console.warn('A dataset action failed:', error);
+    if (error instanceof DeviceFileInUseError) return setMessage({ text: error.message, alert: true });
     setMessage({ text: 'That did not work: this browser’s storage or the server did not answer. Try again.', alert: true });
   };
   const totals = loaded ? libraryTotals(loaded.entries) : null;

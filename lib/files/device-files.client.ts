@@ -53,11 +53,17 @@ export async function deviceDirectory(writing = false): Promise<FileSystemDirect
 
 /** The kept file with this hash, read in place (a File backed by the device's storage), or null when this device does not have it. */
 export async function deviceFile(sha256: string): Promise<File | null> {
+  return (await deviceFileHandle(sha256))?.file ?? null;
+}
+
+/** The kept file with this hash and its handle (an interpreter reads it through a read-only access handle during runs), or null. */
+export async function deviceFileHandle(sha256: string): Promise<{ file: File; handle: FileSystemFileHandle } | null> {
   if (!SHA256.test(sha256)) return null;
   const dir = await deviceDirectory();
   if (!dir) return null;
   try {
-    return await (await dir.getFileHandle(sha256)).getFile();
+    const handle = await dir.getFileHandle(sha256);
+    return { file: await handle.getFile(), handle };
   } catch (error) {
     if (error instanceof DOMException && (error.name === 'NotFoundError' || error.name === 'TypeMismatchError')) return null;
     throw error;
@@ -93,18 +99,31 @@ export async function writeDeviceFileMeta(sha256: string, meta: DeviceFileMeta):
   await writable.close();
 }
 
-/** Removes a kept file and its record, freeing its space. False when this device did not have it. */
+/** A kept file a running cell is reading (its read-only handle holds the file): it cannot be removed until the cell ends. */
+export class DeviceFileInUseError extends Error {
+  constructor() {
+    super('A cell that is running (in this tab or another) is reading this file: remove it when the cell has ended, or stop the cell.');
+    this.name = 'DeviceFileInUseError';
+  }
+}
+
+/**
+ * Removes a kept file and its record, freeing its space. False when this device did not have it;
+ * throws DeviceFileInUseError while a running cell reads it (the record stays with its data).
+ */
 export async function removeDeviceFile(sha256: string): Promise<boolean> {
   const dir = await deviceDirectory();
   if (!dir || !SHA256.test(sha256)) return false;
-  await dir.removeEntry(`${sha256}.json`).catch(() => undefined); // no record: named by its hash, nothing to remove
+  let removed = true;
   try {
     await dir.removeEntry(sha256);
-    return true;
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'NotFoundError') return false;
-    throw error;
+    if (error instanceof DOMException && error.name === 'NoModificationAllowedError') throw new DeviceFileInUseError(); // its record stays with it
+    if (!(error instanceof DOMException && error.name === 'NotFoundError')) throw error;
+    removed = false;
   }
+  await dir.removeEntry(`${sha256}.json`).catch(() => undefined); // no record: named by its hash, nothing to remove
+  return removed;
 }
 
 async function readJson(handle: FileSystemFileHandle): Promise<unknown> {

@@ -5,8 +5,8 @@
  *
  * - Files in /data are read by DuckDB in the ranges it asks for: the runtime's `readFile` copies
  *   the requested range into DuckDB's heap, from an uploaded file's bytes in Pyodide's in-memory
- *   file system, or from the disk for a file kept on the device (its WORKERFS Blob, read with
- *   FileReaderSync). Never a second copy of the whole file.
+ *   file system, or from the disk for a file kept on the device (workers/device-mount.ts: its
+ *   read-only access handle during a run, else FileReaderSync). Never a second copy of the whole file.
  * - A statement runs as a pending query polled in slices, so Python checks the interrupt flag
  *   between slices and Stop cancels the query, keeping both engines' state.
  * - Extensions (Parquet, JSON, Excel) load over a synchronous request from one source (DuckDB's
@@ -53,8 +53,8 @@ type BrowserRuntime = {
   getFileInfo(mod: DuckdbModule, fileId: number): { fileName: string } | null;
 };
 
-/** A file as ranges: `read` gives the bytes at [position, position + length), fewer at the end. */
-export type FileRanges = { size: number; read(position: number, length: number): Uint8Array };
+/** A file as ranges: `readInto` fills `target` with the bytes at `position` (fewer at the end) and says how many. */
+export type FileRanges = { size: number; readInto(target: Uint8Array, position: number): number };
 /** How the bridge reads a file of the interpreter's file system without copying it whole. */
 export type FileSource = (path: string) => FileRanges | null;
 
@@ -126,9 +126,8 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
     if (!info || !files.has(info.fileName)) return readFile(mod, fileId, buffer, bytes, location);
     const data = options.fileSource(info.fileName);
     if (!data || location >= data.size) return 0;
-    const chunk = data.read(location, bytes);
-    mod.HEAPU8.set(chunk, buffer);
-    return chunk.byteLength;
+    // Straight into DuckDB's heap: a kept file's read-only handle reads the disk into it, no buffer between.
+    return data.readInto(mod.HEAPU8.subarray(buffer, buffer + Math.min(bytes, data.size - location)), location);
   };
   const wasm = `${options.assetUrl}duckdb-eh.wasm`;
   const db = await lib.createDuckDB({ mvp: { mainModule: wasm, mainWorker: '' }, eh: { mainModule: wasm, mainWorker: '' } }, new lib.VoidLogger(), runtime);
@@ -208,7 +207,13 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
         dropBuffer: (buffer: string) => db.dropFile(buffer),
       };
       // The kept readers ask for byte ranges: read from the interpreter's memory for an upload, from the disk for a file kept on the device.
-      const file = { byteLength: data.size, slice: (start: number, end?: number) => data.read(start, (end ?? data.size) - start).slice().buffer };
+      const file = {
+        byteLength: data.size,
+        slice: (start: number, end?: number) => {
+          const bytes = new Uint8Array(Math.max(0, Math.min(end ?? data.size, data.size) - start));
+          return bytes.buffer.slice(0, data.readInto(bytes, start));
+        },
+      };
       return JSON.stringify(await readers.importTable(target, name, kind as TabularFormat, file));
     },
   };

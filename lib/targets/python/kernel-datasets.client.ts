@@ -6,7 +6,7 @@
  */
 import 'client-only';
 import { accountDataset, openDataset } from '@/lib/files/dataset-cache.client';
-import { deviceFile } from '@/lib/files/device-files.client';
+import { deviceFileHandle } from '@/lib/files/device-files.client';
 import type { DataFile } from '@/lib/files/data-file';
 import { RunFailureError } from '@/lib/runtime/run-failure';
 import type { RunPhase } from '../runner';
@@ -43,10 +43,10 @@ export class KernelDatasets {
     this.written.set(handle, written);
     const all = [...this.files.values()].filter((file) => !written.has(fileKey(file)));
     if (all.length === 0) return;
-    const kept = await Promise.all(all.filter((file) => file.location === 'device').map(async (file) => ({ file, blob: await deviceFile(file.sha256) })));
-    for (const { file, blob } of kept) {
-      if (!blob) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
-      await handle.mountDeviceFile(file.name, file.sha256, blob);
+    const kept = await Promise.all(all.filter((file) => file.location === 'device').map(async (file) => ({ file, kept: await deviceFileHandle(file.sha256) })));
+    for (const { file, kept: found } of kept) {
+      if (!found) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
+      await handle.mountDeviceFile(file.name, file.sha256, found.file, found.handle);
       written.add(fileKey(file));
     }
     const files = all.filter((file) => file.location === 'account');

@@ -59,8 +59,8 @@ export interface PythonWorkerApi {
   /** Whether the package source answers (its lock file, fetched through the loader's own path). */
   probePackageSource(): Promise<unknown>;
   writeFile(path: string, bytes: Uint8Array): Promise<unknown>;
-  /** Makes a file kept on the device (its OPFS File) readable at /data/<name>, read in place (workers/device-mount.ts). */
-  mountDeviceFile(name: string, sha256: string, file: Blob): Promise<unknown>;
+  /** Makes a file kept on the device (its OPFS File, and its handle for reads during runs) readable at /data/<name>, read in place (workers/device-mount.ts). */
+  mountDeviceFile(name: string, sha256: string, file: Blob, handle: FileSystemFileHandle | null): Promise<unknown>;
   readFile(path: string): Promise<unknown>;
 }
 

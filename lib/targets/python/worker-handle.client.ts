@@ -203,8 +203,8 @@ export class WorkerHandle {
   }
 
   /** Mounts a file kept on the device at /data/<name> (a File is cloned to the worker as a reference to the disk, not its bytes). */
-  async mountDeviceFile(name: string, sha256: string, file: Blob): Promise<void> {
-    await this.guard(this.remote.mountDeviceFile(name, sha256, file), 10_000, 'Mounting a file');
+  async mountDeviceFile(name: string, sha256: string, file: Blob, handle: FileSystemFileHandle | null): Promise<void> {
+    await this.guard(this.remote.mountDeviceFile(name, sha256, file, handle), 10_000, 'Mounting a file');
   }
 
   async readFile(path: string): Promise<Uint8Array> {
