@@ -6,7 +6,7 @@ import 'server-only';
 import { safeValidateUIMessages, type UIMessage } from 'ai';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client.server';
-import { getConversation, ownOrCreateConversation } from '@/lib/db/queries/conversations.server';
+import { getConversation, ownOrCreateConversation, type ConversationRow } from '@/lib/db/queries/conversations.server';
 import { listMessages, saveMessages, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages.server';
 import { getBlobsForUser } from '@/lib/db/queries/blobs.server';
 import { getBlobStore } from '@/lib/files/app-blob-store.server';
@@ -28,9 +28,12 @@ type Loaded = {
   resolveBlob: ResolveBlob;
 };
 
-/** `modelId`: the model a conversation created here starts with (the request checked it). */
-export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest, modelId: string): Promise<Loaded> {
-  let conversation = await getConversation(db, userId, request.id);
+/**
+ * `modelId`: the model a conversation created here starts with (the request checked it).
+ * `known`: the conversation as the caller already read it for this request (null: none yet); read here when not given.
+ */
+export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest, modelId: string, known?: ConversationRow | null): Promise<Loaded> {
+  let conversation = known === undefined ? await getConversation(db, userId, request.id) : known;
   if (!conversation) {
     // Only a new user message may create a conversation; an id someone else owns stays a 404.
     if (request.message?.role !== 'user' || request.trigger !== 'submit-message') throw new AppError('conversation:not_found', { reason: 'conversation not owned, and the request cannot create it' });

@@ -9,12 +9,15 @@ import 'server-only';
 import { defaultModel, findConfiguredModel, getConfig, type ModelConfig } from '@/lib/config.server';
 import type { Db } from '@/lib/db/client.server';
 import { AppError } from '@/lib/errors.server';
-import { getConversation, lastUsedModelId } from '@/lib/db/queries/conversations.server';
+import { getConversation, lastUsedModelId, type ConversationRow } from '@/lib/db/queries/conversations.server';
 import type { ChatRequest } from './request-schema.server';
 import { lastChoiceMatters, newConversationModel, offeredOwnModel } from './starting-model.server';
 
-/** Throws request:invalid (400, in words) for a picked id the operator does not offer. */
-export async function chooseModel(db: Db, userId: string, request: Pick<ChatRequest, 'id' | 'modelId'>): Promise<ModelConfig> {
+/**
+ * Throws request:invalid (400, in words) for a picked id the operator does not offer. `conversation`:
+ * the request's conversation as the caller read it (null: none yet); read here when not given.
+ */
+export async function chooseModel(db: Db, userId: string, request: Pick<ChatRequest, 'id' | 'modelId'>, conversation?: ConversationRow | null): Promise<ModelConfig> {
   if (request.modelId !== undefined) {
     const picked = findConfiguredModel(request.modelId);
     if (picked) return picked;
@@ -25,7 +28,7 @@ export async function chooseModel(db: Db, userId: string, request: Pick<ChatRequ
     });
   }
   const { models } = getConfig();
-  const own = offeredOwnModel(models, (await getConversation(db, userId, request.id))?.modelId);
+  const own = offeredOwnModel(models, (conversation === undefined ? await getConversation(db, userId, request.id) : conversation)?.modelId);
   if (own) return findConfiguredModel(own) ?? defaultModel();
   return findConfiguredModel(newConversationModel(models, await lastChosenModelId(db, userId))) ?? defaultModel();
 }

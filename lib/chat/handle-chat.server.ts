@@ -18,7 +18,7 @@ import { toModelMessages } from '@/lib/ai/model-messages.server';
 import { tools } from '@/lib/ai/python-tool.server';
 import { getLanguageModel } from '@/lib/ai/provider.server';
 import { apiOf } from '@/lib/ai/provider-clients.server';
-import { setConversationModel } from '@/lib/db/queries/conversations.server';
+import { getConversation, setConversationModel } from '@/lib/db/queries/conversations.server';
 import { classifyModelError, modelErrorText } from '@/lib/ai/model-errors.server';
 import type { ChatRequest } from './request-schema.server';
 import { runsThisTurn } from './step-budget.server';
@@ -41,9 +41,12 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   const db = await getDb();
   const config = getConfig();
   const userId = identity.userId;
+  // Read once: the model choice and the conversation's loading below both need it.
+  const existing = await getConversation(db, userId, request.id);
+  timing.mark('conversation');
   // The model: the one the page picked, if the operator offers it. Checked before the limits, so
   // a request refused for its model costs no point, and before anything is stored.
-  const entry: ModelConfig = await chooseModel(db, userId, request);
+  const entry: ModelConfig = await chooseModel(db, userId, request, existing);
   timing.mark('model');
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
   // The token budget first: refused by it, the request costs no point of the counters below.
@@ -59,11 +62,9 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
     throw new AppError('rate_limit:exceeded', { message: limitMessage(limited), reason: `rate limit ${limited.kind}`, headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
   }
   timing.mark('limits');
-  await countModelRequest(db, userId);
-  timing.mark('count');
   // Refusals below are AppErrors (lib/errors.server.ts), answered and logged once by route().
-  const loaded = await loadConversationForChat(db, userId, request, entry.id);
-  timing.mark('conversation');
+  const loaded = await loadConversationForChat(db, userId, request, entry.id, existing);
+  timing.mark('create');
   if (loaded.modelId !== entry.id) await setConversationModel(db, userId, request.id, entry.id);
   let stored;
   let continuing = false;
@@ -176,6 +177,8 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
       // In blocks mode the page was sent tool calls where the model wrote blocks: store the same.
       const final = blocksMode ? { ...responseMessage, parts: splitBlocksInParts(responseMessage.parts, continued?.parts.length ?? 0, blockIds) as UIMessage['parts'] } : responseMessage;
       await draft.finish(keep ? final : null);
+      // The person's request count (the admin page's): counted once the request reached the model, off the path to the first byte.
+      await countModelRequest(db, userId).catch((error: unknown) => conversationLog.warn({ err: error }, 'could not count the model request'));
       // Whatever became of the answer, the tokens the model reported were spent.
       const used = meter.measured();
       if (used) await recordUsage(db, entry, { personId: userId, conversationId: request.id, kind: 'answer' }, used, conversationLog);
