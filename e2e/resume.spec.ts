@@ -19,6 +19,17 @@ const LONG_ANSWER = `${'The answer streams in slowly, word after word. '.repeat(
 test('a reload mid-answer shows the text so far and the answer completes, without sending the question again', async ({ page }) => {
   const trigger = `e2e-resume-reload-${Date.now()}`;
   await addScenarios([{ trigger, ...SLOW, steps: [{ text: LONG_ANSWER }] }]);
+  // The answer's streams as the browser receives them (it accepts gzip and Brotli): sent as written,
+  // never through a compressor, which holds chunks back (a burst of the model's chunks arrived all
+  // at once at the end of the answer).
+  const streams: Array<{ path: string; status: number; encoding: string | undefined; cacheControl: string | undefined }> = [];
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname === '/api/chat' || /^\/api\/chat\/[^/]+\/stream$/.test(url.pathname)) {
+      const headers = response.headers();
+      streams.push({ path: url.pathname === '/api/chat' ? 'chat' : 'resume', status: response.status(), encoding: headers['content-encoding'], cacheControl: headers['cache-control'] });
+    }
+  });
   await openChat(page);
   await send(page, `Tell me slowly. ${trigger}`);
   await expect(chatText(page, /The answer streams in/)).toBeVisible();
@@ -36,6 +47,9 @@ test('a reload mid-answer shows the text so far and the answer completes, withou
   if (names.streaming) expect(names.header).toBe(`Tell me slowly. ${trigger}`);
   await expect(chatText(page, /THE END\./)).toBeVisible({ timeout: 60_000 });
   expect(await chatRequestsFor(trigger)).toHaveLength(1);
+  const streamed = streams.filter((s) => s.status === 200);
+  expect(streamed.map((s) => s.path)).toContain('chat');
+  for (const stream of streamed) expect(stream, stream.path).toMatchObject({ encoding: undefined, cacheControl: expect.stringContaining('no-transform') });
   await expect
     .poll(() => page.evaluate(() => document.querySelector('header h1')?.textContent === document.querySelector('nav[aria-label="Conversations"] a[aria-current="page"]')?.textContent))
     .toBe(true);

@@ -33,6 +33,7 @@ import { observeModelStream } from '@/lib/metrics/model-stream.server';
 import { checkTokenBudget } from '@/lib/usage/token-budget.server';
 import { recordUsage, UsageMeter } from '@/lib/usage/record-usage.server';
 import { recordModelInput, settleModelSees } from '@/lib/db/queries/model-inputs.server';
+import { ANSWER_STREAM_HEADERS } from '@/lib/http/answer-stream-headers.server';
 import { buildModelInput } from '@/lib/ai/model-input.server';
 
 type HandleChatInput = { identity: Identity; request: ChatRequest; timing: ServerTiming; requestId: string; log: Logger };
@@ -197,7 +198,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
     // A code call reaches the page (which runs it at once) only once the answer holding it is
     // stored. Blocks become calls only here, and are stored as the text they are.
     stream: blocksMode ? toPage : toPage.pipeThrough(callsAfterTheirDraft(draft)),
-    headers: { 'Server-Timing': timing.header() },
+    headers: { ...ANSWER_STREAM_HEADERS, 'Server-Timing': timing.header() },
     // A copy of what the page receives, kept so a reloaded page (or another instance) can attach.
     consumeSseStream: async ({ stream: sse }) => {
       await streams.context.createNewResumableStream(streamId, () => sse).catch((error: unknown) => conversationLog.error({ err: error }, 'could not make the answer resumable'));

@@ -1,7 +1,7 @@
-import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import { getDb } from '@/lib/db/client.server';
 import { getConversation } from '@/lib/db/queries/conversations.server';
 import { route } from '@/lib/http/route.server';
+import { ANSWER_STREAM_HEADERS } from '@/lib/http/answer-stream-headers.server';
 import { AppError } from '@/lib/errors.server';
 import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
 import { getAppStreams, liveStreamId } from '@/lib/streams/app-streams.server';
@@ -21,5 +21,5 @@ export const GET = route<{ id: string }>(async ({ params }) => {
   const streamId = await liveStreamId(conversationId);
   const stream = streamId && streamId !== 'unknown' ? await (await getAppStreams()).streams.context.resumeExistingStream(streamId) : null;
   if (!stream) return new Response(null, { status: 204 });
-  return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
+  return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: ANSWER_STREAM_HEADERS });
 });
