@@ -92,5 +92,7 @@ export async function stopMainThreadTrace(browser) {
     tasksOver50CpuMs: busiest.filter((t) => t.cpuMs >= 50).length,
     mainThreadCpuMs: Math.round(busiest.reduce((s, t) => s + t.cpuMs, 0)),
     longestTaskParts: longestParts,
+    // When the longest task ran: [ms after the thread's first traced task began, ms before its last one ended].
+    longestTaskAt: longest ? [round((longest.ts - busiest[0].ts) / 1000), round((busiest.at(-1).ts + busiest.at(-1).dur - longest.ts - longest.dur) / 1000)] : [],
   };
 }
