@@ -1,7 +1,7 @@
 // Rendering under load, driven through the fake model like a real turn: a run with heavy output
 // (1 MB of stdout and 20 images) and a long streamed markdown answer. Each repetition uses a
 // fresh page (a new conversation) in one browser context, so earlier content does not pile up.
-import { longTasksBetween, recordLongTasks, settled, startMainThreadTrace, stopMainThreadTrace } from './main-thread.mjs';
+import { longTasksBetween, recordLongTasks, settled, startMainThreadTrace, stopMainThreadTrace, WINDOW_END } from './main-thread.mjs';
 import { OUTPUT_CODE, OUTPUT_IMAGES, markdownAnswer } from './payloads.mjs';
 
 const TERMINAL = ['ok', 'error', 'timeout', 'interrupted', 'crashed'];
@@ -53,7 +53,7 @@ async function outputOnce(browser, context, start, fake) {
   await page.waitForFunction(() => window.benchCell.renderedAt !== null, null, { timeout: 120_000 });
   await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 60_000 });
   const cell = await page.evaluate(() => window.benchCell);
-  const endedAt = await page.evaluate(() => performance.now());
+  const endedAt = await page.evaluate(() => (console.timeStamp(WINDOW_END), performance.now()));
   const traced = await stopMainThreadTrace(browser);
   const tasks = await longTasksBetween(page, sentAt, endedAt);
   await page.close();
@@ -80,7 +80,7 @@ async function streamOnce(browser, context, start, fake, { tokens, chunkChars, c
   const sentAt = await send(page, `write ${trigger}`);
   await page.waitForFunction((m) => document.querySelector('[data-role="assistant"]')?.textContent?.includes(m), marker, { timeout: 180_000, polling: 100 });
   await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 60_000 });
-  const endedAt = await page.evaluate(() => performance.now());
+  const endedAt = await page.evaluate(() => (console.timeStamp(WINDOW_END), performance.now()));
   const traced = await stopMainThreadTrace(browser);
   const firstAt = await page.evaluate(() => window.benchStream.firstAt);
   const tasks = await longTasksBetween(page, sentAt, endedAt);

@@ -63,7 +63,7 @@ function heapBytesOf(py: PyodideAPI): number {
  * ranges read from the disk on demand (workers/device-mount.ts).
  */
 function fileSource(py: PyodideAPI, path: string): FileRanges | null {
-  let node: { contents?: Uint8Array | Blob | null; usedBytes?: number };
+  let node: { contents?: ArrayBufferView | Blob | null; usedBytes?: number };
   try {
     node = py.FS.lookupPath(path, { follow: true }).node as unknown as typeof node;
   } catch {
@@ -71,8 +71,9 @@ function fileSource(py: PyodideAPI, path: string): FileRanges | null {
   }
   const device = deviceReaderOf(node);
   if (device) return device;
-  const contents = node.contents instanceof Uint8Array ? node.contents : null;
-  const bytes = contents ? contents.subarray(0, node.usedBytes ?? contents.byteLength) : new Uint8Array(0);
+  // MEMFS keeps a file's bytes in a typed array of its own choosing (an Int8Array for a file Python wrote): read them as bytes.
+  const contents = ArrayBuffer.isView(node.contents) ? node.contents : null;
+  const bytes = contents ? new Uint8Array(contents.buffer, contents.byteOffset, Math.min(node.usedBytes ?? contents.byteLength, contents.byteLength)) : new Uint8Array(0);
   return {
     size: bytes.byteLength,
     readInto: (target, position) => {
