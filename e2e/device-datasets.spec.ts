@@ -204,7 +204,7 @@ test('a file a running cell reads cannot be removed from the device until the ce
   const dialog = page.getByTestId('datasets-dialog');
   const row = page.getByRole('list', { name: 'Datasets' }).getByRole('listitem').filter({ hasText: name });
   await row.getByRole('button', { name: `Remove ${name} from this device` }).click();
-  await expect(dialog).toContainText('A cell that is running (in this tab or another) is reading this file');
+  await expect(dialog).toContainText(`${name}: a cell that is running (in this tab or another) is reading it`);
   await expect(row).toHaveAttribute('data-on-device', 'true');
   await page.getByRole('button', { name: 'Close', exact: true }).click();
 

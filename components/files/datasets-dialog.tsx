@@ -79,7 +79,6 @@ function DatasetsList({ onClose, conversationId, onAdd }: Omit<Props, 'open'>) {
   useEffect(reload, [reload]);
   const failed = (error: unknown) => {
     console.warn('A dataset action failed:', error);
-    if (error instanceof DeviceFileInUseError) return setMessage({ text: error.message, alert: true });
     setMessage({ text: 'That did not work: this browser’s storage or the server did not answer. Try again.', alert: true });
   };
   const totals = loaded ? libraryTotals(loaded.entries) : null;
@@ -98,7 +97,7 @@ function DatasetsList({ onClose, conversationId, onAdd }: Omit<Props, 'open'>) {
           <ul aria-label="Datasets" className="divide-y divide-zinc-200 dark:divide-zinc-800">
             {loaded.entries.map((entry) => (
               <li key={entry.sha256} data-sha256={entry.sha256} data-on-device={entry.onDevice} data-in-account={entry.inAccount} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
-                <span className="min-w-0 flex-1 truncate font-mono">{entry.name}</span>
+                <span className="min-w-[10rem] flex-1 truncate font-mono">{entry.name}</span>
                 <span className="text-zinc-600 dark:text-zinc-400">{formatBytes(entry.size)}</span>
                 <span className="text-zinc-600 dark:text-zinc-400">{[entry.onDevice && 'on this device', entry.inAccount && 'in your account'].filter(Boolean).join(', ')}</span>
                 <span className="text-zinc-600 dark:text-zinc-400">{new Date(entry.at).toLocaleDateString('en-US', { dateStyle: 'medium' })}</span>
@@ -122,10 +121,13 @@ function DatasetsList({ onClose, conversationId, onAdd }: Omit<Props, 'open'>) {
                     className="underline"
                     aria-label={`Remove ${entry.name} from this device`}
                     onClick={() =>
-                      void removeDeviceFile(entry.sha256).then(() => {
-                        setMessage({ text: `${entry.name} was removed from this device (${formatBytes(entry.size)} freed). Conversations that use it will ask for it again.`, alert: false });
-                        reload();
-                      }, failed)
+                      void removeDeviceFile(entry.sha256).then(
+                        () => {
+                          setMessage({ text: `${entry.name} was removed from this device (${formatBytes(entry.size)} freed). Conversations that use it will ask for it again.`, alert: false });
+                          reload();
+                        },
+                        (error: unknown) => (error instanceof DeviceFileInUseError ? setMessage({ text: `${entry.name}: ${error.message}`, alert: true }) : failed(error)),
+                      )
                     }
                   >
                     Remove from this device

@@ -102,7 +102,7 @@ export async function writeDeviceFileMeta(sha256: string, meta: DeviceFileMeta):
 /** A kept file a running cell is reading (its read-only handle holds the file): it cannot be removed until the cell ends. */
 export class DeviceFileInUseError extends Error {
   constructor() {
-    super('A cell that is running (in this tab or another) is reading this file: remove it when the cell has ended, or stop the cell.');
+    super('a cell that is running (in this tab or another) is reading it: remove it when the cell has ended, or stop the cell.');
     this.name = 'DeviceFileInUseError';
   }
 }
