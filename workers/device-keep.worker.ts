@@ -2,12 +2,14 @@
  * Keeps a dropped file on this device in one pass off the page's thread: reads it in chunks, writes
  * each into the datasets directory through a synchronous access handle (OPFS's fastest writer,
  * only in a worker) under a temporary name while hashing it (SHA-256, hash-wasm), then names the
- * result by its hash and writes its record (lib/files/device-files.client.ts). It fetches nothing;
+ * result by its hash and writes its record (lib/files/device-files.client.ts). With a hash port, a
+ * second instance of this worker hashes the written chunks meanwhile (lib/files/device-keep-protocol.ts);
+ * hashing is the slowest step (~3.6 s a GB against ~2 s to read and write it). It fetches nothing;
  * its only code beyond this is hash-wasm's embedded WebAssembly. See lib/files/keep-on-device.client.ts.
  */
 import { createSHA256 } from 'hash-wasm';
 import { deviceDirectory, deviceFile, writeDeviceFileMeta } from '@/lib/files/device-files.client';
-import { KEEP_CHUNK_BYTES, keepRequestSchema, type KeepFailureReason, type KeepReply, type KeepRequest } from '@/lib/files/device-keep-protocol';
+import { hashAckSchema, hashChunkSchema, KEEP_CHUNK_BYTES, KEEP_HASH_IN_FLIGHT, keepRequestSchema, type HashAck, type HashChunk, type KeepFailureReason, type KeepReply, type KeepRequest } from '@/lib/files/device-keep-protocol';
 
 /** What OPFS offers in a dedicated worker that TypeScript's DOM library does not declare everywhere. */
 type SyncAccessHandle = { write(buffer: Uint8Array, options: { at: number }): number; truncate(size: number): void; flush(): void; close(): void };
@@ -32,15 +34,73 @@ function reasonOf(error: unknown): KeepFailureReason {
   return 'storage';
 }
 
-async function keep({ file, name, mediaType, expectedSha256 }: Extract<KeepRequest, { type: 'keep' }>): Promise<void> {
+/** SHA-256 of the chunks handed to it, in order; `update` takes the chunk (it may be transferred away). */
+type Hasher = { update(buffer: ArrayBuffer): Promise<void>; digest(): Promise<string> };
+
+async function localHasher(): Promise<Hasher> {
+  const hasher = await createSHA256();
+  hasher.init();
+  return { update: async (buffer) => void hasher.update(new Uint8Array(buffer)), digest: async () => hasher.digest('hex') };
+}
+
+/** The hasher worker at the other end of `port`: at most KEEP_HASH_IN_FLIGHT chunks wait for it. */
+function remoteHasher(port: MessagePort): Hasher {
+  let inFlight = 0;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  let onDigest: ((sha256: string) => void) | null = null;
+  let onFailure: ((error: Error) => void) | null = null;
+  port.onmessage = (event: MessageEvent) => {
+    const ack = hashAckSchema.safeParse(event.data);
+    if (ack.success && ack.data.type === 'ack') inFlight -= 1;
+    else if (ack.success && ack.data.type === 'digest') onDigest?.(ack.data.sha256);
+    else {
+      failure = new Error(`the hasher failed: ${ack.success && ack.data.type === 'failed' ? ack.data.detail : 'an unreadable reply'}`);
+      onFailure?.(failure);
+    }
+    wake?.();
+  };
+  return {
+    async update(buffer) {
+      if (failure) throw failure;
+      port.postMessage({ type: 'chunk', bytes: buffer } satisfies HashChunk, [buffer]);
+      inFlight += 1;
+      while (inFlight >= KEEP_HASH_IN_FLIGHT && !failure) await new Promise<void>((resolve) => (wake = resolve));
+      if (failure) throw failure;
+    },
+    digest() {
+      return new Promise<string>((resolve, reject) => {
+        if (failure) return reject(failure);
+        onDigest = resolve;
+        onFailure = reject;
+        port.postMessage({ type: 'end' } satisfies HashChunk);
+      });
+    },
+  };
+}
+
+/** This worker as the hasher: hashes each chunk that arrives on `port`, acknowledges it, and answers the digest at the end. */
+async function serveHash(port: MessagePort): Promise<void> {
+  const hasher = await createSHA256();
+  hasher.init();
+  const reply = (message: HashAck) => port.postMessage(message);
+  port.onmessage = (event: MessageEvent) => {
+    const message = hashChunkSchema.safeParse(event.data);
+    if (!message.success) return reply({ type: 'failed', detail: 'an unreadable chunk' });
+    if (message.data.type === 'end') return reply({ type: 'digest', sha256: hasher.digest('hex') });
+    hasher.update(new Uint8Array(message.data.bytes));
+    reply({ type: 'ack' });
+  };
+}
+
+async function keep({ file, name, mediaType, expectedSha256, hashPort }: Extract<KeepRequest, { type: 'keep' }>): Promise<void> {
   const dir = await deviceDirectory(true);
   if (!dir) throw new KeepFailure('unavailable');
   const partName = `${crypto.randomUUID()}.part`;
   const part = (await dir.getFileHandle(partName, { create: true })) as WorkerFileHandle;
   let access: SyncAccessHandle | null = await part.createSyncAccessHandle();
   try {
-    const hasher = await createSHA256();
-    hasher.init();
+    const hasher = hashPort ? remoteHasher(hashPort) : await localHasher();
     access.truncate(0);
     let at = 0;
     // The next chunk is read while this one is written and hashed.
@@ -51,9 +111,8 @@ async function keep({ file, name, mediaType, expectedSha256 }: Extract<KeepReque
       });
       const end = at + buffer.byteLength;
       next = end < file.size ? file.slice(end, end + KEEP_CHUNK_BYTES).arrayBuffer() : null;
-      const bytes = new Uint8Array(buffer);
-      access.write(bytes, { at });
-      hasher.update(bytes);
+      access.write(new Uint8Array(buffer), { at });
+      await hasher.update(buffer); // the buffer goes to the hasher: nothing reads it here after this
       at = end;
       if (cancelled) throw new KeepFailure('cancelled');
       post({ type: 'progress', written: at, total: file.size });
@@ -61,7 +120,7 @@ async function keep({ file, name, mediaType, expectedSha256 }: Extract<KeepReque
     access.flush();
     access.close();
     access = null;
-    const sha256 = hasher.digest('hex');
+    const sha256 = await hasher.digest();
     if (expectedSha256 !== undefined && sha256 !== expectedSha256) {
       await dir.removeEntry(partName);
       post({ type: 'different', sha256, size: at });
@@ -84,6 +143,10 @@ self.addEventListener('message', (event: MessageEvent) => {
   if (!request.success) return;
   if (request.data.type === 'cancel') {
     cancelled = true;
+    return;
+  }
+  if (request.data.type === 'hash') {
+    void serveHash(request.data.port);
     return;
   }
   keep(request.data).catch((error: unknown) => {

@@ -3,6 +3,11 @@
  * sides. The page sends the File (a reference: no bytes are copied to send it); the worker copies
  * it into the device's datasets directory (lib/files/device-files.client.ts) while hashing it, and
  * answers with facts, never words: the page words them (lib/files/keep-on-device.client.ts).
+ *
+ * The hashing runs in a second instance of the same worker, fed over a MessageChannel: the keeper
+ * transfers each written chunk to the hasher, which acknowledges it, and keeps at most
+ * `KEEP_HASH_IN_FLIGHT` chunks unacknowledged (the hasher is the slower of the two, and chunks
+ * must not pile up in memory). Reading and writing then overlap the hashing.
  */
 import { z } from 'zod';
 
@@ -16,8 +21,12 @@ export const keepRequestSchema = z.discriminatedUnion('type', [
     mediaType: z.string().max(200),
     /** Keep it only if its SHA-256 is this one (the same file dropped again); otherwise nothing is kept. */
     expectedSha256: sha256.optional(),
+    /** The hasher's end of the channel; without one the keeper hashes itself. */
+    hashPort: z.instanceof(MessagePort).optional(),
   }),
   z.object({ type: z.literal('cancel') }),
+  /** Be the hasher: hash what arrives on `port`. */
+  z.object({ type: z.literal('hash'), port: z.instanceof(MessagePort) }),
 ]);
 export type KeepRequest = z.infer<typeof keepRequestSchema>;
 
@@ -33,6 +42,15 @@ export const keepReplySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('failed'), reason: keepFailureSchema, detail: z.string().max(500) }),
 ]);
 export type KeepReply = z.infer<typeof keepReplySchema>;
+
+/** Keeper → hasher: a chunk (transferred), or the end. */
+export const hashChunkSchema = z.union([z.object({ type: z.literal('chunk'), bytes: z.instanceof(ArrayBuffer) }), z.object({ type: z.literal('end') })]);
+export type HashChunk = z.infer<typeof hashChunkSchema>;
+/** Hasher → keeper: a chunk taken, the digest at the end, or a failure. */
+export const hashAckSchema = z.union([z.object({ type: z.literal('ack') }), z.object({ type: z.literal('digest'), sha256 }), z.object({ type: z.literal('failed'), detail: z.string().max(500) })]);
+export type HashAck = z.infer<typeof hashAckSchema>;
+/** How many chunks may wait for the hasher (each KEEP_CHUNK_BYTES). */
+export const KEEP_HASH_IN_FLIGHT = 4;
 
 export const DEVICE_KEEP_WORKER_URL = '/workers/device-keep.worker.mjs';
 

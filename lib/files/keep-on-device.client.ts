@@ -29,6 +29,10 @@ export async function keepOnDevice(file: Blob, options: KeepOptions): Promise<Ke
   if (!deviceStorageAvailable() || typeof Worker === 'undefined') return { kind: 'failed', message: await failureWords('unavailable', file.size, options.name) };
   await askToPersist();
   const worker = new Worker(DEVICE_KEEP_WORKER_URL, { type: 'module', name: 'device-keep' });
+  // A second instance hashes the chunks the first writes, meanwhile (lib/files/device-keep-protocol.ts).
+  const hashWorker = new Worker(DEVICE_KEEP_WORKER_URL, { type: 'module', name: 'device-keep-hash' });
+  const channel = new MessageChannel();
+  hashWorker.postMessage({ type: 'hash', port: channel.port1 } satisfies KeepRequest, [channel.port1]);
   try {
     const outcome = await new Promise<KeepOutcome | { kind: 'failure'; reason: KeepFailureReason }>((resolve) => {
       const cancel = () => worker.postMessage({ type: 'cancel' } satisfies KeepRequest);
@@ -44,17 +48,20 @@ export async function keepOnDevice(file: Blob, options: KeepOptions): Promise<Ke
           resolve({ kind: 'failure', reason: data.reason });
         } else resolve({ kind: data.type, sha256: data.sha256, size: data.size });
       });
-      worker.addEventListener('error', (event) => {
-        console.warn('The keep worker failed:', event.message);
-        resolve({ kind: 'failure', reason: 'storage' });
-      });
-      const request: KeepRequest = { type: 'keep', file, name: options.name, mediaType: options.mediaType, ...(options.expectedSha256 && { expectedSha256: options.expectedSha256 }) };
-      worker.postMessage(request);
+      for (const failing of [worker, hashWorker]) {
+        failing.addEventListener('error', (event) => {
+          console.warn('The keep worker failed:', event.message);
+          resolve({ kind: 'failure', reason: 'storage' });
+        });
+      }
+      const request: KeepRequest = { type: 'keep', file, name: options.name, mediaType: options.mediaType, ...(options.expectedSha256 && { expectedSha256: options.expectedSha256 }), hashPort: channel.port2 };
+      worker.postMessage(request, [channel.port2]);
     });
     if (outcome.kind === 'failure') return { kind: 'failed', message: await failureWords(outcome.reason, file.size, options.name) };
     return outcome;
   } finally {
     worker.terminate();
+    hashWorker.terminate();
   }
 }
 
