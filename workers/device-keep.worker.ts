@@ -58,7 +58,9 @@ function remoteHasher(port: MessagePort): Hasher {
       failure = new Error(`the hasher failed: ${ack.success && ack.data.type === 'failed' ? ack.data.detail : 'an unreadable reply'}`);
       onFailure?.(failure);
     }
-    wake?.();
+    const waiting = wake;
+    wake = null;
+    waiting?.();
   };
   return {
     async update(buffer) {

@@ -109,11 +109,6 @@ export class DeviceFileReader {
     return this.file.size;
   }
 
-  /** Whether reads go through a sync access handle now. */
-  get direct(): boolean {
-    return this.access !== null;
-  }
-
   /** Opens the read-only handle; when it cannot be had (another tab is writing the file, an older browser), reads fall back. */
   async open(): Promise<void> {
     if (this.access || !this.handle || this.noReadOnly) return;

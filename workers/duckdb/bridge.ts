@@ -127,7 +127,7 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
     const data = options.fileSource(info.fileName);
     if (!data || location >= data.size) return 0;
     // Straight into DuckDB's heap: a kept file's read-only handle reads the disk into it, no buffer between.
-    return data.readInto(mod.HEAPU8.subarray(buffer, buffer + Math.min(bytes, data.size - location)), location);
+    return data.readInto(mod.HEAPU8.subarray(buffer, buffer + bytes), location);
   };
   const wasm = `${options.assetUrl}duckdb-eh.wasm`;
   const db = await lib.createDuckDB({ mvp: { mainModule: wasm, mainWorker: '' }, eh: { mainModule: wasm, mainWorker: '' } }, new lib.VoidLogger(), runtime);
