@@ -3,7 +3,10 @@
  * LimitKind) on rate-limiter-flexible, with the counters in a store every app instance shares:
  * - 'postgres': RateLimiterDrizzle over our Drizzle Db (PGlite or postgres-js alike). Each consume
  *   is one INSERT ... ON CONFLICT DO UPDATE ... RETURNING, so concurrent requests cannot both take
- *   the last point. Counters live in the rate_limits table (./rate-limit-table.ts).
+ *   the last point. Counters live in the rate_limits table (./rate-limit-table.ts). A request for
+ *   several counters (consumeEvery) takes them all in one statement on the same rows, with the
+ *   library's arithmetic (takeChain there): one round trip instead of one per counter, which a
+ *   model request's first byte waits for.
  * - 'redis': RateLimiterRedis over ioredis (a Lua script: atomic on the server).
  * - 'memory': RateLimiterMemory, one process only (development, tests).
  * Keys are "<keyPrefix>:<kind>:<guest id>", so kinds never share a counter.
@@ -37,7 +40,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db } from '@/lib/db/client.server';
 import { logger } from '@/lib/log/logger.server';
-import { RATE_LIMITS_TABLE_STATEMENTS, rateLimits } from './rate-limit-table.server';
+import { RATE_LIMITS_TABLE_STATEMENTS, rateLimits, takeChain, type ChainTaken } from './rate-limit-table.server';
 
 /**
  * Per person (guest or account): model requests per minute and per day. Per client address:
@@ -208,7 +211,7 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
 
   let closed = false;
 
-  const refuse = (kind: LimitKind, msBeforeNext: number): Outcome => ({
+  const refuse = (kind: LimitKind, msBeforeNext: number): Extract<Outcome, { ok: false }> => ({
     ok: false,
     decision: { ok: false, kind, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) },
   });
@@ -249,19 +252,13 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
     }
   };
 
-  const consumeEvery = async (counters: LimitCounter[]): Promise<LimitDecision> => {
-    for (const { key } of counters) checkGuest(key);
-    // Shortest window first: it is the one that refuses in a burst, and a request it refuses
-    // must not spend a point of a longer window (which would take much longer to come back).
-    // The sort is stable, so counters of equal windows are taken in the caller's order.
-    const unique = [...new Map(counters.map((counter) => [`${counter.kind}\n${counter.key}`, counter])).values()];
-    const ordered = unique.sort((a, b) => limiterOf(a.kind).rule.durationSeconds - limiterOf(b.kind).rule.durationSeconds);
-    if (ordered.length === 0) throw new RangeError('consumeAll and consumeEvery need at least one counter');
+  /** One point from each counter in turn, stopping at the first refusal and giving back what the earlier ones took. */
+  const takeInTurn = async (ordered: LimitCounter[], attemptOne: (kind: LimitKind, key: string) => Promise<Outcome>): Promise<LimitDecision> => {
     const taken: Array<{ taken: Taken; key: string }> = [];
     const giveBack = () => Promise.all(taken.map((t) => refund(t.taken, t.key)));
     try {
       for (const { kind, key } of ordered) {
-        const outcome = await attempt(kind, key, 1);
+        const outcome = await attemptOne(kind, key);
         if (!outcome.ok) {
           await giveBack();
           return outcome.decision;
@@ -273,6 +270,41 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
       throw error;
     }
     return { ok: true, remaining: Math.min(...taken.map((t) => t.taken.remaining)) };
+  };
+
+  /** The same in one statement (the Postgres store): the chain stops where the loop would. */
+  const takeChained = async (db: Db, ordered: LimitCounter[]): Promise<LimitDecision> => {
+    const now = Date.now();
+    const steps = ordered.map(({ kind, key }) => ({ key: `${keyPrefix}:${kind}:${key}`, limit: limiterOf(kind).rule.points, windowEndsAt: new Date(now + limiterOf(kind).rule.durationSeconds * 1000) }));
+    let chain: ChainTaken[];
+    try {
+      chain = await withTimeout(takeChain(db, steps, new Date(now)), timeoutMs);
+    } catch (error) {
+      if (onStoreError === 'throw') throw new RateLimitStoreError(store, error);
+      warn('rate limit store failed; counting in process memory', error);
+      return takeInTurn(ordered, (kind, key) => attemptOn(limiterOf(kind).fallback ?? limiterOf(kind).primary, kind, key, 1));
+    }
+    const msBeforeNext = (step: ChainTaken) => (step.expiresAtMs === null ? -1 : Math.max(step.expiresAtMs - Date.now(), 0));
+    const refusedAt = chain.findIndex((step, i) => step.points > steps[i].limit);
+    if (refusedAt === -1) return { ok: true, remaining: Math.min(...chain.map((step, i) => Math.max(steps[i].limit - step.points, 0))) };
+    await Promise.all(
+      chain.slice(0, refusedAt).map((step, i) => refund({ limiter: limiterOf(ordered[i].kind).primary, points: 1, remaining: steps[i].limit - step.points, msBeforeNext: msBeforeNext(step) }, ordered[i].key)),
+    );
+    return refuse(ordered[refusedAt].kind, msBeforeNext(chain[refusedAt])).decision;
+  };
+
+  const consumeEvery = async (counters: LimitCounter[]): Promise<LimitDecision> => {
+    for (const { key } of counters) checkGuest(key);
+    if (closed) throw new Error('createRateLimits: used after close()');
+    // Shortest window first: it is the one that refuses in a burst, and a request it refuses
+    // must not spend a point of a longer window (which would take much longer to come back).
+    // The sort is stable, so counters of equal windows are taken in the caller's order.
+    const unique = [...new Map(counters.map((counter) => [`${counter.kind}\n${counter.key}`, counter])).values()];
+    const ordered = unique.sort((a, b) => limiterOf(a.kind).rule.durationSeconds - limiterOf(b.kind).rule.durationSeconds);
+    if (ordered.length === 0) throw new RangeError('consumeAll and consumeEvery need at least one counter');
+    // In Postgres, every counter of a request in one statement rather than one per counter.
+    if (options.store === 'postgres') return takeChained(options.db, ordered);
+    return takeInTurn(ordered, (kind, key) => attempt(kind, key, 1));
   };
 
   return {
@@ -294,6 +326,15 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
       await Promise.all(cleanups.map((cleanup) => cleanup()));
     },
   };
+}
+
+/** The store call, or a store failure once it has taken longer than `ms` (as the library's RLWrapperTimeouts does for one key). */
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the store did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 function ruleEntries(rules: LimitRules): Array<[LimitKind, LimitRule]> {

@@ -154,6 +154,16 @@ for (const backend of [dbStore(pgliteBackend()), dbStore(serverBackend()), redis
       expect(decisions.flatMap((d) => (d.ok ? [d.remaining] : [])).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     });
 
+    live('a request for several counters at once: exactly the limit among 30 concurrent ones, and no point kept by the refused', async () => {
+      const limits = await open(rules([10, 60], [100, 3600]));
+      const g = guest();
+      const decisions = await Promise.all(Array.from({ length: 30 }, () => limits.consumeAll(['model-per-minute', 'model-per-day'], g)));
+      expect(decisions.filter((d) => d.ok)).toHaveLength(10);
+      expect(decisions.filter((d) => !d.ok).every((d) => !d.ok && d.kind === 'model-per-minute')).toBe(true);
+      expect(decisions.flatMap((d) => (d.ok ? [d.remaining] : [])).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(await limits.consume('model-per-day', g)).toEqual({ ok: true, remaining: 89 });
+    });
+
     live('consumeAll refused by the minute limit leaves the day counter alone', async () => {
       const limits = await open(rules([2, 60], [100, 3600]));
       const g = guest();
@@ -259,6 +269,24 @@ describe('rate limits when the store fails', () => {
       expect((await limits.consume('model-per-minute', 'g')).ok).toBe(false);
     } finally {
       await limits.close();
+    }
+  });
+
+  it('a request for several counters falls back when the database goes away, or throws RateLimitStoreError', async () => {
+    const handle = await createDb({ dataDir: null });
+    const limits = await createRateLimits({ store: 'postgres', db: handle.db, rules: limitRules });
+    const strict = await createRateLimits({ store: 'postgres', db: handle.db, rules: limitRules, onStoreError: 'throw' });
+    try {
+      expect(await limits.consumeAll(['model-per-minute', 'model-per-day'], 'g')).toEqual({ ok: true, remaining: 1 });
+      await handle.close();
+      await expect(strict.consumeAll(['model-per-minute', 'model-per-day'], 'g')).rejects.toMatchObject({ name: 'RateLimitStoreError', store: 'postgres' });
+      // Counted from zero in this process, with the same rules.
+      expect(await limits.consumeAll(['model-per-minute', 'model-per-day'], 'g')).toEqual({ ok: true, remaining: 1 });
+      expect(await limits.consumeAll(['model-per-minute', 'model-per-day'], 'g')).toEqual({ ok: true, remaining: 0 });
+      expect(await limits.consumeAll(['model-per-minute', 'model-per-day'], 'g')).toMatchObject({ ok: false, kind: 'model-per-minute' });
+    } finally {
+      await limits.close();
+      await strict.close();
     }
   });
 });

@@ -4,9 +4,8 @@
  */
 import 'server-only';
 import { safeValidateUIMessages, type UIMessage } from 'ai';
-import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client.server';
-import { getConversation, ownOrCreateConversation, type ConversationRow } from '@/lib/db/queries/conversations.server';
+import { getConversation, lockConversation, lockOrCreateConversation, type ConversationRow } from '@/lib/db/queries/conversations.server';
 import { listMessages, saveMessages, upsertMessage, type StoredMessage } from '@/lib/db/queries/messages.server';
 import { getBlobsForUser } from '@/lib/db/queries/blobs.server';
 import { getBlobStore } from '@/lib/files/app-blob-store.server';
@@ -20,7 +19,10 @@ import { applyIncoming, type IncomingMessage } from './incoming-message.server';
 import { toUIMessages } from './ui-messages.server';
 import { AppError } from '@/lib/errors.server';
 type Loaded = {
+  /** The conversation does not exist yet: the request's message makes it (saveIncomingMessage with `create`). */
+  creates: boolean;
   hasTitle: boolean;
+  /** The model the stored conversation is on (null: none yet, or not made yet). */
   modelId: string | null;
   modelSees: string | null;
   history: (stored?: StoredMessage[]) => Promise<UIMessage[]>;
@@ -29,24 +31,22 @@ type Loaded = {
 };
 
 /**
- * `modelId`: the model a conversation created here starts with (the request checked it).
+ * The conversation a chat request is about. One that does not exist yet is made by the save of
+ * the request's message, in the same transaction (saveIncomingMessage); only a new user message
+ * may make one, and an id someone else holds stays a 404 there.
  * `known`: the conversation as the caller already read it for this request (null: none yet); read here when not given.
  */
-export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest, modelId: string, known?: ConversationRow | null): Promise<Loaded> {
-  let conversation = known === undefined ? await getConversation(db, userId, request.id) : known;
-  if (!conversation) {
-    // Only a new user message may create a conversation; an id someone else owns stays a 404.
-    if (request.message?.role !== 'user' || request.trigger !== 'submit-message') throw new AppError('conversation:not_found', { reason: 'conversation not owned, and the request cannot create it' });
-    // Made here or by a request that arrived with this one (an upload); held by someone else: a 404.
-    conversation = await ownOrCreateConversation(db, userId, { id: request.id, modelId });
-    if (!conversation) throw new AppError('conversation:not_found', { reason: 'conversation id owned by another user' });
-  }
-  const conversationId = conversation.id;
+export async function loadConversationForChat(db: Db, userId: string, request: ChatRequest, known?: ConversationRow | null): Promise<Loaded> {
+  const conversation = known === undefined ? await getConversation(db, userId, request.id) : known;
+  // Only a new user message may create a conversation; an id someone else owns stays a 404.
+  if (!conversation && (request.message?.role !== 'user' || request.trigger !== 'submit-message')) throw new AppError('conversation:not_found', { reason: 'conversation not owned, and the request cannot create it' });
+  const conversationId = request.id;
   return {
-    hasTitle: conversation.title !== null,
-    modelId: conversation.modelId,
+    creates: !conversation,
+    hasTitle: (conversation?.title ?? null) !== null,
+    modelId: conversation?.modelId ?? null,
     /** The conversation's own policy of what the model sees (read back by settleModelSees). */
-    modelSees: conversation.modelSees,
+    modelSees: conversation?.modelSees ?? null,
     /** The stored messages, validated (message:invalid when one is not); pass them when the caller already has them (after a save). */
     history: async (known?: StoredMessage[]) => {
       let stored = known ?? (await listMessages(db, conversationId));
@@ -68,31 +68,36 @@ function dropAfterLastUserMessage<M extends { role: string }>(messages: M[]): M[
   return lastUser === -1 ? messages : messages.slice(0, lastUser + 1);
 }
 
-type SaveResult = { messages: StoredMessage[]; continued?: boolean };
+type SaveResult = { messages: StoredMessage[]; continued?: boolean; created: boolean };
 
 /**
  * The user's message is stored before the model is called; tool outputs as soon as they arrive.
  * Validated whole before anything is written, so an invalid message is refused, never stored.
- * Returns the conversation's messages as now stored, so the history need not be read again;
- * throws an AppError (conversation:changed, message:*) when the message is refused.
+ * `create`: the conversation does not exist yet (loadConversationForChat said so): it is made
+ * here, on `create.modelId`, with its first message. Returns the conversation's messages as now
+ * stored, so the history need not be read again; throws an AppError (conversation:not_found,
+ * conversation:changed, message:*) when the message is refused, and then nothing is written.
  */
-export async function saveIncomingMessage(db: Db, userId: string, conversationId: string, incoming: IncomingMessage, knownIds?: ReadonlySet<string>): Promise<SaveResult> {
+export async function saveIncomingMessage(db: Db, userId: string, conversationId: string, incoming: IncomingMessage, knownIds?: ReadonlySet<string>, create?: { modelId: string }): Promise<SaveResult> {
   // Images become blobs first: that counts against the quota and must not wait on the lock below.
-  const [prepared] = await externalizeImages([incoming], userId, conversationId, db);
+  // (A message that makes its conversation is a user's text: it has none.)
+  const [prepared] = create ? [incoming] : await externalizeImages([incoming], userId, conversationId, db);
   return db.transaction(async (tx) => {
     const txDb = tx as unknown as Db;
     // One writer at a time per conversation: two tabs sending at once are ordered, and the
     // second one sees the first one's message (and is refused as stale).
-    await tx.execute(sql`select 1 from conversations where id = ${conversationId} for update`);
-    const stored = await listMessages(txDb, conversationId);
+    const held = create ? await lockOrCreateConversation(txDb, userId, { id: conversationId, modelId: create.modelId }) : (await lockConversation(txDb, userId, conversationId)) ? 'locked' : null;
+    if (!held) throw new AppError('conversation:not_found', { reason: create ? 'conversation id owned by another user' : 'conversation not owned when saving' });
+    const stored = held === 'created' ? [] : await listMessages(txDb, conversationId);
     const applied = applyIncoming(stored, prepared as IncomingMessage, knownIds);
     const message = applied.message;
     const valid = await safeValidateUIMessages({ messages: [message], tools });
     if (!valid.success) throw new AppError('message:invalid', { message: `The message is not valid: ${valid.error.message}` });
-    if (applied.kind === 'continue') return { messages: applied.messages, continued: true };
+    const created = held === 'created';
+    if (applied.kind === 'continue') return { messages: applied.messages, continued: true, created };
     if (applied.kind === 'edited-user') await saveMessages(txDb, userId, conversationId, applied.messages.slice(0, -1));
     const saved = await upsertMessage(txDb, userId, conversationId, message);
     if (!saved) throw new AppError('conversation:not_found', { reason: 'conversation not owned when saving' });
-    return { messages: applied.messages };
+    return { messages: applied.messages, created };
   });
 }

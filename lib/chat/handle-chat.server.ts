@@ -64,16 +64,15 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   }
   timing.mark('limits');
   // Refusals below are AppErrors (lib/errors.server.ts), answered and logged once by route().
-  const loaded = await loadConversationForChat(db, userId, request, entry.id, existing);
-  timing.mark('create');
-  if (loaded.modelId !== entry.id) await setConversationModel(db, userId, request.id, entry.id);
-  let stored;
-  let continuing = false;
-  if (request.message) {
-    const saved = await saveIncomingMessage(db, userId, request.id, request.message, request.knownMessageIds ? new Set(request.knownMessageIds) : undefined);
-    stored = saved.messages;
-    continuing = saved.continued === true;
-  }
+  const loaded = await loadConversationForChat(db, userId, request, existing);
+  // A conversation this request makes is made with its message, on the chosen model.
+  const saved = request.message
+    ? await saveIncomingMessage(db, userId, request.id, request.message, request.knownMessageIds ? new Set(request.knownMessageIds) : undefined, loaded.creates ? { modelId: entry.id } : undefined)
+    : undefined;
+  const stored = saved?.messages;
+  const continuing = saved?.continued === true;
+  // Any other records a switch of model.
+  if (!saved?.created && loaded.modelId !== entry.id) await setConversationModel(db, userId, request.id, entry.id);
   const conversationLog = log.child({ conversationId: request.id, guest: userId });
   timing.mark('save');
   const messages = await loaded.history(stored);

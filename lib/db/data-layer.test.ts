@@ -64,11 +64,15 @@ for (const backend of backends) {
       const c = await createConversation(db, alice);
       await upsertMessage(db, alice, c.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'q' }] });
       await upsertMessage(db, alice, c.id, { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'draft' }] });
-      await upsertMessage(db, alice, c.id, { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'final' }] });
+      const before = (await getConversation(db, alice, c.id))!.updatedAt;
+      await upsertMessage(db, alice, c.id, { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'final' }], metadata: { model: { id: 'm', label: 'M' } } });
       expect((await listMessages(db, c.id)).map((m) => [m.id, (m.parts[0] as { text: string }).text])).toEqual([
         ['u1', 'q'],
         ['a1', 'final'],
       ]);
+      // The same write keeps the message's metadata and marks the conversation updated.
+      expect((await listMessages(db, c.id))[1].metadata).toEqual({ model: { id: 'm', label: 'M' } });
+      expect((await getConversation(db, alice, c.id))!.updatedAt.getTime()).toBeGreaterThan(before.getTime());
       await saveMessages(db, alice, c.id, [{ id: 'u1', role: 'user', parts: [] }]);
       expect((await listMessages(db, c.id)).map((m) => m.id)).toEqual(['u1']);
     });

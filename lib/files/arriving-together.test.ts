@@ -5,8 +5,9 @@ import { openForTests, pgliteBackend, serverBackend } from '@/lib/testing/databa
 import { ownOrNewConversation } from './store-upload.server';
 import { AppError } from '@/lib/errors.server';
 import { chatRequestSchema } from '@/lib/chat/request-schema.server';
-import { loadConversationForChat } from '@/lib/chat/chat-store.server';
+import { loadConversationForChat, saveIncomingMessage } from '@/lib/chat/chat-store.server';
 import { addFile, listFiles } from '@/lib/db/queries/files.server';
+import { listMessages } from '@/lib/db/queries/messages.server';
 import { createOrUpdateShare, getShare, revokeShare } from '@/lib/db/queries/shares.server';
 import { shares } from '@/lib/db/schema.server';
 import { and, eq, isNull } from 'drizzle-orm';
@@ -20,6 +21,12 @@ vi.mock('server-only', () => ({}));
 
 /** The first message of a new chat, as the page sends it. */
 const firstMessage = (id: string) => chatRequestSchema.parse({ id, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'hello' }] } });
+/** What POST /api/chat does with a first message: the conversation is made with it, if it does not exist. */
+async function sendFirstMessage(db: Db, userId: string, id: string): Promise<void> {
+  const request = firstMessage(id);
+  const loaded = await loadConversationForChat(db, userId, request);
+  await saveIncomingMessage(db, userId, id, request.message!, undefined, loaded.creates ? { modelId: 'fake-model' } : undefined);
+}
 const outcome = (work: Promise<unknown>) => work.then(() => 'ok', (error: unknown) => (error instanceof AppError ? error.code : String(error)));
 
 const quota = { conversationBytes: 1_000_000, guestBytes: 2_000_000 };
@@ -47,11 +54,12 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
         const results = await Promise.all([
           outcome(ownOrNewConversation(db, alice, id)),
           outcome(ownOrNewConversation(db, alice, id)),
-          outcome(loadConversationForChat(db, alice, firstMessage(id), 'fake-model')),
+          outcome(sendFirstMessage(db, alice, id)),
           outcome(ownOrNewConversation(db, alice, id)),
         ]);
         expect(results).toEqual(['ok', 'ok', 'ok', 'ok']);
         expect((await getConversation(db, alice, id))?.ownerId).toBe(alice);
+        expect(await listMessages(db, id)).toHaveLength(1);
       }
     });
 
@@ -82,7 +90,8 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       const id = crypto.randomUUID();
       await ownOrNewConversation(db, alice, id);
       expect(await outcome(ownOrNewConversation(db, bob, id))).toBe('conversation:not_found');
-      expect(await outcome(loadConversationForChat(db, bob, firstMessage(id), 'fake-model'))).toBe('conversation:not_found');
+      expect(await outcome(sendFirstMessage(db, bob, id))).toBe('conversation:not_found');
+      expect(await listMessages(db, id)).toEqual([]);
       expect(await getConversation(db, bob, id)).toBeNull();
     });
   });

@@ -17,7 +17,8 @@ import type { BlobStore } from '@/lib/blobs/blob-store.server';
 import type { Db } from '@/lib/db/client.server';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type Manifest } from './manifest.server';
 import { appliedMigration } from './migrations.server';
-import { readTable, rowsOf, tablesInOrder } from './tables.server';
+import { rowsOf } from '@/lib/db/rows.server';
+import { readTable, tablesInOrder } from './tables.server';
 
 export type BackupSource = {
   db: Db;

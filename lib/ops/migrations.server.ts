@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { rowsOf, type Queryable } from './tables.server';
+import { rowsOf, type Queryable } from '@/lib/db/rows.server';
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), 'lib/db/migrations');
 

@@ -6,17 +6,8 @@
  * `jsonb_populate_recordset`. Parents are written before the tables that reference them.
  */
 import 'server-only';
-import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '@/lib/db/client.server';
-
-/** A database or an open transaction on one. */
-export type Queryable = Pick<Db, 'execute'>;
-
-/** Rows of a statement, whichever driver ran it (postgres-js answers an array, PGlite `{ rows }`). */
-export async function rowsOf<T>(db: Queryable, statement: SQL): Promise<T[]> {
-  const result = (await db.execute(statement)) as unknown;
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Queryable } from '@/lib/db/rows.server';
 
 const ident = (name: string) => sql.raw(`"${name.replaceAll('"', '""')}"`);
 

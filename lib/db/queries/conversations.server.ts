@@ -34,6 +34,28 @@ export async function ownOrCreateConversation(db: Db, userId: string, values: Ne
   return created ?? getConversation(db, userId, values.id);
 }
 
+/**
+ * Inside a transaction: takes the write lock on the user's conversation `values.id`, making it if
+ * nobody holds that id. 'created' when this transaction made it (no message can be in it yet:
+ * messages reference the row, which no other transaction sees before this one commits), 'locked'
+ * when it is the user's and now locked until the transaction ends, null when someone else holds it.
+ */
+export async function lockOrCreateConversation(tx: Db, userId: string, values: NewConversation): Promise<'created' | 'locked' | null> {
+  const [created] = await tx
+    .insert(conversations)
+    .values({ id: values.id, ownerId: userId, title: values.title ?? null, modelId: values.modelId ?? null })
+    .onConflictDoNothing({ target: conversations.id })
+    .returning({ id: conversations.id });
+  if (created) return 'created';
+  return (await lockConversation(tx, userId, values.id)) ? 'locked' : null;
+}
+
+/** Inside a transaction: the write lock on the user's conversation until the transaction ends; false when it is not theirs. */
+export async function lockConversation(tx: Db, userId: string, id: string): Promise<boolean> {
+  const [row] = await tx.select({ id: conversations.id }).from(conversations).where(owned(userId, id)).for('update');
+  return row !== undefined;
+}
+
 export async function getConversation(db: Db, userId: string, id: string): Promise<ConversationRow | null> {
   const [row] = await db.select().from(conversations).where(owned(userId, id)).limit(1);
   return row ?? null;

@@ -3,7 +3,8 @@ import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../client.server';
 import { conversations, messages } from '../schema.server';
-import { getConversation, touchConversation } from './conversations.server';
+import { rowsOf, type Queryable } from '../rows.server';
+import { getConversation } from './conversations.server';
 
 export type StoredMessage = { id: string; role: 'user' | 'assistant' | 'system'; parts: unknown[]; metadata?: unknown };
 /** A stored message read back (a row, or an entry of a share's snapshot): its shape checked, not assumed (each part's rules: safeValidateUIMessages). */
@@ -27,25 +28,26 @@ export async function listMessages(db: Db, conversationId: string): Promise<Stor
   return parseStoredMessages(rows);
 }
 
-/** Inserts a message at the end, or updates it in place when its id exists. */
-export async function upsertMessage(db: Db, userId: string, conversationId: string, message: MessageInput): Promise<boolean> {
-  if (!(await getConversation(db, userId, conversationId))) return false;
-  await db
-    .insert(messages)
-    .values({
-      conversationId,
-      id: message.id,
-      role: message.role,
-      parts: message.parts,
-      metadata: message.metadata ?? null,
-      seq: sql`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
-    })
-    .onConflictDoUpdate({
-      target: [messages.conversationId, messages.id],
-      set: { role: message.role, parts: message.parts, metadata: message.metadata ?? null, updatedAt: sql`now()` },
-    });
-  await touchConversation(db, conversationId);
-  return true;
+/**
+ * Inserts a message at the end, or updates it in place when its id exists, and marks the
+ * conversation updated; false (nothing written) when the conversation is not the user's. One
+ * statement: the ownership check, the conversation's update time and the message together.
+ */
+export async function upsertMessage(db: Queryable, userId: string, conversationId: string, message: MessageInput): Promise<boolean> {
+  const parts = JSON.stringify(message.parts);
+  const metadata = message.metadata === undefined || message.metadata === null ? null : JSON.stringify(message.metadata);
+  const written = await rowsOf<{ id: string }>(
+    db,
+    sql`with owned as (
+      update ${conversations} set updated_at = now() where ${conversations.id} = ${conversationId} and ${conversations.ownerId} = ${userId} returning ${conversations.id}
+    )
+    insert into ${messages} (conversation_id, id, seq, role, parts, metadata)
+    select owned.id, ${message.id}, (select coalesce(max(m.seq), -1) + 1 from ${messages} m where m.conversation_id = ${conversationId}), ${message.role}, ${parts}::jsonb, ${metadata}::jsonb
+    from owned
+    on conflict (conversation_id, id) do update set role = excluded.role, parts = excluded.parts, metadata = excluded.metadata, updated_at = now()
+    returning ${messages.id}`,
+  );
+  return written.length > 0;
 }
 
 /** Replaces the conversation's messages with this ordered list, in one transaction. */
