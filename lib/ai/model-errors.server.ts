@@ -6,6 +6,7 @@
  */
 import 'server-only';
 import { APICallError } from 'ai';
+import { ModelInputNotRecordedError } from './call-after.server';
 
 export type ModelErrorCause =
   | 'rate-limited'
@@ -18,6 +19,7 @@ export type ModelErrorCause =
   | 'malformed'
   | 'timeout'
   | 'rejected'
+  | 'not-recorded'
   | 'unknown';
 
 /**
@@ -90,6 +92,7 @@ export function classifyModelError(error: unknown, context: ModelErrorContext = 
     if (status >= 500) return { cause: 'provider', retryable: true, message: `The model provider had an error (HTTP ${status}). Retry in a moment.` };
     return { cause: 'rejected', retryable: false, message: `The model provider rejected the request (HTTP ${status}).` };
   }
+  if (error instanceof ModelInputNotRecordedError) return { cause: 'not-recorded', retryable: true, message: 'Runpad could not record what it was about to send to the model, so nothing was sent. Retry; if it keeps failing, the server cannot write to its database.' };
   // Anthropic reports overload inside an open stream too (an `error` event, not a status).
   const streamed = streamedErrorType(error);
   if (streamed === 'overloaded_error') return { cause: 'provider', retryable: true, message: 'The model provider is overloaded. Retry in a moment.' };

@@ -5,7 +5,7 @@
  * default provider from process.env when they load and reject a base URL of "".
  */
 import 'server-only';
-import type { LanguageModel } from 'ai';
+import type { ProviderModel } from './call-after.server';
 import type { ModelEntry } from './model-catalog.server';
 
 /** Which message format a model's history is rebuilt in (lib/ai/model-messages.server.ts). */
@@ -21,7 +21,7 @@ export function apiOf(provider: ModelEntry['provider']): ModelApi {
 type RemoteModel = Pick<ModelEntry, 'provider' | 'model' | 'baseURL' | 'apiKey'>;
 
 /** fetch: the transport (the idle timeout's, lib/ai/idle-timeout-fetch.server.ts); the global one when absent. */
-export async function languageModelFor(entry: RemoteModel, fetch?: typeof globalThis.fetch): Promise<LanguageModel> {
+export async function languageModelFor(entry: RemoteModel, fetch?: typeof globalThis.fetch): Promise<ProviderModel> {
   switch (entry.provider) {
     case 'anthropic': {
       const { createAnthropic } = await import('@ai-sdk/anthropic');

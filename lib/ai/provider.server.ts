@@ -5,14 +5,14 @@
  * demo model.
  */
 import 'server-only';
-import type { LanguageModel } from 'ai';
 import type { ModelConfig } from '@/lib/config.server';
+import type { ProviderModel } from './call-after.server';
 import { createDemoModel } from './demo-model.server';
 import { idleTimeoutFetch } from './idle-timeout-fetch.server';
 import { languageModelFor } from './provider-clients.server';
 
 /** idle: when the model sends no byte for `ms`, `onIdle` is called (lib/ai/idle-timeout-fetch.server.ts). */
-export async function getLanguageModel(config: ModelConfig, idle?: { ms: number; onIdle?: () => void }): Promise<LanguageModel> {
+export async function getLanguageModel(config: ModelConfig, idle?: { ms: number; onIdle?: () => void }): Promise<ProviderModel> {
   if (config.provider === 'demo') return createDemoModel({ chunkDelayMs: config.chunkDelayMs });
   return languageModelFor(config, idle ? idleTimeoutFetch(idle.ms, idle.onIdle) : undefined);
 }

@@ -17,6 +17,7 @@ import { buildSystemPrompt, mainAvailablePackages } from '@/lib/ai/system-prompt
 import { toModelMessages } from '@/lib/ai/model-messages.server';
 import { tools } from '@/lib/ai/python-tool.server';
 import { getLanguageModel } from '@/lib/ai/provider.server';
+import { callProviderAfter } from '@/lib/ai/call-after.server';
 import { apiOf } from '@/lib/ai/provider-clients.server';
 import { getConversation, setConversationModel } from '@/lib/db/queries/conversations.server';
 import { classifyModelError, modelErrorText } from '@/lib/ai/model-errors.server';
@@ -106,7 +107,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   // No byte from the model for the idle timeout (counted on the wire) aborts the call like a Stop
   // would; an abort without a Stop is then worded as the timeout (timeoutsAsErrors below).
   const idle = new AbortController();
-  const model = await getLanguageModel(entry, { ms: config.modelIdleTimeoutMs, onIdle: () => idle.abort() });
+  const provider = await getLanguageModel(entry, { ms: config.modelIdleTimeoutMs, onIdle: () => idle.abort() });
   timing.mark('prepare');
   // The answer belongs to the conversation, not to this connection: a reload (the connection
   // closing) must not stop it. Only Stop does, through its own endpoint, from any instance.
@@ -121,8 +122,8 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   const continued = messages.at(-1)?.role === 'assistant' ? (stored ?? (await listMessages(db, request.id))).find((m) => m.id === messages.at(-1)?.id) ?? null : null;
   // The answer this request writes (the one it continues, or a new one), and what is sent for it.
   const answerId = messages.at(-1)?.role === 'assistant' ? (messages.at(-1)?.id ?? crypto.randomUUID()) : crypto.randomUUID();
-  await recordModelInput(db, { conversationId: request.id, answerId, modelSees, ...buildModelInput(instructions, modelMessages) });
-  timing.mark('record');
+  // What the model will see is recorded before the provider is asked, after the answer's first byte.
+  const model = callProviderAfter(provider, () => recordModelInput(db, { conversationId: request.id, answerId, modelSees, ...buildModelInput(instructions, modelMessages) }));
   const draft = new AnswerDraft(db, userId, request.id, continued, conversationLog);
   // Past the step budget, blocks stay text: the model was told to stop running code.
   const blocksMode = codeMode === 'blocks' && !budgetSpent;
