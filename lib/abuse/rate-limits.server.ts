@@ -39,7 +39,9 @@ import { lt, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db } from '@/lib/db/client.server';
+import { rowsOf } from '@/lib/db/rows.server';
 import { logger } from '@/lib/log/logger.server';
+import { withTimeout } from '@/lib/runtime/with-timeout';
 import { RATE_LIMITS_TABLE_STATEMENTS, rateLimits, takeChain, type ChainTaken } from './rate-limit-table.server';
 
 /**
@@ -278,7 +280,7 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
     const steps = ordered.map(({ kind, key }) => ({ key: `${keyPrefix}:${kind}:${key}`, limit: limiterOf(kind).rule.points, windowEndsAt: new Date(now + limiterOf(kind).rule.durationSeconds * 1000) }));
     let chain: ChainTaken[];
     try {
-      chain = await withTimeout(takeChain(db, steps, new Date(now)), timeoutMs);
+      chain = await withTimeout(takeChain(db, steps, new Date(now)), timeoutMs, 'the rate limit store');
     } catch (error) {
       if (onStoreError === 'throw') throw new RateLimitStoreError(store, error);
       warn('rate limit store failed; counting in process memory', error);
@@ -328,15 +330,6 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
   };
 }
 
-/** The store call, or a store failure once it has taken longer than `ms` (as the library's RLWrapperTimeouts does for one key). */
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the store did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
 function ruleEntries(rules: LimitRules): Array<[LimitKind, LimitRule]> {
   return LIMIT_KINDS.flatMap((kind) => (rules[kind] ? [[kind, rules[kind]] as [LimitKind, LimitRule]] : []));
 }
@@ -372,9 +365,7 @@ async function ensureTable(db: Db) {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${TABLE_LOCK})`);
     // Checked first so an existing table is not locked by CREATE INDEX IF NOT EXISTS at every start.
-    const result = await tx.execute(sql`select to_regclass('rate_limits') is not null as "exists"`);
-    // postgres-js returns the rows as an array, PGlite as { rows }.
-    const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<{ exists: boolean }>;
+    const rows = await rowsOf<{ exists: boolean }>(tx, sql`select to_regclass('rate_limits') is not null as "exists"`);
     if (rows[0]?.exists) return;
     for (const statement of RATE_LIMITS_TABLE_STATEMENTS) await tx.execute(sql.raw(statement));
   });

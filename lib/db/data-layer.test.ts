@@ -5,7 +5,7 @@ import { describe, expect } from 'vitest';
 import { createFsBlobStore } from '@/lib/blobs/fs-blob-store.server';
 import { createDb, type Db } from './client.server';
 import { getBlobForShare, getBlobForUser, linkBlob, putBlob, putConversationBlob } from './queries/blobs.server';
-import { createConversation, deleteConversation, getConversation, lastUsedModelId, listConversations, renameConversation, setConversationModel, setGeneratedTitle, touchConversation } from './queries/conversations.server';
+import { createConversation, deleteConversation, getConversation, lastUsedModelId, listConversations, renameConversation, setConversationModel, setGeneratedTitle } from './queries/conversations.server';
 import { addDeviceFile, addFile, listFiles, removeFile } from './queries/files.server';
 import { listMessages, saveMessages, upsertMessage } from './queries/messages.server';
 import { QuotaExceededError, type StorageQuota } from './queries/quota.server';
@@ -114,7 +114,7 @@ for (const backend of backends) {
       const newer = await createConversation(db, carolId);
       expect(await lastUsedModelId(db, carolId)).toBe('gpt');
       await setConversationModel(db, carolId, newer.id, 'gemini');
-      await touchConversation(db, newer.id);
+      await upsertMessage(db, carolId, newer.id, { id: 'q', role: 'user', parts: [{ type: 'text', text: 'a later question' }] });
       expect(await lastUsedModelId(db, carolId)).toBe('gemini');
       await setConversationModel(db, alice, older.id, 'forged'); // not alice's: nothing changes
       expect((await getConversation(db, carolId, older.id))?.modelId).toBe('gpt');

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsBlobStore } from '@/lib/blobs/fs-blob-store.server';
 import type { Db } from './client.server';
 import { getBlobForShare, getBlobForUser, linkBlob, putBlob, unlinkBlobIfUnused } from './queries/blobs.server';
-import { createConversation, deleteConversation, getConversation, lastUsedModelId, listConversations, renameConversation, setGeneratedTitle, touchConversation } from './queries/conversations.server';
+import { createConversation, deleteConversation, getConversation, lastUsedModelId, listConversations, renameConversation, lockConversation, lockOrCreateConversation, setGeneratedTitle } from './queries/conversations.server';
 import { addFile, listFiles, removeFile } from './queries/files.server';
 import { listMessages, saveMessages, upsertMessage } from './queries/messages.server';
 import { deleteRunProgress, listRunProgress, saveRunProgress } from './queries/run-progress.server';
@@ -62,7 +62,11 @@ describe('query plans', () => {
     await listConversations(db, alice, { limit: 10 });
     await renameConversation(db, alice, conversation.id, 'renamed');
     await setGeneratedTitle(db, alice, conversation.id, 'generated');
-    await touchConversation(db, conversation.id);
+    await db.transaction(async (tx) => {
+      await lockOrCreateConversation(tx as unknown as Db, alice, { id: crypto.randomUUID(), modelId: 'm' });
+      await lockOrCreateConversation(tx as unknown as Db, alice, { id: conversation.id });
+      await lockConversation(tx as unknown as Db, alice, conversation.id);
+    });
     await lastUsedModelId(db, alice);
     await upsertMessage(db, alice, conversation.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }] });
     await saveMessages(db, alice, conversation.id, [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello again' }] }]);

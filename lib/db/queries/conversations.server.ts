@@ -26,12 +26,17 @@ export async function createConversation(db: Db, userId: string, values: Partial
  * and the first message) all get it: one insert wins, the others read the row it committed.
  */
 export async function ownOrCreateConversation(db: Db, userId: string, values: NewConversation): Promise<ConversationRow | null> {
+  return (await insertIfNew(db, userId, values)) ?? getConversation(db, userId, values.id);
+}
+
+/** The conversation's row when this statement made it; null when the id was taken (by anyone). */
+async function insertIfNew(db: Db, userId: string, values: NewConversation): Promise<ConversationRow | null> {
   const [created] = await db
     .insert(conversations)
     .values({ id: values.id, ownerId: userId, title: values.title ?? null, modelId: values.modelId ?? null })
     .onConflictDoNothing({ target: conversations.id })
     .returning();
-  return created ?? getConversation(db, userId, values.id);
+  return created ?? null;
 }
 
 /**
@@ -41,12 +46,7 @@ export async function ownOrCreateConversation(db: Db, userId: string, values: Ne
  * when it is the user's and now locked until the transaction ends, null when someone else holds it.
  */
 export async function lockOrCreateConversation(tx: Db, userId: string, values: NewConversation): Promise<'created' | 'locked' | null> {
-  const [created] = await tx
-    .insert(conversations)
-    .values({ id: values.id, ownerId: userId, title: values.title ?? null, modelId: values.modelId ?? null })
-    .onConflictDoNothing({ target: conversations.id })
-    .returning({ id: conversations.id });
-  if (created) return 'created';
+  if (await insertIfNew(tx, userId, values)) return 'created';
   return (await lockConversation(tx, userId, values.id)) ? 'locked' : null;
 }
 
@@ -114,10 +114,6 @@ export async function deleteConversation(db: Db, userId: string, id: string): Pr
     await tx.update(users).set({ storedBytes: sql`greatest(${users.storedBytes} - ${rows[0].storedBytes}, 0)` }).where(eq(users.id, userId));
     return true;
   });
-}
-
-export async function touchConversation(db: Db, id: string): Promise<void> {
-  await db.update(conversations).set({ updatedAt: sql`now()` }).where(eq(conversations.id, id));
 }
 
 /** Records the model picked for the conversation (an id the caller checked against the catalog). */

@@ -26,7 +26,7 @@ import {
   type StartPhase,
   type WorkerRunResult,
 } from './worker-api.client';
-import { withTimeout } from '@/lib/runtime/with-timeout.client';
+import { withTimeout } from '@/lib/runtime/with-timeout';
 import { takeBootWorker } from './boot-worker.client';
 import { PYTHON_WORKER_OPTIONS } from './worker-url';
 import { recordSnapshotDigest, withSnapshotDigest } from './snapshot-digest.client';

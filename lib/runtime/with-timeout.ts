@@ -1,5 +1,4 @@
-/** Races a promise against a timer: a terminated worker's comlink calls never settle. */
-import 'client-only';
+/** Races a promise against a timer: a terminated worker's comlink calls never settle, a hung store call neither. */
 export class TimeoutError extends Error {
   constructor(what: string, ms: number) {
     super(`${what} did not answer within ${ms} ms`);
