@@ -11,7 +11,7 @@ import { isCodePartType } from '@/lib/targets/registry';
 import { convertToModelMessages, type ModelMessage, type UIMessage } from 'ai';
 import { BLOB_REF_PATTERN, type RunResult } from '@/lib/runtime/protocol';
 import { readRunPart, runResultOf } from '@/lib/targets/run-part';
-import { failedRun } from '@/lib/runtime/run-failure';
+import { failedRun } from '@/lib/runtime/failed-run';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
 import { createTools } from './python-tool.server';

@@ -10,7 +10,7 @@ import 'server-only';
 import type { Db } from '@/lib/db/client.server';
 import { upsertMessage, type StoredMessage } from '@/lib/db/queries/messages.server';
 import { deleteRunProgress, listRunProgress } from '@/lib/db/queries/run-progress.server';
-import { failedRun } from '@/lib/runtime/run-failure';
+import { failedRun } from '@/lib/runtime/failed-run';
 import { isPendingRunPart, withRunResult } from '@/lib/targets/run-part';
 import { externalizeMessageImages } from './externalize-images.server';
 import { progressResult } from './run-progress.server';

@@ -4,19 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runResultSchema } from './protocol';
-import {
-  failedRun,
-  failureForModel,
-  failureForPerson,
-  failureOfError,
-  failureOfResult,
-  noticeForModel,
-  noticeForPerson,
-  runFailureSchema,
-  RunFailureError,
-  type RunFailure,
-  type RunFailureKind,
-} from './run-failure';
+import { failureForModel, failureForPerson, failureOfError, noticeForModel, noticeForPerson, runFailureSchema, RunFailureError, type RunFailure, type RunFailureKind } from './run-failure';
+import { failedRun, failureOfResult } from './failed-run';
 
 /** One of each kind, with what the person's words and the model's words must say. */
 const EXAMPLES: Record<RunFailureKind, { failure: RunFailure; person: string[]; model: string[] }> = {

@@ -11,7 +11,6 @@
  * only, nothing browser- or server-only.
  */
 import { z } from 'zod';
-import type { ErrorOutput, Output, RunResult, RunStatus } from './protocol';
 
 const name = z.string().min(1).max(200);
 const detail = z.string().max(2_000);
@@ -169,7 +168,7 @@ export function failureForModel(failure: RunFailure): string {
   }
 }
 
-function codeWords(failure: Extract<RunFailure, { kind: 'code' }>): string {
+export function codeWords(failure: Extract<RunFailure, { kind: 'code' }>): string {
   if (!failure.line) return failure.evalue;
   return `${failure.evalue} (line ${failure.line})${failure.excerpt === undefined ? '' : `\n${failure.line} | ${failure.excerpt}`}`;
 }
@@ -200,74 +199,9 @@ function datasetWords(failure: Extract<RunFailure, { kind: 'dataset-missing' }>)
   }
 }
 
-/** The status a run that ended with this failure has. */
-export function statusOfFailure(failure: RunFailure): RunStatus {
-  switch (failure.kind) {
-    case 'time-limit':
-      return 'timeout';
-    case 'interrupted':
-      return 'interrupted';
-    case 'crashed':
-      return 'crashed';
-    case 'page-closed':
-      return 'page-closed';
-    default:
-      return 'error';
-  }
-}
-
 /** Whether the engine's state (variables) was lost with this failure. */
 export function losesState(failure: RunFailure): boolean {
   return (failure.kind === 'crashed' && failure.stateLost) || failure.kind === 'memory-limit' || ((failure.kind === 'time-limit' || failure.kind === 'interrupted') && failure.state === 'lost');
-}
-
-/**
- * The code's own error, a package that could not load and a call without code are the protocol's
- * `error` output (Jupyter's, so notebooks keep them); every other failure is listed in `failures`.
- */
-export function failureAsErrorOutput(failure: RunFailure): ErrorOutput | null {
-  switch (failure.kind) {
-    case 'code':
-      return { output_type: 'error', ename: failure.ename, evalue: codeWords(failure), traceback: [] };
-    case 'package-unavailable':
-      return {
-        output_type: 'error',
-        ename: 'PackageLoadError',
-        evalue: failureForPerson(failure),
-        traceback: [
-          `PackageLoadError: ${failureForPerson(failure)}`,
-          ...failure.packages.map((p) => `  ${p.name}: ${p.url ?? ''} (${p.detail ?? 'unavailable'})`),
-          'An administrator can self-host the packages with `npm run mirror -- python`.',
-        ],
-      };
-    case 'input-invalid':
-      return { output_type: 'error', ename: 'InvalidToolInput', evalue: failureForPerson(failure), traceback: [] };
-    default:
-      return null;
-  }
-}
-
-/** A run that ended with `failure`: its status, its error output or its listed failure, and whether state was lost. */
-export function failedRun(failure: RunFailure, durationMs: number, outputs: readonly Output[] = []): RunResult {
-  const error = failureAsErrorOutput(failure);
-  return {
-    status: statusOfFailure(failure),
-    durationMs,
-    outputs: error ? [...outputs, error] : [...outputs],
-    ...(error ? {} : { failures: [failure] }),
-    ...(losesState(failure) ? { restarted: true } : {}),
-  };
-}
-
-/**
- * How a finished run failed, for a step that runs code for another run (DOT drawn for Python's
- * output): its first listed failure, else its error output as the code's own error, else null.
- */
-export function failureOfResult(result: RunResult, engine: string): RunFailure | null {
-  if (result.failures?.length) return result.failures[0];
-  const error = result.outputs.find((output) => output.output_type === 'error');
-  if (error?.output_type === 'error') return { kind: 'code', engine, ename: clip(error.ename, 200) || 'Error', evalue: clip(error.evalue, 4_000) };
-  return null;
 }
 
 /** The words of a result's failures and its free notice (a stored run's, or a page's own), for a person. */
@@ -290,6 +224,6 @@ function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-function clip(text: string, max: number): string {
+export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -8,7 +8,8 @@
 import 'client-only';
 import type { DataFile } from '@/lib/targets/python/kernel.client';
 import type { ReplayStep } from '@/lib/targets/restore-plan.client';
-import { failureForPerson, failureOfResult } from '@/lib/runtime/run-failure';
+import { failureForPerson } from '@/lib/runtime/run-failure';
+import { failureOfResult } from '@/lib/runtime/failed-run';
 import { TARGETS } from './registry';
 import type { RunnerSource } from './runners.client';
 

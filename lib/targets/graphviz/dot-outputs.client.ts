@@ -8,7 +8,8 @@ import 'client-only';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import type { MimeBundle, Output, RunResult } from '@/lib/runtime/protocol';
-import { failureForPerson, failureOfResult, type Failed } from '@/lib/runtime/run-failure';
+import { failureForPerson, type Failed } from '@/lib/runtime/run-failure';
+import { failureOfResult } from '@/lib/runtime/failed-run';
 import type { PostProcessStep } from '../runners.client';
 import { TARGETS } from '../registry';
 

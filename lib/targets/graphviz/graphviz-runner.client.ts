@@ -7,7 +7,8 @@
 import 'client-only';
 import { GRAPHVIZ_LIMITS, workerReplySchema, type Rendered } from './protocol.client';
 import type { MimeBundle, RunResult } from '@/lib/runtime/protocol';
-import { failedRun, RunFailureError, type Failed, type RunFailure } from '@/lib/runtime/run-failure';
+import { RunFailureError, type Failed, type RunFailure } from '@/lib/runtime/run-failure';
+import { failedRun } from '@/lib/runtime/failed-run';
 import type { RunContext, RunnerState, TargetRunner } from '../runner';
 import { connectWorker, disconnectWorker, RunnerStates, type WorkerPort } from '../runner-state.client';
 import { svgToPngBase64 } from './svg-to-png.client';

@@ -5,7 +5,8 @@
  */
 import 'client-only';
 import { RESTARTED_NOTICE, type Output, type RunResult, type RunStatus } from '@/lib/runtime/protocol';
-import { failedRun, failureForPerson, failureOfError, type RunFailure } from '@/lib/runtime/run-failure';
+import { failureForPerson, failureOfError, type RunFailure } from '@/lib/runtime/run-failure';
+import { failedRun } from '@/lib/runtime/failed-run';
 import { RUN_LIMITS } from '@/lib/runtime/limits';
 import { OutputBudget } from '@/lib/runtime/output-budget.client';
 import { packageFailureResult } from './package-errors.client';

@@ -1,7 +1,7 @@
 import 'client-only';
 import type { PackageFailure } from './worker-api.client';
 import type { RunResult } from '@/lib/runtime/protocol';
-import { failedRun } from '@/lib/runtime/run-failure';
+import { failedRun } from '@/lib/runtime/failed-run';
 
 /**
  * A failed package load is a `package-unavailable` run failure (lib/runtime/run-failure.ts): an
