@@ -3,7 +3,7 @@
  * LimitKind) on rate-limiter-flexible, with the counters in a store every app instance shares:
  * - 'postgres': RateLimiterDrizzle over our Drizzle Db (PGlite or postgres-js alike). Each consume
  *   is one INSERT ... ON CONFLICT DO UPDATE ... RETURNING, so concurrent requests cannot both take
- *   the last point. Counters live in the rate_limits table (./rate-limit-table.ts). A request for
+ *   the last point. Counters live in the rate_limits table (lib/db/rate-limit-table.server.ts). A request for
  *   several counters (consumeEvery) takes them all in one statement on the same rows, with the
  *   library's arithmetic (takeChain there): one round trip instead of one per counter, which a
  *   model request's first byte waits for.
@@ -42,7 +42,8 @@ import type { Db } from '@/lib/db/client.server';
 import { rowsOf } from '@/lib/db/rows.server';
 import { logger } from '@/lib/log/logger.server';
 import { withTimeout } from '@/lib/runtime/with-timeout';
-import { RATE_LIMITS_TABLE_STATEMENTS, rateLimits, takeChain, type ChainTaken } from './rate-limit-table.server';
+import { takeChain, type ChainTaken } from './take-chain.server';
+import { RATE_LIMITS_TABLE_STATEMENTS, rateLimits } from '@/lib/db/rate-limit-table.server';
 
 /**
  * Per person (guest or account): model requests per minute and per day. Per client address:

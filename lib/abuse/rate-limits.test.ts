@@ -10,7 +10,7 @@ import type { DbHandle } from '@/lib/db/client.server';
 import { createDb } from '@/lib/db/client.server';
 import { pgliteBackend, serverBackend, type TestBackend } from '@/lib/testing/databases';
 import { limitRules, modelRequestCounters } from './model-request-limits.server';
-import { RATE_LIMITS_TABLE_SQL, rateLimits } from './rate-limit-table.server';
+import { RATE_LIMITS_TABLE_SQL, rateLimits } from '@/lib/db/rate-limit-table.server';
 import { createRateLimits, RateLimitStoreError, type LimitRules, type RateLimits, type RateLimitsOptions } from './rate-limits.server';
 
 const REDIS_URL = TEST_REDIS_URL;

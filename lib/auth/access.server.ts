@@ -12,8 +12,6 @@ import { PENDING_APPROVAL } from './sign-in-errors';
 export type AccountEmail = { email: string; emailVerified: boolean };
 /** What the access rules read of an account (auth_users); role and admission are optional for callers that only know the email. */
 export type AccountAccess = AccountEmail & { role?: string | null; admittedAt?: Date | string | null };
-export type Role = 'admin' | 'member';
-export const ROLES = ['admin', 'member'] as const satisfies readonly Role[];
 
 type Access = Pick<AppConfig['access'], 'mode' | 'allowedEmails' | 'adminEmails'>;
 

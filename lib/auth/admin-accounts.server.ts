@@ -14,7 +14,8 @@ import { ensureUser } from '@/lib/db/queries/users.server';
 import { authUsers } from '@/lib/db/schema.server';
 import { invitationMail, passwordResetMail, sendMail } from '@/lib/email/mailer.server';
 import { AppError } from '@/lib/errors.server';
-import { isBootstrapAdmin, signInRefusal, type Role } from './access.server';
+import { isBootstrapAdmin, signInRefusal } from './access.server';
+import type { Role } from '@/lib/db/auth-tables.server';
 import type { Auth } from './auth.server';
 import { createPasswordResetLink } from './password-reset.server';
 

@@ -2,7 +2,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, check, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { authUsers } from '../auth/auth-tables.server';
+import { authUsers } from './auth-tables.server';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -207,10 +207,10 @@ export const modelUsage = pgTable(
 );
 
 /** Counters of the per-guest rate limits (lib/abuse/rate-limits.server.ts). */
-export { rateLimits } from '../abuse/rate-limit-table.server';
+export { rateLimits } from './rate-limit-table.server';
 
 /** Accounts, sessions, provider links and passkeys (better-auth; lib/auth/auth.server.ts). */
-export { authAccounts, authPasskeys, authSessions, authUsers, authVerifications } from '../auth/auth-tables.server';
+export { authAccounts, authPasskeys, authSessions, authUsers, authVerifications } from './auth-tables.server';
 
 /**
  * What a run in a page has done so far (lib/chat/run-progress.server.ts): its outputs and how long it has

@@ -4,7 +4,7 @@
  */
 import 'server-only';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Role } from '@/lib/auth/access.server';
+import type { Role } from '@/lib/db/auth-tables.server';
 import type { Db } from '../client.server';
 import { authAccounts, authUsers } from '../schema.server';
 

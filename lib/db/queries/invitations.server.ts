@@ -6,7 +6,7 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Role } from '@/lib/auth/access.server';
+import type { Role } from '@/lib/db/auth-tables.server';
 import type { Db } from '../client.server';
 import { authUsers, invitations } from '../schema.server';
 

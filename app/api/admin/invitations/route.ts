@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { inviteSomeone } from '@/lib/auth/admin-accounts.server';
-import { ROLES } from '@/lib/auth/access.server';
+import { ROLES } from '@/lib/db/auth-tables.server';
 import { getConfig } from '@/lib/config.server';
 import { getDb } from '@/lib/db/client.server';
 import { AppError } from '@/lib/errors.server';

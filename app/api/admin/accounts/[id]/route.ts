@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { approveSignUp, changeRole, refuseSignUp } from '@/lib/auth/admin-accounts.server';
-import { ROLES } from '@/lib/auth/access.server';
+import { ROLES } from '@/lib/db/auth-tables.server';
 import { getDb } from '@/lib/db/client.server';
 import { readJson } from '@/lib/http/read-json.server';
 import { route } from '@/lib/http/route.server';

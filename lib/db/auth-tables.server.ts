@@ -8,6 +8,10 @@
 import 'server-only';
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
+/** The roles an account has (authUsers.role; what each may do: lib/auth/access.server.ts). */
+export type Role = 'admin' | 'member';
+export const ROLES = ['admin', 'member'] as const satisfies readonly Role[];
+
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const authUsers = pgTable('auth_users', {
@@ -18,7 +22,7 @@ export const authUsers = pgTable('auth_users', {
   image: text('image'),
   createdAt: at('created_at').notNull().defaultNow(),
   updatedAt: at('updated_at').notNull().defaultNow(),
-  /** 'admin' or 'member' (lib/auth/access.server.ts); RUNPAD_ADMIN_EMAILS are admins whatever this says. */
+  /** 'admin' or 'member' (Role; lib/auth/access.server.ts); RUNPAD_ADMIN_EMAILS are admins whatever this says. */
   role: text('role').notNull().default('member'),
   /** When an invitation or an admin let this account into an invite-only Runpad; null: not (yet). */
   admittedAt: at('admitted_at'),
