@@ -4,14 +4,16 @@
  *   runpad-export/<title>-<id8>/<title>.ipynb
  *   runpad-export/<title>-<id8>/data/<file name>   (the notebook reads ./data/, so the folder runs)
  * Files are stored as they are (no compression: most are already compressed or small); a file
- * whose bytes are missing from the blob store is left out and named in MISSING.txt.
+ * whose bytes are missing from the blob store, or that is kept on its owner's device (never
+ * uploaded, never read from the store: lib/files/download-files.server.ts), is left out and named
+ * in MISSING.txt.
  */
 import 'server-only';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { getBlobStore } from '@/lib/files/app-blob-store.server';
 import { getDb } from '@/lib/db/client.server';
 import { listConversations } from '@/lib/db/queries/conversations.server';
-import { listFiles } from '@/lib/db/queries/files.server';
+import { downloadFiles } from '@/lib/files/download-files.server';
 import { loadConversationExport } from '@/lib/notebook/load-export.server';
 import { notebookFileName, toNotebook } from '@/lib/notebook/to-ipynb.server';
 
@@ -47,6 +49,7 @@ export function exportArchive(userId: string): ReadableStream<Uint8Array> {
         const db = await getDb();
         const store = await getBlobStore();
         const missing: string[] = [];
+        const onDevice: string[] = [];
         for (const conversation of await allConversationIds(userId)) {
           const source = await loadConversationExport(userId, conversation.id);
           if (!source) continue; // deleted meanwhile
@@ -54,9 +57,13 @@ export function exportArchive(userId: string): ReadableStream<Uint8Array> {
           const notebook = new ZipDeflate(`${folder}/${segment(notebookFileName(source.title))}`, { level: 6 });
           zip.add(notebook);
           notebook.push(new TextEncoder().encode(`${JSON.stringify(await toNotebook(source), null, 1)}\n`), true);
-          for (const file of await listFiles(db, conversation.id)) {
+          for (const file of await downloadFiles(db, store, userId, conversation.id)) {
             const path = `${folder}/data/${segment(file.name)}`;
-            const bytes = await store.read(file.sha256);
+            if (file.read === null) {
+              onDevice.push(path);
+              continue;
+            }
+            const bytes = await file.read();
             if (!bytes) {
               missing.push(path);
               continue;
@@ -67,10 +74,14 @@ export function exportArchive(userId: string): ReadableStream<Uint8Array> {
             entry.push(new Uint8Array(0), true);
           }
         }
-        if (missing.length > 0) {
+        if (missing.length > 0 || onDevice.length > 0) {
           const note = new ZipDeflate(`${ROOT}/MISSING.txt`);
           zip.add(note);
-          note.push(new TextEncoder().encode(`These files' contents were no longer stored:\n${missing.join('\n')}\n`), true);
+          const lines = [
+            ...(missing.length > 0 ? ["These files' contents were no longer stored:", ...missing] : []),
+            ...(onDevice.length > 0 ? ["These files are kept on the device that added them, never uploaded: copy each from that device to its place here:", ...onDevice] : []),
+          ];
+          note.push(new TextEncoder().encode(`${lines.join('\n')}\n`), true);
         }
         zip.end();
       } catch (error) {

@@ -6,7 +6,7 @@ import { createFsBlobStore } from '@/lib/blobs/fs-blob-store.server';
 import type { Db } from './client.server';
 import { getBlobForUser, linkBlob, putBlob } from './queries/blobs.server';
 import { createConversation } from './queries/conversations.server';
-import { addAccountFile, addDeviceFile, addFile, listAccountFiles, listFiles, setFileLocation } from './queries/files.server';
+import { addAccountFile, addDeviceFile, addFile, listAccountFiles, listDownloadFiles, listFiles, setFileLocation } from './queries/files.server';
 import { QuotaExceededError, type StorageQuota } from './queries/quota.server';
 import { openForTests, pgliteBackend, serverBackend, type TestBackend } from '../testing/databases';
 
@@ -75,6 +75,22 @@ for (const backend of backends) {
       expect(await getBlobForUser(db, bob, sha256)).toBeNull();
       expect(await addAccountFile(db, bob, bobs.id, { sha256, name: 'stolen.csv' }, quota)).toBeNull();
       expect(await listFiles(db, bobs.id)).toEqual([]);
+    });
+
+    live('a download reads only bytes its conversation holds: a hash claimed for a device file reads nothing, another person reads nothing', async () => {
+      const mine = await createConversation(db, alice);
+      const sha256 = await put(db, `secret,${crypto.randomUUID()}\n`);
+      await addFile(db, alice, mine.id, { name: 'secret.csv', sha256, mediaType: 'text/csv', size: 44 }, quota);
+      await addDeviceFile(db, alice, mine.id, { name: 'kept.csv', sha256, mediaType: 'text/csv', size: 44 });
+      expect(await listDownloadFiles(db, alice, mine.id)).toEqual([
+        { name: 'secret.csv', location: 'account', blob: sha256 },
+        { name: 'kept.csv', location: 'device', blob: null },
+      ]);
+      // Bob names Alice's hash for a file on his device: his download reads nothing, and hers is not his.
+      const his = await createConversation(db, bob);
+      await addDeviceFile(db, bob, his.id, { name: 'secret.csv', sha256, mediaType: 'text/csv', size: 44 });
+      expect(await listDownloadFiles(db, bob, his.id)).toEqual([{ name: 'secret.csv', location: 'device', blob: null }]);
+      expect(await listDownloadFiles(db, bob, mine.id)).toEqual([]);
     });
   });
 }

@@ -6,7 +6,8 @@
  *   <name>/requirements.txt the Python packages the code imports (lib/notebook/requirements.ts)
  *   <name>/README.md        what is in it and how to run it
  * Data files are stored as they are (most are compressed already or small); a file whose bytes
- * are no longer stored is left out and named in the README.
+ * are no longer stored, or that is kept on its owner's device (never uploaded), is left out and
+ * named in the README.
  */
 import 'server-only';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
@@ -14,6 +15,7 @@ import { conversationCells, exportFileName, exportNeeds, notebookFileName, toNot
 import { requirementsTxt } from './requirements';
 import { scriptFormat, toScript } from './to-script.server';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
+import type { DownloadFile } from '@/lib/files/download-files.server';
 
 export type BundleSource = {
   title: string | null;
@@ -21,8 +23,8 @@ export type BundleSource = {
   resolveImage: (sha256: string) => Promise<string | null>;
 };
 
-/** A data file of the conversation; `read` gives its bytes, or null when they are no longer stored. */
-export type BundleFile = { name: string; read: () => Promise<AsyncIterable<Uint8Array> | null> };
+/** A data file of the conversation (lib/files/download-files.server.ts): its stored bytes, or none when it is kept on its owner's device. */
+export type BundleFile = DownloadFile;
 
 export function bundleFileName(title: string | null): string {
   return exportFileName(title, '.zip');
@@ -34,7 +36,7 @@ export function dataEntryName(name: string): string {
   return cleaned.slice(0, 200) || '_';
 }
 
-function readme(input: { title: string | null; notebook: string; script: string; rScript: boolean; requirements: string; files: string[]; missing: string[]; programs: readonly string[] }): string {
+function readme(input: { title: string | null; notebook: string; script: string; rScript: boolean; requirements: string; files: string[]; missing: string[]; onDevice: string[]; programs: readonly string[] }): string {
   const lines = [
     `# ${input.title?.replace(/\s+/g, ' ').trim() || 'Runpad conversation'}`,
     '',
@@ -60,6 +62,7 @@ function readme(input: { title: string | null; notebook: string; script: string;
     'The first code cell says what is missing and how to install it; the cells that need it fail saying so, the others run.',
   ];
   lines.push(...input.programs);
+  if (input.onDevice.length > 0) lines.push('', "These files are kept on their owner's device, never uploaded, so they are not in `data/`: put your copy there under the same name:", ...input.onDevice.map((name) => `- ${name}`));
   if (input.missing.length > 0) lines.push('', "These files' contents were no longer stored, so they are not in `data/`:", ...input.missing.map((name) => `- ${name}`));
   return `${lines.join('\n')}\n`;
 }
@@ -89,10 +92,15 @@ export function exportBundle(source: BundleSource, files: readonly BundleFile[])
         addText(`${folder}/requirements.txt`, requirements);
         const written: string[] = [];
         const missing: string[] = [];
+        const onDevice: string[] = [];
         const taken = new Set<string>();
         for (const file of files) {
           const name = dataEntryName(file.name);
           if (taken.has(name)) continue;
+          if (file.read === null) {
+            onDevice.push(name);
+            continue;
+          }
           const bytes = await file.read();
           if (!bytes) {
             missing.push(name);
@@ -113,7 +121,7 @@ export function exportBundle(source: BundleSource, files: readonly BundleFile[])
         }
         addText(
           `${folder}/README.md`,
-          readme({ title: source.title, notebook, script: script.fileName, rScript: script.fileName.endsWith('.R'), requirements, files: written, missing, programs: needs.programs.map(({ program }) => program.readme) }),
+          readme({ title: source.title, notebook, script: script.fileName, rScript: script.fileName.endsWith('.R'), requirements, files: written, missing, onDevice, programs: needs.programs.map(({ program }) => program.readme) }),
         );
         zip.end();
       } catch (error) {

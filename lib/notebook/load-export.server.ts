@@ -18,7 +18,8 @@ import { getBlobForShare, getBlobForUser, type BlobRef } from '@/lib/db/queries/
 import { getConversation } from '@/lib/db/queries/conversations.server';
 import { listMessages, type StoredMessage } from '@/lib/db/queries/messages.server';
 import { getShare } from '@/lib/db/queries/shares.server';
-import { conversationIdSchema, shareIdSchema } from '@/lib/http/session.server';
+import { conversationIdSchema, idOrNotFound, requireUser, shareIdSchema } from '@/lib/http/session.server';
+import { AppError } from '@/lib/errors.server';
 import { notebookFileName, toNotebook } from './to-ipynb.server';
 import { scriptFormat, toScript } from './to-script.server';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
@@ -82,6 +83,19 @@ export async function loadConversationExport(userId: string, id: string): Promis
   if (!conversation) return null;
   const messages = await listMessages(db, id);
   return { title: conversation.title, messages, resolveImage: imageResolver(messages, (sha) => getBlobForUser(db, userId, sha)) };
+}
+
+/**
+ * The one owner check of the conversation download routes (notebook, script, bundle): the person
+ * asking, the conversation id from the URL, and its export; the same 404 for a malformed id, one
+ * that names nothing and one another person owns.
+ */
+export async function ownConversationExport(rawId: unknown): Promise<{ userId: string; conversationId: string; source: ExportSource }> {
+  const user = await requireUser();
+  const conversationId = idOrNotFound(conversationIdSchema, rawId, 'conversation:not_found', 'conversation id');
+  const source = await loadConversationExport(user.userId, conversationId);
+  if (!source) throw new AppError('conversation:not_found', { reason: 'conversation not owned' });
+  return { userId: user.userId, conversationId, source };
 }
 
 /** An active share's snapshot, or null when the id is malformed, unknown or revoked. */

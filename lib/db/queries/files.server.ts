@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../client.server';
-import { conversationFiles, conversations, shareFiles, shares } from '../schema.server';
+import { conversationBlobs, conversationFiles, conversations, shareFiles, shares } from '../schema.server';
 import { withSuffix } from '@/lib/files/accept';
 import { getConversation } from './conversations.server';
 import { getBlobForUser, linkBlob, unlinkBlobIfUnused } from './blobs.server';
@@ -20,6 +20,24 @@ export async function listFiles(db: Db, conversationId: string): Promise<Convers
     .from(conversationFiles)
     .where(eq(conversationFiles.conversationId, conversationId))
     .orderBy(asc(conversationFiles.createdAt));
+}
+
+/**
+ * A conversation's files for a download, to its owner only (empty for anyone else): `blob` is the
+ * stored content a download may read, the conversation's own reference to bytes uploaded (or
+ * linked from the owner's account) into it. A hash is a name, never a key: a file kept on a
+ * device has no blob, whatever its SHA-256 names, and neither has an account file this
+ * conversation holds no reference of.
+ */
+export async function listDownloadFiles(db: Db, userId: string, conversationId: string): Promise<Array<{ name: string; location: DataFileLocation; blob: string | null }>> {
+  const rows = await db
+    .select({ name: conversationFiles.name, location: conversationFiles.location, blob: conversationBlobs.sha256 })
+    .from(conversationFiles)
+    .innerJoin(conversations, and(eq(conversations.id, conversationFiles.conversationId), eq(conversations.ownerId, userId)))
+    .leftJoin(conversationBlobs, and(eq(conversationBlobs.conversationId, conversationFiles.conversationId), eq(conversationBlobs.sha256, conversationFiles.blobSha256), eq(conversationFiles.location, 'account')))
+    .where(eq(conversationFiles.conversationId, conversationId))
+    .orderBy(asc(conversationFiles.createdAt));
+  return rows;
 }
 
 /**

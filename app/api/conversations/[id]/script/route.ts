@@ -1,15 +1,7 @@
-import { AppError } from '@/lib/errors.server';
 import { route } from '@/lib/http/route.server';
-import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
-import { loadConversationExport, scriptResponse } from '@/lib/notebook/load-export.server';
+import { ownConversationExport, scriptResponse } from '@/lib/notebook/load-export.server';
 
 export const runtime = 'nodejs';
 
 /** The conversation's code as a Python script (.py, percent cell format), as a download: to its owner only. */
-export const GET = route<{ id: string }>(async ({ params }) => {
-  const user = await requireUser();
-  const id = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
-  const source = await loadConversationExport(user.userId, id);
-  if (!source) throw new AppError('conversation:not_found', { reason: 'conversation not owned' });
-  return scriptResponse(source);
-});
+export const GET = route<{ id: string }>(async ({ params }) => scriptResponse((await ownConversationExport(params.id)).source));
