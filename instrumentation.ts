@@ -1,7 +1,7 @@
 /**
  * Runs once when the Next server starts: the configuration is checked (a production server with
  * one that cannot work exits 1, naming each problem and its fix); on SIGTERM/SIGINT the database is closed after Next has
- * finished its in-flight requests (lib/health.server.ts), whether or not /api/health was ever asked; and
+ * finished its in-flight requests (lib/health/health.server.ts), whether or not /api/health was ever asked; and
  * every request carries its TCP peer's address (lib/http/peer-address.server.ts); idle keep-alive
  * connections outlive the clients and proxies that reuse them (lib/http/keep-alive.server.ts); the
  * engines' files are answered precompressed (lib/assets/serve-engine-assets.server.ts).
@@ -18,7 +18,7 @@ export async function register(): Promise<void> {
     console.error(formatProblems(problems, `runpad: cannot start: ${countProblems(problems)} in the configuration`));
     if (process.env.NODE_ENV === 'production') process.exit(1);
   }
-  const { registerShutdown } = await import('./lib/health.server');
+  const { registerShutdown } = await import('./lib/health/health.server');
   registerShutdown();
   // The per-address limits need the TCP peer, which a Fetch Request does not carry.
   const { installPeerAddressHeader } = await import('./lib/http/peer-address.server');

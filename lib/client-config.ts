@@ -1,4 +1,4 @@
-import type { ModelChoice } from './ai/model-catalog.server';
+import type { ModelChoice } from './model-catalog.server';
 
 /** What the server tells the browser about its configuration; nothing secret. */
 export type ClientConfig = {

@@ -3,7 +3,7 @@
  * once (zod for each variable, then the settings that cannot work together: a sign-in mode with no
  * way to sign in, a model whose key is unset): every problem names its variable, what is wrong and
  * what to set (lib/config-problems.server.ts). `npm start` and `npm run doctor` run the same check before
- * the server starts (scripts/doctor.mjs, lib/doctor.server.ts); getConfig() throws a ConfigurationError
+ * the server starts (scripts/doctor.mjs, lib/health/doctor.server.ts); getConfig() throws a ConfigurationError
  * listing them all. Every variable is documented in .env.example and docs/OPERATING.md.
  */
 import 'server-only';
@@ -13,11 +13,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
 import type { ClientConfig } from './client-config';
-import { modelChoice, readModelCatalog, type ModelEntry } from './ai/model-catalog.server';
-import { parseEmailList } from './auth/email-list.server';
+import { modelChoice, readModelCatalog, type ModelEntry } from './model-catalog.server';
+import { parseEmailList } from './email-list.server';
 import { ConfigurationError, envIssueProblem, type ConfigProblem } from './config-problems.server';
 import { APP_VERSION } from './version.server';
-import { modelSeesSchema, type ModelSees } from './ai/model-sees.server';
+import { modelSeesSchema, type ModelSees } from '@/lib/messages/model-input-schema';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());

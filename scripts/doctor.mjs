@@ -3,7 +3,7 @@
 // problem, each with the variable, what is wrong and what to set; exits 1 on any. `npm start`
 // runs the same checks before the server starts (scripts/start.mjs) and refuses to start on one.
 //
-// The checks are the app's own (lib/doctor.server.ts over lib/config.server.ts), bundled here with esbuild into a
+// The checks are the app's own (lib/health/doctor.server.ts over lib/config.server.ts), bundled here with esbuild into a
 // file of node_modules/.cache/runpad (the packages they use stay imports of node_modules).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
@@ -28,13 +28,13 @@ const serverOnlyPlugin = {
   },
 };
 
-/** lib/doctor.server.ts, bundled and imported. */
+/** lib/health/doctor.server.ts, bundled and imported. */
 async function loadChecks() {
   const dir = path.join(root, 'node_modules/.cache/runpad');
   fs.mkdirSync(dir, { recursive: true });
   const outfile = path.join(dir, `doctor-${process.pid}-${Date.now()}.mjs`);
   await esbuild.build({
-    entryPoints: [path.join(root, 'lib/doctor.server.ts')],
+    entryPoints: [path.join(root, 'lib/health/doctor.server.ts')],
     outfile,
     bundle: true,
     format: 'esm',

@@ -1,6 +1,6 @@
 'use client';
 
-import type { ModelChoice } from '@/lib/ai/model-catalog.server';
+import type { ModelChoice } from '@/lib/model-catalog.server';
 
 /** What a model cannot do, in words (it changes how Runpad talks to it: code blocks, figures described). */
 export function capabilityNote(model: ModelChoice): string {

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { Dialog } from '@/components/ui/dialog';
 import { formatBytes } from '@/lib/format';
-import { modelInputsResponseSchema } from '@/lib/ai/model-input-schema';
+import { modelInputsResponseSchema } from '@/lib/messages/model-input-schema';
 import type { z } from 'zod';
 
 type Loaded = z.infer<typeof modelInputsResponseSchema>;

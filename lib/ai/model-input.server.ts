@@ -8,10 +8,8 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import type { ModelMessage } from 'ai';
-import { modelInputContentSchema, type ModelInputContent, type ModelInputItem } from './model-input-schema';
+import type { ModelInputContent, ModelInputItem } from '@/lib/messages/model-input-schema';
 
-export { modelInputContentSchema };
-export type { ModelInput, ModelInputContent } from './model-input-schema';
 
 function imageItem(label: string, mediaType: string, data: unknown): ModelInputItem | null {
   let bytes: Buffer | null = null;

@@ -16,7 +16,8 @@ import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
 import { createTools } from './python-tool.server';
 import { runToModel, type ResolveBlob } from './run-to-model.server';
-import { attachmentsToSchemaText, type ModelSees } from './model-sees.server';
+import { attachmentsToSchemaText } from './model-sees.server';
+import type { ModelSees } from '@/lib/messages/model-input-schema';
 
 import type { ModelApi } from './provider-clients.server';
 

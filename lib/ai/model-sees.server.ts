@@ -12,25 +12,11 @@
  */
 import 'server-only';
 import { noticeForModel } from '@/lib/runtime/run-failure';
-import { z } from 'zod';
-import { modelSeesValues } from './model-input-schema';
 import { BLOB_REF_PATTERN, type MimeBundle, type RunResult } from '@/lib/runtime/protocol';
 import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
 import { formatBytes, formatDuration } from '@/lib/format';
 import { describeChartShape, vegaLiteSpecOf } from '@/lib/charts/vegalite';
 import type { Attachment } from '@/lib/files/attachment';
-
-/** From least to most strict. */
-export const MODEL_SEES = ['outputs', 'schema'] as const;
-export const modelSeesSchema = modelSeesValues;
-export type ModelSees = z.infer<typeof modelSeesSchema>;
-
-/** The strictest of the given policies (absent ones are ignored; none at all: `outputs`). */
-export function strictest(...policies: Array<ModelSees | null | undefined>): ModelSees {
-  let rank = 0;
-  for (const policy of policies) if (policy) rank = Math.max(rank, MODEL_SEES.indexOf(policy));
-  return MODEL_SEES[rank];
-}
 
 /** Longest error message kept after redaction; the rest is cut with an ellipsis. */
 const MESSAGE_CHARS = 300;

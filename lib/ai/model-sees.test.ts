@@ -1,7 +1,8 @@
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
-import { attachmentsToSchemaText, redactMessage, runToSchemaView, strictest } from './model-sees.server';
+import { attachmentsToSchemaText, redactMessage, runToSchemaView } from './model-sees.server';
+import { strictest } from '@/lib/messages/model-input-schema';
 import { runToModel } from './run-to-model.server';
 import { toModelMessages } from './model-messages.server';
 

@@ -6,7 +6,7 @@
  */
 import 'server-only';
 import type { ProviderModel } from './call-after.server';
-import type { ModelEntry } from './model-catalog.server';
+import type { ModelEntry } from '@/lib/model-catalog.server';
 
 /** Which message format a model's history is rebuilt in (lib/ai/model-messages.server.ts). */
 export type ModelApi = 'responses' | 'chat' | 'anthropic' | 'google';

@@ -12,7 +12,7 @@ import { tools } from './python-tool.server';
 import { toModelMessages } from './model-messages.server';
 import { apiOf, languageModelFor } from './provider-clients.server';
 import { classifyModelError, type ModelError } from './model-errors.server';
-import type { ModelEntry } from './model-catalog.server';
+import type { ModelEntry } from '@/lib/model-catalog.server';
 
 // A real 2×3 PNG, so the bytes a provider receives are an image's.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAEElEQVR4nGP4z8AARAwQCgA3wgL+WxmqDwAAAABJRU5ErkJggg==';

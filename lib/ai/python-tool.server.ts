@@ -8,7 +8,7 @@ import { tool, type InferUITools, type UIMessage } from 'ai';
 import { runResultSchema } from '@/lib/runtime/protocol';
 import { TARGET_LIST, type Target, type TargetId } from '@/lib/targets/registry';
 import { runToModel } from './run-to-model.server';
-import type { ModelSees } from './model-sees.server';
+import type { ModelSees } from '@/lib/messages/model-input-schema';
 
 export type ToolOptions = { includeImages: boolean; modelSees?: ModelSees };
 

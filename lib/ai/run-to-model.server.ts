@@ -10,7 +10,8 @@ import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
 import { formatBytes, formatDuration } from '@/lib/format';
 import { describeChart, vegaLiteSpecOf } from '@/lib/charts/vegalite';
 import { noticeForModel } from '@/lib/runtime/run-failure';
-import { runToSchemaView, type ModelSees } from './model-sees.server';
+import { runToSchemaView } from './model-sees.server';
+import type { ModelSees } from '@/lib/messages/model-input-schema';
 
 export type ModelImage = { mediaType: string; data: string };
 export type ModelView = { text: string; images: ModelImage[] };

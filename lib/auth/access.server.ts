@@ -6,7 +6,7 @@
  */
 import 'server-only';
 import { getConfig, type AppConfig } from '@/lib/config.server';
-import { emailOnList } from './email-list.server';
+import { emailOnList } from '@/lib/email-list.server';
 import { PENDING_APPROVAL } from './sign-in-errors';
 
 export type AccountEmail = { email: string; emailVerified: boolean };

@@ -16,7 +16,7 @@ import type { Db } from '@/lib/db/client.server';
 import { adminCandidates } from '@/lib/db/queries/accounts.server';
 import { redeemInvitation } from '@/lib/db/queries/invitations.server';
 import { isAdmin } from './access.server';
-import { emailOnList } from './email-list.server';
+import { emailOnList } from '@/lib/email-list.server';
 
 export const INVITATION_INVALID = 'This invitation link does not work any more: it was used, revoked or has expired, or it was made for another email. Ask an admin of this Runpad for a new one.';
 

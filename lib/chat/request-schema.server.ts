@@ -2,8 +2,8 @@ import 'server-only';
 import { z } from 'zod';
 import { TURN_LIMITS } from '@/lib/runtime/limits';
 import { incomingMessageSchema } from './incoming-message.server';
-import { modelIdSchema } from '@/lib/ai/model-catalog.server';
-import { modelSeesSchema } from '@/lib/ai/model-sees.server';
+import { modelIdSchema } from '@/lib/model-catalog.server';
+import { modelSeesSchema } from '@/lib/messages/model-input-schema';
 import { TARGET_IDS } from '@/lib/targets/registry';
 import { PACKAGE_SOURCE_ANSWERS } from '@/lib/targets/target';
 

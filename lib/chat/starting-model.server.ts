@@ -7,7 +7,7 @@
  * configured a model starts on the model the operator configured.
  */
 import 'server-only';
-import type { ModelEntry } from '@/lib/ai/model-catalog.server';
+import type { ModelEntry } from '@/lib/model-catalog.server';
 
 type Catalog = { models: Array<Pick<ModelEntry, 'id' | 'provider'>>; defaultId: string };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelCatalogFromEnv } from '@/lib/ai/model-catalog.server';
+import { modelCatalogFromEnv } from '@/lib/model-catalog.server';
 import { newConversationModel, offeredOwnModel } from './starting-model.server';
 
 const catalog = (models: object[], env: Record<string, string> = {}) => modelCatalogFromEnv({ RUNPAD_MODELS: JSON.stringify(models), ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o', ...env });

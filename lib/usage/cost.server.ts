@@ -5,7 +5,7 @@
  */
 import 'server-only';
 import type { LanguageModelUsage } from 'ai';
-import type { ModelPrice } from '@/lib/ai/model-catalog.server';
+import type { ModelPrice } from '@/lib/model-catalog.server';
 
 export type TokenCounts = { inputTokens: number; outputTokens: number };
 

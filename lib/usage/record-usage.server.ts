@@ -6,7 +6,7 @@
  */
 import 'server-only';
 import type { LanguageModelUsage, TextStreamPart, ToolSet } from 'ai';
-import type { ModelEntry } from '@/lib/ai/model-catalog.server';
+import type { ModelEntry } from '@/lib/model-catalog.server';
 import type { Db } from '@/lib/db/client.server';
 import { recordModelUsage, type UsageKind } from '@/lib/db/queries/usage.server';
 import type { Logger } from '@/lib/log/logger.server';

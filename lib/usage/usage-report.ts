@@ -3,7 +3,7 @@
  * from the per-person-and-model sums of lib/db/queries/usage.server.ts. Pure (unit-tested).
  */
 import { z } from 'zod';
-import type { ModelEntry } from '@/lib/ai/model-catalog.server';
+import type { ModelEntry } from '@/lib/model-catalog.server';
 import type { UsageTotalsRow } from '@/lib/db/queries/usage.server';
 import { USAGE_PERIODS, usagePeriodSchema, type UsagePeriod } from './periods';
 

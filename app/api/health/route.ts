@@ -1,6 +1,6 @@
 import { configurationProblems } from '@/lib/config.server';
 import { problemLine } from '@/lib/config-problems.server';
-import { readiness, registerShutdown } from '@/lib/health.server';
+import { readiness, registerShutdown } from '@/lib/health/health.server';
 import { route } from '@/lib/http/route.server';
 import { withRefusalReason } from '@/lib/http/errors.server';
 import { APP_VERSION } from '@/lib/version.server';

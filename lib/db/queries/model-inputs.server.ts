@@ -2,8 +2,7 @@ import 'server-only';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.server';
 import { conversations, modelInputs } from '../schema.server';
-import { modelSeesSchema, strictest, type ModelSees } from '@/lib/ai/model-sees.server';
-import { modelInputContentSchema, type ModelInput, type ModelInputContent } from '@/lib/ai/model-input.server';
+import { modelInputContentSchema, modelSeesSchema, strictest, type ModelInput, type ModelInputContent, type ModelSees } from '@/lib/messages/model-input-schema';
 
 /**
  * The conversation's own policy, read back through zod: an unknown stored value is taken as the

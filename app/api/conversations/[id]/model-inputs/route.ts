@@ -3,7 +3,7 @@ import { getDb } from '@/lib/db/client.server';
 import { getConversation } from '@/lib/db/queries/conversations.server';
 import { listModelInputs, modelInputTotals, storedModelSees } from '@/lib/db/queries/model-inputs.server';
 import { getConfig } from '@/lib/config.server';
-import { strictest } from '@/lib/ai/model-sees.server';
+import { strictest } from '@/lib/messages/model-input-schema';
 import { AppError } from '@/lib/errors.server';
 import { route } from '@/lib/http/route.server';
 import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';

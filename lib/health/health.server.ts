@@ -15,7 +15,7 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 import { getBlobStore } from '@/lib/files/app-blob-store.server';
 import { getConfig } from '@/lib/config.server';
-import { failureReason, pingRedis } from '@/lib/dependency-probes.server';
+import { failureReason, pingRedis } from './dependency-probes.server';
 import { getDb, type DbHandle } from '@/lib/db/client.server';
 import { logger, type Logger } from '@/lib/log/logger.server';
 

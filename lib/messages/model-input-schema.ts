@@ -1,7 +1,21 @@
-/** The record of what the model was sent (lib/ai/model-input.server.ts), as stored and as the page reads it. Shared by server and browser. */
+/** What the model may see, and the record of what it was sent (lib/ai/model-input.server.ts), as stored and as the page reads it. Shared by server and browser. */
 import { z } from 'zod';
 
-export const modelSeesValues = z.enum(['outputs', 'schema']);
+/**
+ * What the model may see of the person's data, from least to most strict: `outputs` or `schema`
+ * (what each shows the model: lib/ai/model-sees.server.ts). The operator sets the default
+ * (RUNPAD_MODEL_SEES), a conversation may only be stricter.
+ */
+export const MODEL_SEES = ['outputs', 'schema'] as const;
+export const modelSeesSchema = z.enum(MODEL_SEES);
+export type ModelSees = z.infer<typeof modelSeesSchema>;
+
+/** The strictest of the given policies (absent ones are ignored; none at all: `outputs`). */
+export function strictest(...policies: Array<ModelSees | null | undefined>): ModelSees {
+  let rank = 0;
+  for (const policy of policies) if (policy) rank = Math.max(rank, MODEL_SEES.indexOf(policy));
+  return MODEL_SEES[rank];
+}
 
 export const modelInputItemSchema = z.discriminatedUnion('kind', [
   /** Text as sent: a message's text, a tool call's input (JSON), a tool result's text. */
@@ -20,7 +34,7 @@ export type ModelInputContent = z.infer<typeof modelInputContentSchema>;
 export const modelInputSchema = z.object({
   id: z.string(),
   answerId: z.string(),
-  modelSees: modelSeesValues,
+  modelSees: modelSeesSchema,
   textBytes: z.number().int().nonnegative(),
   imageBytes: z.number().int().nonnegative(),
   createdAt: z.string(),
@@ -31,8 +45,8 @@ export type ModelInput = z.infer<typeof modelInputSchema>;
 
 /** GET /api/conversations/<id>/model-inputs. */
 export const modelInputsResponseSchema = z.object({
-  modelSees: modelSeesValues,
-  operatorModelSees: modelSeesValues,
+  modelSees: modelSeesSchema,
+  operatorModelSees: modelSeesSchema,
   totals: z.object({ requests: z.number().int().nonnegative(), textBytes: z.number().int().nonnegative(), imageBytes: z.number().int().nonnegative() }),
   inputs: z.array(modelInputSchema),
 });

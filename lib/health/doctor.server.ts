@@ -11,7 +11,7 @@ import { configurationProblems, getConfig, type AppConfig } from '@/lib/config.s
 import type { ConfigProblem } from '@/lib/config-problems.server';
 
 export { countProblems, formatProblems } from '@/lib/config-problems.server';
-import { answers, pingRedis } from '@/lib/dependency-probes.server';
+import { answers, pingRedis } from './dependency-probes.server';
 import { createS3BlobStore } from '@/lib/blobs/s3-blob-store.server';
 
 export type DoctorOptions = {
