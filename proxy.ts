@@ -5,7 +5,7 @@ import { pageCsp } from '@/lib/security/csp';
 import { sessionCookieHeader, sessionCookieName, signSession, verifySession } from '@/lib/auth/session.server';
 import { getAuthSecret } from '@/lib/auth/secret.server';
 import { accountCookieName } from '@/lib/auth/account-cookie.server';
-import { isSecureOrigin, requestOrigin } from '@/lib/http/origin.server';
+import { isSecureOrigin, requestOrigin } from '@/lib/request/origin.server';
 import { signInPath } from '@/lib/http/redirect-target';
 
 /**

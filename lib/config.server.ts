@@ -126,7 +126,7 @@ export type AppConfig = {
   modelSees: ModelSees;
   /** How long the model may send nothing (before its first chunk, or between chunks). */
   modelIdleTimeoutMs: number;
-  /** The origin browsers use (`https://runpad.example`), when configured; see lib/http/origin.server.ts. */
+  /** The origin browsers use (`https://runpad.example`), when configured; see lib/request/origin.server.ts. */
   publicOrigin: string | null;
   /** Whether X-Forwarded-Proto/-Host come from a proxy the operator trusts. */
   trustProxy: boolean;
@@ -148,7 +148,7 @@ export type AppConfig = {
     modelRequestsPerDay: number;
     guestStorageBytes: number;
     conversationStorageBytes: number;
-    /** New guests one client address may start per hour (the address: see lib/http/client-address.server.ts). */
+    /** New guests one client address may start per hour (the address: see lib/request/client-address.server.ts). */
     guestsPerAddressPerHour: number;
     modelRequestsPerAddressPerDay: number;
     /** The whole instance's model requests per day; null: no ceiling. */

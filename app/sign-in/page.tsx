@@ -4,7 +4,7 @@ import { SignInPanel } from '@/components/account/sign-in-panel';
 import { resolveIdentity } from '@/lib/auth/current-user.server';
 import { getConfig } from '@/lib/config.server';
 import { signInErrorText } from '@/lib/auth/sign-in-errors';
-import { requestOrigin } from '@/lib/http/origin.server';
+import { requestOrigin } from '@/lib/request/origin.server';
 import { redirectPath } from '@/lib/http/redirect-target';
 import { INVITATION_INVALID } from '@/lib/auth/admission.server';
 import { getDb } from '@/lib/db/client.server';

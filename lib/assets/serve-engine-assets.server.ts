@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import { getConfig } from '@/lib/config.server';
-import { requestOrigin } from '@/lib/http/origin.server';
+import { requestOrigin } from '@/lib/request/origin.server';
 import { addServerHook } from '@/lib/http/server-hooks.server';
 import { logger } from '@/lib/log/logger.server';
 import { workerScriptCsp } from '@/lib/security/csp';

@@ -30,8 +30,8 @@ import { getDb, type Db } from '@/lib/db/client.server';
 import { mergeGuestIntoAccount } from '@/lib/db/queries/merge-guest.server';
 import { ensureUser, isBlocked } from '@/lib/db/queries/users.server';
 import { authAccounts, authPasskeys, authSessions, authUsers, authVerifications } from '@/lib/db/schema.server';
-import { CLIENT_ADDRESS_HEADER } from '@/lib/http/peer-address-header.server';
-import { isSecureOrigin } from '@/lib/http/origin.server';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/request/peer-address-header.server';
+import { isSecureOrigin } from '@/lib/request/origin.server';
 import { logger } from '@/lib/log/logger.server';
 import { passwordResetMail, sendMail, verificationMail } from '@/lib/email/mailer.server';
 import { PENDING_APPROVAL, signInRefusal } from './access.server';
@@ -113,7 +113,7 @@ function buildAuth(db: Db, origin: string) {
       useSecureCookies: false,
       cookiePrefix: accountCookiePrefix(secure),
       defaultCookieAttributes: { secure, httpOnly: true, sameSite: 'lax', path: '/' },
-      // Set by the auth route from the one rule of lib/http/client-address.server.ts (a trusted proxy's last
+      // Set by the auth route from the one rule of lib/request/client-address.server.ts (a trusted proxy's last
       // X-Forwarded-For entry, else the TCP peer), so this limiter counts the same addresses as ours.
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
@@ -192,7 +192,7 @@ const globalForAuth = globalThis as unknown as { runpadAuth?: Map<string, Auth> 
 /** Distinct origins remembered; requestOrigin validates hosts, this bounds what a Host header can cost. */
 const MAX_ORIGINS = 16;
 
-/** The auth instance for the origin browsers use (lib/http/origin.server.ts). */
+/** The auth instance for the origin browsers use (lib/request/origin.server.ts). */
 export async function getAuth(origin: string): Promise<Auth> {
   const db = await getDb();
   globalForAuth.runpadAuth ??= new Map();

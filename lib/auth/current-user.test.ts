@@ -14,8 +14,8 @@ vi.mock('next/headers', () => ({
   }),
 }));
 vi.mock('@/lib/config.server', () => ({ getConfig: () => ({ access: { mode: 'open' } }) }));
-vi.mock('@/lib/http/origin.server', () => ({ requestOrigin: () => 'https://runpad.example', isSecureOrigin: () => true }));
-vi.mock('@/lib/http/client-address.server', () => ({ clientAddress: () => '203.0.113.9' }));
+vi.mock('@/lib/request/origin.server', () => ({ requestOrigin: () => 'https://runpad.example', isSecureOrigin: () => true }));
+vi.mock('@/lib/request/client-address.server', () => ({ clientAddress: () => '203.0.113.9' }));
 vi.mock('@/lib/db/client.server', () => ({ getDb: async () => ({}) }));
 // A row that never appears: written, then not found (a database that lost it).
 vi.mock('@/lib/db/queries/users.server', () => ({ getPerson: async () => null, ensureUser: async () => undefined, insertGuest: async () => undefined }));

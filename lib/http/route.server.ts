@@ -1,7 +1,7 @@
 /**
  * Every API route handler goes through `route()`: one place that
  * - refuses unsafe methods (POST, PUT, PATCH, DELETE) from any origin but the app's own, so a
- *   page on another port or subdomain cannot ride the guest's cookie (see lib/http/origin.server.ts);
+ *   page on another port or subdomain cannot ride the guest's cookie (see lib/request/origin.server.ts);
  * - requires `application/json` where the route reads JSON (a cross-site `no-cors` request can
  *   only send text/plain, form or multipart bodies);
  * - gives the request an id (answered in `x-request-id`) and logs every refusal — 401, 403, 404,
@@ -22,7 +22,7 @@ import { routeLabel } from '@/lib/metrics/route-label.server';
 import { refusalReason } from './errors.server';
 import { loggedPath } from './logged-path.server';
 import { toAppError } from './to-app-error.server';
-import { isSameOriginRequest, requestOrigin } from './origin.server';
+import { isSameOriginRequest, requestOrigin } from '@/lib/request/origin.server';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

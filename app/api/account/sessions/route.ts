@@ -5,7 +5,7 @@ import { getConfig } from '@/lib/config.server';
 import { getDb } from '@/lib/db/client.server';
 import { authSessions } from '@/lib/db/schema.server';
 import { AppError } from '@/lib/errors.server';
-import { requestOrigin } from '@/lib/http/origin.server';
+import { requestOrigin } from '@/lib/request/origin.server';
 import { readJson } from '@/lib/http/read-json.server';
 import { route } from '@/lib/http/route.server';
 import { requireAccount } from '@/lib/http/session.server';

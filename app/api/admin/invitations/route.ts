@@ -4,7 +4,7 @@ import { ROLES } from '@/lib/db/auth-tables.server';
 import { getConfig } from '@/lib/config.server';
 import { getDb } from '@/lib/db/client.server';
 import { AppError } from '@/lib/errors.server';
-import { requestOrigin } from '@/lib/http/origin.server';
+import { requestOrigin } from '@/lib/request/origin.server';
 import { readJson } from '@/lib/http/read-json.server';
 import { route } from '@/lib/http/route.server';
 import { requireAdmin } from '@/lib/http/session.server';

@@ -1,8 +1,8 @@
 import { getAuth } from '@/lib/auth/auth.server';
 import { getConfig } from '@/lib/config.server';
 import { AppError } from '@/lib/errors.server';
-import { withClientAddress } from '@/lib/http/client-address.server';
-import { requestOrigin } from '@/lib/http/origin.server';
+import { withClientAddress } from '@/lib/request/client-address.server';
+import { requestOrigin } from '@/lib/request/origin.server';
 import { route } from '@/lib/http/route.server';
 
 export const runtime = 'nodejs';

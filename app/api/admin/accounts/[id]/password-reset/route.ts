@@ -4,7 +4,7 @@ import { getAuth } from '@/lib/auth/auth.server';
 import { getConfig } from '@/lib/config.server';
 import { getDb } from '@/lib/db/client.server';
 import { AppError } from '@/lib/errors.server';
-import { requestOrigin } from '@/lib/http/origin.server';
+import { requestOrigin } from '@/lib/request/origin.server';
 import { route } from '@/lib/http/route.server';
 import { idOrNotFound, requireAdmin } from '@/lib/http/session.server';
 
