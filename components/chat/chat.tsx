@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DataFile, DataFileLocation } from '@/lib/files/data-file';
 import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/lib/targets/pipeline.client';
 import { RunnerSet } from '@/lib/targets/runners.client';
+import { readRunPart } from '@/lib/targets/run-part';
 import type { Target } from '@/lib/targets/registry';
 import { useKernel, useKernelState } from '@/lib/targets/python/use-kernel.client';
 import type { KernelStart } from '@/lib/targets/python/kernel.client';
@@ -35,7 +36,7 @@ import { SettingsDialog } from './settings-dialog';
 import { RunStore } from './run-store';
 import { RunHold, useHeld } from './run-hold';
 import { currentSettings } from './use-settings';
-import { useCellRuns } from './use-cell-runs';
+import { saveCellRun, useCellRuns } from './use-cell-runs';
 import { usePrefetchImports } from './use-prefetch-imports';
 import { useStickToBottom } from './use-stick-to-bottom';
 import { useRestore, type RestoreApi } from './use-restore';
@@ -231,6 +232,16 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         runHold.release(id);
       }
       if (!ran) return;
+      if (stoppedRef.current) {
+        // The person stopped the turn: no next request carries this run, so it is stored now, as
+        // it ended ("interrupted … Variables were kept", every line it printed).
+        const code = readRunPart({ type: `tool-${ran.target.toolName}`, toolCallId: id, state: 'input-available', input: toolCall.input })?.code;
+        if (code != null && storedRef.current) {
+          const saved = await saveCellRun(conversationId, id, code, ran.result);
+          if (saved !== ran.result) runs.update(id, (run) => ({ ...run, result: saved }));
+          ran = { ...ran, result: saved };
+        }
+      }
       // Rendering a large result and serialising it for the model are separate tasks, so
       // neither adds to the other's time on the main thread.
       await new Promise((resolve) => setTimeout(resolve, 0));

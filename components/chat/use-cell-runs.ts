@@ -22,6 +22,24 @@ function withCellRun(messages: UIMessage[], toolCallId: string, code: string, re
 }
 
 /**
+ * Stores a cell's run (app/api/conversations/[id]/cells): the user's run of a finished cell
+ * (`result.userRun` set), or the page's run of a call the model's turn waited for when the person
+ * stopped the turn, so nothing else would carry it to the server. The result as it is to be shown:
+ * with a notice when it could not be saved.
+ */
+export async function saveCellRun(conversationId: string, toolCallId: string, code: string, result: RunResult): Promise<RunResult> {
+  const response = await fetch(`/api/conversations/${conversationId}/cells/${encodeURIComponent(toolCallId)}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code, result }),
+  }).catch(() => null); // no answer: worded below like a refusal
+  if (response?.ok) return result;
+  const why = await failureWords(response, 'Runpad could not be reached.');
+  const unsaved = `This run could not be saved, so the model will not see it: ${why}`;
+  return { ...result, notice: result.notice ? `${result.notice} ${unsaved}` : unsaved };
+}
+
+/**
  * "Run again" and "Edit": the cell runs in this page (the run pipeline, its target's runner), its message takes the
  * code and the result (marked as the user's run), and the server stores it so the model sees it.
  */
@@ -34,17 +52,8 @@ export function useCellRuns(options: {
   const { conversationId, setMessages, runCode } = options;
   return useCallback(
     async (target: Target, toolCallId: string, code: string, how: UserRun, onOutputs: (outputs: readonly Output[]) => void) => {
-      let result: RunResult = { ...(await runCode(target, toolCallId, code, { onOutputs })), userRun: how };
-      const response = await fetch(`/api/conversations/${conversationId}/cells/${encodeURIComponent(toolCallId)}`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ code, result }),
-      }).catch(() => null); // no answer: worded below like a refusal
-      if (!response?.ok) {
-        const why = await failureWords(response, 'Runpad could not be reached.');
-        const unsaved = `This run could not be saved, so the model will not see it: ${why}`;
-        result = { ...result, notice: result.notice ? `${result.notice} ${unsaved}` : unsaved };
-      }
+      const ran: RunResult = { ...(await runCode(target, toolCallId, code, { onOutputs })), userRun: how };
+      const result = await saveCellRun(conversationId, toolCallId, code, ran);
       setMessages((messages) => withCellRun(messages, toolCallId, code, result));
       return result;
     },

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createDb, type DbHandle } from '@/lib/db/client.server';
 import { createConversation } from '@/lib/db/queries/conversations.server';
 import { listMessages, upsertMessage } from '@/lib/db/queries/messages.server';
 import { listRunProgress, saveRunProgress } from '@/lib/db/queries/run-progress.server';
-import { ensureUser } from '@/lib/db/queries/users.server';
+import { ownerAndStranger } from '@/lib/testing/owner-and-stranger';
 import { closeAbandonedRuns } from './abandoned-runs.server';
 import { runProgressSchema } from './run-progress.server';
 
@@ -15,16 +14,8 @@ const ticks = [{ output_type: 'stream' as const, name: 'stdout' as const, text: 
 
 /** A run cut off with its page is stored with what it had printed and how long it had run. */
 describe('closeAbandonedRuns', () => {
-  let handle: DbHandle;
-  const user = crypto.randomUUID();
-  const stranger = crypto.randomUUID();
-
-  beforeAll(async () => {
-    handle = await createDb({ dataDir: null });
-    await ensureUser(handle.db, user);
-    await ensureUser(handle.db, stranger);
-  });
-  afterAll(() => handle.close());
+  const handle = ownerAndStranger();
+  const { user, stranger } = handle;
 
   async function conversationWithPendingRun(toolCallId: string) {
     const { id } = await createConversation(handle.db, user, {});

@@ -1,19 +1,25 @@
 /**
- * A cell the user ran again or edited: its stored tool call gets the code that ran and the new
- * result, so reloads, share links and the model's next turn all see what the interpreter did.
+ * The page's writes of a cell's run, one writer for both: a cell the user ran again or edited
+ * (its stored tool call gets the code that ran and the new result), and a model's run the person
+ * stopped (Esc or Stop) while the turn waited for it, whose outcome no next turn will carry to the
+ * server. Either way reloads, share links, exports and the model's next turn see what the
+ * interpreter did: a stopped run stays "interrupted … Variables were kept" with every line it
+ * printed, not "cut off by a reload" (lib/chat/abandoned-runs.server.ts).
  */
 import 'server-only';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/client.server';
 import { getConversation } from '@/lib/db/queries/conversations.server';
 import { listMessages, upsertMessage } from '@/lib/db/queries/messages.server';
+import { deleteRunProgressOf } from '@/lib/db/queries/run-progress.server';
 import { runResultSchema } from '@/lib/runtime/protocol';
-import { readRunPart, userRunSchema, withUserRun } from '@/lib/targets/run-part';
+import { isPendingRunPart, readRunPart, userRunSchema, withRunResult, withUserRun } from '@/lib/targets/run-part';
 import { externalizeMessageImages } from './externalize-images.server';
 
 export const cellRunSchema = z.object({
   code: z.string().max(200_000),
-  result: runResultSchema.extend({ userRun: userRunSchema }),
+  /** With `userRun`: the user's run of a finished cell. Without: the page's run of a call still waiting (its code must be the call's). */
+  result: runResultSchema.extend({ userRun: userRunSchema.optional() }),
 });
 export type CellRun = z.infer<typeof cellRunSchema>;
 
@@ -23,17 +29,22 @@ export async function saveCellRun(db: Db, userId: string, conversationId: string
   const stored = await listMessages(db, conversationId);
   for (const message of stored) {
     if (message.role !== 'assistant') continue;
-    // Only a run that finished is the user's to run again.
-    const index = message.parts.findIndex((part) => {
-      const read = readRunPart(part);
-      return read?.part.toolCallId === toolCallId && read.part.state === 'output-available';
-    });
+    const index = message.parts.findIndex((part) => readRunPart(part)?.part.toolCallId === toolCallId);
     if (index === -1) continue;
-    const { type } = (readRunPart(message.parts[index]) as NonNullable<ReturnType<typeof readRunPart>>).part;
+    const read = readRunPart(message.parts[index]) as NonNullable<ReturnType<typeof readRunPart>>;
+    // Only a run that finished is the user's to run again; only a waiting call takes the page's run of its own code.
+    const userRun = run.result.userRun !== undefined;
+    const fits = userRun ? read.part.state === 'output-available' : isPendingRunPart(read.part) && read.code === run.code;
+    if (!fits) return false;
+    const { type } = read.part;
     const [updated] = await externalizeMessageImages([{ id: message.id, role: message.role, parts: [{ type, toolCallId, state: 'output-available', output: run.result }] }], userId, conversationId, db);
-    const output = (updated.parts[0] as { output: unknown }).output;
-    const parts = message.parts.map((part, i) => (i === index ? withUserRun(part as object, run.code, output) : part));
-    return upsertMessage(db, userId, conversationId, { ...message, parts });
+    const output = (updated.parts[0] as { output: CellRun['result'] }).output;
+    const part = message.parts[index] as object;
+    const parts = message.parts.map((each, i) => (i !== index ? each : userRun ? withUserRun(part, run.code, output) : withRunResult(part, output)));
+    const saved = await upsertMessage(db, userId, conversationId, { ...message, parts });
+    // Its progress is no longer needed to close it (lib/chat/abandoned-runs.server.ts).
+    if (saved && !userRun) await deleteRunProgressOf(db, conversationId, toolCallId);
+    return saved;
   }
   return false;
 }

@@ -9,7 +9,7 @@ import 'server-only';
 import { z } from 'zod';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
 import { attachmentsOf, type Attachment } from '@/lib/files/attachment';
-import { formatBytes } from '@/lib/format';
+import { formatBytes, formatDuration } from '@/lib/format';
 import { TARGET_LIST, type TargetId } from '@/lib/targets/registry';
 import { readRunPart, type RecordedRun } from '@/lib/targets/run-part';
 import type { NotebookSetup } from '@/lib/targets/target';
@@ -36,6 +36,12 @@ export type ConversationCell =
       /** The Python of the script form, when it differs from `source`. */
       scriptSource: string;
       run: StoredRun | null;
+      /**
+       * The run was stopped before it ended (the person's Stop, the time limit): its cell is
+       * marked and its code commented out (`skippedSource`), so Run All goes on past it instead of
+       * sitting in the loop it was stopped in.
+       */
+      stopped: boolean;
       /** The tool call failed before running (AI SDK `output-error`). */
       toolError?: string;
     };
@@ -165,6 +171,7 @@ export function conversationCells(input: { title: string | null; messages: Store
         source: cellSource(code),
         scriptSource: scriptSource ? scriptSource(code) : cellSource(code),
         run: read.recorded,
+        stopped: isStoppedRun(read.recorded),
         ...(toolError ? { toolError } : {}),
       });
     });
@@ -194,6 +201,39 @@ export function conversationCells(input: { title: string | null; messages: Store
     ...setupCells,
     ...body,
   ];
+}
+
+/** Statuses of a run stopped before it ended: the person's Stop, the time limit. */
+const STOPPED_STATUSES: ReadonlySet<string> = new Set(['interrupted', 'timeout']);
+
+function isStoppedRun(run: StoredRun | null): boolean {
+  return run !== null && STOPPED_STATUSES.has(run.status);
+}
+
+/** The tags a stopped cell carries: Runpad's own, and the one nbclient and papermill skip by. */
+export const STOPPED_CELL_TAGS = ['runpad-stopped', 'skip-execution'] as const;
+
+/**
+ * Every line as a comment. Splits on every character Python's tokenizer ends a line at (and the
+ * Unicode separators, for editors), so no text can escape the comment; NULs, which Python source
+ * cannot hold, are dropped. `#` starts a comment in R too.
+ */
+export function toComment(text: string): string {
+  return text
+    .replace(/\0/g, '')
+    .split(/\r\n|[\r\n\v\f\u0085\u2028\u2029]/)
+    .map((line) => (line.trim() ? `# ${line.trimEnd()}` : '#'))
+    .join('\n');
+}
+
+/** A stopped cell's code, commented out under a line that says why and how to run it. */
+export function skippedSource(run: StoredRun, source: string): string {
+  const how = run.status === 'timeout' ? `stopped by the time limit after ${formatDuration(run.durationMs)}` : `interrupted after ${formatDuration(run.durationMs)}`;
+  return [
+    `# Stopped in Runpad (${how}), so it is skipped here: Run All goes on past it.`,
+    '# To run it, remove the "# " at the start of each line below.',
+    toComment(source.trimEnd()),
+  ].join('\n');
 }
 
 /** The setup name (cell tag `runpad-requirements`) of the first code cell, which checks what the export needs. */

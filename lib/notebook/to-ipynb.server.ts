@@ -20,7 +20,7 @@
  */
 import 'server-only';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
-import { conversationCells } from './cells.server';
+import { conversationCells, skippedSource, STOPPED_CELL_TAGS } from './cells.server';
 import { notebookOutputs, toLines, type Notebook, type NotebookCell, type ResolveImage } from './outputs.server';
 
 export { conversationCells, exportNeeds, REQUIREMENTS_CELL, type ConversationCell, type StoredRun } from './cells.server';
@@ -70,9 +70,13 @@ export async function toNotebook(input: {
         if (cell.run.userRun) runpad.userRun = cell.run.userRun;
         if (cell.run.restarted) runpad.restarted = true;
       }
+      const skipped = cell.stopped && cell.run !== null;
+      if (skipped) runpad.skipped = true;
       const outputs = cell.run ? await notebookOutputs(cell.run, count, resolve) : [];
       if (cell.toolError) outputs.push({ output_type: 'stream', name: 'stderr', text: toLines(`${cell.toolError}\n`) });
-      return { cell_type: 'code', id: cell.id, metadata: { runpad }, source: toLines(cell.source), execution_count: count, outputs };
+      const metadata = skipped ? { runpad, tags: [...STOPPED_CELL_TAGS] } : { runpad };
+      const source = skipped && cell.run ? skippedSource(cell.run, cell.source) : cell.source;
+      return { cell_type: 'code', id: cell.id, metadata, source: toLines(source), execution_count: count, outputs };
     }),
   );
 

@@ -10,20 +10,10 @@ import 'server-only';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
 import { TARGETS } from '@/lib/targets/registry';
 import { conversationCells, exportFileName } from './to-ipynb.server';
+import { skippedSource, toComment } from './cells.server';
 import { isOwnScript, NOTEBOOK_LANGUAGE, scriptForm, scriptLanguage } from './script-language';
 
-/**
- * Every line as a comment. Splits on every character Python's tokenizer ends a line at (and the
- * Unicode separators, for editors), so no text can escape the comment; NULs, which Python source
- * cannot hold, are dropped.
- */
-export function toComment(text: string): string {
-  return text
-    .replace(/\0/g, '')
-    .split(/\r\n|[\r\n\v\f\u0085\u2028\u2029]/)
-    .map((line) => (line.trim() ? `# ${line.trimEnd()}` : '#'))
-    .join('\n');
-}
+export { toComment };
 
 /** Runpad and Jupyter have a built-in `display()`; a plain `python3` run gets IPython's or `print`. */
 export const DISPLAY_FALLBACK = [
@@ -70,7 +60,8 @@ export function toScript(input: { title: string | null; messages: StoredMessage[
       else if (cell.run?.userRun === 'rerun') notes.push('# (run again by the user)');
       if (cell.toolError) notes.push(toComment(`The tool call failed: ${cell.toolError}`));
       else if (!cell.run) notes.push('# (did not run in Runpad)');
-      const source = (own ? cell.code : cell.scriptSource).trimEnd();
+      const code = (own ? cell.code : cell.scriptSource).trimEnd();
+      const source = cell.stopped && cell.run ? skippedSource(cell.run, code) : code;
       blocks.push(['# %%', ...notes, source].join('\n'));
     }
   }

@@ -46,3 +46,8 @@ export async function listRunProgress(db: Db, conversationId: string): Promise<M
 export async function deleteRunProgress(db: Db, conversationId: string): Promise<void> {
   await db.delete(runProgress).where(eq(runProgress.conversationId, conversationId));
 }
+
+/** Removes one run's progress row (its outcome is stored). */
+export async function deleteRunProgressOf(db: Db, conversationId: string, toolCallId: string): Promise<void> {
+  await db.delete(runProgress).where(and(eq(runProgress.conversationId, conversationId), eq(runProgress.toolCallId, toolCallId)));
+}
