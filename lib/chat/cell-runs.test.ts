@@ -3,7 +3,7 @@ import { createConversation } from '@/lib/db/queries/conversations.server';
 import { listMessages, upsertMessage } from '@/lib/db/queries/messages.server';
 import { listRunProgress, saveRunProgress } from '@/lib/db/queries/run-progress.server';
 import { ownerAndStranger } from '@/lib/testing/owner-and-stranger';
-import { failedRun } from '@/lib/runtime/run-failure';
+import { failedRun } from '@/lib/runtime/failed-run';
 import { TARGET_LIST } from '@/lib/targets/registry';
 import { readRunPart } from '@/lib/targets/run-part';
 import { closeAbandonedRuns } from './abandoned-runs.server';

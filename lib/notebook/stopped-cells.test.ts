@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
-import { failedRun } from '@/lib/runtime/run-failure';
+import { failedRun } from '@/lib/runtime/failed-run';
 import type { RunResult } from '@/lib/runtime/protocol';
 import { toNotebook, type CodeCell } from './to-ipynb.server';
 import { toScript } from './to-script.server';
