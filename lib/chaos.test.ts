@@ -13,7 +13,7 @@ import type { UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type DbHandle } from '@/lib/db/client.server';
 import { createConversation } from '@/lib/db/queries/conversations.server';
-import { listFiles } from '@/lib/db/queries/files.server';
+import { listFiles } from '@/lib/files/file-queries.server';
 import { listMessages } from '@/lib/db/queries/messages.server';
 import { ensureUser } from '@/lib/db/queries/users.server';
 import { createFsBlobStore } from '@/lib/blobs/fs-blob-store.server';

@@ -2,7 +2,7 @@
 
 /**
  * Moves a conversation's file between this device and the person's account, under the same name
- * (PATCH /api/conversations/<id>/files, lib/db/queries/files.server.ts `setFileLocation`):
+ * (PATCH /api/conversations/<id>/files, lib/files/file-queries.server.ts `setFileLocation`):
  * - to the account: the kept bytes are uploaded (the upload route and its per-file limit), the
  *   record becomes an account file, and the upload's own record is removed;
  * - to this device: the account's bytes are downloaded into the device's storage (checked by

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { getDb } from '@/lib/db/client.server';
 import { getConversation } from '@/lib/db/queries/conversations.server';
 import { listMessages } from '@/lib/db/queries/messages.server';
-import { listFiles, type ConversationFile } from '@/lib/db/queries/files.server';
+import { listFiles, type ConversationFile } from '@/lib/files/file-queries.server';
 import { closeAbandonedRuns } from './abandoned-runs.server';
 import { markCutOffAnswer } from './answer-drafts.server';
 import { toUIMessages } from './ui-messages.server';

@@ -6,7 +6,7 @@ import { createFsBlobStore } from '@/lib/blobs/fs-blob-store.server';
 import { createDb, type Db } from './client.server';
 import { getBlobForShare, getBlobForUser, linkBlob, putBlob, putConversationBlob } from './queries/blobs.server';
 import { createConversation, deleteConversation, getConversation, lastUsedModelId, listConversations, renameConversation, setConversationModel, setGeneratedTitle } from './queries/conversations.server';
-import { addDeviceFile, addFile, listFiles, removeFile } from './queries/files.server';
+import { addDeviceFile, addFile, listFiles, removeFile } from '@/lib/files/file-queries.server';
 import { listMessages, saveMessages, upsertMessage } from './queries/messages.server';
 import { QuotaExceededError, type StorageQuota } from './queries/quota.server';
 import { createOrUpdateShare, forkShare, getShare, listShareFiles, revokeShare } from './queries/shares.server';

@@ -6,7 +6,7 @@ import { createFsBlobStore } from '@/lib/blobs/fs-blob-store.server';
 import type { Db } from './client.server';
 import { getBlobForUser, linkBlob, putBlob } from './queries/blobs.server';
 import { createConversation } from './queries/conversations.server';
-import { addAccountFile, addDeviceFile, addFile, listAccountFiles, listDownloadFiles, listFiles, setFileLocation } from './queries/files.server';
+import { addAccountFile, addDeviceFile, addFile, listAccountFiles, listDownloadFiles, listFiles, setFileLocation } from '@/lib/files/file-queries.server';
 import { QuotaExceededError, type StorageQuota } from './queries/quota.server';
 import { openForTests, pgliteBackend, serverBackend, type TestBackend } from '../testing/databases';
 

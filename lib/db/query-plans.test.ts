@@ -16,7 +16,7 @@ import { createFsBlobStore } from '@/lib/blobs/fs-blob-store.server';
 import type { Db } from './client.server';
 import { getBlobForShare, getBlobForUser, linkBlob, putBlob, unlinkBlobIfUnused } from './queries/blobs.server';
 import { createConversation, deleteConversation, getConversation, lastUsedModelId, listConversations, renameConversation, lockConversation, lockOrCreateConversation, setGeneratedTitle } from './queries/conversations.server';
-import { addFile, listFiles, removeFile } from './queries/files.server';
+import { addFile, listFiles, removeFile } from '@/lib/files/file-queries.server';
 import { listMessages, saveMessages, upsertMessage } from './queries/messages.server';
 import { deleteRunProgress, listRunProgress, saveRunProgress } from './queries/run-progress.server';
 import type { StorageQuota } from './queries/quota.server';

@@ -6,7 +6,7 @@ import { ownOrNewConversation } from './store-upload.server';
 import { AppError } from '@/lib/errors.server';
 import { chatRequestSchema } from '@/lib/chat/request-schema.server';
 import { loadConversationForChat, saveIncomingMessage } from '@/lib/chat/chat-store.server';
-import { addFile, listFiles } from '@/lib/db/queries/files.server';
+import { addFile, listFiles } from './file-queries.server';
 import { listMessages } from '@/lib/db/queries/messages.server';
 import { createOrUpdateShare, getShare, revokeShare } from '@/lib/db/queries/shares.server';
 import { shares } from '@/lib/db/schema.server';

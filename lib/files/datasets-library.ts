@@ -1,7 +1,7 @@
 /**
  * "My datasets": what the library lists, from the two places a person's files live, merged by
  * SHA-256 (the same bytes are one dataset, wherever they are). Shared and pure: the server
- * deduplicates the account's files (lib/db/queries/files.server.ts), the page merges them with the files
+ * deduplicates the account's files (lib/files/file-queries.server.ts), the page merges them with the files
  * kept on this device (lib/files/device-files.client.ts).
  */
 import { z } from 'zod';

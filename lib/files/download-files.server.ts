@@ -1,13 +1,13 @@
 /**
  * The one way a download (a conversation's "Download with data", "Export everything") reads a
  * conversation's files: by the conversation's own reference to bytes its owner uploaded or linked
- * (lib/db/queries/files.server.ts, listDownloadFiles), never by the SHA-256 a record names. A file
+ * (lib/files/file-queries.server.ts, listDownloadFiles), never by the SHA-256 a record names. A file
  * kept on a device is never read from the blob store: its bytes are on that device.
  */
 import 'server-only';
 import type { BlobStore } from '@/lib/blobs/blob-store.server';
 import type { Db } from '@/lib/db/client.server';
-import { listDownloadFiles } from '@/lib/db/queries/files.server';
+import { listDownloadFiles } from './file-queries.server';
 
 /** A file of a download: `read` gives its stored bytes (null when no longer stored); null `read`: kept on its owner's device. */
 export type DownloadFile = { name: string; read: (() => Promise<AsyncIterable<Uint8Array> | null>) | null };

@@ -11,7 +11,7 @@ import { logger } from '@/lib/log/logger.server';
 import type { Db } from '@/lib/db/client.server';
 import { deleteBlobIfUnreferenced, linkBlob, recordBlob } from '@/lib/db/queries/blobs.server';
 import { getConversation, ownOrCreateConversation } from '@/lib/db/queries/conversations.server';
-import { addFile } from '@/lib/db/queries/files.server';
+import { addFile } from './file-queries.server';
 import { exceededQuota } from '@/lib/db/queries/quota.server';
 import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName } from './accept';
 import { quotaMessage, storageQuota } from './storage-quota.server';

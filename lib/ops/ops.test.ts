@@ -27,7 +27,7 @@ import { ConfigurationError } from '@/lib/config-problems.server';
 import { createDb, type Db, type DbOptions } from '@/lib/db/client.server';
 import { putBlob } from '@/lib/db/queries/blobs.server';
 import { createConversation, getConversation } from '@/lib/db/queries/conversations.server';
-import { addFile, listFiles } from '@/lib/db/queries/files.server';
+import { addFile, listFiles } from '@/lib/files/file-queries.server';
 import { listMessages, saveMessages } from '@/lib/db/queries/messages.server';
 import { createOrUpdateShare, getShare, listShareFiles } from '@/lib/db/queries/shares.server';
 import { ensureUser } from '@/lib/db/queries/users.server';

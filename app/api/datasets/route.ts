@@ -1,5 +1,5 @@
 import { getDb } from '@/lib/db/client.server';
-import { listAccountFiles } from '@/lib/db/queries/files.server';
+import { listAccountFiles } from '@/lib/files/file-queries.server';
 import { route } from '@/lib/http/route.server';
 import { requireUser } from '@/lib/http/session.server';
 

@@ -10,7 +10,7 @@ import { pgliteBackend, serverBackend, type TestBackend } from '../../testing/da
 import { deleteBlobIfUnreferenced, putBlob } from './blobs.server';
 import { createConversation, listConversations } from './conversations.server';
 import { deletePersonData } from './delete-account.server';
-import { addFile } from './files.server';
+import { addFile } from '@/lib/files/file-queries.server';
 import { mergeGuestIntoAccount } from './merge-guest.server';
 import type { StorageQuota } from './quota.server';
 import { createOrUpdateShare } from './shares.server';

@@ -1,7 +1,7 @@
 import { getDb } from '@/lib/db/client.server';
 import { getConversation } from '@/lib/db/queries/conversations.server';
 import { deleteBlobIfUnreferenced } from '@/lib/db/queries/blobs.server';
-import { listFiles, removeFile, setFileLocation } from '@/lib/db/queries/files.server';
+import { listFiles, removeFile, setFileLocation } from '@/lib/files/file-queries.server';
 import { AppError } from '@/lib/errors.server';
 import { UPLOAD_LIMITS } from '@/lib/files/accept';
 import { checkHeadroom, checkUpload, ownOrNewConversation, storeUpload } from '@/lib/files/store-upload.server';
@@ -72,7 +72,7 @@ export const DELETE = route<Params>(async ({ request, params }) => {
 const locationChangeSchema = z.strictObject({ name: z.string().min(1).max(300), location: z.enum(['account', 'device']) });
 
 /**
- * Moves a named file between the person's device and their account (lib/db/queries/files.server.ts,
+ * Moves a named file between the person's device and their account (lib/files/file-queries.server.ts,
  * `setFileLocation`). To the account, its bytes must have been uploaded first (409 otherwise) and
  * count against the quota; to the device, this conversation's copy is released (the blob is
  * deleted when nothing references it any more).

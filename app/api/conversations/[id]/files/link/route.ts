@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client.server';
-import { addAccountFile } from '@/lib/db/queries/files.server';
+import { addAccountFile } from '@/lib/files/file-queries.server';
 import { AppError } from '@/lib/errors.server';
 import { checkUpload, ownOrNewConversation } from '@/lib/files/store-upload.server';
 import { storageQuota } from '@/lib/files/storage-quota.server';

@@ -1,14 +1,14 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../client.server';
-import { conversationBlobs, conversationFiles, conversations, shareFiles, shares } from '../schema.server';
-import { withSuffix } from '@/lib/files/accept';
-import { getConversation } from './conversations.server';
-import { getBlobForUser, linkBlob, unlinkBlobIfUnused } from './blobs.server';
-import type { StorageQuota } from './quota.server';
+import type { Db } from '@/lib/db/client.server';
+import { conversationBlobs, conversationFiles, conversations, shareFiles, shares } from '@/lib/db/schema.server';
+import { withSuffix } from './accept';
+import { getConversation } from '@/lib/db/queries/conversations.server';
+import { getBlobForUser, linkBlob, unlinkBlobIfUnused } from '@/lib/db/queries/blobs.server';
+import type { StorageQuota } from '@/lib/db/queries/quota.server';
 
-import type { DataFileLocation } from '@/lib/files/data-file';
-import { newestBySha256, type AccountDataset } from '@/lib/files/datasets-library';
+import type { DataFileLocation } from './data-file';
+import { newestBySha256, type AccountDataset } from './datasets-library';
 
 /** A conversation's dataset as the server records it: `location` says where its bytes are (lib/files/data-file.ts). */
 export type ConversationFile = { name: string; sha256: string; mediaType: string; size: number; location: DataFileLocation };
