@@ -4,7 +4,8 @@
  * finished its in-flight requests (lib/health/health.server.ts), whether or not /api/health was ever asked; and
  * every request carries its TCP peer's address (lib/http/peer-address.server.ts); idle keep-alive
  * connections outlive the clients and proxies that reuse them (lib/http/keep-alive.server.ts); the
- * engines' files are answered precompressed (lib/assets/serve-engine-assets.server.ts).
+ * engines' files are answered precompressed (lib/assets/serve-engine-assets.server.ts); a rejection
+ * no one handled is logged through the app's log (lib/log/unhandled-rejections.server.ts).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
@@ -18,6 +19,9 @@ export async function register(): Promise<void> {
     console.error(formatProblems(problems, `runpad: cannot start: ${countProblems(problems)} in the configuration`));
     if (process.env.NODE_ENV === 'production') process.exit(1);
   }
+  // A rejection no one handled is logged through our log, not printed whole by Next.
+  const { installRejectionLog } = await import('./lib/log/unhandled-rejections.server');
+  installRejectionLog();
   const { registerShutdown } = await import('./lib/health/health.server');
   registerShutdown();
   // The per-address limits need the TCP peer, which a Fetch Request does not carry.

@@ -33,6 +33,7 @@ import { authAccounts, authPasskeys, authSessions, authUsers, authVerifications 
 import { CLIENT_ADDRESS_HEADER } from '@/lib/request/peer-address-header.server';
 import { isSecureOrigin } from '@/lib/request/origin.server';
 import { logger } from '@/lib/log/logger.server';
+import { fingerprintKey } from '@/lib/log/fingerprint.server';
 import { passwordResetMail, sendMail, verificationMail } from '@/lib/email/mailer.server';
 import { PENDING_APPROVAL, signInRefusal } from './access.server';
 import { admissionOnCreate } from './admission.server';
@@ -59,7 +60,7 @@ function buildAuth(db: Db, origin: string) {
     secret: getAuthSecret(),
     trustedOrigins: [origin],
     telemetry: { enabled: false },
-    logger: betterAuthLogger(log),
+    logger: betterAuthLogger(log, fingerprintKey(getAuthSecret())),
     database: drizzleAdapter(db, {
       provider: 'pg',
       schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications, passkey: authPasskeys },

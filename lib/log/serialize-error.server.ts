@@ -11,6 +11,12 @@
  * JSON.parse quotes the start of its input. So every message of the chain, at any depth, is cut to
  * its first line, to the place where it starts quoting a value the error carries (`text`, `value`,
  * `responseBody`…), JSON.parse's quoted excerpt is dropped, and what is left is bounded.
+ *
+ * A model provider's error (the AI SDK's and its providers' `AI_*` errors) is logged by its type
+ * alone, never its message: the message is the provider's own words (a 400 that quotes the prompt),
+ * the model's (an unknown tool's name, its input) or a body it answered. What names the failure is
+ * kept instead: the HTTP status, the provider's error type and its request id (as tokens; anything
+ * else there is dropped), and "unknown tool" for a tool no one offered.
  */
 
 /**
@@ -29,6 +35,19 @@ const NOT_LOGGED = '[not logged]';
 const MAX_STACK_FRAMES = 20;
 const MAX_CAUSE_DEPTH = 4;
 const MAX_AGGREGATED = 5;
+/** A provider's error type or request id is logged only when it is a token (`invalid_request_error`, `req_abc123`): never words. */
+const TOKEN = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
+/** The headers in which providers name a request: OpenAI and OpenAI-compatible servers, Anthropic. */
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id'] as const;
+/** The SDK's errors whose message is the SDK's own words about configuration, never a provider's or a model's. */
+const SDK_WORDED = new Set(['AI_LoadAPIKeyError', 'AI_LoadSettingError', 'AI_UnsupportedFunctionalityError']);
+/** The words logged for a provider error of this type in place of its message. */
+const PROVIDER_WORDS: Record<string, string> = {
+  AI_APICallError: 'the provider answered with an error',
+  AI_NoSuchToolError: 'unknown tool',
+  AI_InvalidToolInputError: 'invalid input for a tool',
+  AI_RetryError: 'failed after retries',
+};
 
 export type SerializedError = {
   type: string;
@@ -37,6 +56,8 @@ export type SerializedError = {
   url?: string;
   cause?: SerializedError;
   errors?: SerializedError[];
+  providerErrorType?: string;
+  requestId?: string;
 } & Partial<Record<(typeof KEPT_FIELDS)[number], string | number | boolean>>;
 
 function bounded(text: string, max = MAX_FIELD_CHARS): string {
@@ -89,13 +110,46 @@ function withoutQuery(url: string): string {
   }
 }
 
+/** Whether this error is a model provider's (the AI SDK's `AI_*` errors), whose message is never logged. */
+function isProviderError(error: Error): boolean {
+  return error.name.startsWith('AI_') && !SDK_WORDED.has(error.name);
+}
+
+/** The error type a provider put in its JSON error body (OpenAI, Anthropic: `error.type`; Gemini: `error.status`), if it is a token. */
+function providerErrorType(fields: Record<string, unknown>): string | undefined {
+  let body: unknown = fields.data;
+  if (body === undefined && typeof fields.responseBody === 'string') {
+    try {
+      body = JSON.parse(fields.responseBody);
+    } catch {
+      return undefined;
+    }
+  }
+  const error = body !== null && typeof body === 'object' ? (body as { error?: unknown }).error : undefined;
+  const named = error !== null && typeof error === 'object' ? ((error as { type?: unknown }).type ?? (error as { status?: unknown }).status ?? (error as { code?: unknown }).code) : undefined;
+  return typeof named === 'string' && TOKEN.test(named) ? named : undefined;
+}
+
+function requestIdOf(fields: Record<string, unknown>): string | undefined {
+  const headers = fields.responseHeaders;
+  if (headers === null || typeof headers !== 'object') return undefined;
+  for (const name of REQUEST_ID_HEADERS) {
+    const id = (headers as Record<string, unknown>)[name];
+    if (typeof id === 'string' && TOKEN.test(id)) return id;
+  }
+  return undefined;
+}
+
 export function serializeError(value: unknown, depth = 0): SerializedError {
   if (!(value instanceof Error)) {
-    // A thrown non-Error: its text if it is a primitive, never an object's properties.
-    const message = value === null || typeof value !== 'object' ? String(value) : `[${Object.prototype.toString.call(value).slice(8, -1)}]`;
-    return { type: typeof value, message: bounded(message) };
+    // A thrown non-Error: a number or a flag as it is; a string's words (a provider's stream error
+    // can be one) and an object's properties never, only its kind.
+    if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return { type: typeof value, message: String(value) };
+    const message = typeof value === 'string' ? `[${value.length} characters not logged]` : `[${Object.prototype.toString.call(value).slice(8, -1)}]`;
+    return { type: typeof value, message };
   }
-  const message = loggedMessage(value);
+  const provider = isProviderError(value);
+  const message = provider ? (PROVIDER_WORDS[value.name] ?? NOT_LOGGED) : loggedMessage(value);
   const serialized: SerializedError = { type: value.name, message };
   if (value.stack) serialized.stack = cleanStack(value.stack, `${value.name}: ${message}`);
   const fields = value as unknown as Record<string, unknown>;
@@ -104,6 +158,14 @@ export function serializeError(value: unknown, depth = 0): SerializedError {
     if (typeof kept === 'string' || typeof kept === 'number' || typeof kept === 'boolean') serialized[field] = typeof kept === 'string' ? bounded(kept) : kept;
   }
   if (typeof fields.url === 'string') serialized.url = withoutQuery(fields.url);
+  if (provider) {
+    const type = providerErrorType(fields);
+    if (type) serialized.providerErrorType = type;
+    const requestId = requestIdOf(fields);
+    if (requestId) serialized.requestId = requestId;
+    // A retry's last failure names it (its own message is the last error's words).
+    if (value.name === 'AI_RetryError' && fields.lastError !== undefined && value.cause === undefined && depth < MAX_CAUSE_DEPTH) serialized.cause = serializeError(fields.lastError, depth + 1);
+  }
   if (depth < MAX_CAUSE_DEPTH) {
     if (value.cause !== undefined) serialized.cause = serializeError(value.cause, depth + 1);
     if (value instanceof AggregateError) serialized.errors = (value.errors as unknown[]).slice(0, MAX_AGGREGATED).map((error) => serializeError(error, depth + 1));

@@ -20,8 +20,9 @@ describe('an error in the log names its failure, not the data it carried', () =>
     log.error({ err: failure, cause: 'provider' }, 'model request failed');
     const written = JSON.stringify(lines);
     for (const carried of ['123456', 'cookie-value', 'query-string-key']) expect(written).not.toContain(carried);
-    expect(lines[0].err).toMatchObject({ type: 'AI_APICallError', message: 'The server had an error', statusCode: 500, isRetryable: true, url: 'https://models.example/v1/chat/completions' });
-    expect((lines[0].err as { stack: string }).stack).toMatch(/^AI_APICallError: The server had an error\n\s+at /);
+    // A provider's message is its own words (it can quote the prompt): the error is named by its type and status.
+    expect(lines[0].err).toMatchObject({ type: 'AI_APICallError', message: 'the provider answered with an error', statusCode: 500, isRetryable: true, url: 'https://models.example/v1/chat/completions' });
+    expect((lines[0].err as { stack: string }).stack).toMatch(/^AI_APICallError: the provider answered with an error\n\s+at /);
   });
 
   it('a cause chain is kept to a bounded depth, each link by its own name and message', () => {
@@ -59,20 +60,23 @@ describe('an error in the log names its failure, not the data it carried', () =>
     for (const carried of ['7301-552-981', '123456', 'X99887766', 'Title for ID', 'choices']) expect(written).not.toContain(carried);
     const messages: string[] = [];
     for (let link = lines[0].err as { message: string; cause?: unknown } | undefined; link; link = link.cause as typeof link) messages.push(link.message);
-    expect(messages).toEqual(['title failed', 'wrapped', 'Type validation failed: Value: [not logged]', 'JSON parsing failed: Text: [not logged]', expect.stringMatching(/^Unexpected token .*\[not logged\] is not valid JSON$/)]);
-    expect((lines[1].err as { message: string }).message).toBe('Invalid response data: [not logged]');
+    // The AI SDK's errors are a provider's or a model's words: never logged; the SDK's own kin are cut where they quote.
+    expect(messages).toEqual(['title failed', 'wrapped', '[not logged]', '[not logged]', expect.stringMatching(/^Unexpected token .*\[not logged\] is not valid JSON$/)]);
+    expect((lines[1].err as { message: string }).message).toBe('[not logged]');
     expect((lines[2].err as { message: string }).message).toBe('first line');
     expect((lines[3].err as { message: string }).message.length).toBeLessThan(600);
   });
 
-  it('a thrown object that is not an Error is named by its kind, not by its contents', () => {
+  it('a thrown object or string that is not an Error is named by its kind, not by its contents (a provider’s stream error can be either)', () => {
     const { log, lines } = capturedLog();
     log.warn({ err: { token: 'session-token-value' } }, 'failed');
     log.warn({ err: 'plain words' }, 'failed');
+    log.warn({ err: 42 }, 'failed');
     expect(JSON.stringify(lines)).not.toContain('session-token-value');
     expect(lines.map((l) => l.err)).toEqual([
       { type: 'object', message: '[Object]' },
-      { type: 'string', message: 'plain words' },
+      { type: 'string', message: '[11 characters not logged]' },
+      { type: 'number', message: '42' },
     ]);
   });
 
