@@ -2,7 +2,7 @@
 
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import { TARGET_IDS, type TargetId } from '@/lib/targets/registry';
-import type { RunnerSource } from '@/lib/targets/runners.client';
+import type { RunnerSource } from '@/lib/targets/runner';
 import type { PackageSourceAnswer } from '@/lib/targets/target';
 
 /** Per target whose runner has a package source (Python's mirror, R's repository), what the page found of it. */

@@ -5,7 +5,7 @@ import type { UIMessage } from 'ai';
 import type { Kernel } from '@/lib/targets/python/kernel.client';
 import { TARGETS } from '@/lib/targets/registry';
 import { readRunPart } from '@/lib/targets/run-part';
-import type { RunnerSource } from '@/lib/targets/runners.client';
+import type { RunnerSource } from '@/lib/targets/runner';
 
 const IMPORT_LINE = /^\s*(?:import\s+[\w.]+(?:\s*,\s*[\w.]+)*|from\s+[\w.]+\s+import\b.*)/;
 

@@ -16,7 +16,7 @@ import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type Resto
 import { TARGET_LIST, TARGETS } from '@/lib/targets/registry';
 import { replayRuns } from '@/lib/targets/replay.client';
 import type { Prepared } from '@/lib/targets/pipeline.client';
-import type { RunnerSource } from '@/lib/targets/runners.client';
+import type { RunnerSource } from '@/lib/targets/runner';
 
 type Restored = { runs: number; failed: string[] };
 

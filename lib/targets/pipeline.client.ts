@@ -18,7 +18,7 @@ import { failureOfError } from '@/lib/runtime/run-failure';
 import { failedRun } from '@/lib/runtime/failed-run';
 import { targetOf, type Target } from './registry';
 import type { RunContext, TargetRunner } from './runner';
-import type { RunnerSource } from './runners.client';
+import type { RunnerSource } from './runner';
 
 /** Stores a file a run wrote; its sha256, or null when it could not be stored. */
 export type StoreFile = (file: { name: string; mediaType: string; bytes: Uint8Array }) => Promise<string | null>;

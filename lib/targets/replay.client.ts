@@ -11,7 +11,7 @@ import type { ReplayStep } from '@/lib/targets/restore-plan.client';
 import { failureForPerson } from '@/lib/runtime/run-failure';
 import { failureOfResult } from '@/lib/runtime/failed-run';
 import { TARGETS } from './registry';
-import type { RunnerSource } from './runners.client';
+import type { RunnerSource } from './runner';
 
 export type ReplayOutcome = { runs: number; failed: string[] };
 

@@ -6,6 +6,7 @@
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import type { DataFile } from '@/lib/files/data-file';
 import type { PackageSourceAnswer, ReplayPolicy } from './target';
+import type { TargetId } from './registry';
 
 export type RunnerState =
   | { kind: 'idle' }
@@ -67,3 +68,9 @@ export interface TargetRunner {
   state(): RunnerState;
   subscribe(listener: (state: RunnerState) => void): () => void;
 }
+
+/** A step every run's result passes through in the pipeline, declared by the target that does it (BROWSER_TARGETS, lib/targets/runners.client.ts). */
+export type PostProcessStep = (result: RunResult, using: { runners: RunnerSource; timeoutMs: number }) => Promise<RunResult>;
+
+/** Where the pipeline finds a target's runner, and the targets' post-processing steps. */
+export type RunnerSource = { get(id: TargetId): TargetRunner; postProcessSteps?(): readonly PostProcessStep[] };

@@ -5,21 +5,17 @@
  * line a type error.
  */
 import 'client-only';
-import type { RunResult } from '@/lib/runtime/protocol';
 import { drawDotOutputs } from './graphviz/dot-outputs.client';
 import { createGraphvizRunner } from './graphviz/graphviz-runner.client';
 import { createJavaScriptRunner } from './javascript/runner.client';
 import { createPythonRunner } from './python/runner.client';
 import { createRRunner } from './r/r-runner.client';
 import type { TargetId } from './registry';
-import type { TargetRunner } from './runner';
+import type { PostProcessStep, RunnerSource, TargetRunner } from './runner';
 import type { RunnerEnv } from './runner-env';
 import { createSqlRunner } from './sql/runner.client';
 
 export type RunnerFactory = (env: RunnerEnv) => TargetRunner;
-
-/** A step every run's result passes through in the pipeline, declared by the target that does it. */
-export type PostProcessStep = (result: RunResult, using: { runners: RunnerSource; timeoutMs: number }) => Promise<RunResult>;
 
 export type BrowserTarget = { create: RunnerFactory; postProcess?: PostProcessStep };
 
@@ -30,9 +26,6 @@ export const BROWSER_TARGETS: Record<TargetId, BrowserTarget> = {
   r: { create: createRRunner },
   javascript: { create: createJavaScriptRunner },
 };
-
-/** Where the pipeline finds a target's runner, and the targets' post-processing steps. */
-export type RunnerSource = { get(id: TargetId): TargetRunner; postProcessSteps?(): readonly PostProcessStep[] };
 
 /** One page's runners, each made on its target's first run (a diagram worker only when drawn). */
 export class RunnerSet implements RunnerSource {

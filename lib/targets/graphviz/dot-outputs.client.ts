@@ -10,7 +10,7 @@ import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import type { MimeBundle, Output, RunResult } from '@/lib/runtime/protocol';
 import { failureForPerson, type Failed } from '@/lib/runtime/run-failure';
 import { failureOfResult } from '@/lib/runtime/failed-run';
-import type { PostProcessStep } from '../runners.client';
+import type { PostProcessStep } from '../runner';
 import { TARGETS } from '../registry';
 
 /** A drawn diagram's bundle (SVG shown, PNG for the model, its text), or the run failure that kept it from being drawn. */
