@@ -41,6 +41,13 @@ export function formatProblems(problems: ConfigProblem[], heading: string): stri
   return `${heading} (docs/OPERATING.md, "Troubleshooting"):\n${lines.join('\n')}\n`;
 }
 
+/** Settings that are ignored (unknown names), as `npm start` and `npm run doctor` print them: the start goes on. */
+export function formatWarnings(warnings: ConfigProblem[], heading: string): string {
+  if (warnings.length === 0) return '';
+  const lines = warnings.map((w) => `  - ${w.variable}: ${withStop(w.problem)}\n    Fix: ${withStop(w.fix)}`);
+  return `${heading}: ${warnings.length === 1 ? '1 setting' : `${warnings.length} settings`} ignored (docs/OPERATING.md, "Configuration"):\n${lines.join('\n')}\n`;
+}
+
 /** "1 problem", "3 problems". */
 export function countProblems(problems: ConfigProblem[]): string {
   return problems.length === 1 ? '1 problem' : `${problems.length} problems`;

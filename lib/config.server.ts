@@ -79,6 +79,69 @@ const envSchema = z.object({
   RUNPAD_TOKENS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
 });
 
+/**
+ * RUNPAD_* names read outside the schema above: the log level (read on its own, `logLevel`),
+ * `npm start`'s and the build's own switches (scripts/start.mjs, next.config.ts), and the test
+ * suite's (playwright.config.ts, e2e/). Every other RUNPAD_* name in the environment is a mistake,
+ * most often a misspelling, and is named at start and by the doctor (`unknownSettings`).
+ */
+const RUNPAD_SETTINGS_READ_ELSEWHERE = [
+  'RUNPAD_LOG_LEVEL',
+  'RUNPAD_NO_BUILD',
+  'RUNPAD_BUILD_CACHE',
+  'RUNPAD_BUILD_SKIP_TYPECHECK',
+  'RUNPAD_E2E_APP_SERVERS',
+  'RUNPAD_E2E_LONG',
+  'RUNPAD_E2E_PORT_OFFSET',
+  'RUNPAD_E2E_TRACE',
+  'RUNPAD_E2E_WORKERS',
+] as const;
+
+/** Every RUNPAD_* setting Runpad reads. */
+export const KNOWN_RUNPAD_SETTINGS: readonly string[] = [...Object.keys(envSchema.shape).filter((name) => name.startsWith('RUNPAD_')), ...RUNPAD_SETTINGS_READ_ELSEWHERE];
+
+/** Edits (a letter added, dropped, changed, or two swapped) from one name to another. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i += 1) {
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+    }
+  }
+  return rows[a.length][b.length];
+}
+
+/** The name as a person meant it: no byte-order mark or spaces around it, upper case. */
+function plainName(name: string): string {
+  return name.replace(/^\uFEFF/, '').trim().toUpperCase();
+}
+
+/**
+ * Every RUNPAD_* name in `env` that Runpad does not read, with the known setting nearest to it
+ * (when one is near enough to be the one meant). Warnings, not problems: the server starts, and
+ * `npm start` and `npm run doctor` print them. Names only, never a value.
+ */
+export function unknownSettings(env: Record<string, string | undefined> = process.env): ConfigProblem[] {
+  const known = new Set(KNOWN_RUNPAD_SETTINGS);
+  return Object.keys(env)
+    .filter((name) => plainName(name).startsWith('RUNPAD_') && !known.has(name))
+    .sort()
+    .map((name) => {
+      const plain = plainName(name);
+      const tail = plain.slice('RUNPAD_'.length);
+      const [nearest] = KNOWN_RUNPAD_SETTINGS.map((setting) => ({ setting, distance: editDistance(plain, setting) })).sort((a, b) => a.distance - b.distance || a.setting.localeCompare(b.setting));
+      // Near enough to be a slip of the keyboard: at most a third of the name's own letters.
+      const meant = nearest && nearest.distance <= Math.max(2, Math.floor(tail.length / 3)) ? nearest.setting : null;
+      return {
+        variable: JSON.stringify(name).slice(1, -1),
+        problem: 'not a setting Runpad knows, so it is ignored',
+        fix: meant ? `did you mean ${meant}? Rename it to that, or remove it` : 'remove it, or use a setting docs/OPERATING.md lists',
+      };
+    });
+}
+
 /** One model of the catalog, ready to call (the demo model's streaming pace included). */
 export type ModelConfig = ModelEntry & { chunkDelayMs: number };
 

@@ -58,14 +58,21 @@ async function loadChecks() {
  * does not: a server whose database is down starts and says so on every page).
  */
 export async function checkConfiguration({ database, heading }) {
-  const { runDoctor, formatProblems, countProblems } = await loadChecks();
-  const { problems, summary } = await runDoctor({ database });
-  return { problems, summary, text: problems.length > 0 ? formatProblems(problems, `${heading}: ${countProblems(problems)} in the configuration`) : '' };
+  const { runDoctor, formatProblems, formatWarnings, countProblems } = await loadChecks();
+  const { problems, warnings, summary } = await runDoctor({ database });
+  return {
+    problems,
+    summary,
+    text: problems.length > 0 ? formatProblems(problems, `${heading}: ${countProblems(problems)} in the configuration`) : '',
+    // Unknown RUNPAD_* names (most often misspelt): printed, and the start goes on.
+    warningText: formatWarnings(warnings, heading.replace(/: cannot start$/, '')),
+  };
 }
 
 async function main() {
   loadEnvFiles();
-  const { problems, summary, text } = await checkConfiguration({ database: true, heading: 'runpad doctor' });
+  const { problems, summary, text, warningText } = await checkConfiguration({ database: true, heading: 'runpad doctor' });
+  if (warningText) console.warn(warningText);
   if (problems.length > 0) {
     console.error(text);
     process.exit(1);

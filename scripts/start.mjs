@@ -177,7 +177,8 @@ async function main() {
   loadEnvFiles();
   // Next's telemetry is off for everything started from here (its notice is never printed).
   process.env.NEXT_TELEMETRY_DISABLED = '1';
-  const { problems, text } = await checkConfiguration({ database: false, heading: 'runpad: cannot start' });
+  const { problems, text, warningText } = await checkConfiguration({ database: false, heading: 'runpad: cannot start' });
+  if (warningText) console.warn(warningText);
   if (problems.length > 0) {
     console.error(text);
     process.exit(1);

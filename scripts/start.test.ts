@@ -63,6 +63,14 @@ describe('npm start refuses what it cannot start, in words, before anything star
     expect(result.stdout).not.toMatch(/Ready|building/);
   });
 
+  it('a misspelt setting (RUNPAD_ACESS=invite) is named with the setting meant, and the start goes on to its next check', async () => {
+    const result = await start({ RUNPAD_ACESS: 'invite', RUNPAD_NO_BUILD: '1' });
+    expect(result.stderr).toMatch(/runpad: 1 setting ignored .*\n {2}- RUNPAD_ACESS: not a setting Runpad knows, so it is ignored\.\n {4}Fix: did you mean RUNPAD_ACCESS\?/);
+    expect(result.stderr).not.toContain('invite');
+    // Not a problem that stops it: the next check (no build, and RUNPAD_NO_BUILD=1) is what ends it.
+    expect(result.stderr).toContain('there is no build yet');
+  });
+
   it('with RUNPAD_NO_BUILD=1, no build or one older than the sources is refused with the command to run', async () => {
     const missing = await start({ RUNPAD_NO_BUILD: '1' });
     expect(missing.code).toBe(1);

@@ -7,10 +7,10 @@
  * runs, says so on every page and in /api/health, and recovers when the database is back.
  */
 import 'server-only';
-import { configurationProblems, getConfig, type AppConfig } from '@/lib/config.server';
+import { configurationProblems, getConfig, unknownSettings, type AppConfig } from '@/lib/config.server';
 import type { ConfigProblem } from '@/lib/config-problems.server';
 
-export { countProblems, formatProblems } from '@/lib/config-problems.server';
+export { countProblems, formatProblems, formatWarnings } from '@/lib/config-problems.server';
 import { answers, pingRedis } from './dependency-probes.server';
 import { createS3BlobStore } from '@/lib/blobs/s3-blob-store.server';
 
@@ -21,11 +21,13 @@ export type DoctorOptions = {
   timeoutMs?: number;
 };
 
-export type DoctorReport = { problems: ConfigProblem[]; summary: string[] };
+/** `warnings`: settings that are ignored (an unknown RUNPAD_* name, most often misspelt); they do not stop the start. */
+export type DoctorReport = { problems: ConfigProblem[]; warnings: ConfigProblem[]; summary: string[] };
 
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const problems = configurationProblems();
-  if (problems.length > 0) return { problems, summary: [] };
+  const warnings = unknownSettings();
+  if (problems.length > 0) return { problems, warnings, summary: [] };
   const config = getConfig();
   const timeoutMs = options.timeoutMs ?? 3_000;
   const checks: Array<Promise<ConfigProblem | null>> = [];
@@ -73,7 +75,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     );
   }
   const found = (await Promise.all(checks)).filter((problem): problem is ConfigProblem => problem !== null);
-  return { problems: found, summary: found.length > 0 ? [] : summary(config, options.database) };
+  return { problems: found, warnings, summary: found.length > 0 ? [] : summary(config, options.database) };
 }
 
 /** "ECONNREFUSED" rather than "failed (ECONNREFUSED)". */
