@@ -19,8 +19,9 @@ test.describe('online: matplotlib and pandas from the real package source', () =
   test.beforeAll(async () => {
     const reachable = await packageSourceReachable();
     if (!reachable) console.log(`NOTICE: ${officialPackageBaseUrl} is not reachable from this machine; the online scenarios are skipped.`);
-    // This scenario runs against the real source when it is reachable, with a visible skip
-    // otherwise; the offline mirror e2e (packages.spec.ts) covers the same path here.
+    // This scenario runs against the real source when it is reachable, with a visible skip when
+    // the CDN is not reachable from this machine (the one skip CI keeps: no service of ours is
+    // missing); the offline mirror e2e (packages.spec.ts) covers the same path here.
     test.skip(!reachable, `${officialPackageBaseUrl} is not reachable from this machine`);
   });
 

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previewToText, sniffTable } from '@/lib/files/sniff.client';
+import { stdlibPython } from '@/lib/testing/python-env';
 import { datasetsIn, understand, type Analysis, type Dataset } from './demo-analysis';
 import { chartProgramFor, pythonFor, sqlFor } from './demo-analysis-code';
 
@@ -58,10 +58,10 @@ async function runSql(query: string): Promise<Record<string, unknown>[]> {
   return reader.getRowObjectsJson() as Record<string, unknown>[];
 }
 
-/** Runs the demo's Python with python3: `display` stands in for the page's, printing the markdown table. */
+/** Runs the demo's Python with Debian's python3 on the standard library alone: `display` stands in for the page's, printing the markdown table. */
 function runPython(code: string): string {
   const program = `import json\ndef display(obj, raw=False):\n    print(obj["text/markdown"])\n${code.replaceAll('/data/', `${dir}/`)}\nprint("ROWS=" + json.dumps(rows))\n`;
-  return execFileSync('python3', ['-c', program], { encoding: 'utf8' });
+  return stdlibPython(['-c', program]);
 }
 
 const rowsOf = (output: string) => JSON.parse(output.split('ROWS=')[1]) as Record<string, unknown>[];
@@ -218,7 +218,7 @@ describe('charts', () => {
       'def display(obj, raw=False):',
       '    print("SPEC=" + json.dumps(obj["application/vnd.vegalite.v5+json"]))',
     ].join('\n');
-    const output = execFileSync('python3', ['-c', `${stub}\n${chartProgramFor(query, 'Total revenue by month')}`], { encoding: 'utf8' });
+    const output = stdlibPython(['-c', `${stub}\n${chartProgramFor(query, 'Total revenue by month')}`]);
     const spec = JSON.parse(output.split('SPEC=')[1].split('\n')[0]);
     expect(spec.mark.type).toBe('line');
     expect(spec.encoding.x.field).toBe('month');

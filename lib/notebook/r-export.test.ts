@@ -2,9 +2,9 @@
  * R conversations exported: R only → an .R script with the R as written; in notebooks (and in a
  * script beside Python) an R cell is Python that hands the exact R source to Rscript.
  */
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
+import { stdlibPython } from '@/lib/testing/python-env';
 import { scriptFormat, toScript } from './to-script.server';
 import { toNotebook } from './to-ipynb.server';
 import { scriptForm, scriptLanguage } from './script-language';
@@ -70,7 +70,7 @@ describe('exporting an R conversation', () => {
     expect(rCell).toContain('Rscript');
     // The literal is Python that evaluates to the R source, character for character.
     const literal = rCell.split('\n')[0].replace(/^_runpad_r = /, '');
-    const decoded = execFileSync('python3', ['-c', `import sys; sys.stdout.write(${literal})`], { encoding: 'utf8' });
+    const decoded = stdlibPython(['-c', `import sys; sys.stdout.write(${literal})`]);
     expect(decoded).toBe(R_CODE);
     expect(toScript(source)).toContain('# R run');
   });

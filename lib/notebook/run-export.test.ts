@@ -1,39 +1,26 @@
 /**
  * "Download with data", unpacked and executed under CPython as a person would: the notebook with
  * Jupyter's own client (nbclient and ipykernel, Debian's python3-nbclient and python3-ipykernel),
- * the script with `python3`. This machine has no DuckDB for CPython and may have no R: then the
- * cells that need them fail with the first cell's install message, and every other cell runs.
+ * the script with `python`. Both run in a venv this file makes with exactly nbclient, ipykernel,
+ * nbformat and pandas (and what Debian says they depend on), a kernel spec of its own and a PATH
+ * holding only the venv: whatever else the machine has (a `duckdb` module, R, another python3 or
+ * kernel spec) changes nothing. So DuckDB and R are missing, always: the cells that need them fail
+ * with the first cell's install message, and every other cell runs.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
+import { pythonEnvMissing, pythonEnvWith, type PythonEnv } from '@/lib/testing/python-env';
+import { skipOutsideCi } from '@/lib/testing/required';
 import { exportBundle, type BundleFile } from './bundle.server';
 
-const PYTHON = '/usr/bin/python3';
-const canRun = (() => {
-  try {
-    execFileSync(PYTHON, ['-c', 'import nbclient, ipykernel, nbformat, pandas'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!canRun) console.warn('exported notebooks not executed: /usr/bin/python3 cannot import nbclient, ipykernel, nbformat, pandas (apt-get install python3-nbclient python3-ipykernel)');
-const hasDuckdb = canRun && spawnOk(['-c', 'import duckdb']);
-const hasR = spawnOk(['-c', 'import shutil, sys; sys.exit(0 if shutil.which("Rscript") else 1)']);
-
-function spawnOk(args: string[]): boolean {
-  try {
-    execFileSync(PYTHON, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** What the notebook needs to run at all (Jupyter's client and kernel) and what its cells use. */
+const PACKAGES = ['python3-nbclient', 'python3-ipykernel', 'python3-nbformat', 'python3-pandas'];
+const missing = skipOutsideCi(pythonEnvMissing(PACKAGES));
 
 const SALES = 'region,amount\nnorth,10\nsouth,45\nnorth,20\n';
 
@@ -67,6 +54,10 @@ const messages = [
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'runpad-run-export-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+let python: PythonEnv;
+beforeAll(() => {
+  if (!missing) python = pythonEnvWith(PACKAGES, path.join(tmp, 'venv'));
+});
 
 async function unpackedBundle(): Promise<string> {
   const files: BundleFile[] = [
@@ -100,7 +91,7 @@ const DRIVER = String.raw`import json, sys
 import nbformat
 from nbclient import NotebookClient
 nb = nbformat.read(sys.argv[1], as_version=4)
-NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True, resources={"metadata": {"path": "."}}).execute()
+NotebookClient(nb, timeout=None, kernel_name=sys.argv[2], allow_errors=True, resources={"metadata": {"path": "."}}).execute()
 cells = {}
 for cell in nb.cells:
     if cell.cell_type != "code":
@@ -131,54 +122,44 @@ describe('a conversation downloaded with its data', () => {
     expect(readme).toContain('- gone.csv');
   });
 
-  it.runIf(canRun)('runs top to bottom in Jupyter from its folder: DuckDB and R cells say what to install, the others run', async () => {
+  it.skipIf(missing)('the venv holds exactly the packages named and their dependencies: no DuckDB, no R, no other interpreter', () => {
+    expect(python.packages).toEqual(expect.arrayContaining(PACKAGES));
+    expect(python.packages.some((pkg) => /duckdb/.test(pkg))).toBe(false);
+    const seen = execFileSync(python.python, ['-c', 'import importlib.util, os, shutil, sys; print(importlib.util.find_spec("duckdb") is None, shutil.which("Rscript"), os.path.dirname(shutil.which("python3")) == os.path.dirname(sys.executable))'], { env: python.env, encoding: 'utf8' });
+    expect(seen.trim()).toBe('True None True');
+  });
+
+  it.skipIf(missing)('runs top to bottom in Jupyter from its folder: DuckDB and R cells say what to install, the others run', async () => {
     const dir = await unpackedBundle();
     writeFileSync(path.join(dir, '..', 'driver.py'), DRIVER);
-    const out = execFileSync(PYTHON, [path.join(dir, '..', 'driver.py'), 'Sales-by-region.ipynb'], {
-      cwd: dir,
-      encoding: 'utf8',
-      // The kernel's debugger would warn about frozen modules on stderr.
-      env: { ...process.env, PYTHONIOENCODING: 'utf-8', PYDEVD_DISABLE_FILE_VALIDATION: '1' },
-    });
+    const out = execFileSync(python.python, [path.join(dir, '..', 'driver.py'), 'Sales-by-region.ipynb', python.kernelName], { cwd: dir, encoding: 'utf8', env: python.env });
     const cells = JSON.parse(out.trim().split('\n').pop() as string) as Executed;
 
     expect(cells.py_pandas).toEqual({ text: 'pandas total 75\n', errors: [] });
     expect(cells.py_after).toEqual({ text: 'csv rows 3\n', errors: [] });
     expect(cells['runpad-sql-setup'].errors).toEqual([]);
-    if (hasDuckdb) {
-      expect(cells.py_sql.errors).toEqual([]);
-      expect(cells.py_sql.text).toContain('north');
-      expect(cells.sql_cell.text).toContain('3');
-    } else {
-      expect(cells['runpad-requirements'].text).toContain('Not installed: duckdb (needed by the SQL cells and sql()). Install it with: pip install duckdb');
-      const install = "ModuleNotFoundError: DuckDB is not installed, and this cell needs it (Runpad's SQL engine): pip install duckdb (or pip install -r requirements.txt), then run the notebook again.";
-      expect(cells.py_sql.errors).toEqual([install]);
-      expect(cells.sql_cell.errors).toEqual([install]);
-    }
-    if (hasR) {
-      expect(cells.r_cell).toEqual({ text: 'R total 75 \n', errors: [] });
-    } else {
-      expect(cells['runpad-requirements'].text).toContain('R is not installed (no Rscript on the PATH), and the R cells need it');
-      expect(cells.r_cell.errors).toEqual(['RuntimeError: R is not installed (no Rscript on the PATH), and this cell needs it: install R from https://cran.r-project.org, then run the notebook again.']);
-    }
+    expect(cells['runpad-requirements'].text).toContain('Not installed: duckdb (needed by the SQL cells and sql()). Install it with: pip install duckdb');
+    const install = "ModuleNotFoundError: DuckDB is not installed, and this cell needs it (Runpad's SQL engine): pip install duckdb (or pip install -r requirements.txt), then run the notebook again.";
+    expect(cells.py_sql.errors).toEqual([install]);
+    expect(cells.sql_cell.errors).toEqual([install]);
+    expect(cells['runpad-requirements'].text).toContain('R is not installed (no Rscript on the PATH), and the R cells need it');
+    expect(cells.r_cell.errors).toEqual(['RuntimeError: R is not installed (no Rscript on the PATH), and this cell needs it: install R from https://cran.r-project.org, then run the notebook again.']);
   });
 
-  it.runIf(canRun)('runs as a script with python3 from its folder up to the first cell whose package is missing', async () => {
+  it.skipIf(missing)('runs as a script with python from its folder up to the first cell whose package is missing', async () => {
     const dir = await unpackedBundle();
     let printed = '';
     let failed = '';
     try {
-      printed = execFileSync(PYTHON, ['Sales-by-region.py'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      printed = execFileSync(python.python, ['Sales-by-region.py'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: python.env });
     } catch (error) {
       const failure = error as { stdout: string; stderr: string };
       printed = failure.stdout;
       failed = failure.stderr;
     }
     expect(printed).toContain('pandas total 75\n');
-    if (!hasDuckdb) {
-      expect(printed).toContain('Not installed: duckdb');
-      expect(failed).toContain('DuckDB is not installed, and this cell needs it');
-    }
+    expect(printed).toContain('Not installed: duckdb');
+    expect(failed).toContain('DuckDB is not installed, and this cell needs it');
     expect(existsSync(path.join(dir, 'data', 'sales.csv'))).toBe(true);
   });
 });

@@ -11,6 +11,8 @@ import type { StoredMessage } from '@/lib/db/queries/messages.server';
 import { pythonStringLiteral } from '@/lib/targets/python/string-literal';
 import { SQL_SETUP_SOURCE, sqlTableNames } from '@/lib/targets/sql/notebook';
 import { FAKE_DUCKDB_MODULE } from '../testing/fake-duckdb';
+import { isolatedPythonMissing, pythonEnvMissing, pythonEnvWith, stdlibPython } from '../testing/python-env';
+import { skipOutsideCi } from '../testing/required';
 import { dotCellSource, notebookFileName, toLines, toNotebook, type CodeCell, type MimeData, type Notebook } from './to-ipynb.server';
 
 /** A valid 1×1 PNG (grey and alpha). */
@@ -23,22 +25,9 @@ const CHART = { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', mark
 const tmp = mkdtempSync(path.join(tmpdir(), 'runpad-notebook-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** The first interpreter that runs (and imports `module`, when given): $PYTHON, Debian's, then PATH's. */
-function findPython(module?: string): string | null {
-  for (const candidate of [process.env.PYTHON, '/usr/bin/python3', 'python3']) {
-    if (!candidate) continue;
-    try {
-      execFileSync(candidate, ['-c', module ? `import ${module}` : 'pass'], { stdio: 'ignore' });
-      return candidate;
-    } catch {
-      // not there, or without the module: try the next
-    }
-  }
-  return null;
-}
-const python = findPython();
-const pythonWithNbformat = findPython('nbformat');
-if (!pythonWithNbformat) console.warn('nbformat validation skipped: no python3 can `import nbformat` (apt-get install python3-nbformat)');
+/** Debian's python3 on the standard library alone, and a venv with exactly nbformat (lib/testing/python-env.ts). */
+const pythonMissing = skipOutsideCi(isolatedPythonMissing());
+const nbformatMissing = skipOutsideCi(pythonEnvMissing(['python3-nbformat']));
 
 const table = (rows: Array<Record<string, unknown>>, fields: Array<[string, string]>, shape?: [number, number]) => ({
   schema: { fields: fields.map(([name, type]) => ({ name, type })) },
@@ -404,15 +393,15 @@ describe('toNotebook', () => {
     expect(allTraced.cells.some((c) => c.id === 'runpad-untraced-figures')).toBe(false);
   });
 
-  it.runIf(pythonWithNbformat)('is valid nbformat 4.5, by the nbformat validator', async () => {
+  it.skipIf(nbformatMissing)('is valid nbformat 4.5, by the nbformat validator', async () => {
+    const nbformat = pythonEnvWith(['python3-nbformat'], path.join(mkdtempSync(path.join(tmp, 'venv-')), 'venv'));
     const nb = await toNotebook({ title: 'Sales by region', messages: conversation, resolveImage });
     const file = path.join(tmp, 'valid.ipynb');
     writeFileSync(file, JSON.stringify(nb, null, 1));
-    const out = execFileSync(
-      pythonWithNbformat as string,
-      ['-c', 'import nbformat,sys; nb=nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); print(nb.nbformat_minor, "valid")', file],
-      { encoding: 'utf8' },
-    );
+    const out = execFileSync(nbformat.python, ['-c', 'import nbformat,sys; nb=nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); print(nb.nbformat_minor, "valid")', file], {
+      encoding: 'utf8',
+      env: nbformat.env,
+    });
     expect(out.trim()).toBe('5 valid');
   });
 });
@@ -448,7 +437,7 @@ describe('a stdlib-only notebook, executed top to bottom', () => {
     },
   ];
 
-  it.runIf(python)('prints the right sum, SQL aggregates and the exact SQL and DOT texts', async () => {
+  it.skipIf(pythonMissing)('prints the right sum, SQL aggregates and the exact SQL and DOT texts', async () => {
     const nb = await toNotebook({ title: 'Executed', messages, resolveImage });
     const dir = mkdtempSync(path.join(tmp, 'run-'));
     mkdirSync(path.join(dir, 'data'));
@@ -456,7 +445,7 @@ describe('a stdlib-only notebook, executed top to bottom', () => {
     writeFileSync(path.join(dir, 'data', '2024-Q1.tsv'), 'item\tUnit Price\nA\t1.5\nB\t0.5\nC\t3\n');
     writeFileSync(path.join(dir, 'notebook.ipynb'), JSON.stringify(nb));
     writeFileSync(path.join(dir, 'driver.py'), NOTEBOOK_DRIVER);
-    const out = execFileSync(python as string, ['driver.py', 'notebook.ipynb'], { cwd: dir, encoding: 'utf8', env: { ...process.env, PYTHONIOENCODING: 'utf-8' } });
+    const out = stdlibPython(['driver.py', 'notebook.ipynb'], { cwd: dir });
     const cells = outputsByCell(out);
 
     expect(cells.get('py0')).toBe('sum 55\n');
@@ -497,10 +486,10 @@ display.SVG = lambda data: ("SVG", data)
 display.display = lambda obj: print("displayed", obj[0], obj[1])
 sys.modules.update({"graphviz": graphviz, "IPython": ipython, "IPython.display": display})
 `;
-    return execFileSync(python as string, ['-c', `${stubs}\n${dotCellSource(dot)}\n`, mode], { encoding: 'utf8', env: { ...process.env, PYTHONIOENCODING: 'utf-8' } });
+    return stdlibPython(['-c', `${stubs}\n${dotCellSource(dot)}\n`, mode]);
   };
 
-  it.runIf(python)('displays the SVG that graphviz draws from the exact DOT, else prints the DOT', () => {
+  it.skipIf(pythonMissing)('displays the SVG that graphviz draws from the exact DOT, else prints the DOT', () => {
     expect(runCell('draws')).toBe(`displayed SVG <svg>svg:${dot}</svg>\n`);
     expect(runCell('no-dot-program')).toBe(`${dot}\n`);
     expect(runCell('not-in-ipython')).toBe(`${dot}\n`);
@@ -508,10 +497,10 @@ sys.modules.update({"graphviz": graphviz, "IPython": ipython, "IPython.display":
 });
 
 describe('SQL helpers', () => {
-  it.runIf(python)('name tables the same way in TypeScript and in the Python helper', () => {
+  it.skipIf(pythonMissing)('name tables the same way in TypeScript and in the Python helper', () => {
     const files = ['Sales 2024.csv', 'sales_2024.csv', '2024-q1.TSV', 'notes.txt', '.hidden.csv', 'Ünïcode.csv', 'sqlite_master.csv', 'a.b.csv', '😀.csv', '.csv', 'x.CSV', 'ｘ.csv'];
     const script = `${SQL_SETUP_SOURCE}\nimport json\nprint(json.dumps(_runpad_sql_table_names(json.loads(${pythonStringLiteral(JSON.stringify(files))}))))\n`;
-    const fromPython = JSON.parse(execFileSync(python as string, ['-c', script], { encoding: 'utf8' })) as Record<string, string>;
+    const fromPython = JSON.parse(stdlibPython(['-c', script])) as Record<string, string>;
     const fromTs = Object.fromEntries(sqlTableNames(files));
     expect(fromTs).toEqual(fromPython);
     expect(fromTs).toEqual({
@@ -527,10 +516,10 @@ describe('SQL helpers', () => {
     });
   });
 
-  it.runIf(python)('writes Python string literals that read back exactly', () => {
+  it.skipIf(pythonMissing)('writes Python string literals that read back exactly', () => {
     const samples = ['', '"""', "'''", '\\', '\\"', 'a\nb\r\nc\td', '\0\x01\x7f\x85', '\u2028\u2029\ufeff', 'é 😀 ｘ', '\ud800 lone', 'end\\'];
     const script = `import json\nprint(json.dumps([${samples.map(pythonStringLiteral).join(', ')}]))`;
-    const back = JSON.parse(execFileSync(python as string, ['-c', script], { encoding: 'utf8' })) as string[];
+    const back = JSON.parse(stdlibPython(['-c', script])) as string[];
     expect(back).toEqual(samples);
     for (const literal of samples.map(pythonStringLiteral)) expect(literal).not.toMatch(/[\n\r\u2028\u2029]/);
   });

@@ -2,7 +2,6 @@
  * The script export: percent-format cells, the talk only ever in comments, and the script run
  * with CPython from a folder holding the data, printing the right results.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,25 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
 import { SQL_SETUP_SOURCE } from '@/lib/targets/sql/notebook';
 import { FAKE_DUCKDB_MODULE } from '../testing/fake-duckdb';
+import { isolatedPythonMissing, stdlibPython } from '../testing/python-env';
+import { skipOutsideCi } from '../testing/required';
 import { DISPLAY_FALLBACK, scriptFileName, toComment, toScript } from './to-script.server';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'runpad-script-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** The first interpreter that runs: $PYTHON, Debian's, then PATH's. */
-function findPython(): string | null {
-  for (const candidate of [process.env.PYTHON, '/usr/bin/python3', 'python3']) {
-    if (!candidate) continue;
-    try {
-      execFileSync(candidate, ['-c', 'pass'], { stdio: 'ignore' });
-      return candidate;
-    } catch {
-      // not there: try the next
-    }
-  }
-  return null;
-}
-const python = findPython();
+/** Debian's python3 on the standard library alone (lib/testing/python-env.ts). */
+const pythonMissing = skipOutsideCi(isolatedPythonMissing());
 
 const TRICKY_PYTHON = 'word = """it\'s \'\'\'quoted\'\'\' \\\\ "é" 😀"""\nprint(ascii(word))';
 const TRICKY_SQL = "-- \"\"\" ''' \\ é\nSELECT 'x\"\"\"y' AS a, 'p''''''q' AS b, '\\' AS c, 'ü😀' AS d";
@@ -132,13 +121,13 @@ describe('toScript', () => {
     expect(script).not.toContain('top-level `await`');
   });
 
-  it.runIf(python)('runs with python3, printing the results and seeing the exact SQL and DOT', () => {
+  it.skipIf(pythonMissing)('runs with python3, printing the results and seeing the exact SQL and DOT', () => {
     const dir = mkdtempSync(path.join(tmp, 'run-'));
     mkdirSync(path.join(dir, 'data'));
     writeFileSync(path.join(dir, 'data', 'sales.csv'), 'region,amount\nnorth,10\nsouth,45\nnorth,20\n');
     writeFileSync(path.join(dir, 'conversation.py'), script);
     writeFileSync(path.join(dir, 'runner.py'), SCRIPT_RUNNER);
-    const out = execFileSync(python as string, ['runner.py', 'conversation.py'], { cwd: dir, encoding: 'utf8', env: { ...process.env, PYTHONIOENCODING: 'utf-8' } });
+    const out = stdlibPython(['runner.py', 'conversation.py'], { cwd: dir });
     const [printed, recorded] = out.split('\nSTATEMENTS ');
     expect(printed).not.toContain('LEAKED');
     expect(printed).toBe(

@@ -35,6 +35,7 @@ import { backup } from './backup.server';
 import { failureLine, runOpsCommand, type OpsSettings } from './commands.server';
 import { manifestSchema } from './manifest.server';
 import { migrationsUpTo } from './migrations.server';
+import { skipOutsideCi } from '@/lib/testing/required';
 
 const run = promisify(execFile);
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -166,6 +167,7 @@ beforeAll(async () => {
     (error: Error) => `no Postgres server (${error.message})`,
   );
   await admin.end();
+  serverProblem = skipOutsideCi(serverProblem);
 }, 120_000);
 
 afterAll(async () => {

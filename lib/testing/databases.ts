@@ -7,6 +7,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.server';
 import { ensureUser } from '../db/queries/users.server';
+import { skipOutsideCi } from './required';
 
 export type TestBackend = { name: string; available: () => Promise<string | null>; open: () => Promise<DbHandle & { url?: string }>; cleanup: () => Promise<void> };
 
@@ -23,6 +24,7 @@ export function serverBackend(): TestBackend {
   let created = false;
   return {
     name: 'Postgres server',
+    // Under CI=true a missing server is a failure, not a skip (lib/testing/required.ts).
     available: async () => {
       const admin = postgres(ADMIN_URL, { max: 1, connect_timeout: 3, onnotice: () => undefined });
       try {
@@ -30,7 +32,7 @@ export function serverBackend(): TestBackend {
         created = true;
         return null;
       } catch (error) {
-        return `no Postgres server at ${url.host} (${(error as Error).message})`;
+        return skipOutsideCi(`no Postgres server at ${url.host} (${(error as Error).message})`);
       } finally {
         await admin.end();
       }
@@ -48,7 +50,7 @@ export function serverBackend(): TestBackend {
 /**
  * Opens `backend` for the enclosing `describe` (before its tests; closed and cleaned up after),
  * makes the users `userIds`, and hands the opened database to `onOpen`. Returns `live`: Vitest's `it`,
- * skipped with the reason when the backend is not there (no Postgres server).
+ * skipped with the reason when the backend is not there (no Postgres server), outside CI only.
  */
 export function openForTests(backend: TestBackend, userIds: string[], onOpen: (opened: DbHandle & { url?: string }) => void): (name: string, body: () => Promise<void>) => void {
   let handle: (DbHandle & { url?: string }) | null = null;

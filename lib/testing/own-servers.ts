@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { skipOutsideCi } from './required';
 
 const run = promisify(execFile);
 
@@ -20,9 +21,9 @@ function postgresBin(): string | null {
 
 export type OwnPostgres = { url: string; stop(): Promise<void>; start(): Promise<void>; close(): Promise<void> };
 
-/** null when this machine has no Postgres server binaries (the caller skips, saying so). */
+/** null when this machine has Postgres server binaries, else why not (the caller skips, saying so; under CI=true: throws). */
 export function ownPostgresUnavailable(): string | null {
-  return postgresBin() ? null : 'no Postgres server binaries under /usr/lib/postgresql/*/bin';
+  return skipOutsideCi(postgresBin() ? null : 'no Postgres server binaries under /usr/lib/postgresql/*/bin (apt-get install postgresql)');
 }
 
 export async function startOwnPostgres(port: number): Promise<OwnPostgres> {
@@ -73,7 +74,7 @@ export async function freePort(): Promise<number> {
 export type OwnRedis = { url: string; stop(): Promise<void>; start(): Promise<void>; close(): Promise<void> };
 
 export function ownRedisUnavailable(): string | null {
-  return fs.existsSync('/usr/bin/redis-server') ? null : 'no /usr/bin/redis-server';
+  return skipOutsideCi(fs.existsSync('/usr/bin/redis-server') ? null : 'no /usr/bin/redis-server (apt-get install redis-server)');
 }
 
 export async function startOwnRedis(port: number): Promise<OwnRedis> {

@@ -1,13 +1,15 @@
 /**
- * The real Redis the tests run against (TEST_REDIS_URL or 127.0.0.1:6379; a suite is skipped with
- * a printed notice when it does not answer), shared by the streams and rate-limit tests.
+ * The real Redis the tests run against (TEST_REDIS_URL or 127.0.0.1:6379; when it does not answer a
+ * suite fails under CI=true and is skipped with a printed notice elsewhere), shared by the streams
+ * and rate-limit tests.
  */
 import { Redis } from 'ioredis';
 import { closeRedis } from '@/lib/streams/redis-connection.server';
+import { skipOutsideCi } from './required';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** null when Redis answers, else why the Redis tests are skipped. */
+/** null when Redis answers, else why the Redis tests are skipped (under CI=true: throws instead). */
 export async function redisUnavailable(): Promise<string | null> {
   const probe = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1500, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => undefined);
@@ -16,7 +18,7 @@ export async function redisUnavailable(): Promise<string | null> {
     await probe.ping();
     return null;
   } catch (error) {
-    return `no Redis at ${TEST_REDIS_URL} (${(error as Error).message})`;
+    return skipOutsideCi(`no Redis at ${TEST_REDIS_URL} (${(error as Error).message})`);
   } finally {
     await closeRedis(probe);
   }
