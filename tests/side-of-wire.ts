@@ -6,23 +6,19 @@
  *   `components/**` (but `*.server.tsx`), `workers/**` and every 'use client' module are page-side too.
  * - every other module under `lib/` is shared: it runs on either side, so it imports neither side's
  *   modules nor a server package.
- * - no value import circles; and the layers the folders promise: the database does not import
- *   the chat, blobs and the database do not import each other, the run engine's shared modules
- *   (lib/runtime) do not import the targets built on them, and the targets do not import the
- *   exporters that iterate over them (lib/notebook): each target declares its notebook form.
- * Type-only imports are erased at build time and are not counted.
+ * - blobs and the database do not import each other's values, nor the targets the exporters that
+ *   iterate over them (lib/notebook): each target declares its notebook form. The floors of `lib/`
+ *   and the import circles are tests/layers.ts.
+ * Type-only imports are erased at build time and are not counted here.
  */
-import path from 'node:path';
-
-export type SourceFiles = ReadonlyMap<string, string>;
+import { resolveImport, type SourceFiles } from './layers';
 
 const SERVER_PACKAGES = /^(node:|fs$|path$|os$|child_process$|postgres$|@electric-sql\/pglite|drizzle-orm|better-auth|@better-auth\/|pino|ioredis|nodemailer|prom-client|@aws-sdk\/|tar$|next\/headers$|next\/server$|server-only$)/;
-const EXTENSIONS = ['', '.ts', '.tsx', '/index.ts', '/index.tsx'];
 
 /** Value imports of a module: [specifier, resolved repository path or null for a package]. */
 export function valueImports(file: string, source: string, files: SourceFiles): Array<[string, string | null]> {
   const found: Array<[string, string | null]> = [];
-  const add = (spec: string) => found.push([spec, resolve(file, spec, files)]);
+  const add = (spec: string) => found.push([spec, resolveImport(file, spec, files)]);
   for (const m of source.matchAll(/(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"\n]+)['"]/g)) {
     if (m[1]) continue; // `import type …`: erased
     if (/^\s*(?:import|export)\s*\{[^}]*\}/.test(m[0]) && /\{\s*(?:type\s+[\w$]+\s*(?:as\s+[\w$]+\s*)?,?\s*)+\}/.test(m[0])) continue; // every name `type`
@@ -30,15 +26,6 @@ export function valueImports(file: string, source: string, files: SourceFiles): 
   }
   for (const m of source.matchAll(/import\(\s*['"]([^'"\n]+)['"]\s*\)/g)) add(m[1]);
   return found;
-}
-
-function resolve(from: string, spec: string, files: SourceFiles): string | null {
-  let base: string;
-  if (spec.startsWith('@/')) base = spec.slice(2);
-  else if (spec.startsWith('./') || spec.startsWith('../')) base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
-  else return null;
-  for (const extension of EXTENSIONS) if (files.has(base + extension)) return base + extension;
-  return null;
 }
 
 export type Side = 'server' | 'page' | 'shared' | 'other';
@@ -55,12 +42,10 @@ export function sideOf(file: string, source: string): Side {
 export function sideProblems(files: SourceFiles): string[] {
   const problems: string[] = [];
   const code = [...files.keys()].filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts') && !/\.(test|spec)\.tsx?$/.test(f));
-  const graph = new Map<string, string[]>();
   for (const file of code) {
     const source = files.get(file)!;
     const side = sideOf(file, source);
     const imports = valueImports(file, source, files);
-    graph.set(file, imports.flatMap(([, target]) => (target ? [target] : [])));
     if (/\.server\.tsx?$/.test(file) && !/^import 'server-only';$/m.test(source)) problems.push(`${file}: a .server module must import 'server-only'.`);
     if (/^lib\/.*\.client\.tsx?$/.test(file) && !/^import 'client-only';$/m.test(source)) problems.push(`${file}: a .client module must import 'client-only'.`);
     for (const [spec, target] of imports) {
@@ -71,47 +56,9 @@ export function sideProblems(files: SourceFiles): string[] {
         if (targetSide === 'server' || targetSide === 'page') problems.push(`${file}: a shared module imports the ${targetSide === 'server' ? 'server' : 'page-side'} module ${target}; name this file .${targetSide === 'server' ? 'server' : 'client'}.ts or move what it needs into a shared module.`);
         if (!target && SERVER_PACKAGES.test(spec)) problems.push(`${file}: a shared module imports the server package '${spec}'; name this file .server.ts.`);
       }
-      if (target && file.startsWith('lib/db/') && target.startsWith('lib/chat/')) problems.push(`${file}: the database layer imports the chat (${target}).`);
       if (target && ((file.startsWith('lib/db/') && target.startsWith('lib/blobs/')) || (file.startsWith('lib/blobs/') && target.startsWith('lib/db/')))) problems.push(`${file}: blobs and the database import each other (${target}).`);
-      if (target && file.startsWith('lib/runtime/') && target.startsWith('lib/targets/')) problems.push(`${file}: the run engine's shared modules import a target (${target}); targets build on runtime, not the other way.`);
       if (target && file.startsWith('lib/targets/') && target.startsWith('lib/notebook/')) problems.push(`${file}: a target imports the notebook exporter (${target}); the exporter iterates over the targets' notebook forms, not the other way.`);
     }
   }
-  for (const circle of circles(graph)) problems.push(`import circle: ${circle.join(' → ')}`);
   return problems;
-}
-
-/** Strongly connected groups of more than one module (Tarjan). */
-function circles(graph: Map<string, string[]>): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const visit = (v: string) => {
-    index.set(v, next);
-    low.set(v, next);
-    next += 1;
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) === index.get(v)) {
-      const group: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        group.push(w);
-      } while (w !== v);
-      if (group.length > 1) found.push(group.reverse());
-    }
-  };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return found;
 }
