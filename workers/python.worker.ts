@@ -166,7 +166,8 @@ __runpad_kernel.start
 `) as PyCallable;
     runSql = py.runPython('__runpad_kernel.run_sql') as PyCallable;
     flushRun = py.runPython('from runpad.streams import flush_current_run; flush_current_run') as PyCallable;
-    network = lockDown([options.packageBaseUrl, options.indexURL, options.duckdb.assetUrl]);
+    // The extension source: the bridge checks an extension's file is there before DuckDB may load it.
+    network = lockDown([options.packageBaseUrl, options.indexURL, options.duckdb.assetUrl, `${options.duckdb.extensionRepository}/`]);
     duckdbLocation = options.duckdb;
     packageSourceUrl = options.packageBaseUrl;
     pyodide = py;

@@ -6,14 +6,18 @@ const SNIFF_BYTES = 256 * 1024;
 
 /**
  * The model's first look at a dataset, made in the browser: delimited and JSON text sniffed from
- * the file's first bytes; Parquet and Excel read by the kept readers (lib/files/formats, loaded on
+ * the file's first bytes; Parquet, Excel and Arrow IPC read by the kept readers (lib/files/formats, loaded on
  * first need), Parquet by ranges (its footer and first row group).
  */
 export async function previewFile(file: File): Promise<string> {
   const where = `data/${file.name}`;
-  if (/\.(parquet|xlsx)$/i.test(file.name)) {
-    const [{ tablePreviewOf, fileAsBuffer }, { FormatReadError, formatFailureText }] = await Promise.all([import('@/lib/files/formats/preview.client'), import('@/lib/files/formats/table.client')]);
-    const format = /\.xlsx$/i.test(file.name) ? 'xlsx' : 'parquet';
+  if (/\.(parquet|xlsx|arrow|feather)$/i.test(file.name)) {
+    const [{ tablePreviewOf, fileAsBuffer }, { FormatReadError, formatFailureText }, { tabularFormatOf }] = await Promise.all([
+      import('@/lib/files/formats/preview.client'),
+      import('@/lib/files/formats/table.client'),
+      import('@/lib/files/formats/read-table.client'),
+    ]);
+    const format = tabularFormatOf(file.name) ?? 'parquet';
     try {
       return previewToText(where, file.size, await tablePreviewOf(format, fileAsBuffer(file)));
     } catch (error) {

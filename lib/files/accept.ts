@@ -16,6 +16,8 @@ const ACCEPTED: Record<string, string> = {
   ndjson: 'application/x-ndjson',
   parquet: 'application/vnd.apache.parquet',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  arrow: 'application/vnd.apache.arrow.file',
+  feather: 'application/vnd.apache.arrow.file',
   txt: 'text/plain',
   png: 'image/png',
   jpg: 'image/jpeg',
@@ -24,7 +26,7 @@ const ACCEPTED: Record<string, string> = {
 
 export const ACCEPTED_MEDIA_TYPES: readonly string[] = [...new Set(Object.values(ACCEPTED))];
 
-export const ACCEPTED_DESCRIPTION = 'CSV, TSV, JSON, JSONL, Parquet, Excel (.xlsx), plain text, PNG or JPEG';
+export const ACCEPTED_DESCRIPTION = 'CSV, TSV, JSON, JSONL, Parquet, Excel (.xlsx), Arrow IPC / Feather (.arrow, .feather), plain text, PNG or JPEG';
 export const ACCEPT_ATTRIBUTE = Object.keys(ACCEPTED)
   .map((ext) => `.${ext}`)
   .join(',');

@@ -11,10 +11,11 @@ import type { SqlType } from './formats/table.client';
 
 export type ColumnType = 'integer' | 'number' | 'boolean' | 'date' | 'string' | 'empty';
 export type TablePreview = {
-  format: 'csv' | 'tsv' | 'json' | 'jsonl' | 'parquet' | 'xlsx';
+  format: 'csv' | 'tsv' | 'json' | 'jsonl' | 'parquet' | 'xlsx' | 'arrow';
   delimiter?: ',' | ';' | '\t' | '|';
   /** Sniffed text has inferred types; Parquet and Excel, read by the kept readers, DuckDB's (lib/files/formats). */
-  columns: { name: string; type: ColumnType | SqlType }[];
+  /** The sniffed kind of a text file's column, or DuckDB's own type for a file a kept reader read (DECIMAL(12,2), INTEGER[]…). */
+  columns: { name: string; type: ColumnType | SqlType | (string & {}) }[];
   /** First rows as text, at most maxRows, each cell at most 80 characters. */
   rows: string[][];
   /** Data rows (excluding the header) when the whole text was sniffed, else null. */

@@ -54,6 +54,10 @@ class FakeBridge:
         self.cancelled = 0
         self.statements = []
         self.imports = []
+        # DuckDB's extensions whose file is at the source (workers/duckdb/bridge.ts, loadExtension)
+        self.available_extensions = set()
+        self.extension_loads = []
+        self.restart_on_load = False
 
     # -- files
     def registerFile(self, path):
@@ -71,7 +75,8 @@ class FakeBridge:
             table, function, path = reader.groups()
             path = path.replace("''", "'")
             assert path in self.files, f"{path} read before it was registered"
-            if function != "read_csv":
+            loaded = {"read_parquet": "parquet", "read_json": "json", "read_xlsx": "excel"}.get(function) in self.available_extensions
+            if function != "read_csv" and not loaded:
                 raise Exception(
                     f'Catalog Error: Table Function with name "{function}" is not in the catalog, but it exists in the '
                     f"{'parquet' if function == 'read_parquet' else 'json'} extension."
@@ -134,11 +139,22 @@ class FakeBridge:
         self.pending = None
         return True
 
-    # -- the kept JavaScript readers (workers/duckdb/offline-tables.ts): JSON read here; others fail
+    async def loadExtension(self, name):
+        self.extension_loads.append(name)
+        if self.restart_on_load:
+            # The load broke the engine and the bridge started a fresh one: every table is gone.
+            self.con = sqlite3.connect(":memory:", isolation_level=None)
+            self.files = set()
+            return json.dumps({"loaded": False, "reason": "RuntimeError: null function", "restarted": True})
+        if name in self.available_extensions:
+            return json.dumps({"loaded": True, "reason": None, "restarted": False})
+        return json.dumps({"loaded": False, "reason": f"https://mirror.example/duckdb/v-fake/wasm_eh/{name}.duckdb_extension.wasm could not be fetched", "restarted": False})
+
+    # -- the kept JavaScript readers (workers/duckdb/offline-tables.ts): JSON (and Arrow, as JSON here) read here; others fail
     async def importFile(self, path, fmt):
         self.imports.append(path)
         name = path.rsplit("/", 1)[-1]
-        if fmt != "json":
+        if fmt not in ("json", "arrow"):
             return json.dumps({"ok": False, "message": f"{name} could not be read as a {fmt} file: it looks damaged"})
         with open(path) as handle:
             records = json.load(handle)
@@ -406,3 +422,55 @@ def test_table_names_and_statement_splitting():
     assert sql_statements.split_statements("select 1; select $$a;b$$; -- c;\n", dollar_quotes=True) == ["select 1;", "select $$a;b$$;"]
     assert dataset_tables.duckdb_source("/data/a.tsv", "tsv") == "read_csv('/data/a.tsv', delim = '\\t')"
     assert dataset_tables.duckdb_source("/data/it's.xlsx", "xlsx") == "read_xlsx('/data/it''s.xlsx')"
+
+
+def test_duckdb_never_fetches_an_extension_itself_the_bridge_decides_once_per_extension(cell, bridge, data_dir):
+    # Offline: no query is sent that would make DuckDB fetch an extension (a fetch that fails inside
+    # the engine half-loads it and every later statement traps); the bridge is asked once per extension.
+    (data_dir / "a.json").write_text(json.dumps([{"x": 1}]))
+    (data_dir / "b.json").write_text(json.dumps([{"x": 2}]))
+    (data_dir / "c.jsonl").write_text('{"x": 3}\n')
+    assert cell.rows("SELECT (SELECT sum(x) FROM a) + (SELECT sum(x) FROM b)") == [(3,)]
+    assert bridge.extension_loads == ["json"]
+    assert not any(re.search(r"\bread_(parquet|json|xlsx)\(", s) for s in bridge.statements)
+    assert sorted(bridge.imports) == sorted(str(data_dir / n) for n in ("a.json", "b.json", "c.jsonl"))
+
+
+def test_with_the_extension_at_the_source_duckdbs_own_reader_reads_the_file(cell, bridge, data_dir):
+    bridge.available_extensions = {"parquet"}
+    (data_dir / "sales.parquet").write_text(SALES_CSV)  # the fake's read_parquet reads CSV text
+    assert cell.rows("SELECT count(*) FROM sales") == [(4,)]
+    assert bridge.extension_loads == ["parquet"]
+    assert bridge.imports == []
+    assert any(s.startswith('CREATE OR REPLACE TABLE "sales" AS SELECT * FROM read_parquet(') for s in bridge.statements)
+
+
+def test_a_load_that_broke_the_engine_leaves_a_fresh_one_and_every_file_a_table_again(cell, bridge, data_dir):
+    (data_dir / "sales.csv").write_text(SALES_CSV)
+    assert cell.rows("SELECT count(*) FROM sales") == [(4,)]
+    bridge.restart_on_load = True
+    (data_dir / "people.json").write_text(json.dumps([{"name": "a", "age": 3}]))
+    assert cell.rows("SELECT (SELECT count(*) FROM sales), (SELECT sum(age) FROM people)") == [(4, 3)]
+
+
+def test_an_error_names_the_files_in_data_that_are_not_tables_and_why(cell, bridge, data_dir):
+    (data_dir / "events.parquet").write_bytes(b"PAR1....PAR1")
+    (data_dir / "book.xlsx").write_bytes(b"PK\x03\x04 not really")
+    status, outputs = cell.run("SELECT * FROM events")
+    assert status == "error"
+    (error,) = cell.of_type("error")
+    text = "\n".join(error["traceback"])
+    assert "Tables: none (no files in /data" not in text
+    assert "Files in /data that are not tables:" in text
+    assert "events.parquet: events.parquet could not be read as a parquet file" in text
+    assert "book.xlsx: book.xlsx could not be read as a xlsx file" in text
+
+
+@pytest.mark.parametrize("name", ["flights.arrow", "Flights Ü.feather"])
+def test_an_arrow_ipc_file_is_a_table_read_by_the_kept_reader(cell, bridge, data_dir, name):
+    path = data_dir / name
+    path.write_text(json.dumps([{"delay": 4, "distance": 100}, {"delay": -2, "distance": 250}]))
+    table = dataset_tables.base_table_name(name)
+    assert cell.rows(f'SELECT sum(delay), sum(distance) FROM "{table}"') == [(2, 350)]
+    assert bridge.imports == [str(path)]
+    assert bridge.extension_loads == []  # no DuckDB extension reads Arrow IPC

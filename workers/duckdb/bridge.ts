@@ -9,13 +9,15 @@
  *   read-only access handle during a run, else FileReaderSync). Never a second copy of the whole file.
  * - A statement runs as a pending query polled in slices, so Python checks the interrupt flag
  *   between slices and Stop cancels the query, keeping both engines' state.
- * - Extensions (Parquet, JSON, Excel) load over a synchronous request from one source (DuckDB's
- *   repository or the configured mirror); the request object is lent only during DuckDB calls and
- *   refuses any other URL (the worker CSP is the boundary; this is defence in depth).
+ * - Extensions (Parquet, JSON, Excel) are never fetched by DuckDB on its own (extension-settings.ts):
+ *   `loadExtension` loads one with `LOAD` after its file was seen at the source (DuckDB's repository
+ *   or the configured mirror), over a synchronous request lent only for that statement, refusing any
+ *   other URL (the worker CSP is the boundary; this is defence in depth). A load that fails leaves an
+ *   engine that answers, or the engine is started afresh: never a half-loaded one.
  */
 import type { Table } from 'apache-arrow';
 import { resultOf } from './result';
-import { extensionSettings } from './extension-settings';
+import { extensionAvailability, extensionSettings, READER_EXTENSIONS, type ExtensionAvailability } from './extension-settings';
 import type * as OfflineTables from './offline-tables';
 import type { TabularFormat } from '@/lib/files/formats/table.client';
 
@@ -31,6 +33,7 @@ type DuckDBBindings = {
   fetchQueryResults(conn: number): Uint8Array | null;
   registerFileHandle(name: string, handle: unknown, protocol: number, directIO: boolean): void;
   registerFileBuffer(name: string, buffer: Uint8Array): void;
+  insertArrowFromIPCStream(conn: number, buffer: Uint8Array, options: { name: string; create?: boolean }): void;
   dropFile(name: string): void;
 };
 
@@ -86,13 +89,26 @@ export type DuckdbBridge = {
   poll(): string | null;
   cancel(): boolean;
   /**
+   * Loads DuckDB's extension `name` (parquet, json, excel) when its file is at the source: JSON of
+   * `ExtensionAnswer`. Asked once per extension; a failure is kept.
+   */
+  loadExtension(name: string): Promise<string>;
+  /**
    * Reads a Parquet, JSON or Excel file with the kept JavaScript readers into the table named by
    * its path (for when DuckDB's extension for the format cannot load): JSON of `ImportAnswer`.
    */
   importFile(path: string, format: string): Promise<string>;
 };
 
-const TABULAR_FORMATS: readonly string[] = ['parquet', 'json', 'jsonl', 'xlsx'] satisfies TabularFormat[];
+/**
+ * `restarted`: the failed load left the engine unable to answer and it was started afresh (every
+ * table is gone: Python reloads the files).
+ */
+export type ExtensionAnswer = { loaded: boolean; reason: string | null; restarted: boolean };
+
+const TABULAR_FORMATS: readonly string[] = ['parquet', 'json', 'jsonl', 'xlsx', 'arrow'] satisfies TabularFormat[];
+/** How long the check for an extension's file may wait for the source to answer. */
+const EXTENSION_CHECK_MS = 8_000;
 
 /** The readers' bundle (public/workers/offline-tables.mjs), beside this worker's script: loaded on first need. */
 let offlineTables: Promise<typeof OfflineTables> | null = null;
@@ -130,24 +146,71 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
     return data.readInto(mod.HEAPU8.subarray(buffer, buffer + bytes), location);
   };
   const wasm = `${options.assetUrl}duckdb-eh.wasm`;
-  const db = await lib.createDuckDB({ mvp: { mainModule: wasm, mainWorker: '' }, eh: { mainModule: wasm, mainWorker: '' } }, new lib.VoidLogger(), runtime);
-  await db.instantiate(() => undefined);
   const config = { query: { queryPollingInterval: POLL_INTERVAL_MS, castDecimalToDouble: true, castTimestampToDate: false } };
-  db.open(config);
-  const conn = db.connect();
-  const connId = conn.useUnsafe((_bindings, id) => id);
+  const setup = [
+    ...extensionSettings(options.extensionRepository),
+    `SET memory_limit = '${Math.floor(options.memoryLimitBytes / 1024 ** 2)}MiB'`,
+    'SET threads = 1',
+  ];
+  /** A fresh engine with one connection, set up: at start, and after a load that broke it. */
+  async function openEngine() {
+    const engine = await lib.createDuckDB({ mvp: { mainModule: wasm, mainWorker: '' }, eh: { mainModule: wasm, mainWorker: '' } }, new lib.VoidLogger(), runtime);
+    await engine.instantiate(() => undefined);
+    engine.open(config);
+    const connection = engine.connect();
+    for (const statement of setup) connection.query(statement);
+    return { engine, connection, id: connection.useUnsafe((_bindings, id) => id) };
+  }
+  let { engine: db, connection: conn, id: connId } = await openEngine();
+  const version = db.getVersion();
+  // Whether each extension's file is at the source: asked now (the fetch is lent during the start), awaited on first need.
+  const scope = globalThis as unknown as { fetch?: typeof fetch };
+  const fetchFn = scope.fetch?.bind(globalThis);
+  const availability = new Map<string, Promise<ExtensionAvailability>>(
+    READER_EXTENSIONS.map((name) => [
+      name,
+      fetchFn ? extensionAvailability(fetchFn, options.extensionRepository, version, name, EXTENSION_CHECK_MS) : Promise.resolve({ available: false, reason: 'the network is not available here' }),
+    ]),
+  );
+  const loads = new Map<string, Promise<ExtensionAnswer>>();
   const Xhr = options.xhr ? guardedXhr(options.xhr, options.extensionRepository) : undefined;
 
-  /** DuckDB may fetch an extension during any call: lend the guarded request object meanwhile. */
+  /** DuckDB fetches an extension during `LOAD`: lend the guarded request object meanwhile. */
   function withNetwork<T>(task: () => T): T {
-    const scope = globalThis as unknown as { XMLHttpRequest?: typeof XMLHttpRequest };
+    const global = globalThis as unknown as { XMLHttpRequest?: typeof XMLHttpRequest };
     if (!Xhr) return task();
-    scope.XMLHttpRequest = Xhr;
+    global.XMLHttpRequest = Xhr;
     try {
       return task();
     } finally {
-      delete scope.XMLHttpRequest;
+      delete global.XMLHttpRequest;
     }
+  }
+
+  /** Whether the engine still answers (a trap inside a failed load can break its memory). */
+  function answers(): boolean {
+    try {
+      return Number(resultOf(conn.query('SELECT 42 AS answer')).rows[0]?.[0]) === 42;
+    } catch {
+      return false;
+    }
+  }
+
+  async function loadExtension(name: string): Promise<ExtensionAnswer> {
+    const found = await (availability.get(name) ?? Promise.resolve<ExtensionAvailability>({ available: false, reason: `${name} is not an extension Runpad loads` }));
+    if (!found.available) return { loaded: false, reason: found.reason, restarted: false };
+    let reason: string;
+    try {
+      withNetwork(() => conn.query(`LOAD ${name}`));
+      if (answers()) return { loaded: true, reason: null, restarted: false };
+      reason = 'the engine stopped answering after loading it';
+    } catch (error) {
+      reason = error instanceof Error ? error.message : String(error);
+    }
+    if (answers()) return { loaded: false, reason, restarted: false };
+    ({ engine: db, connection: conn, id: connId } = await openEngine());
+    files.clear();
+    return { loaded: false, reason, restarted: true };
   }
 
   /** A finished query gives the Arrow stream's header; its record batches are fetched after it. */
@@ -157,15 +220,9 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
     for (let chunk = db.fetchQueryResults(connId); chunk && chunk.byteLength > 0; chunk = db.fetchQueryResults(connId)) chunks.push(chunk);
     return JSON.stringify(resultOf(lib.tableFromIPC(chunks)));
   };
-  const setup = [
-    ...extensionSettings(options.extensionRepository),
-    `SET memory_limit = '${Math.floor(options.memoryLimitBytes / 1024 ** 2)}MiB'`,
-    'SET threads = 1',
-  ];
-  for (const statement of setup) conn.query(statement);
 
   const bridge: DuckdbBridge = {
-    version: db.getVersion(),
+    version,
     extensionRepository: options.extensionRepository,
     registerFile(path) {
       const data = options.fileSource(path);
@@ -180,7 +237,7 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
       db.dropFile(path);
     },
     start(sql) {
-      return withNetwork(() => finished(db.startPendingQuery(connId, String(sql), false)));
+      return finished(db.startPendingQuery(connId, String(sql), false));
     },
     poll() {
       try {
@@ -189,10 +246,19 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
         db.cancelPendingQuery(connId); // Stop or the time limit: the statement leaves nothing behind
         throw interrupt;
       }
-      return withNetwork(() => finished(db.pollPendingQuery(connId)));
+      return finished(db.pollPendingQuery(connId));
     },
     cancel() {
       return db.cancelPendingQuery(connId);
+    },
+    async loadExtension(name) {
+      const extension = String(name);
+      let load = loads.get(extension);
+      if (!load) {
+        load = loadExtension(extension);
+        loads.set(extension, load);
+      }
+      return JSON.stringify(await load);
     },
     async importFile(path, format) {
       const name = String(path);
@@ -205,6 +271,7 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
         query: (statement: string) => void conn.query(statement),
         registerBuffer: (buffer: string, bytes: Uint8Array) => db.registerFileBuffer(buffer, bytes),
         dropBuffer: (buffer: string) => db.dropFile(buffer),
+        insertArrow: (table: string, stream: Uint8Array) => db.insertArrowFromIPCStream(connId, stream, { name: table, create: true }),
       };
       // The kept readers ask for byte ranges: read from the interpreter's memory for an upload, from the disk for a file kept on the device.
       const file = {

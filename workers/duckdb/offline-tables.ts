@@ -12,15 +12,19 @@
 // First: exceljs (below) must find setImmediate as it loads in the locked-down worker.
 import './set-immediate';
 import type { AsyncBuffer } from 'hyparquet';
+import { tableToIPC } from 'apache-arrow';
+import { arrowColumns, readArrowTable } from '@/lib/files/formats/arrow.client';
 export { bytesAsFile } from '@/lib/files/formats/parquet.client';
 import { openTable, type TableReader } from '@/lib/files/formats/read-table.client';
-import { chunkToCsv, FormatReadError, formatFailureText, type TableColumn, type TabularFormat } from '@/lib/files/formats/table.client';
+import { chunkToCsv, declaredType, FormatReadError, formatFailureText, type TableColumn, type TabularFormat } from '@/lib/files/formats/table.client';
 
 /** What the import needs of DuckDB: statements, and buffers its CSV reader can read by name. */
 export type ImportTarget = {
   query(sql: string): void;
   registerBuffer(name: string, bytes: Uint8Array): void;
   dropBuffer(name: string): void;
+  /** Creates table `table` from an Arrow IPC stream, its types Arrow's own. */
+  insertArrow(table: string, stream: Uint8Array): void;
 };
 
 export type ImportAnswer = { ok: true; rows: number; columns: TableColumn[] } | { ok: false; message: string };
@@ -41,6 +45,7 @@ const MACROS: Record<TabularFormat, { names: string[]; options: string[] }> = {
     options: ['format', 'records', 'columns', 'auto_detect', 'sample_size', 'maximum_object_size', 'ignore_errors', 'dateformat', 'timestampformat', 'union_by_name', 'compression'],
   },
   jsonl: { names: [], options: [] },
+  arrow: { names: [], options: [] },
   xlsx: { names: ['read_xlsx'], options: ['sheet', 'header', 'all_varchar', 'ignore_errors', 'range', 'stop_at_empty', 'empty_as_varchar'] },
 };
 
@@ -73,6 +78,7 @@ let scratch = 0;
  */
 export async function importTable(target: ImportTarget, path: string, format: TabularFormat, file: AsyncBuffer): Promise<ImportAnswer> {
   const fileName = path.split('/').pop() ?? path;
+  if (format === 'arrow') return importArrow(target, path, fileName, file);
   let reader: TableReader;
   try {
     reader = await openTable(format, file);
@@ -92,12 +98,31 @@ export async function importTable(target: ImportTarget, path: string, format: Ta
   return answer;
 }
 
+/**
+ * An Arrow IPC file (or stream) into table `path`: its record batches handed to DuckDB as they are
+ * (DuckDB's Arrow import: the types are the file's, nested ones included).
+ */
+async function importArrow(target: ImportTarget, path: string, fileName: string, file: AsyncBuffer): Promise<ImportAnswer> {
+  let table;
+  try {
+    table = readArrowTable(new Uint8Array(await file.slice(0, file.byteLength)));
+  } catch (error) {
+    if (error instanceof FormatReadError) return { ok: false, message: formatFailureText(fileName, error) };
+    throw error;
+  }
+  target.query(`DROP TABLE IF EXISTS ${quoteIdentifier(path)}`);
+  target.insertArrow(path, tableToIPC(table, 'stream'));
+  return { ok: true, rows: table.numRows, columns: arrowColumns(table) };
+}
+
 /** Creates table `path` with `reader`'s columns and inserts its rows, a chunk at a time, through DuckDB's CSV reader. */
 async function fillTable(target: ImportTarget, path: string, format: TabularFormat, fileName: string, reader: TableReader): Promise<ImportAnswer> {
   const { columns } = reader;
   if (columns.length === 0) return { ok: false, message: formatFailureText(fileName, new FormatReadError('empty', format, 'no columns')) };
   const table = quoteIdentifier(path);
-  target.query(`CREATE OR REPLACE TABLE ${table} (${columns.map((column) => `${quoteIdentifier(column.name)} ${column.type}`).join(', ')})`);
+  target.query(`CREATE OR REPLACE TABLE ${table} (${columns.map((column) => `${quoteIdentifier(column.name)} ${declaredType(column)}`).join(', ')})`);
+  // Each field as the CSV reader reads its kind, then cast to DuckDB's own type for the column.
+  const select = columns.map((column) => (column.sqlType ? `CAST(${quoteIdentifier(column.name)} AS ${column.sqlType})` : quoteIdentifier(column.name))).join(', ');
   const options = `header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = ${csvColumns(columns)}`;
   let rows = 0;
   try {
@@ -107,7 +132,7 @@ async function fillTable(target: ImportTarget, path: string, format: TabularForm
       const name = `/runpad-import/${scratch}.csv`;
       target.registerBuffer(name, new TextEncoder().encode(chunkToCsv(columns, chunk, false)));
       try {
-        target.query(`INSERT INTO ${table} SELECT * FROM read_csv(${quoteLiteral(name)}, ${options})`);
+        target.query(`INSERT INTO ${table} SELECT ${select} FROM read_csv(${quoteLiteral(name)}, ${options})`);
       } finally {
         target.dropBuffer(name);
       }

@@ -4,7 +4,7 @@
  * integers, numbers, booleans, ISO dates and timestamps, else text (nested values as JSON text).
  */
 import 'client-only';
-import { cellOf, FormatReadError, inferSqlType, uniqueNames, type Cell, type TableColumn } from './table.client';
+import { cellOf, FormatReadError, inferSqlType, uniqueNames, type Cell, type SqlType, type TableColumn } from './table.client';
 
 type JsonFormat = 'json' | 'jsonl';
 
@@ -47,12 +47,54 @@ export function jsonRecords(text: string, format: JsonFormat): Record<string, un
   return document.map(recordOf);
 }
 
+function quoteName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * DuckDB's type for a JSON field, as its JSON reader detects it: BIGINT, DOUBLE, BOOLEAN, DATE,
+ * TIMESTAMP or VARCHAR for scalars of one kind, a LIST of the elements' type for arrays, a STRUCT of
+ * the keys' types for objects, and JSON for values of different kinds (or none but nulls).
+ */
+export function jsonFieldType(values: readonly unknown[]): string {
+  const present = values.filter((value) => value !== null && value !== undefined);
+  if (present.length === 0) return 'JSON';
+  if (present.every(Array.isArray)) return `${jsonFieldType(present.flat())}[]`;
+  if (present.every(isRecord)) {
+    const keys = [...new Set(present.flatMap((record) => Object.keys(record)))];
+    if (keys.length === 0) return 'JSON';
+    return `STRUCT(${keys.map((key) => `${quoteName(key)} ${jsonFieldType(present.map((record) => record[key]))}`).join(', ')})`;
+  }
+  const kinds = new Set(present.map((value) => (typeof value === 'number' ? 'number' : typeof value)));
+  if (kinds.size > 1) return 'JSON';
+  return inferSqlType(present);
+}
+
+/**
+ * A field's kind of cell and DuckDB's type: nested values travel as JSON text. DuckDB's JSON type
+ * is its json extension's: without it, a field of mixed values is VARCHAR holding the same JSON
+ * text (`1`, `"t2"`), as the extension keeps it.
+ */
+function jsonColumn(name: string, values: readonly unknown[]): TableColumn & { json: boolean } {
+  const detected = jsonFieldType(values);
+  const json = detected === 'JSON';
+  const sqlType = detected.replace(/(?<!")\bJSON\b(?!")/g, 'VARCHAR');
+  const scalar: readonly string[] = ['BIGINT', 'DOUBLE', 'BOOLEAN', 'DATE', 'TIMESTAMP', 'VARCHAR'];
+  if (scalar.includes(sqlType)) return { name, type: sqlType as SqlType, json };
+  return { name, type: 'VARCHAR', sqlType, json };
+}
+
+function jsonCell(value: unknown, column: TableColumn & { json: boolean }): Cell {
+  if (column.json && value !== null && value !== undefined) return JSON.stringify(value);
+  return cellOf(value, column.type);
+}
+
 /** Records as typed columns and rows (keys in order of first appearance). */
 export function recordsTable(records: readonly Record<string, unknown>[], format: JsonFormat): { columns: TableColumn[]; rows: Cell[][] } {
   if (records.length === 0) throw new FormatReadError('empty', format, '');
   const keys = [...new Set(records.flatMap((record) => Object.keys(record)))];
   const names = uniqueNames(keys);
-  const columns = keys.map((key, i) => ({ name: names[i], type: inferSqlType(records.map((record) => record[key])) }));
-  const rows = records.map((record) => keys.map((key, i) => cellOf(record[key], columns[i].type)));
-  return { columns, rows };
+  const fields = keys.map((key, i) => jsonColumn(names[i], records.map((record) => record[key])));
+  const rows = records.map((record) => keys.map((key, i) => jsonCell(record[key], fields[i])));
+  return { columns: fields.map(({ name, type, sqlType }) => (sqlType ? { name, type, sqlType } : { name, type })), rows };
 }

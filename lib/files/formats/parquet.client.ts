@@ -3,7 +3,7 @@
  * a time, read from the file by byte ranges (`AsyncBuffer.slice`), never the whole file at once.
  */
 import 'client-only';
-import { parquetMetadataAsync, parquetRead, parquetSchema, type AsyncBuffer, type Compressors, type FileMetaData, type SchemaElement } from 'hyparquet';
+import { parquetMetadataAsync, parquetRead, parquetSchema, type AsyncBuffer, type Compressors, type FileMetaData, type SchemaElement, type SchemaTree } from 'hyparquet';
 import { decompressBrotli, decompressGzip, decompressLz4, decompressLz4Raw, decompressZstd } from 'hyparquet-compressors';
 import { cellOf, FormatReadError, type Cell, type SqlType, type TableColumn } from './table.client';
 
@@ -16,27 +16,90 @@ const COMPRESSORS: Compressors = {
   LZ4_RAW: decompressLz4Raw,
 };
 
-/** The SQL type of a top-level Parquet column (nested columns become JSON text). */
-export function parquetSqlType(element: SchemaElement, nested: boolean): SqlType {
-  if (nested) return 'VARCHAR';
+const INTEGER_TYPES: Record<string, string> = {
+  INT_8: 'TINYINT',
+  INT_16: 'SMALLINT',
+  INT_32: 'INTEGER',
+  INT_64: 'BIGINT',
+  UINT_8: 'UTINYINT',
+  UINT_16: 'USMALLINT',
+  UINT_32: 'UINTEGER',
+  UINT_64: 'UBIGINT',
+};
+
+/** DuckDB's type for a primitive Parquet column (as native DuckDB's Parquet reader gives it); null for one read as text. */
+function primitiveType(element: SchemaElement): string | null {
   const logical = element.logical_type;
   const converted = element.converted_type;
+  if (logical?.type === 'STRING' || logical?.type === 'ENUM' || logical?.type === 'JSON' || converted === 'UTF8' || converted === 'ENUM' || converted === 'JSON') return 'VARCHAR';
   if (logical?.type === 'DATE' || converted === 'DATE') return 'DATE';
-  if (logical?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS' || element.type === 'INT96') return 'TIMESTAMP';
-  if (logical?.type === 'DECIMAL' || converted === 'DECIMAL') return 'DOUBLE';
-  if (logical?.type === 'TIME' || converted === 'TIME_MILLIS' || converted === 'TIME_MICROS') return 'VARCHAR';
+  if (logical?.type === 'TIMESTAMP') return logical.isAdjustedToUTC ? 'TIMESTAMP WITH TIME ZONE' : logical.unit === 'NANOS' ? 'TIMESTAMP_NS' : 'TIMESTAMP';
+  if (converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS' || element.type === 'INT96') return 'TIMESTAMP';
+  if (logical?.type === 'DECIMAL' || converted === 'DECIMAL') {
+    const precision = logical?.type === 'DECIMAL' ? logical.precision : (element.precision ?? 38);
+    const scale = logical?.type === 'DECIMAL' ? logical.scale : (element.scale ?? 0);
+    return precision <= 38 ? `DECIMAL(${precision},${scale})` : 'DOUBLE';
+  }
+  if (logical?.type === 'INTEGER') return INTEGER_TYPES[`${logical.isSigned ? '' : 'U'}INT_${logical.bitWidth}`] ?? null;
+  if (converted && converted in INTEGER_TYPES) return INTEGER_TYPES[converted];
+  if (logical?.type === 'FLOAT16') return 'FLOAT';
+  if (logical || converted) return null; // TIME, UUID, INTERVAL, BSON…: text
   switch (element.type) {
     case 'BOOLEAN':
       return 'BOOLEAN';
     case 'INT32':
+      return 'INTEGER';
     case 'INT64':
       return 'BIGINT';
     case 'FLOAT':
+      return 'FLOAT';
     case 'DOUBLE':
       return 'DOUBLE';
     default:
-      return 'VARCHAR';
+      return null;
   }
+}
+
+function quoteName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** DuckDB's type for a Parquet column, nested ones (LIST, STRUCT) included; null for one read as text (a MAP…). */
+function duckdbType(node: SchemaTree): string | null {
+  const { element, children } = node;
+  const annotation = element.logical_type?.type ?? element.converted_type;
+  if (children.length === 0) {
+    const type = primitiveType(element);
+    return type && element.repetition_type === 'REPEATED' ? `${type}[]` : type;
+  }
+  if (annotation === 'LIST') {
+    const repeated = children[0];
+    // The three-level form (list → element); a two-level one repeats the element itself.
+    const item = repeated && repeated.children.length === 1 && repeated.element.repetition_type === 'REPEATED' ? repeated.children[0] : repeated;
+    const inner = item ? duckdbType({ ...item, element: { ...item.element, repetition_type: 'OPTIONAL' } }) : null;
+    return inner ? `${inner}[]` : null;
+  }
+  if (annotation === 'MAP' || annotation === 'MAP_KEY_VALUE' || element.repetition_type === 'REPEATED') return null;
+  const fields = children.map((child) => {
+    const type = duckdbType(child);
+    return type ? `${quoteName(child.element.name)} ${type}` : null;
+  });
+  return fields.every((field) => field !== null) ? `STRUCT(${fields.join(', ')})` : null;
+}
+
+const KIND_OF: Record<string, SqlType> = { BOOLEAN: 'BOOLEAN', DATE: 'DATE', FLOAT: 'DOUBLE', DOUBLE: 'DOUBLE' };
+
+/** A top-level Parquet column: the kind of value its cells hold, and DuckDB's own type for it. */
+export function parquetColumn(node: SchemaTree): TableColumn {
+  const name = node.element.name;
+  const sqlType = duckdbType(node);
+  if (sqlType === null) return { name, type: 'VARCHAR' };
+  let type: SqlType;
+  if (sqlType.endsWith(']') || sqlType.startsWith('STRUCT(') || sqlType === 'VARCHAR') type = 'VARCHAR';
+  else if (sqlType.startsWith('TIMESTAMP')) type = 'TIMESTAMP';
+  else if (sqlType.startsWith('DECIMAL(')) type = 'DOUBLE';
+  else type = KIND_OF[sqlType] ?? 'BIGINT';
+  return sqlType === type ? { name, type } : { name, type, sqlType };
 }
 
 export type ParquetFile = { columns: TableColumn[]; rowCount: number; metadata: FileMetaData };
@@ -53,10 +116,7 @@ export async function openParquet(file: AsyncBuffer): Promise<ParquetFile> {
   } catch (error) {
     throw unreadable(error);
   }
-  const columns = parquetSchema(metadata).children.map((child) => ({
-    name: child.element.name,
-    type: parquetSqlType(child.element, child.children.length > 0),
-  }));
+  const columns = parquetSchema(metadata).children.map(parquetColumn);
   return { columns, rowCount: Number(metadata.num_rows), metadata };
 }
 

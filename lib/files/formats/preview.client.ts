@@ -6,7 +6,7 @@
 import 'client-only';
 import type { AsyncBuffer } from 'hyparquet';
 import { openTable } from './read-table.client';
-import { cellText, type TabularFormat } from './table.client';
+import { cellText, declaredType, type TabularFormat } from './table.client';
 import type { TablePreview } from '../sniff.client';
 
 const CELL_CHARS = 80;
@@ -25,7 +25,7 @@ export async function tablePreviewOf(format: TabularFormat, file: AsyncBuffer, m
   const sheets = reader.sheets ?? [];
   return {
     format: format === 'jsonl' ? 'jsonl' : format,
-    columns: reader.columns.map((column) => ({ name: column.name, type: column.type })),
+    columns: reader.columns.map((column) => ({ name: column.name, type: declaredType(column) })),
     rows,
     rowCount: reader.rowCount,
     truncated: false,

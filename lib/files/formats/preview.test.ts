@@ -22,7 +22,7 @@ describe('the preview the model is told of a Parquet or Excel file', () => {
       const preview = await tablePreviewOf('parquet', bytesAsFile(new Uint8Array(readFileSync(file))), 3);
       expect(preview.columns).toEqual([
         { name: 'trip', type: 'BIGINT' },
-        { name: 'km', type: 'DOUBLE' },
+        { name: 'km', type: 'DECIMAL(21,1)' },
         { name: 'day', type: 'DATE' },
         { name: 'who', type: 'VARCHAR' },
       ]);
@@ -33,7 +33,7 @@ describe('the preview the model is told of a Parquet or Excel file', () => {
         ['2', '1', '2024-05-03', ''],
       ]);
       const text = previewToText('data/trips.parquet', 12_345, preview);
-      expect(text).toContain('/data/trips.parquet (12 kB, PARQUET, 1,000 rows): columns trip (BIGINT), km (DOUBLE), day (DATE), who (VARCHAR)');
+      expect(text).toContain('/data/trips.parquet (12 kB, PARQUET, 1,000 rows): columns trip (BIGINT), km (DECIMAL(21,1)), day (DATE), who (VARCHAR)');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -49,7 +49,7 @@ describe('the preview the model is told of a Parquet or Excel file', () => {
     expect(preview.columns).toEqual([
       { name: 'name', type: 'VARCHAR' },
       { name: 'born', type: 'DATE' },
-      { name: 'column3', type: 'BIGINT' },
+      { name: 'column3', type: 'DOUBLE' },
       { name: 'name_2', type: 'VARCHAR' },
     ]);
     expect(preview.rows).toEqual([['Ada', '1815-12-10', '1', 'x']]);

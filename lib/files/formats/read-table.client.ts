@@ -1,10 +1,11 @@
 /**
- * One entry for the kept readers: a Parquet, JSON, JSON Lines or Excel file as typed columns and
+ * One entry for the kept readers: a Parquet, JSON, JSON Lines, Excel or Arrow IPC file as typed columns and
  * chunks of rows. The Python worker uses it when DuckDB's extension for the format cannot load;
  * the page uses it for the preview the model is told.
  */
 import 'client-only';
 import type { AsyncBuffer } from 'hyparquet';
+import { arrowColumns, arrowRows, readArrowTable } from './arrow.client';
 import { jsonRecords, recordsTable } from './json.client';
 import { openParquet, readParquetRows } from './parquet.client';
 import { readXlsx } from './xlsx.client';
@@ -22,7 +23,7 @@ export type TableReader = {
   rows(onRows: (rows: Cell[][]) => void | Promise<void>, limit?: number): Promise<void>;
 };
 
-const FORMAT_OF: Record<string, TabularFormat> = { parquet: 'parquet', json: 'json', jsonl: 'jsonl', ndjson: 'jsonl', xlsx: 'xlsx' };
+const FORMAT_OF: Record<string, TabularFormat> = { parquet: 'parquet', json: 'json', jsonl: 'jsonl', ndjson: 'jsonl', xlsx: 'xlsx', arrow: 'arrow', feather: 'arrow' };
 
 /** The reader's format for a file name, or null when no kept reader reads it. */
 export function tabularFormatOf(fileName: string): TabularFormat | null {
@@ -46,6 +47,11 @@ export async function openTable(format: TabularFormat, file: AsyncBuffer): Promi
   if (format === 'xlsx') {
     const workbook = await readXlsx(await allBytes(file));
     return { ...inMemory(workbook), sheets: workbook.sheets, sheetTables: () => workbook.tables().map((sheet) => ({ name: sheet.name, reader: inMemory(sheet) })) };
+  }
+  if (format === 'arrow') {
+    const table = readArrowTable(await allBytes(file));
+    const columns = arrowColumns(table);
+    return { columns, rowCount: table.numRows, rows: async (onRows, limit) => onRows(arrowRows(table, columns, limit)) };
   }
   return inMemory(recordsTable(jsonRecords(new TextDecoder().decode(await allBytes(file)), format), format));
 }

@@ -9,11 +9,21 @@
 import 'client-only';
 export type SqlType = 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'DATE' | 'TIMESTAMP' | 'VARCHAR';
 export type Cell = null | number | bigint | boolean | string | Date;
-export type TableColumn = { name: string; type: SqlType };
+/**
+ * `type`: the kind of value a cell holds (and how it is written for DuckDB's CSV reader);
+ * `sqlType`: DuckDB's own type for the column when it differs from `type` (INTEGER, DECIMAL(12,2),
+ * TIMESTAMP WITH TIME ZONE, INTEGER[], STRUCT(…), JSON…), the type native DuckDB gives the file.
+ */
+export type TableColumn = { name: string; type: SqlType; sqlType?: string };
+
+/** The type DuckDB gives the column. */
+export function declaredType(column: TableColumn): string {
+  return column.sqlType ?? column.type;
+}
 /** Rows come in chunks (a Parquet row group, or the whole of a JSON or Excel file). */
 export type TableChunk = { rows: Cell[][] };
 
-export type TabularFormat = 'parquet' | 'json' | 'jsonl' | 'xlsx';
+export type TabularFormat = 'parquet' | 'json' | 'jsonl' | 'xlsx' | 'arrow';
 
 /** Why a file could not be read as a table: a code, never words (see `formatFailureText`). */
 export type FormatFailureKind = 'unreadable' | 'not-records' | 'empty';
@@ -30,7 +40,7 @@ export class FormatReadError extends Error {
   }
 }
 
-const FORMAT_NAMES: Record<TabularFormat, string> = { parquet: 'Parquet', json: 'JSON', jsonl: 'JSON Lines', xlsx: 'Excel (.xlsx)' };
+const FORMAT_NAMES: Record<TabularFormat, string> = { parquet: 'Parquet', json: 'JSON', jsonl: 'JSON Lines', xlsx: 'Excel (.xlsx)', arrow: 'Arrow IPC (Feather)' };
 
 export function formatName(format: TabularFormat): string {
   return FORMAT_NAMES[format];

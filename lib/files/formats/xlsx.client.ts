@@ -6,7 +6,7 @@
  */
 import 'client-only';
 import ExcelJS from 'exceljs';
-import { cellOf, FormatReadError, inferSqlType, uniqueNames, type Cell, type TableColumn } from './table.client';
+import { cellOf, FormatReadError, inferSqlType, uniqueNames, type Cell, type SqlType, type TableColumn } from './table.client';
 
 /** A cell's value as a plain value: a formula's cached result, rich text's text, a link's text. */
 function plainValue(value: ExcelJS.CellValue): unknown {
@@ -17,6 +17,17 @@ function plainValue(value: ExcelJS.CellValue): unknown {
   if ('text' in value && typeof value.text === 'string') return value.text;
   if ('error' in value) return null;
   return null;
+}
+
+/**
+ * A column's type as DuckDB's excel extension gives it: every number is a DOUBLE (Excel keeps no
+ * integers), and so is a column of empty cells (a formula without a cached value is one).
+ */
+function excelType(values: readonly unknown[]): SqlType {
+  const type = inferSqlType(values);
+  if (type === 'BIGINT') return 'DOUBLE';
+  if (values.every((value) => value === null || value === undefined)) return 'DOUBLE';
+  return type;
 }
 
 /** One worksheet as a table. */
@@ -41,7 +52,7 @@ function sheetTable(sheet: ExcelJS.Worksheet): XlsxSheet | null {
   if (!header) return null;
   const width = Math.max(header.length, ...body.map((row) => row.length));
   const names = uniqueNames(Array.from({ length: width }, (_, i) => (header[i] === null || header[i] === undefined ? '' : String(header[i] instanceof Date ? (header[i] as Date).toISOString().slice(0, 10) : header[i]))));
-  const columns = names.map((name, i) => ({ name, type: inferSqlType(body.map((row) => row[i])) }));
+  const columns = names.map((name, i) => ({ name, type: excelType(body.map((row) => row[i])) }));
   const rows = body.map((row) => columns.map((column, i) => cellOf(row[i], column.type)));
   return { name: sheet.name, columns, rows };
 }

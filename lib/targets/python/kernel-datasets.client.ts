@@ -13,7 +13,7 @@ import type { RunPhase } from '../runner';
 import type { WorkerHandle } from './worker-handle.client';
 
 /** Files that become SQL tables (workers/python/runpad/dataset_tables.py FORMATS). */
-const TABLE_FILE = /\.(csv|tsv|json|jsonl|ndjson|parquet|xlsx)$/i;
+const TABLE_FILE = /\.(csv|tsv|json|jsonl|ndjson|parquet|xlsx|arrow|feather)$/i;
 
 function fileKey(file: DataFile): string {
   return `${file.name}@${file.sha256}`;

@@ -19,6 +19,8 @@ FORMATS = {
     ".ndjson": "jsonl",
     ".parquet": "parquet",
     ".xlsx": "xlsx",
+    ".arrow": "arrow",
+    ".feather": "arrow",
 }
 
 # Where the worker mounts files kept on the device; /data/<name> links there (workers/device-mount.ts).
@@ -92,6 +94,7 @@ class Dataset:
         self.fmt = fmt
         self.signature = None
         self.loaded = False
+        self.failure = None  # why the file is not a table (its last load failed), else None
 
 
 class DatasetTables:
@@ -106,6 +109,10 @@ class DatasetTables:
 
     def tables(self):
         return {d.table for d in self.datasets.values()}
+
+    def failed(self):
+        """[(filename, why)] of the files in /data whose table could not be made, by name."""
+        return sorted((name, d.failure) for name, d in self.datasets.items() if d.failure)
 
     def sync(self, data_dir, engine):
         """Brings the tables in line with the files; returns notices (str) for files that failed."""
@@ -147,11 +154,14 @@ class DatasetTables:
             try:
                 engine.load(dataset.table, path, fmt)
             except (LoadError, OSError, ValueError, UnicodeError, RecursionError) as error:
+                dataset.failure = str(error)
                 notices.append(f"could not load {path} as table {dataset.table}: {error}")
             except Exception as error:  # the engine's own errors (e.g. too many columns)
-                notices.append(f"could not load {path} as table {dataset.table}: {type(error).__name__}: {error}")
+                dataset.failure = f"{type(error).__name__}: {error}"
+                notices.append(f"could not load {path} as table {dataset.table}: {dataset.failure}")
             else:
                 dataset.loaded = True
+                dataset.failure = None
             dataset.signature = signature
         return notices
 
@@ -171,4 +181,6 @@ def duckdb_source(path, fmt):
         return f"read_parquet({literal})"
     if fmt == "xlsx":
         return f"read_xlsx({literal})"
+    if fmt == "arrow":
+        return quote_identifier(path)  # the table the kept reader made (there is no DuckDB reader for it)
     raise LoadError(f"unsupported format {fmt}")

@@ -152,5 +152,11 @@ async def import_file(path, fmt):
     return json.loads(str(await bridge().importFile(path, fmt)))
 
 
+async def load_extension(name):
+    """Loads DuckDB's extension `name` when its file is at the source (workers/duckdb/bridge.ts):
+    {"loaded": bool, "reason": str or None, "restarted": bool}."""
+    return json.loads(str(await bridge().loadExtension(name)))
+
+
 def extension_repository():
     return str(bridge().extensionRepository) if _bridge is not None else ""

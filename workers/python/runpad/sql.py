@@ -57,7 +57,7 @@ def sql_table(name, data):
     if isinstance(data, str):
         fmt = _datasets.FORMATS.get(os.path.splitext(data)[1].lower())
         if fmt is None:
-            raise ValueError(f"{data}: not a file DuckDB reads (csv, tsv, json, jsonl, parquet, xlsx)")
+            raise ValueError(f"{data}: not a file DuckDB reads (csv, tsv, json, jsonl, parquet, xlsx, arrow, feather)")
         engine.load(name, os.path.abspath(data), fmt)
         return name
     if hasattr(data, "to_dict") and hasattr(data, "columns"):
@@ -77,12 +77,16 @@ def _identifier(name):
 
 
 def _table_lines(engine, caps):
+    failed = [
+        clip(f"  {name}: {why}", caps.text_chars) for name, why in engine.datasets.failed()[:ERROR_TABLES]
+    ] if hasattr(engine, "datasets") else []
+    failed_lines = ["Files in /data that are not tables:", *failed] if failed else []
     try:
         tables = engine.describe_tables()
     except Exception as error:  # noqa: BLE001 - the listing is a help, not the point
-        return [f"Tables: (could not be listed: {error})"]
+        return [f"Tables: (could not be listed: {error})", *failed_lines]
     if not tables:
-        return ["Tables: none (no files in /data and none created)"]
+        return ["Tables: none (no files in /data and none created)" if not failed else "Tables: none", *failed_lines]
     lines = ["Tables:"]
     for name, columns in tables[:ERROR_TABLES]:
         shown = ", ".join(f"{_identifier(c)} {t}".rstrip() for c, t in columns[:ERROR_COLUMNS])
@@ -91,7 +95,7 @@ def _table_lines(engine, caps):
         lines.append(clip(f"  {_identifier(name)}({shown})", caps.text_chars))
     if len(tables) > ERROR_TABLES:
         lines.append(f"  … and {len(tables) - ERROR_TABLES:,} more")
-    return lines
+    return lines + failed_lines
 
 
 def _sql_error(engine, error, index, statements, caps):

@@ -13,14 +13,9 @@ DATA_DIR = "/data"
 
 
 EXTENSION_OF = {"parquet": "parquet", "json": "json", "jsonl": "json", "xlsx": "excel"}
-FORMAT_NAME = {"parquet": "Parquet", "json": "JSON", "jsonl": "JSON Lines", "xlsx": "Excel"}
-# A statement that makes DuckDB load the extension (autoloading, from the configured source): with
-# it, the file is missing (an IO error); without it, the error names the extension.
-EXTENSION_PROBE = {
-    "parquet": "SELECT * FROM read_parquet('/runpad-probe/missing.parquet')",
-    "json": "SELECT * FROM read_json('/runpad-probe/missing.json')",
-    "excel": "SELECT * FROM read_xlsx('/runpad-probe/missing.xlsx')",
-}
+FORMAT_NAME = {"parquet": "Parquet", "json": "JSON", "jsonl": "JSON Lines", "xlsx": "Excel", "arrow": "Arrow IPC"}
+# Formats DuckDB-wasm has no extension for: always read by the kept readers (offline-tables.ts).
+KEPT_READER_ONLY = {"arrow"}
 _SQL_CALL = re.compile(r"\bsql(_table)?\s*\(")
 # read_xlsx(path, sheet = 'Costs'): DuckDB's excel extension takes its options with `=`; the kept
 # reader's stand-in (a table macro, workers/duckdb/offline-tables.ts) takes named options with `:=`
@@ -38,11 +33,6 @@ def extension_notice(path, fmt, error, repository):
         f"does not have it), and only files in /data are read without it. Copy the file into /data/ and query it there. "
         f"An administrator can self-host the extension with `npm run mirror -- duckdb {EXTENSION_OF[fmt]}`. ({error})"
     )
-
-
-def _is_extension_error(error):
-    text = str(error).lower()
-    return "extension" in text
 
 
 def mentions_sql(code):
@@ -63,30 +53,43 @@ class DuckDBEngine:
         self.imported = {}  # path -> (signature, the reader's message when it failed, else None)
         self.views = {}  # dataset table -> the path of the table the kept reader made
 
-    # Parquet, JSON and Excel without their extension: the kept readers (offline-tables.ts)
+    # Parquet, JSON and Excel without their extension, and Arrow IPC: the kept readers (offline-tables.ts)
     def extension_loads(self, fmt):
-        """Whether DuckDB's extension for fmt loads here (asked once per interpreter)."""
-        extension = EXTENSION_OF[fmt]
-        if extension not in self.extensions:
-            try:
-                _bridge.execute(EXTENSION_PROBE[extension])
-                self.extensions[extension] = True
-            except _bridge.DuckDBError as error:
-                self.extensions[extension] = not _is_extension_error(error)
-        return self.extensions[extension]
+        """Whether DuckDB's extension for fmt is loaded (decided by read_files, once per interpreter;
+        until then, and for a format with no extension, the kept reader reads it)."""
+        return self.extensions.get(EXTENSION_OF.get(fmt)) is True
 
     def unread_files(self, data_dir):
-        """[(path, fmt, signature)] of the files the kept readers must read before SQL sees them."""
+        """[(path, fmt, signature)] of the files that read_files must look at before SQL sees them."""
         pending = []
         for path, fmt, signature in sorted(_datasets.scan(data_dir).values()):
-            if fmt not in EXTENSION_OF or self.extension_loads(fmt):
+            if fmt not in EXTENSION_OF and fmt not in KEPT_READER_ONLY:
+                continue
+            if self.extension_loads(fmt):
                 continue
             if self.imported.get(path, (None, None))[0] != signature:
                 pending.append((path, fmt, signature))
         return pending
 
+    async def _decide_extension(self, fmt):
+        """Loads DuckDB's extension for fmt when its file is at the source (the bridge checks first:
+        DuckDB never fetches one on its own); else the kept readers read the format."""
+        extension = EXTENSION_OF.get(fmt)
+        if extension is None or extension in self.extensions:
+            return
+        answer = await _bridge.load_extension(extension)
+        self.extensions[extension] = bool(answer["loaded"])
+        if answer.get("restarted"):
+            # The failed load broke the engine and the bridge started a fresh one: every table is gone.
+            self.datasets = _datasets.DatasetTables()
+            self.imported = {}
+            self.views = {}
+
     async def read_files(self, data_dir):
         for path, fmt, signature in self.unread_files(data_dir):
+            await self._decide_extension(fmt)
+            if self.extension_loads(fmt):
+                continue
             try:
                 answer = await _bridge.import_file(path, fmt)
             except Exception as error:  # the JavaScript side failed (a JsException): said as the file's notice
@@ -114,12 +117,14 @@ class DuckDBEngine:
 
     def load(self, table, path, fmt):
         name = _datasets.quote_identifier(table)
-        if fmt in EXTENSION_OF and not self.extension_loads(fmt):
+        if fmt in KEPT_READER_ONLY or (fmt in EXTENSION_OF and not self.extension_loads(fmt)):
             # The kept reader made the table named by the path (read_files); the dataset's name is a view of it.
             signature, failure = self.imported.get(path, (None, None))
             if failure:
                 raise _datasets.LoadError(failure)
             if signature is None:
+                if fmt in KEPT_READER_ONLY:
+                    raise _datasets.LoadError(f"{path} was not read: {FORMAT_NAME[fmt]} files are read in /data only")
                 raise _datasets.LoadError(extension_notice(path, fmt, "not read", _bridge.extension_repository()))
             self.drop(table)
             _bridge.execute(f"CREATE VIEW {name} AS SELECT * FROM {_datasets.quote_identifier(path)}")

@@ -1,0 +1,340 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import ExcelJS from 'exceljs';
+import { tableFromArrays, tableToIPC } from 'apache-arrow';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import * as parquetWasm from 'parquet-wasm/node';
+import { bytesAsFile } from '@/lib/files/formats/parquet.client';
+import { tabularFormatOf } from '@/lib/files/formats/read-table.client';
+import { importTable } from './offline-tables';
+import { openWasmEngine, type WasmEngine } from './wasm-engine.test-support';
+
+/**
+ * Files written by other tools, made at test time, read as the browser reads them with no DuckDB
+ * extension reachable (DuckDB-wasm's Node build, the kept readers: offline-tables.ts) and compared
+ * with a reference reading the same file: native DuckDB (@duckdb/node-api, with its own Parquet,
+ * JSON and CSV readers) or, for Excel, pandas over openpyxl. Per file: the row count, each column's
+ * type and the sum of each numeric column. Under CI=true a missing writer fails the test.
+ */
+const require = createRequire(import.meta.url);
+const CI = process.env.CI === 'true';
+const PYTHON = '/usr/bin/python3';
+let engine: WasmEngine;
+let native: DuckDBConnection;
+let nativeInstance: DuckDBInstance;
+let dir: string;
+
+beforeAll(async () => {
+  vi.stubGlobal('DUCKDB_RUNTIME', undefined); // set by DuckDB-wasm as it loads: this file runs apart
+  engine = await openWasmEngine();
+  nativeInstance = await DuckDBInstance.create(':memory:');
+  native = await nativeInstance.connect();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'runpad-corpus-'));
+}, 120_000);
+
+afterAll(() => {
+  native?.closeSync();
+  nativeInstance?.closeSync();
+  rmSync(dir, { recursive: true, force: true });
+  vi.unstubAllGlobals();
+});
+
+const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL\(\d+,\d+\))$/;
+type Summary = { rows: number; types: Record<string, string>; sums: Record<string, number | null> };
+
+function quote(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+function sumsQuery(from: string, types: Record<string, string>): string {
+  const numeric = Object.keys(types).filter((name) => NUMERIC.test(types[name]));
+  return `SELECT count(*)::DOUBLE ${numeric.map((name) => `, sum("${name.replaceAll('"', '""')}")::DOUBLE`).join('')} FROM ${from}`;
+}
+
+function summaryOf(types: Record<string, string>, row: unknown[]): Summary {
+  const numeric = Object.keys(types).filter((name) => NUMERIC.test(types[name]));
+  return { rows: Number(row[0]), types, sums: Object.fromEntries(numeric.map((name, i) => [name, row[i + 1] === null ? null : Number(row[i + 1])])) };
+}
+
+async function nativeSummary(from: string): Promise<Summary> {
+  const described = (await native.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`)).getRowsJS();
+  const types = Object.fromEntries(described.map((row) => [String(row[0]), String(row[1])]));
+  const [row] = (await native.runAndReadAll(sumsQuery(from, types))).getRowsJS();
+  return summaryOf(types, row as unknown[]);
+}
+
+/** The file as the browser reads it: imported by the kept reader into DuckDB-wasm, under its /data path. */
+async function runpadSummary(file: string, format = tabularFormatOf(file)): Promise<Summary> {
+  if (!format) throw new Error(`no kept reader for ${file}`);
+  const table = `/data/${path.basename(file)}`;
+  const answer = await importTable(engine.target, table, format, bytesAsFile(new Uint8Array(readFileSync(file))));
+  if (!answer.ok) throw new Error(answer.message);
+  const from = `"${table.replaceAll('"', '""')}"`;
+  const types = engine.types(from);
+  return summaryOf(types, engine.rows(sumsQuery(from, types))[0]);
+}
+
+/**
+ * DuckDB's JSON type is its json extension's own: without the extension a field of mixed JSON
+ * values is VARCHAR holding the same JSON text (compared value by value where it occurs).
+ */
+function withoutJsonType(types: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(types).map(([name, type]) => [name, type === 'JSON' ? 'VARCHAR' : type]));
+}
+
+/** Sums equal to the last representable digits (the engines may add doubles in another order). */
+function expectSameSummary(actual: Summary, expected: Summary): void {
+  expect(actual.rows).toBe(expected.rows);
+  expect(actual.types).toEqual(withoutJsonType(expected.types));
+  expect(Object.keys(actual.sums)).toEqual(Object.keys(expected.sums));
+  for (const [name, sum] of Object.entries(expected.sums)) {
+    if (sum === null) expect(actual.sums[name], name).toBeNull();
+    else expect(Math.abs((actual.sums[name] ?? NaN) - sum), name).toBeLessThanOrEqual(Math.abs(sum) * 1e-12 + 1e-9);
+  }
+}
+
+/** A writer that is a program on this machine: missing, the test fails under CI and is said skipped elsewhere. */
+function requireProgram(command: string, args: string[]): boolean {
+  const found = spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+  if (!found && CI) throw new Error(`${command} is missing: install it (.ci/run installs it on CI)`);
+  return found;
+}
+
+// Values with every awkward kind of text: quotes of each kind, separators, newlines, non-Latin letters.
+const AWKWARD = `['plain', 'it''s', 'say "hi"', 'semi;colon, comma', e'line\\nbreak', 'Ünïcödé 東京 مرحبا', '  spaces  ', '']`;
+
+const NATIVE_TABLE = `SELECT i::INTEGER AS id, (i % 100)::SMALLINT AS small, i::BIGINT * 1000003 AS big,
+    (i * 1.25)::DOUBLE AS amount, (i / 7)::FLOAT AS ratio, (i * 0.01)::DECIMAL(12,2) AS price,
+    (i * 0.001)::DECIMAL(18,3) AS wide, DATE '2024-01-01' + (i % 400)::INT AS day,
+    TIMESTAMP '2024-01-01 08:30:00' + to_seconds(i * 37) AS seen_at,
+    TIMESTAMPTZ '2024-03-31 01:30:00+00' + to_seconds(i * 61) AS seen_utc,
+    CASE WHEN i % 11 = 0 THEN NULL ELSE ${AWKWARD}[1 + i % 8] END AS label,
+    ['north', 'south', 'east', 'west'][1 + i % 4] AS region,
+    i % 3 = 0 AS flag,
+    CASE WHEN i % 5 = 0 THEN NULL ELSE [i, i + 1, i % 7]::INTEGER[] END AS numbers,
+    {'code': i % 13, 'name': 'n' || (i % 5)} AS info
+  FROM range(1, 30001) t(i)`;
+
+describe('Parquet written by native DuckDB', () => {
+  for (const codec of ['snappy', 'zstd', 'gzip', 'lz4', 'brotli', 'uncompressed']) {
+    it(`${codec}: integers, decimals, floats, dates, timestamps with and without time zone, text, LIST, STRUCT, dictionary pages, many row groups`, async () => {
+      const file = path.join(dir, `native_${codec}.parquet`);
+      await native.run(`COPY (${NATIVE_TABLE}) TO ${quote(file)} (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE 4096)`);
+      expectSameSummary(await runpadSummary(file), await nativeSummary(`read_parquet(${quote(file)})`));
+    }, 120_000);
+  }
+});
+
+describe('Parquet written by arrow-rs (parquet-wasm) and by hyparquet-writer', () => {
+  const arrow = () =>
+    tableFromArrays({
+      id: Int32Array.from({ length: 5000 }, (_, i) => i),
+      amount: Float64Array.from({ length: 5000 }, (_, i) => i * 0.5),
+      big: BigInt64Array.from({ length: 5000 }, (_, i) => BigInt(i) * 10_000_000_000n),
+      label: Array.from({ length: 5000 }, (_, i) => (i % 9 === 0 ? null : `l${i % 17} "q" 'x'`)),
+    });
+
+  for (const [name, codec] of [['snappy', parquetWasm.Compression.SNAPPY], ['zstd', parquetWasm.Compression.ZSTD], ['gzip', parquetWasm.Compression.GZIP], ['lz4', parquetWasm.Compression.LZ4_RAW], ['brotli', parquetWasm.Compression.BROTLI]] as const) {
+    it(`arrow-rs, ${name}`, async () => {
+      const properties = new parquetWasm.WriterPropertiesBuilder().setCompression(codec).setMaxRowGroupSize(1000).build();
+      const bytes = parquetWasm.writeParquet(parquetWasm.Table.fromIPCStream(tableToIPC(arrow(), 'stream')), properties);
+      const file = path.join(dir, `arrow_rs_${name}.parquet`);
+      writeFileSync(file, bytes);
+      expectSameSummary(await runpadSummary(file), await nativeSummary(`read_parquet(${quote(file)})`));
+    });
+  }
+
+  it('hyparquet-writer', async () => {
+    const count = 3000;
+    const buffer = parquetWriteBuffer({
+      columnData: [
+        { name: 'id', data: Int32Array.from({ length: count }, (_, i) => i), type: 'INT32' },
+        { name: 'value', data: Float64Array.from({ length: count }, (_, i) => i / 3), type: 'DOUBLE' },
+        { name: 'name', data: Array.from({ length: count }, (_, i) => (i % 4 === 0 ? null : `名前 ${i}`)), type: 'STRING' },
+        { name: 'ok', data: Array.from({ length: count }, (_, i) => i % 2 === 0), type: 'BOOLEAN' },
+        { name: 'at', data: Array.from({ length: count }, (_, i) => new Date(Date.UTC(2024, 0, 1) + i * 3_600_000)), type: 'TIMESTAMP' },
+      ],
+      rowGroupSize: 700,
+    });
+    const file = path.join(dir, 'hyparquet_writer.parquet');
+    writeFileSync(file, new Uint8Array(buffer));
+    expectSameSummary(await runpadSummary(file), await nativeSummary(`read_parquet(${quote(file)})`));
+  });
+});
+
+describe("vega-datasets' own files", () => {
+  const data = path.join(path.dirname(require.resolve('vega-datasets')), '..', 'data');
+
+  it('flights-3m.parquet', async () => {
+    const file = path.join(data, 'flights-3m.parquet');
+    expectSameSummary(await runpadSummary(file), await nativeSummary(`read_parquet(${quote(file)})`));
+  }, 600_000);
+
+  it('cars.json', async () => {
+    const file = path.join(data, 'cars.json');
+    expectSameSummary(await runpadSummary(file), await nativeSummary(`read_json_auto(${quote(file)})`));
+  });
+
+  it('flights-200k.arrow holds what flights-200k.json holds', async () => {
+    const arrow = await runpadSummary(path.join(data, 'flights-200k.arrow'));
+    const json = await nativeSummary(`read_json_auto(${quote(path.join(data, 'flights-200k.json'))})`);
+    expect(arrow.rows).toBe(json.rows);
+    expect(Object.keys(arrow.types)).toEqual(Object.keys(json.types));
+    for (const [name, sum] of Object.entries(json.sums)) expect(arrow.sums[name], name).toBeCloseTo(sum ?? NaN, 3);
+  }, 120_000);
+});
+
+describe('Arrow IPC written by arrow-rs', () => {
+  it('a Parquet file native DuckDB wrote, as an Arrow IPC stream from arrow-rs, holds what native DuckDB reads in the Parquet file', async () => {
+    const parquet = path.join(dir, 'for_arrow.parquet');
+    await native.run(`COPY (SELECT id, small, big, amount, ratio, day, seen_at, label, region, flag FROM (${NATIVE_TABLE})) TO ${quote(parquet)} (FORMAT parquet)`);
+    const file = path.join(dir, 'from_arrow_rs.arrow');
+    writeFileSync(file, parquetWasm.readParquet(new Uint8Array(readFileSync(parquet))).intoIPCStream());
+    expectSameSummary(await runpadSummary(file), await nativeSummary(`read_parquet(${quote(parquet)})`));
+  });
+});
+
+describe('JSON and JSON Lines', () => {
+  const cases: Array<[string, string]> = [
+    ['nulls_and_mixed.json', JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, score: i % 3 === 0 ? null : i % 2 ? i * 1.5 : i, note: i % 4 === 0 ? null : `n "${i}"`, when: `2024-02-${String(1 + (i % 28)).padStart(2, '0')}`, mixed: i % 2 ? i : `t${i}` })))],
+    ['nested.json', JSON.stringify(Array.from({ length: 120 }, (_, i) => ({ id: i, place: { city: `c${i % 7}`, zip: 1000 + i }, tags: [`a${i % 3}`, 'b'], amount: i / 4 })))],
+    ['events.jsonl', Array.from({ length: 300 }, (_, i) => JSON.stringify({ k: i, v: i % 5 === 0 ? null : i * 0.25, who: `ü${i % 9}`, at: `2024-05-01 10:${String(i % 60).padStart(2, '0')}:00` })).join('\n') + '\n'],
+  ];
+  for (const [name, text] of cases) {
+    it(name, async () => {
+      const file = path.join(dir, name);
+      writeFileSync(file, text);
+      const reader = name.endsWith('.jsonl') ? `read_json_auto(${quote(file)}, format = 'newline_delimited')` : `read_json_auto(${quote(file)})`;
+      const expected = await nativeSummary(reader);
+      expectSameSummary(await runpadSummary(file), expected);
+      for (const [column, type] of Object.entries(expected.types).filter(([, type]) => type === 'JSON')) {
+        const [[mine]] = engine.rows(`SELECT list(v ORDER BY n) FROM (SELECT "${column}" AS v, row_number() OVER () AS n FROM "/data/${name}")`);
+        const [[theirs]] = (await native.runAndReadAll(`SELECT list(v::VARCHAR ORDER BY n) FROM (SELECT "${column}" AS v, row_number() OVER () AS n FROM ${reader})`)).getRowsJS();
+        expect(mine, `${column} (${type})`).toEqual(theirs);
+      }
+    });
+  }
+});
+
+describe('CSV written elsewhere (DuckDB core reads it in both)', () => {
+  const cases: Array<[string, string]> = [
+    ['bom.csv', '\ufeffcity,people,area\nOslo,709000,454.5\nBergen,286000,465.3\n'],
+    ['semicolons.csv', 'name;amount;day\n"a;b";1,5;2024-01-02\nc;2;2024-01-03\n'],
+    ['quoted_newlines.csv', 'id,text,value\n1,"first\nline",10\n2,"say ""hi""",20.5\n3,,\n'],
+  ];
+  for (const [name, text] of cases) {
+    it(name, async () => {
+      const file = path.join(dir, name);
+      writeFileSync(file, text);
+      engine.target.registerBuffer(`/data/${name}`, new Uint8Array(readFileSync(file)));
+      const from = `read_csv('/data/${name}')`;
+      const wasmTypes = engine.types(`SELECT * FROM ${from}`);
+      const mine = summaryOf(wasmTypes, engine.rows(sumsQuery(from, wasmTypes))[0]);
+      expectSameSummary(mine, await nativeSummary(`read_csv(${quote(file)})`));
+    });
+  }
+});
+
+/** pandas over openpyxl, the reference for Excel (native DuckDB's excel extension is not installable here). */
+function pandasSummary(file: string, sheet: string): { rows: number; kinds: Record<string, string>; sums: Record<string, number> } {
+  const script = `
+import json, sys, pandas as pd
+frame = pd.read_excel(sys.argv[1], sheet_name=sys.argv[2], engine="openpyxl")
+kinds, sums = {}, {}
+for name in frame.columns:
+    column = frame[name]
+    kind = column.dtype.kind
+    kinds[str(name)] = {"i": "number", "f": "number", "M": "time", "b": "boolean"}.get(kind, "text")
+    if kind in "if":
+        sums[str(name)] = float(column.sum())
+print(json.dumps({"rows": len(frame), "kinds": kinds, "sums": sums}))
+`;
+  return JSON.parse(execFileSync(PYTHON, ['-c', script, file, sheet], { encoding: 'utf8' })) as ReturnType<typeof pandasSummary>;
+}
+
+function kindOf(type: string): string {
+  if (NUMERIC.test(type)) return 'number';
+  if (type === 'DATE' || type.startsWith('TIMESTAMP')) return 'time';
+  if (type === 'BOOLEAN') return 'boolean';
+  return 'text';
+}
+
+async function expectLikePandas(file: string, sheets: string[]): Promise<void> {
+  const table = `/data/${path.basename(file)}`;
+  const answer = await importTable(engine.target, table, 'xlsx', bytesAsFile(new Uint8Array(readFileSync(file))));
+  if (!answer.ok) throw new Error(answer.message);
+  for (const [index, sheet] of sheets.entries()) {
+    const from = `"${(index === 0 ? table : `${table}#${sheet}`).replaceAll('"', '""')}"`;
+    const types = engine.types(from);
+    const mine = summaryOf(types, engine.rows(sumsQuery(from, types))[0]);
+    const reference = pandasSummary(file, sheet);
+    expect(mine.rows, sheet).toBe(reference.rows);
+    expect(Object.fromEntries(Object.entries(types).map(([name, type]) => [name, kindOf(type)])), sheet).toEqual(reference.kinds);
+    expect(Object.keys(mine.sums), sheet).toEqual(Object.keys(reference.sums));
+    for (const [name, sum] of Object.entries(reference.sums)) expect(mine.sums[name], `${sheet}.${name}`).toBeCloseTo(sum, 6);
+  }
+}
+
+const OPENPYXL_WRITER = `
+import datetime, sys
+from openpyxl import Workbook
+book = Workbook()
+sheet = book.active
+sheet.title = "Sales"
+sheet.append(["item", "units", "price", "sold on", "paid", "total"])
+for i in range(1, 41):
+    sheet.append([f"it's \\"{i}\\" ü", i, round(i * 1.25, 2) if i % 6 else None, datetime.date(2024, 1, 1) + datetime.timedelta(days=i), i % 2 == 0, None])
+    sheet.cell(row=i + 1, column=6).value = f"=B{i + 1}*2"
+other = book.create_sheet("Q1 costs")
+other.append(["month", "amount"])
+for month, amount in [("Jan", 10.5), ("Feb", 20), ("Mar", None), ("Apr", 7.25)]:
+    other.append([month, amount])
+book.save(sys.argv[1])
+`;
+
+describe('Excel written by openpyxl, LibreOffice and exceljs', () => {
+  it('openpyxl: dates, empty cells, booleans, several sheets (its formulas carry no cached value: read as empty)', async () => {
+    if (!requireProgram(PYTHON, ['-c', 'import openpyxl, pandas'])) return;
+    const file = path.join(dir, 'openpyxl.xlsx');
+    execFileSync(PYTHON, ['-c', OPENPYXL_WRITER, file]);
+    await expectLikePandas(file, ['Sales', 'Q1 costs']);
+  });
+
+  it('LibreOffice: the same workbook saved again, formulas with cached values', async () => {
+    if (!requireProgram(PYTHON, ['-c', 'import openpyxl, pandas']) || !requireProgram('soffice', ['--version'])) return;
+    const source = path.join(dir, 'lo_source.xlsx');
+    execFileSync(PYTHON, ['-c', OPENPYXL_WRITER, source]);
+    const input = path.join(dir, 'lo', 'libreoffice.xlsx');
+    rmSync(path.dirname(input), { recursive: true, force: true });
+    execFileSync('mkdir', ['-p', path.join(dir, 'lo', 'out')]);
+    copyFileSync(source, input);
+    execFileSync('soffice', ['--headless', `-env:UserInstallation=file://${path.join(dir, 'lo', 'profile')}`, '--convert-to', 'xlsx:Calc MS Excel 2007 XML', '--outdir', path.join(dir, 'lo', 'out'), input], { stdio: 'ignore', timeout: 180_000 });
+    const file = path.join(dir, 'lo', 'out', 'libreoffice.xlsx');
+    await expectLikePandas(file, ['Sales', 'Q1 costs']);
+    // The formulas' cached values LibreOffice wrote are read: total = units × 2.
+    expect(engine.rows(`SELECT sum(total) FROM "/data/libreoffice.xlsx"`)).toEqual([[2 * (40 * 41) / 2]]);
+  }, 240_000);
+
+  it('exceljs: formulas with cached values, dates, empty cells, several sheets', async () => {
+    if (!requireProgram(PYTHON, ['-c', 'import openpyxl, pandas'])) return;
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Budget');
+    sheet.addRow(['item', 'cost', 'count', 'due', 'sum']);
+    for (let i = 1; i <= 30; i += 1) {
+      sheet.addRow([`row ${i} "x"`, i % 7 === 0 ? null : i * 10.5, i, new Date(Date.UTC(2024, 0, i)), null]);
+      sheet.getCell(`E${i + 1}`).value = { formula: `B${i + 1}+C${i + 1}`, result: (i % 7 === 0 ? 0 : i * 10.5) + i };
+    }
+    const second = workbook.addWorksheet('Other');
+    second.addRow(['k', 'v']);
+    second.addRow(['a', 1.5]);
+    second.addRow(['b', null]);
+    const file = path.join(dir, 'exceljs.xlsx');
+    writeFileSync(file, new Uint8Array(await workbook.xlsx.writeBuffer()));
+    await expectLikePandas(file, ['Budget', 'Other']);
+  });
+});
