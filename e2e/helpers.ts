@@ -26,6 +26,12 @@ export async function chatRequestsFor(trigger: string): Promise<RecordedRequest[
   return all.filter((r) => r.body.tools && JSON.stringify(r.body.messages).includes(trigger));
 }
 
+/** Every Chat Completions request the fake model received for the trigger: the answers' and the title's. */
+export async function requestsFor(trigger: string): Promise<RecordedRequest[]> {
+  const all = (await (await fetch(`${FAKE_MODEL}/__requests`)).json()) as RecordedRequest[];
+  return all.filter((r) => JSON.stringify(r.body.messages).includes(trigger));
+}
+
 /**
  * Waits until the page's scripts run (the composer is read-only until then): events a test
  * dispatches itself, such as a focus, reach no listener before that, and the page shows its

@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { addScenarios, chatRequestsFor, dropCsv, openChat, send, waitForTurn } from './helpers';
+import { addScenarios, chatRequestsFor, dropCsv, openChat, requestsFor, send, waitForTurn } from './helpers';
 
 /**
  * What the model sees (README, "What the model sees"): with the setting on, a conversation sends
@@ -25,27 +25,32 @@ test('with only the shape of the data sent, a planted value is shown to the pers
 
   const requests = await chatRequestsFor(trigger);
   expect(requests).toHaveLength(2);
-  const received = JSON.stringify(requests.map((r) => r.body));
+  // Every request the provider received, the title's among them (asked for after the first answer).
+  await expect.poll(async () => (await requestsFor(trigger)).length).toBe(3);
+  const received = JSON.stringify((await requestsFor(trigger)).map((r) => r.body));
   expect(received).not.toContain(SECRET);
   // Column names and the error still reach the model.
   expect(received).toContain('name (string), age (integer)');
   expect(received).toContain('error: KeyError: <string>');
 
   // The conversation shows its running total.
-  await expect(page.getByTestId('model-sent-total')).toContainText('in 2 requests (only the shape of the data)');
+  await expect(page.getByTestId('model-sent-total')).toContainText('in 3 requests (only the shape of the data)');
   await page.getByRole('button', { name: 'What the model saw' }).last().click();
   const dialog = page.getByRole('dialog', { name: 'What the model saw' });
   const inputs = dialog.getByTestId('model-input');
-  await expect(inputs).toHaveCount(2);
-  await expect(dialog.getByTestId('model-saw-total')).toContainText('2 requests');
-  for (const [index, request] of requests.entries()) {
+  // The answer's two requests and the title's, listed under the answer.
+  await expect(inputs).toHaveCount(3);
+  await expect(dialog.getByTestId('model-saw-total')).toContainText('3 requests');
+  await expect(inputs.filter({ hasText: 'the conversation’s title' })).toHaveCount(1);
+  const bodies = (await requestsFor(trigger)).map((request) => JSON.stringify(request.body));
+  for (let index = 0; index < 3; index++) {
     const texts = await inputs.nth(index).getByTestId('model-input-text').allTextContents();
     expect(texts.length).toBeGreaterThan(0);
-    const body = JSON.stringify(request.body);
     // Each text as listed is in what the model received, character for character (on the Chat
     // Completions wire a tool result's parts travel as JSON text, so escaped once more there).
     const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
-    for (const text of texts) if (text !== '') expect(body.includes(escaped(text)) || body.includes(escaped(escaped(text))), text).toBe(true);
+    const listed = texts.filter((text) => text !== '');
+    expect(bodies.some((body) => listed.every((text) => body.includes(escaped(text)) || body.includes(escaped(escaped(text))))), listed.join(' | ')).toBe(true);
     expect(texts.join('\n')).not.toContain(SECRET);
   }
 });

@@ -58,7 +58,8 @@ function Loaded({ loaded }: { loaded: Loaded }) {
       {inputs.map((input, index) => (
         <section key={input.id} className="space-y-2 border-t border-zinc-200 pt-2 dark:border-zinc-700" data-testid="model-input">
           <h3 className="font-medium">
-            Request {index + 1} of {inputs.length}: {formatBytes(input.textBytes)} of text, {formatBytes(input.imageBytes)} of images ({input.modelSees})
+            Request {index + 1} of {inputs.length}
+            {input.content.purpose === 'title' ? ' (the conversation’s title)' : ''}: {formatBytes(input.textBytes)} of text, {formatBytes(input.imageBytes)} of images ({input.modelSees})
           </h3>
           <details>
             <summary>System prompt ({formatBytes(new TextEncoder().encode(input.content.system).length)})</summary>

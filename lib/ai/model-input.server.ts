@@ -8,7 +8,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import type { ModelMessage } from 'ai';
-import type { ModelInputContent, ModelInputItem } from '@/lib/messages/model-input-schema';
+import type { ModelInputContent, ModelInputItem, ModelInputPurpose } from '@/lib/messages/model-input-schema';
 
 
 function imageItem(label: string, mediaType: string, data: unknown): ModelInputItem | null {
@@ -62,8 +62,8 @@ function itemsOf(message: ModelMessage): ModelInputItem[] {
 }
 
 /** The record of one request: its content, and the bytes of its text (UTF-8) and of its images. */
-export function buildModelInput(system: string, messages: ModelMessage[]): { content: ModelInputContent; textBytes: number; imageBytes: number } {
-  const content: ModelInputContent = { system, messages: messages.map((message) => ({ role: message.role, items: itemsOf(message) })) };
+export function buildModelInput(system: string, messages: ModelMessage[], purpose: ModelInputPurpose = 'answer'): { content: ModelInputContent; textBytes: number; imageBytes: number } {
+  const content: ModelInputContent = { system, messages: messages.map((message) => ({ role: message.role, items: itemsOf(message) })), purpose };
   let textBytes = Buffer.byteLength(system, 'utf8');
   let imageBytes = 0;
   for (const message of content.messages) {

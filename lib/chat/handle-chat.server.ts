@@ -187,7 +187,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
       // The title is a nicety: generated after the answer, never delaying the end of the stream.
       // Once per conversation: on the answer to its first user message, not at every step of that turn.
       if (!loaded.hasTitle && request.message?.role === 'user') {
-        void maybeGenerateTitle(db, userId, request.id, messages, entry, conversationLog).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
+        void maybeGenerateTitle(db, userId, request.id, messages, entry, { answerId, modelSees }, conversationLog).catch((error: unknown) => conversationLog.warn({ err: error }, 'title generation failed'));
       }
     },
   });

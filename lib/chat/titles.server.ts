@@ -10,6 +10,10 @@ import type { Db } from '@/lib/db/client.server';
 import { setGeneratedTitle } from '@/lib/db/queries/conversations.server';
 import type { ModelConfig } from '@/lib/config.server';
 import { getLanguageModel } from '@/lib/ai/provider.server';
+import { callProviderAfter } from '@/lib/ai/call-after.server';
+import { buildModelInput } from '@/lib/ai/model-input.server';
+import { recordModelInput } from '@/lib/db/queries/model-inputs.server';
+import type { ModelSees } from '@/lib/messages/model-input-schema';
 import { logger } from '@/lib/log/logger.server';
 import { tokensOf } from '@/lib/usage/cost.server';
 import { recordUsage } from '@/lib/usage/record-usage.server';
@@ -21,18 +25,28 @@ function firstUserText(messages: UIMessage[]): string | null {
   return first.parts.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
 }
 
-export async function maybeGenerateTitle(db: Db, userId: string, conversationId: string, messages: UIMessage[], model: ModelConfig, log?: Logger) {
+const TITLE_INSTRUCTIONS = 'Write a title of at most six words for a conversation that starts with the user message below. Answer with the title only, no quotes.';
+
+/**
+ * The title's request is recorded like an answer's ("What the model saw"), under the answer it
+ * follows, before the provider is asked; it is made once (no retries): a request that fails leaves
+ * the first message as the title, and every request sent has its record.
+ */
+export async function maybeGenerateTitle(db: Db, userId: string, conversationId: string, messages: UIMessage[], model: ModelConfig, record: { answerId: string; modelSees: ModelSees }, log?: Logger) {
   if (messages.filter((m) => m.role === 'user').length !== 1) return;
   const text = firstUserText(messages);
   if (!text) return;
   let title = titleFromText(text);
   if (model.provider !== 'demo') {
     try {
+      const prompt = text.slice(0, 2_000);
+      const input = buildModelInput(TITLE_INSTRUCTIONS, [{ role: 'user', content: prompt }], 'title');
       const { text: generated, usage } = await generateText({
-        model: await getLanguageModel(model),
-        instructions: 'Write a title of at most six words for a conversation that starts with the user message below. Answer with the title only, no quotes.',
-        prompt: text.slice(0, 2_000),
+        model: callProviderAfter(await getLanguageModel(model), () => recordModelInput(db, { conversationId, answerId: record.answerId, modelSees: record.modelSees, ...input })),
+        instructions: TITLE_INSTRUCTIONS,
+        prompt,
         maxOutputTokens: 30,
+        maxRetries: 0,
       });
       // The title call is the person's too: its tokens count in their usage and budget.
       await recordUsage(db, model, { personId: userId, conversationId, kind: 'title' }, tokensOf(usage), log ?? logger());

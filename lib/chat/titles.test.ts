@@ -46,7 +46,7 @@ describe('a title the model’s server answers in a form the SDK cannot read', (
     const model: ModelConfig = { id: 'fake', provider: 'openai-compatible', model: 'fake', label: 'Fake', baseURL, tools: true, images: true, contextTokens: null, apiKeyVariable: null, configVariable: 'RUNPAD_MODELS', price: null, chunkDelayMs: 0 };
     const messages: UIMessage[] = [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: FIRST_MESSAGE }] }];
     const { log, lines } = capturedLog();
-    await maybeGenerateTitle(db, USER, conversation.id, messages, model, log);
+    await maybeGenerateTitle(db, USER, conversation.id, messages, model, { answerId: 'a1', modelSees: 'outputs' }, log);
 
     expect((await getConversation(db, USER, conversation.id))?.title).toBe(FIRST_MESSAGE);
     const line = lines.find((l) => l.msg === 'title not generated; the first message names the conversation');

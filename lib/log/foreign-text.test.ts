@@ -7,14 +7,9 @@
  * an embedded database), every log line is captured (the app's pino logger) with everything
  * printed to the console, and no line may hold a sentinel.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI, type FakeScenario } from '@/e2e/fixtures/fake-openai/server.mjs';
-import type { Identity } from '@/lib/auth/current-user.server';
-import type { DbHandle } from '@/lib/db/client.server';
+import { chatFirstMessage, chatGuest, closeChatApp, storedTitle, chatAppEnv } from '@/lib/testing/chat-in-process';
 import { captureAppLog, type LogLine } from '@/lib/testing/captured-log';
 
 const ORIGIN = 'http://localhost:3998';
@@ -31,23 +26,18 @@ function sentinel(tag: string): { token: string; text: string } {
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-foreign-text-'));
-  vi.stubEnv('RUNPAD_DATA_DIR', dataDir);
-  vi.stubEnv('DATABASE_URL', '');
-  vi.stubEnv('REDIS_URL', '');
-  vi.stubEnv('S3_BUCKET', '');
-  vi.stubEnv('OPENAI_API_KEY', 'test-key');
-  vi.stubEnv('OPENAI_BASE_URL', '');
-  vi.stubEnv('RUNPAD_MODEL_SEES', '');
-  vi.stubEnv('RUNPAD_MODELS', JSON.stringify([{ id: 'fake', provider: 'openai-compatible', model: 'fake-model', baseURL: fake.url }]));
-  vi.stubEnv('AUTH_SECRET', 'foreign-text-secret-foreign-text-0123456');
-  vi.stubEnv('RUNPAD_ACCESS', 'accounts');
-  vi.stubEnv('RUNPAD_ADMIN_EMAILS', '');
-  vi.stubEnv('RUNPAD_ALLOWED_EMAILS', '');
-  vi.stubEnv('RUNPAD_OIDC_ISSUER', '');
-  vi.stubEnv('RUNPAD_PASSWORD_SIGN_IN', '1');
-  vi.stubEnv('RUNPAD_SMTP_URL', '');
-  vi.stubEnv('RUNPAD_LOG_LEVEL', 'trace');
+  const env = chatAppEnv([{ id: 'fake', provider: 'openai-compatible', model: 'fake-model', baseURL: fake.url }], {
+    AUTH_SECRET: 'foreign-text-secret-foreign-text-0123456',
+    RUNPAD_ACCESS: 'accounts',
+    RUNPAD_ADMIN_EMAILS: '',
+    RUNPAD_ALLOWED_EMAILS: '',
+    RUNPAD_OIDC_ISSUER: '',
+    RUNPAD_PASSWORD_SIGN_IN: '1',
+    RUNPAD_SMTP_URL: '',
+    RUNPAD_LOG_LEVEL: 'trace',
+  });
+  dataDir = env.dataDir;
+  for (const [name, value] of env.variables) vi.stubEnv(name, value);
   lines = captureAppLog();
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void printed.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
@@ -56,46 +46,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  const app = globalThis as unknown as { runpadDb?: Promise<DbHandle>; runpadStreams?: Promise<{ streams: { close(): Promise<void> }; registry: { close(): Promise<void> } }>; runpadRateLimits?: Map<string, Promise<{ close(): Promise<void> }>> };
-  const [db, streams, limits] = [app.runpadDb, app.runpadStreams, [...(app.runpadRateLimits?.values() ?? [])]];
-  Object.assign(app, { runpadDb: undefined, runpadStreams: undefined, runpadRateLimits: undefined, runpadBlobStore: undefined, runpadLogger: undefined });
-  await streams?.then(async ({ streams: context, registry }) => Promise.all([context.close(), registry.close()]));
-  await Promise.all(limits.map((opened) => opened.then((l) => l.close())));
-  await db?.then((h) => h.close());
-  vi.unstubAllEnvs();
-  await fake?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await closeChatApp({ dataDir, model: fake });
 });
-
-async function db() {
-  return (await import('@/lib/db/client.server')).getDb();
-}
-
-async function guest(): Promise<Identity> {
-  const { getPerson, insertGuest } = await import('@/lib/db/queries/users.server');
-  const id = crypto.randomUUID();
-  await insertGuest(await db(), id);
-  return { userId: id, kind: 'guest', email: null, name: null, isAdmin: false, sessionId: null, person: (await getPerson(await db(), id))!, address: '192.0.2.44' };
-}
-
-/** POST /api/chat as route() answers it, read to its end. */
-async function chat(identity: Identity, text: string) {
-  const { route } = await import('@/lib/http/route.server');
-  const { handleChat } = await import('@/lib/chat/handle-chat.server');
-  const { chatRequestSchema } = await import('@/lib/chat/request-schema.server');
-  const { ServerTiming } = await import('@/lib/http/server-timing.server');
-  const { logger } = await import('@/lib/log/logger.server');
-  const conversationId = crypto.randomUUID();
-  const request = chatRequestSchema.parse({ id: conversationId, modelId: 'fake', message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] } });
-  const response = await route(async ({ requestId }) => handleChat({ identity, request, timing: new ServerTiming(), requestId, log: logger().child({ requestId }) }))(new Request('http://app.test/api/chat'));
-  return { status: response.status, body: await response.text(), conversationId };
-}
-
-async function titleOf(conversationId: string): Promise<string | null> {
-  const { conversations } = await import('@/lib/db/schema.server');
-  const [row] = await (await db()).select({ title: conversations.title }).from(conversations).where(eq(conversations.id, conversationId));
-  return row?.title ?? null;
-}
 
 /** Every line the log and the console hold that carries one of the tokens. */
 function leaks(tokens: string[]): string[] {
@@ -105,7 +57,7 @@ function leaks(tokens: string[]): string[] {
 
 describe('the log never holds text a person, a provider or a model wrote', () => {
   it('the chat route: a provider’s error messages and bodies, an unknown tool, a half-sent stream, the title’s answer', async () => {
-    const person = await guest();
+    const person = await chatGuest('192.0.2.44');
     const tokens: string[] = [];
     const plant = (tag: string) => {
       const planted = sentinel(tag);
@@ -136,8 +88,8 @@ describe('the log never holds text a person, a provider or a model wrote', () =>
     fake.addScenarios(cases.map(({ scenario }, i) => ({ ...scenario, trigger: triggers[i] })));
     for (const [i, { answered }] of cases.entries()) {
       // What the person wrote is a sentinel too: a provider's default answer echoes it.
-      const { conversationId } = await chat(person, `${triggers[i]} ${plant(`USER${i}`)}`);
-      if (answered) await vi.waitFor(async () => expect(await titleOf(conversationId)).not.toBeNull(), { timeout: 20_000 });
+      const { conversationId } = await chatFirstMessage(person, 'fake', `${triggers[i]} ${plant(`USER${i}`)}`);
+      if (answered) await vi.waitFor(async () => expect(await storedTitle(conversationId)).not.toBeNull(), { timeout: 20_000 });
     }
     // The failures were logged, by what names them.
     const failures = lines.filter((line) => line.msg === 'model request failed');

@@ -24,9 +24,14 @@ export const modelInputItemSchema = z.discriminatedUnion('kind', [
 ]);
 export type ModelInputItem = z.infer<typeof modelInputItemSchema>;
 
+/** What a request was for: an answer (a record written before this field existed is one) or the conversation's title. */
+export const modelInputPurposeSchema = z.enum(['answer', 'title']);
+export type ModelInputPurpose = z.infer<typeof modelInputPurposeSchema>;
+
 export const modelInputContentSchema = z.object({
   system: z.string(),
   messages: z.array(z.object({ role: z.string().max(20), items: z.array(modelInputItemSchema) })),
+  purpose: modelInputPurposeSchema.optional(),
 });
 export type ModelInputContent = z.infer<typeof modelInputContentSchema>;
 

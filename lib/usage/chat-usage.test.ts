@@ -5,17 +5,14 @@
  * price; the demo model's own counts; and the token budget refusing the next request like the
  * other limits do.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '@/e2e/fixtures/fake-openai/server.mjs';
 import type { Identity } from '@/lib/auth/current-user.server';
-import type { DbHandle } from '@/lib/db/client.server';
 import { modelUsage } from '@/lib/db/schema.server';
 import type { Logger } from '@/lib/log/logger.server';
 import { capturedLog } from '@/lib/testing/captured-log';
+import { appDb, chatFirstMessage, chatGuest, closeChatApp, chatAppEnv } from '@/lib/testing/chat-in-process';
 
 let fake: FakeOpenAI;
 let dataDir: string;
@@ -23,64 +20,27 @@ const { log, lines } = capturedLog();
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-usage-chat-'));
-  vi.stubEnv('RUNPAD_DATA_DIR', dataDir);
-  vi.stubEnv('DATABASE_URL', '');
-  vi.stubEnv('REDIS_URL', '');
-  vi.stubEnv('S3_BUCKET', '');
-  vi.stubEnv('OPENAI_API_KEY', 'test-key');
-  vi.stubEnv('OPENAI_BASE_URL', '');
-  vi.stubEnv('RUNPAD_DEMO_CHUNK_DELAY_MS', '0');
-  vi.stubEnv(
-    'RUNPAD_MODELS',
-    JSON.stringify([
+  const env = chatAppEnv(
+    [
       { id: 'priced', provider: 'openai-compatible', model: 'fake-priced', baseURL: fake.url, price: { input: 2, output: 8 } },
       { id: 'unpriced', provider: 'openai-compatible', model: 'fake-unpriced', baseURL: fake.url },
       { id: 'demo', provider: 'demo' },
-    ]),
+    ],
+    { RUNPAD_DEMO_CHUNK_DELAY_MS: '0', RUNPAD_TOKENS_PER_DAY: '60' },
   );
-  vi.stubEnv('RUNPAD_TOKENS_PER_DAY', '60');
+  dataDir = env.dataDir;
+  for (const [name, value] of env.variables) vi.stubEnv(name, value);
   // The refusals route() logs go to the captured log, not to the test's output.
   (globalThis as unknown as { runpadLogger?: Logger }).runpadLogger = log;
 }, 60_000);
 
 afterAll(async () => {
-  const app = globalThis as unknown as { runpadDb?: Promise<DbHandle>; runpadStreams?: Promise<{ streams: { close(): Promise<void> }; registry: { close(): Promise<void> } }>; runpadRateLimits?: Map<string, Promise<{ close(): Promise<void> }>> };
-  const [db, streams, limits] = [app.runpadDb, app.runpadStreams, [...(app.runpadRateLimits?.values() ?? [])]];
-  Object.assign(app, { runpadDb: undefined, runpadStreams: undefined, runpadRateLimits: undefined, runpadBlobStore: undefined, runpadLogger: undefined });
-  await streams?.then(async ({ streams: context, registry }) => Promise.all([context.close(), registry.close()]));
-  await Promise.all(limits.map((opened) => opened.then((l) => l.close())));
-  await db?.then((h) => h.close());
-  vi.unstubAllEnvs();
-  await fake?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await closeChatApp({ dataDir, model: fake });
 });
 
-async function db() {
-  const { getDb } = await import('@/lib/db/client.server');
-  return getDb();
-}
-
-/** A guest with a person row, as requireUser hands it to the chat. */
-async function guest(): Promise<Identity> {
-  const { getPerson, insertGuest } = await import('@/lib/db/queries/users.server');
-  const id = crypto.randomUUID();
-  await insertGuest(await db(), id);
-  return { userId: id, kind: 'guest', email: null, name: null, isAdmin: false, sessionId: null, person: (await getPerson(await db(), id))!, address: '192.0.2.9' };
-}
-
-/** POST /api/chat as route() answers it, read to its end: the first message of a new conversation. */
-async function chat(identity: Identity, modelId: string, text = 'hello') {
-  const { route } = await import('@/lib/http/route.server');
-  const { handleChat } = await import('@/lib/chat/handle-chat.server');
-  const { chatRequestSchema } = await import('@/lib/chat/request-schema.server');
-  const { ServerTiming } = await import('@/lib/http/server-timing.server');
-  const conversationId = crypto.randomUUID();
-  const request = chatRequestSchema.parse({ id: conversationId, modelId, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] } });
-  const response = await route(async ({ requestId }) => handleChat({ identity, request, timing: new ServerTiming(), requestId, log: log.child({ requestId }) }))(new Request('http://app.test/api/chat'));
-  const body = await response.text();
-  return { response, body, conversationId };
-}
+const db = appDb;
+const guest = () => chatGuest();
+const chat = (identity: Identity, modelId: string, text = 'hello') => chatFirstMessage(identity, modelId, text);
 
 async function usageOf(conversationId: string) {
   return (await db()).select().from(modelUsage).where(eq(modelUsage.conversationId, conversationId));
