@@ -17,7 +17,7 @@ import { storageWords } from '@/lib/files/keep-on-device.client';
 import { formatBytes } from '@/lib/format';
 import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
 import { recordDeviceFile } from './device-file-request';
-import { previewFile } from './preview-file';
+import { previewFile, withPreview } from './preview-file';
 
 type Loaded = { entries: LibraryEntry[]; storage: string | null; accountError: string | null };
 
@@ -43,7 +43,7 @@ async function addToConversation(conversationId: string, entry: LibraryEntry): P
     if (!recorded.ok) return recorded;
     const kept = await deviceFile(entry.sha256);
     const preview = kept ? await previewFile(new File([kept], entry.name)).catch(() => null) : null;
-    return { ok: true, file: { ...recorded.file, ...(preview !== null && { preview: preview.replace(entry.name, recorded.file.name) }) } };
+    return { ok: true, file: withPreview({ ...recorded.file, location: 'device' }, preview, entry.name) };
   }
   const response = await fetch(`/api/conversations/${conversationId}/files/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sha256: entry.sha256, name: entry.name }) }).catch((error: unknown) => {
     if (error instanceof TypeError) return null;

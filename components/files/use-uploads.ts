@@ -12,7 +12,7 @@ import { keepOnDevice } from '@/lib/files/keep-on-device.client';
 import { formatBytes } from '@/lib/format';
 import { recordDeviceFile } from './device-file-request';
 import { moveToAccount, moveToDevice } from './switch-location';
-import { previewFile } from './preview-file';
+import { previewFile, withPreview } from './preview-file';
 import { uploadFile, type UploadPhase } from './upload-request';
 
 /**
@@ -107,7 +107,7 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
                 update(localId, { status: 'error', error: recorded.message });
                 return;
               }
-              const attachment: Attachment = { ...recorded.file, ...(preview !== null && { preview: preview.replace(file.name, recorded.file.name) }) };
+              const attachment: Attachment = withPreview({ ...recorded.file, location: 'device' }, preview, file.name);
               update(localId, { status: 'done', sent: file.size, name: attachment.name, stored: attachment });
               onStored(attachment);
               return;
@@ -118,7 +118,7 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
               return;
             }
             const { stored } = outcome;
-            const attachment: Attachment = { ...stored, location: 'account', ...(preview !== null && { preview: preview.replace(file.name, stored.name) }) };
+            const attachment: Attachment = withPreview({ ...stored, location: 'account' }, preview, file.name);
             update(localId, { status: 'done', sent: file.size, name: stored.name, stored: attachment });
             onStored(attachment);
             // The page has the bytes: the browser's dataset cache keeps them (checked against the

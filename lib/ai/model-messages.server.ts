@@ -16,7 +16,7 @@ import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
 import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
 import { createTools } from './python-tool.server';
 import { runToModel, type ResolveBlob } from './run-to-model.server';
-import { attachmentsToSchemaText } from './model-sees.server';
+import { attachmentsToSchemaText, knownWords, type KnownWords } from './model-sees.server';
 import type { ModelSees } from '@/lib/messages/model-input-schema';
 
 import type { ModelApi } from './provider-clients.server';
@@ -77,6 +77,13 @@ function withAttachmentText(modelSees: ModelSees, message: UIMessage): UIMessage
   return { ...message, parts: [...message.parts, { type: 'text', text: modelSees === 'schema' ? attachmentsToSchemaText(files) : attachmentsToText(files) }] };
 }
 
+/** What the model knows of a conversation: the code of its runs and the files the person dropped (lib/ai/model-sees.server.ts). */
+function conversationWords(messages: UIMessage[]): KnownWords {
+  const code = messages.flatMap((message) => message.parts.flatMap((part) => readRunPart(part)?.code ?? []));
+  const files = messages.flatMap((message) => (message.role === 'user' ? attachmentsOf(message.metadata) : []));
+  return knownWords({ code, files });
+}
+
 function moveImagesOutOfToolResults(messages: ModelMessage[]): ModelMessage[] {
   const result: ModelMessage[] = [];
   for (const message of messages) {
@@ -109,7 +116,7 @@ function moveImagesOutOfToolResults(messages: ModelMessage[]): ModelMessage[] {
  * wrote them (each cell as a fenced block in its text), and each step's outputs as the next user
  * message, in the words of the model view ("Output of block 1 (python): …", images attached).
  */
-async function asBlocks(messages: UIMessage[], includeImages: boolean, modelSees: ModelSees): Promise<UIMessage[]> {
+async function asBlocks(messages: UIMessage[], includeImages: boolean, modelSees: ModelSees, known: KnownWords): Promise<UIMessage[]> {
   const out: UIMessage[] = [];
   for (const message of messages) {
     if (message.role !== 'assistant') {
@@ -137,7 +144,7 @@ async function asBlocks(messages: UIMessage[], includeImages: boolean, modelSees
       segment.push({ type: 'text', text: `\n\`\`\`${target.fence}\n${run.code ?? ''}\n\`\`\`\n` });
       const result = runResultOf(run.part);
       if (!result) continue;
-      const view = await runToModel(result, { includeImages, modelSees });
+      const view = await runToModel(result, { includeImages, modelSees, known });
       outputs.push({ type: 'text', text: `Output of block ${block} (${target.fence}):\n${view.text}` });
       for (const image of view.images) outputs.push({ type: 'file', mediaType: image.mediaType, url: `data:${image.mediaType};base64,${image.data}` });
     }
@@ -149,7 +156,8 @@ async function asBlocks(messages: UIMessage[], includeImages: boolean, modelSees
 export async function toModelMessages(messages: UIMessage[], options: Options): Promise<ModelMessage[]> {
   const modelSees = options.modelSees ?? 'outputs';
   const prepared = await prepare(messages, options.resolveBlob, modelSees);
-  if (options.codeMode === 'blocks') return convertToModelMessages(await asBlocks(prepared, options.includeImages, modelSees));
-  const converted = await convertToModelMessages(prepared, { tools: createTools({ includeImages: options.includeImages, modelSees }) });
+  const known = modelSees === 'schema' ? conversationWords(messages) : new Set<string>();
+  if (options.codeMode === 'blocks') return convertToModelMessages(await asBlocks(prepared, options.includeImages, modelSees, known));
+  const converted = await convertToModelMessages(prepared, { tools: createTools({ includeImages: options.includeImages, modelSees, known }) });
   return options.api === 'chat' ? moveImagesOutOfToolResults(converted) : converted;
 }

@@ -1,7 +1,7 @@
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
-import { attachmentsToSchemaText, redactMessage, runToSchemaView } from './model-sees.server';
+import { allowedText, attachmentsToSchemaText, knownWords, runToSchemaView } from './model-sees.server';
 import { strictest } from '@/lib/messages/model-input-schema';
 import { runToModel } from './run-to-model.server';
 import { toModelMessages } from './model-messages.server';
@@ -11,7 +11,9 @@ const SECRET = 'ZEBRA-4417';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 const run = (...outputs: Output[]): RunResult => ({ status: 'ok', durationMs: 12, outputs });
-const view = (...outputs: Output[]) => runToSchemaView(run(...outputs)).text;
+const view = (...outputs: Output[]) => runToSchemaView(run(...outputs), KNOWN).text;
+/** What the model knows in these tests: the words of its code and the header of a dropped file. */
+const KNOWN = knownWords({ code: ['df = pd.read_csv("/data/sales.csv")\ndf.loc[df.region == "north"].amount.sum()'], files: [{ name: 'sales.csv', size: 10, mediaType: 'text/csv', sha256: 'c'.repeat(64), columns: [{ name: 'customer', type: 'string' }, { name: 'amount', type: 'number' }, { name: 'sales', type: 'number' }], header: true }] });
 
 describe('schema view of a run, per output kind', () => {
   it('stream: the number of lines and bytes printed, not the text; adjacent chunks are one block', () => {
@@ -42,7 +44,7 @@ describe('schema view of a run, per output kind', () => {
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('12345');
     expect(text).not.toContain(PNG);
-    expect(runToSchemaView(run({ output_type: 'display_data', data: { 'image/png': PNG } })).images).toEqual([]);
+    expect(runToSchemaView(run({ output_type: 'display_data', data: { 'image/png': PNG } }), KNOWN).images).toEqual([]);
   });
 
   it('image: that a figure was made, its kind and size; never the image or its text', () => {
@@ -70,64 +72,75 @@ describe('schema view of a run, per output kind', () => {
     expect(text).not.toContain(SECRET);
   });
 
-  it('error: its type and message with values replaced, the traceback places without source lines', () => {
+  it('error: its class, the words of its message the model knows, the line of the code; no value, no source line', () => {
     const traceback = [
       'Traceback (most recent call last):',
-      '  File "<cell>", line 3, in <module>\n    df.loc["ZEBRA-4417"]',
+      '  File "<cell-1>", line 3, in <module>\n    df.loc["ZEBRA-4417"]',
+      '  File "/lib/python3.12/site-packages/pandas/core/indexing.py", line 1191, in __getitem__',
       `KeyError: '${SECRET}'`,
     ];
     const text = view({ output_type: 'error', ename: 'KeyError', evalue: `'${SECRET}' not found in column amount at row 42`, traceback });
-    expect(text).toContain('error: KeyError: <string> not found in column amount at row <number>');
-    expect(text).toContain('File "<cell>", line 3, in <module>');
-    expect(text).not.toContain(SECRET);
-    expect(text).not.toContain('df.loc');
+    expect(text).toContain('error: KeyError: <value> amount <value>');
+    expect(text).toContain('at line 3 of the code');
+    expect(text).not.toContain('ZEBRA');
+    expect(text).not.toContain('4417');
+    expect(text).not.toContain('pandas');
   });
 
-  it('file written: its name and size', () => {
-    expect(view({ output_type: 'file', name: 'summary.csv', size: 2048, mediaType: 'text/csv' })).toContain('wrote /output/summary.csv (2.0 kB)');
+  it('file written: its name when the model knows its words, else a placeholder; its size', () => {
+    expect(view({ output_type: 'file', name: 'sales.csv', size: 2048, mediaType: 'text/csv' })).toContain('wrote /output/sales.csv (2.0 kB)');
+    expect(view({ output_type: 'file', name: 'ZEBRA_CUSTOMER_ALPHA.txt', size: 2048, mediaType: 'text/plain' })).toContain('wrote /output/<value> (2.0 kB)');
   });
 
-  it('a notice and the run status keep their words, with values removed', () => {
-    const text = runToSchemaView({ ...run(), status: 'error', notice: `Stopped after "${SECRET}" used 3.5 GB` }).text;
+  it('a notice and the run status keep the words the model knows; a failure keeps its own words and class', () => {
+    const text = runToSchemaView({ ...run(), status: 'error', notice: `Stopped after "${SECRET}" used 3.5 GB`, failures: [{ kind: 'code', engine: 'Python', ename: 'ValueError', evalue: `bad ${SECRET}`, line: 2, excerpt: 'df.loc[df.region == "north"]' }] }, KNOWN).text;
     expect(text).toContain('status: error');
-    expect(text).toContain('notice: Stopped after <string> used <number> GB');
+    expect(text).toContain('Python raised ValueError: <value> (line 2)\n2 | df.loc[df.region == "north"]');
+    expect(text).toContain('Fix the code and run it again. <value>');
+    expect(text).not.toContain('ZEBRA');
   });
 
   it('runToModel under schema is the schema view, whatever images are allowed', async () => {
     const result = run({ output_type: 'display_data', data: { 'image/png': PNG } });
     const model = await runToModel(result, { includeImages: true, modelSees: 'schema', resolveBlob: async () => ({ mediaType: 'image/png', base64: PNG }) });
     expect(model.images).toEqual([]);
-    expect(model.text).toBe(runToSchemaView(result).text);
+    expect(model.text).toBe(runToSchemaView(result, new Set()).text);
   });
 });
 
-describe('redactMessage', () => {
+describe('allowedText: the words the model knows, placeholders for the rest', () => {
   it.each([
-    [`could not convert string to float: '${SECRET}'`, 'could not convert string to float: <string>'],
-    ['invalid literal for int() with base 10: "12,5"', 'invalid literal for int() with base <number>: <string>'],
-    ["Conversion Error: Could not convert string 'x\\'y' to INT32", 'Conversion Error: Could not convert string <string> to INT32'],
-    ['value -1.5e3 out of range for 0xff', 'value <number> out of range for <number>'],
-    ['column `zip code` has 3 rows', 'column <string> has <number> rows'],
-    ['name x2 and utf8 stay', 'name x2 and utf8 stay'],
+    [`could not convert string to float: '${SECRET}'`, '<value> string <value> float: <value>'],
+    ['invalid literal for int() with base 10: "12,5"', '<value> int() <value>'],
+    ["Could not convert string 'O'Brien Hidden Person' to INT32", '<value> string <value> INT32'],
+    ['object ‘KIWISECRET’ not found', 'object <value>'],
+    ['sum of amount for region north', 'sum <value> amount <value> region north'],
+    ['ΑΘΗΝΑ, 東京 and Zürich\nsecond line', '<value>'],
   ])('%s', (message, expected) => {
-    expect(redactMessage(message)).toBe(expected);
+    expect(allowedText(message, KNOWN)).toBe(expected);
   });
 
   it('cuts a long message', () => {
-    expect(redactMessage('word '.repeat(200)).length).toBeLessThanOrEqual(301);
+    expect(allowedText('amount '.repeat(200), KNOWN).length).toBeLessThanOrEqual(301);
   });
 });
 
 describe('dropped files under schema', () => {
-  it('only the first line of the preview: format, rows, columns and types; not the rows or notes', () => {
+  it("name, size, type, rows and the header row's columns with types; never the preview, its rows or notes", () => {
     const preview = `/sales.csv (2 KB, CSV, 3 rows): columns customer (string), amount (number)\nfirst 1 row:\ncustomer | amount\n${SECRET} | 10\nnote: row 3 has "${SECRET}"`;
-    const text = attachmentsToSchemaText([{ name: 'sales.csv', size: 2048, mediaType: 'text/csv', sha256: 'c'.repeat(64), preview }]);
-    expect(text).toContain('/sales.csv (2 KB, CSV, 3 rows): columns customer (string), amount (number)');
+    const text = attachmentsToSchemaText([{ name: 'sales.csv', size: 2048, mediaType: 'text/csv', sha256: 'c'.repeat(64), preview, columns: [{ name: 'customer', type: 'string' }, { name: 'amount', type: 'number' }], header: true, rows: 3 }]);
+    expect(text).toContain('/data/sales.csv (2.0 kB, text/csv, 3 rows): columns customer (string), amount (number)');
     expect(text).not.toContain(SECRET);
   });
 
-  it('a file without a preview: its name, size and type', () => {
-    expect(attachmentsToSchemaText([{ name: 'a.bin', size: 10, mediaType: 'application/octet-stream', sha256: 'c'.repeat(64) }])).toContain('/data/a.bin (10 bytes, application/octet-stream)');
+  it("a file without a header row: the reader's names (column0, …), never the first row's cells", () => {
+    const text = attachmentsToSchemaText([{ name: 'raw.csv', size: 20, mediaType: 'text/csv', sha256: 'c'.repeat(64), columns: [{ name: SECRET, type: 'string' }, { name: '12', type: 'integer' }], header: false }]);
+    expect(text).toContain("/data/raw.csv (20 B, text/csv): no header row (its first row is data, so the columns have the reader’s names); columns column0 (string), column1 (integer)");
+    expect(text).not.toContain(SECRET);
+  });
+
+  it('a file without columns: its name, size and type', () => {
+    expect(attachmentsToSchemaText([{ name: 'a.bin', size: 10, mediaType: 'application/octet-stream', sha256: 'c'.repeat(64) }])).toContain('/data/a.bin (10 B, application/octet-stream)');
   });
 });
 
@@ -148,7 +161,7 @@ describe('the model messages under schema', () => {
     { output_type: 'error', ename: 'ValueError', evalue: `bad value '${SECRET}'`, traceback: [] },
   ];
   const messages: UIMessage[] = [
-    { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'summarise' }], metadata: { files: [{ name: 'sales.csv', size: 1024, mediaType: 'text/csv', sha256: 'c'.repeat(64), preview }] } },
+    { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'summarise' }], metadata: { files: [{ name: 'sales.csv', size: 1024, mediaType: 'text/csv', sha256: 'c'.repeat(64), preview, columns: [{ name: 'customer', type: 'string' }, { name: 'amount', type: 'number' }], header: true }] } },
     { id: 'a1', role: 'assistant', parts: [{ type: 'tool-python', toolCallId: 'call_1', state: 'output-available', input: { code: 'print(df)' }, output: run(...outputs) } as UIMessage['parts'][number]] },
   ];
   const resolveBlob = async () => ({ mediaType: 'image/png', base64: PNG });
@@ -162,7 +175,7 @@ describe('the model messages under schema', () => {
     expect(sent).not.toContain(SECRET);
     expect(sent).not.toContain(PNG);
     expect(sent).toContain('columns customer (string), amount (number)');
-    expect(sent).toContain('ValueError: bad value <string>');
+    expect(sent).toContain('error: ValueError: <value>');
     // The same conversation under `outputs` does carry them: the test can fail.
     const open = JSON.stringify(await toModelMessages(messages, { ...mode, includeImages: true, resolveBlob }));
     expect(open).toContain(SECRET);

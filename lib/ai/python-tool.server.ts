@@ -8,9 +8,11 @@ import { tool, type InferUITools, type UIMessage } from 'ai';
 import { runResultSchema } from '@/lib/runtime/protocol';
 import { TARGET_LIST, type Target, type TargetId } from '@/lib/targets/registry';
 import { runToModel } from './run-to-model.server';
+import type { KnownWords } from './model-sees.server';
 import type { ModelSees } from '@/lib/messages/model-input-schema';
 
-export type ToolOptions = { includeImages: boolean; modelSees?: ModelSees };
+/** known: the words the model knows in the conversation, kept under `schema` (lib/ai/model-sees.server.ts). */
+export type ToolOptions = { includeImages: boolean; modelSees?: ModelSees; known?: KnownWords };
 
 function codeTool(target: Target, options: ToolOptions) {
   return tool({
@@ -18,7 +20,7 @@ function codeTool(target: Target, options: ToolOptions) {
     inputSchema: target.inputSchema,
     outputSchema: runResultSchema,
     toModelOutput: async ({ output }) => {
-      const view = await runToModel(output, { includeImages: options.includeImages, modelSees: options.modelSees });
+      const view = await runToModel(output, { includeImages: options.includeImages, modelSees: options.modelSees, known: options.known });
       return {
         type: 'content',
         value: [

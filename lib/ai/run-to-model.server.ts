@@ -10,7 +10,7 @@ import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
 import { formatBytes, formatDuration } from '@/lib/format';
 import { describeChart, vegaLiteSpecOf } from '@/lib/charts/vegalite';
 import { noticeForModel } from '@/lib/runtime/run-failure';
-import { runToSchemaView } from './model-sees.server';
+import { runToSchemaView, type KnownWords } from './model-sees.server';
 import type { ModelSees } from '@/lib/messages/model-input-schema';
 
 export type ModelImage = { mediaType: string; data: string };
@@ -69,9 +69,13 @@ function streamBlocks(outputs: Output[]): Array<Output | { output_type: 'joined'
   return blocks;
 }
 
-export async function runToModel(result: RunResult, options: { includeImages: boolean; resolveBlob?: ResolveBlob; modelSees?: ModelSees }): Promise<ModelView> {
-  // Under `schema` the model gets shapes and names only (lib/ai/model-sees.server.ts).
-  if (options.modelSees === 'schema') return runToSchemaView(result);
+/**
+ * `known`: the words the model already knows in this conversation (lib/ai/model-sees.server.ts,
+ * knownWords); under `schema` every other word of an output is a placeholder, so none known: all are.
+ */
+export async function runToModel(result: RunResult, options: { includeImages: boolean; resolveBlob?: ResolveBlob; modelSees?: ModelSees; known?: KnownWords }): Promise<ModelView> {
+  // Under `schema` the model gets shapes and the words it knows only (lib/ai/model-sees.server.ts).
+  if (options.modelSees === 'schema') return runToSchemaView(result, options.known ?? new Set());
   const lines: string[] = [];
   if (result.restored) {
     const failed = result.restored.failed.length > 0 ? `; ${result.restored.failed.length} failed: ${result.restored.failed.join('; ')}` : '';

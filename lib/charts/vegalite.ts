@@ -173,21 +173,23 @@ export function describeChart(spec: ChartSpec): string {
 /**
  * The chart's shape only, for a model that may not see data (RUNPAD_MODEL_SEES=schema): its marks,
  * each channel's field name and type, and how many rows it draws. No title, no constant, no value.
+ * `word` says each name the spec gives (marks, channels, fields, aggregates, types) the way the
+ * caller allows (lib/ai/model-sees.server.ts keeps only names the model already knows).
  */
-export function describeChartShape(spec: ChartSpec): string {
+export function describeChartShape(spec: ChartSpec, word: (text: string) => string = (text) => text): string {
   const units = unitSpecs(spec);
-  const marks = [...new Set(units.map(markOf).filter((mark): mark is string => mark !== null))];
+  const marks = [...new Set(units.map(markOf).filter((mark): mark is string => mark !== null).map(word))];
   const channels = new Set<string>();
   for (const unit of [spec, ...units]) {
     const encoding = (isObject(unit.encoding) ? unit.encoding : {}) as Encoding;
     for (const [channel, definition] of Object.entries(encoding)) {
       const fields = (Array.isArray(definition) ? definition : [definition]).filter(isObject);
       for (const item of fields) {
-        const field = typeof item.field === 'string' ? item.field : null;
+        const field = typeof item.field === 'string' ? word(item.field) : null;
         const aggregate = typeof item.aggregate === 'string' ? item.aggregate : null;
-        const type = typeof item.type === 'string' ? ` (${item.type})` : '';
-        if (field) channels.add(`${channel} = ${aggregate ? `${aggregate}(${field})` : field}${type}`);
-        else if (aggregate === 'count') channels.add(`${channel} = count()${type}`);
+        const type = typeof item.type === 'string' ? ` (${word(item.type)})` : '';
+        if (field) channels.add(`${word(channel)} = ${aggregate ? `${word(aggregate)}(${field})` : field}${type}`);
+        else if (aggregate === 'count') channels.add(`${word(channel)} = count()${type}`);
       }
     }
   }

@@ -16,8 +16,9 @@ import { capturedLog } from '@/lib/testing/captured-log';
 const SECRET = 'ZEBRA-4417';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
-/** The model: records each prompt it receives; answers the first request of a turn with a python call, the next with text. */
-const model = vi.hoisted(() => ({ prompts: [] as unknown[], next: [] as Array<'call' | 'text'> }));
+/** The model: records each prompt it receives; answers with a python call, text, or the calls it is given. */
+type Call = { toolName: string; code: string };
+const model = vi.hoisted(() => ({ prompts: [] as unknown[], next: [] as Array<'call' | 'text' | Call[]> }));
 vi.mock('@/lib/ai/provider.server', () => ({
   getLanguageModel: async () => ({
     specificationVersion: 'v4',
@@ -31,9 +32,10 @@ vi.mock('@/lib/ai/provider.server', () => ({
       model.prompts.push(options.prompt);
       const kind = model.next.shift() ?? 'text';
       const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+      const calls = kind === 'call' ? [{ toolName: 'python', code: 'print(df)' }] : kind === 'text' ? [] : kind;
       const parts =
-        kind === 'call'
-          ? [{ type: 'stream-start', warnings: [] }, { type: 'tool-call', toolCallId: 'call_1', toolName: 'python', input: JSON.stringify({ code: 'print(df)' }) }, { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage }]
+        calls.length > 0
+          ? [{ type: 'stream-start', warnings: [] }, ...calls.map((call, i) => ({ type: 'tool-call', toolCallId: `call_${i + 1}`, toolName: call.toolName, input: JSON.stringify({ code: call.code }) })), { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage }]
           : [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Done.' }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage }];
       return { stream: new ReadableStream({ start: (controller) => { for (const part of parts) controller.enqueue(part); controller.close(); } }) };
     },
@@ -115,7 +117,7 @@ describe('what the model sees, through the chat handler', () => {
   /** A turn: the user's message with a dropped file, the model's python call, its outputs, the model's answer. */
   async function turn(identity: Awaited<ReturnType<typeof guest>>, conversationId: string, settings: Record<string, unknown>, outputSettings: Record<string, unknown>) {
     model.next.push('call', 'text');
-    const user = { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'summarise the sales' }], metadata: { files: [{ name: 'sales.csv', size: 1024, mediaType: 'text/csv', sha256: 'c'.repeat(64), preview }] } };
+    const user = { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'summarise the sales' }], metadata: { files: [{ name: 'sales.csv', size: 1024, mediaType: 'text/csv', sha256: 'c'.repeat(64), preview, columns: [{ name: 'customer', type: 'string' }, { name: 'amount', type: 'number' }], header: true }] } };
     await chat(identity, { id: conversationId, message: user, settings });
     const called = await storedAnswer(conversationId);
     const parts = (called.parts as Array<Record<string, unknown>>).map((part) => (part.type === 'tool-python' ? { ...part, state: 'output-available', output: runResult } : part));
@@ -134,7 +136,7 @@ describe('what the model sees, through the chat handler', () => {
     expect(received).not.toContain(SECRET);
     expect(received).not.toContain(PNG);
     expect(received).toContain('columns customer (string), amount (number)');
-    expect(received).toContain('error: KeyError: <string>');
+    expect(received).toContain('error: KeyError: <value>');
     expect(received).toContain('a table of 1 rows × 1 columns; columns: customer (string)');
     expect(received).toContain('display: a figure shown to the user (PNG); its image is not sent');
 
@@ -182,5 +184,213 @@ describe('what the model sees, through the chat handler', () => {
     await turn(identity, crypto.randomUUID(), { modelSees: 'outputs' }, { modelSees: 'outputs' });
     expect(JSON.stringify(model.prompts)).not.toContain(SECRET);
     vi.stubEnv('RUNPAD_MODEL_SEES', '');
+  });
+
+  it("a kept file's rows stay on the device: the server stores, returns and shares its name, size, hash, columns and types, never a row", async () => {
+    const identity = await guest();
+    const conversationId = crypto.randomUUID();
+    model.prompts.length = 0;
+    const { sniffTable, previewToText } = await import('@/lib/files/sniff.client');
+    const rows = [`${SECRET},12,“${SECRET}-b”`, `O’Brien ${SECRET}-c,13,x`, `"${SECRET}-d, jr",14,y`];
+    for (const text of [`customer,amount,note\n${rows.join('\n')}\n`, `${rows.join('\n')}\n`]) {
+      const table = sniffTable(text, { fileName: 'kept.csv', complete: true })!;
+      // As a page before this rule sent it: the preview with first rows, and the headerless file's first row as names.
+      const names = text.split('\n', 1)[0].split(',');
+      const kept = { name: 'kept.csv', size: text.length, mediaType: 'text/csv', sha256: 'd'.repeat(64), location: 'device', preview: previewToText('data/kept.csv', text.length, table), columns: table.columns.map((c, i) => ({ name: names[i], type: c.type })), header: table.header };
+      await chat(identity, { id: conversationId, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'look' }], metadata: { files: [kept] } }, settings: {} });
+      await storedAnswer(conversationId);
+    }
+    const { getDb } = await import('@/lib/db/client.server');
+    const { listMessages, upsertMessage } = await import('@/lib/db/queries/messages.server');
+    const db = await getDb();
+    // A record stored before the rule, with its rows, is read back without them.
+    const legacy = { name: 'old.csv', size: 10, mediaType: 'text/csv', sha256: 'e'.repeat(64), location: 'device', preview: `/data/old.csv: columns a (string)\nfirst 1 row:\na\n${SECRET}-legacy` };
+    expect(await upsertMessage(db, identity.userId, conversationId, { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'old' }], metadata: { files: [legacy] } })).toBe(true);
+    // What GET /api/conversations/<id> returns, and what the share page shows.
+    const stored = JSON.stringify(await listMessages(db, conversationId));
+    const { createOrUpdateShare, getShare } = await import('@/lib/db/queries/shares.server');
+    const shareId = (await createOrUpdateShare(db, identity.userId, conversationId))!;
+    const shared = JSON.stringify(await getShare(db, shareId));
+    const sent = JSON.stringify(model.prompts);
+    for (const [where, text] of [['stored and returned', stored], ['shared', shared], ['sent to the model', sent]] as const) {
+      expect(text, where).not.toContain(SECRET);
+      expect(text, where).not.toContain('Brien');
+      expect(text, where).toContain('kept.csv');
+    }
+    expect(stored).toContain('d'.repeat(64));
+    expect(shared).toContain('d'.repeat(64));
+    // What it may hold: the header row's names and the types; a headerless file's reader names.
+    expect(stored).toContain('{"name":"customer","type":"string"}');
+    expect(stored).toContain('{"name":"column0","type":"string"},{"name":"column1","type":"integer"}');
+  });
+
+  /**
+   * The allow-list, as a property: values generated with every kind of quote, apostrophes, spaces,
+   * commas, digits, non-Latin letters and line breaks are planted in dropped files; the model's
+   * code (40 shapes that put values where names, messages and titles go) runs in the real engines
+   * (the page's Python interpreter under CPython with pandas and matplotlib, its SQL in native
+   * DuckDB: lib/testing/real-engines.ts); every request the provider receives under `schema` holds
+   * none of the values, and still holds the column names of the header rows.
+   */
+  describe('under schema no planted value reaches the provider, whatever the code does with it', () => {
+    /** mulberry32: the same values for a seed, so a failure can be replayed. */
+    function generator(seed: number) {
+      let state = seed >>> 0;
+      return () => {
+        state = (state + 0x6d2b79f5) >>> 0;
+        let t = state;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      };
+    }
+    const SCRIPTS = ['BCDFGHJKLMNPQRSTVWXZ', 'ΒΓΔΘΛΞΠΣΦΨΩ', 'БГДЖЗИЛПФЦЧШЩЮЯ', 'ÆØÅÑÇŒ', '龍鳳麒麟雀虎'];
+
+    function plant(seed: number) {
+      const next = generator(seed);
+      const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+      const words: string[] = [];
+      const word = () => {
+        const script = next() < 0.6 ? SCRIPTS[0] : pick(SCRIPTS);
+        const made = `${pick(Array.from(SCRIPTS[0]))}${Array.from({ length: 6 }, () => pick(Array.from(script))).join('')}`;
+        words.push(made);
+        return made;
+      };
+      const digits = () => String(1000 + Math.floor(next() * 90000));
+      const shapes = [
+        () => `O’${word()} ${word()}`,
+        () => `${word()}'s “${word()}”`,
+        () => `${word()}, ${word()} ${digits()}`,
+        () => `${word()}\n${word()}`,
+        () => `"${word()}" ${word()}`,
+        () => `${word()} ‘${word()}’`,
+        () => `${word()}`,
+        () => `${word()}-${digits()} ${word()}`,
+      ];
+      const value = () => pick(shapes)();
+      return { words, value, digits };
+    }
+
+    const csvCell = (cell: string | number) => `"${String(cell).replace(/"/g, '""')}"`;
+    const csv = (rows: Array<Array<string | number>>) => `${rows.map((row) => row.map(csvCell).join(',')).join('\n')}\n`;
+    const PRE = 'import pandas as pd\ndf = pd.read_csv(f"{DATA}/sales.csv")\n';
+    const SHAPES: Array<{ toolName: 'python' | 'sql'; code: string }> = [
+      // Values become column names.
+      { toolName: 'python', code: `${PRE}df.pivot_table(index="city", columns="customer", values="amount", aggfunc="sum")` },
+      { toolName: 'python', code: `${PRE}pd.crosstab(df.city, df.customer)` },
+      { toolName: 'python', code: `${PRE}df.groupby(["city", "customer"]).amount.sum().unstack()` },
+      { toolName: 'python', code: `${PRE}df.set_index("customer").T` },
+      { toolName: 'python', code: `${PRE}pd.get_dummies(df.city)` },
+      { toolName: 'python', code: `${PRE}df.customer.value_counts().to_frame().T` },
+      { toolName: 'python', code: `${PRE}df.rename(columns={"amount": df.note[0]})` },
+      { toolName: 'python', code: 'import pandas as pd\npd.read_csv(f"{DATA}/raw.csv")' },
+      { toolName: 'python', code: `${PRE}df.pivot(index="day", columns="note", values="amount").reset_index()` },
+      // Values in exceptions' own words.
+      { toolName: 'python', code: `${PRE}raise ValueError(f"unexpected customer {df.customer[0]}")` },
+      { toolName: 'python', code: `${PRE}assert df.amount.sum() < 0, df.note[1]` },
+      { toolName: 'python', code: `${PRE}{}[df.customer[1]]` },
+      { toolName: 'python', code: `${PRE}int(df.customer[2])` },
+      { toolName: 'python', code: `${PRE}df.city.astype(float)` },
+      { toolName: 'python', code: `${PRE}pd.to_datetime(df.note, format="%Y-%m-%d")` },
+      { toolName: 'python', code: `${PRE}raise RuntimeError(repr(df.iloc[0].to_dict()))` },
+      { toolName: 'python', code: `${PRE}import sys\nsys.exit(df.customer[3])` },
+      { toolName: 'python', code: `${PRE}import datetime\ndatetime.datetime.strptime(df.city[1], "%Y")` },
+      { toolName: 'python', code: `${PRE}df.set_index("customer").loc[df.city[0]]` },
+      // Warnings, logging, printing.
+      { toolName: 'python', code: `${PRE}import warnings\nwarnings.warn(f"odd city {df.city[2]}")\nprint(df)` },
+      { toolName: 'python', code: `${PRE}import logging\nlogging.warning("customer %s", df.customer[1])` },
+      // Files written, named by values.
+      { toolName: 'python', code: `${PRE}open(f"{OUTPUT}/{df.customer[0]}.txt", "w").write("x")` },
+      { toolName: 'python', code: `${PRE}for c in df.city:\n    open(f"{OUTPUT}/{c}.csv", "w").write("x")` },
+      // Figures and charts: titles, axes, tick labels.
+      { toolName: 'python', code: `${PRE}import matplotlib.pyplot as plt\nplt.bar(df.customer, df.amount)\nplt.title(df.note[0])\nplt.xlabel(df.city[0])` },
+      { toolName: 'python', code: `${PRE}import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot(range(len(df)), df.amount)\nax.set_xticks(range(len(df)))\nax.set_xticklabels(df.note)\nfig.suptitle(df.customer[2])` },
+      {
+        toolName: 'python',
+        code: `${PRE}wide = df.pivot_table(index="day", columns="customer", values="amount").reset_index()\nclass Chart:\n    def _repr_mimebundle_(self, include=None, exclude=None):\n        return {"application/vnd.vegalite.v5+json": {"title": df.note[0], "data": {"values": wide.to_dict("records")}, "mark": "line", "encoding": {"x": {"field": "day", "type": "temporal", "title": df.city[0]}, "y": {"field": str(wide.columns[1]), "type": "quantitative"}, "color": {"value": df.city[1]}}}}\ndisplay(Chart())`,
+      },
+      // SQL: DuckDB's pivots, conversions, CSV errors and messages.
+      { toolName: 'sql', code: 'PIVOT sales ON customer USING sum(amount)' },
+      { toolName: 'sql', code: 'PIVOT sales ON city USING count(*) GROUP BY day' },
+      { toolName: 'sql', code: 'SELECT CAST(customer AS INTEGER) FROM sales' },
+      { toolName: 'sql', code: 'SELECT note::DATE FROM sales' },
+      { toolName: 'sql', code: 'SELECT error(customer) FROM sales' },
+      { toolName: 'sql', code: "SELECT strptime(city, '%Y') FROM sales" },
+      { toolName: 'sql', code: "SELECT json_extract(note, '$.a') FROM sales" },
+      { toolName: 'sql', code: "SELECT who, sum(amount) FROM read_csv(DATA_BIG) GROUP BY who" },
+      { toolName: 'sql', code: 'SELECT * FROM raw' },
+      { toolName: 'sql', code: 'SELECT customer, city, amount, note, day FROM sales' },
+      { toolName: 'sql', code: "SELECT customer AS \"total\" FROM sales WHERE amount > 0 UNION ALL SELECT CAST(note AS BIGINT) FROM sales" },
+      // Python asking DuckDB.
+      { toolName: 'python', code: 'sql("SELECT CAST(city AS DOUBLE) FROM sales")' },
+      { toolName: 'python', code: 'sql("PIVOT sales ON note USING max(amount)")' },
+      { toolName: 'python', code: 'for name in sql("SELECT DISTINCT city FROM sales").city:\n    open(f"{OUTPUT}/{name}.md", "w").write("x")' },
+    ];
+
+    it(`${SHAPES.length} code shapes over generated values, in the real engines, for 3 seeds`, { timeout: 240_000 }, async () => {
+      expect(SHAPES.length).toBeGreaterThanOrEqual(30);
+      const { sniffTable, previewToText } = await import('@/lib/files/sniff.client');
+      const { startRealEngines } = await import('@/lib/testing/real-engines');
+      for (const seed of [1, 2, 3]) {
+        const { words, value, digits } = plant(seed);
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-allow-list-'));
+        const dataDir = path.join(dir, 'data');
+        const outputDir = path.join(dir, 'output');
+        fs.mkdirSync(dataDir);
+        fs.mkdirSync(outputDir);
+        const sales = csv([['customer', 'city', 'amount', 'note', 'day'], ...Array.from({ length: 6 }, (_, i) => [value(), value(), Number(digits()), value(), `2024-01-0${i + 1}`])]);
+        const bad = value();
+        const big = `id,amount,who\n${Array.from({ length: 30_000 }, (_, i) => `${i},${i === 25_000 ? csvCell(bad) : i % 97},w${i % 7}`).join('\n')}\n`;
+        const raw = csv(Array.from({ length: 4 }, () => [value(), Number(digits()), value()]));
+        const files = { 'sales.csv': sales, 'big.csv': big, 'raw.csv': raw };
+        for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dataDir, name), text);
+        // Attachments as the page makes them: the browser's sniffer over the file's first bytes.
+        const attachments = Object.entries(files).map(([name, text], i) => {
+          const table = sniffTable(text.slice(0, 256 * 1024), { fileName: name, complete: text.length <= 256 * 1024 });
+          return {
+            name,
+            size: Buffer.byteLength(text),
+            mediaType: 'text/csv',
+            sha256: String(i).repeat(64),
+            location: name === 'raw.csv' ? 'device' : 'account',
+            preview: previewToText(`data/${name}`, Buffer.byteLength(text), table),
+            ...(table ? { columns: table.columns, header: table.header } : {}),
+          };
+        });
+        const engines = await startRealEngines(dataDir, outputDir);
+        try {
+          const identity = await guest();
+          const conversationId = crypto.randomUUID();
+          model.prompts.length = 0;
+          const calls = SHAPES.map((shape) => ({ toolName: shape.toolName, code: shape.code.replace('DATA_BIG', `'${path.join(dataDir, 'big.csv')}'`) }));
+          model.next.push(calls, 'text');
+          const user = { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'look at the sales' }], metadata: { files: attachments } };
+          await chat(identity, { id: conversationId, message: user, settings: { modelSees: 'schema' } });
+          const called = await storedAnswer(conversationId);
+          const parts: Array<Record<string, unknown>> = [];
+          for (const part of called.parts as Array<Record<string, unknown>>) {
+            const input = part.input as { code?: string } | undefined;
+            if ((part.type === 'tool-python' || part.type === 'tool-sql') && input?.code) {
+              const run = await engines.run(part.type === 'tool-sql' ? 'sql' : 'python', input.code);
+              parts.push({ ...part, state: 'output-available', output: { status: run.status, durationMs: 5, outputs: run.outputs } });
+            } else parts.push(part);
+          }
+          await chat(identity, { id: conversationId, message: { id: called.id, role: 'assistant', parts, metadata: called.metadata } });
+          expect(model.prompts).toHaveLength(2);
+          const received = JSON.stringify(model.prompts);
+          // The runs did put values where the model's view reads: in names, messages and files written.
+          const outputs = JSON.stringify(parts.map((part) => part.output ?? null));
+          expect(words.filter((planted) => outputs.includes(planted)).length).toBeGreaterThan(words.length / 3);
+          const leaked = words.filter((planted) => received.includes(planted));
+          expect(leaked, `seed ${seed}: values that reached the provider`).toEqual([]);
+          // What the model knows still reaches it: the header rows' column names, the headerless file's own names.
+          for (const name of ['customer (', 'city (', 'amount (', 'note (', 'day (', 'columns id (', 'column0 (']) expect(received).toContain(name);
+          expect(received).toContain('a table of 6 rows × 5 columns; columns: customer (string), city (string), amount (integer), note (string), day (');
+        } finally {
+          await engines.close();
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      }
+    });
   });
 });

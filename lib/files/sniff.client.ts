@@ -8,6 +8,7 @@
 import 'client-only';
 import { formatBytes } from '@/lib/format';
 import type { SqlType } from './formats/table.client';
+import { headerlessName } from './attachment';
 
 export type ColumnType = 'integer' | 'number' | 'boolean' | 'date' | 'string' | 'empty';
 export type TablePreview = {
@@ -22,6 +23,13 @@ export type TablePreview = {
   rowCount: number | null;
   /** True when only a prefix of the file was given. */
   truncated: boolean;
+  /**
+   * Whether the first row is a header (its cells are the column names), decided as DuckDB's CSV
+   * sniffer decides it: false when every cell of the first row fits its column's type and some
+   * column is not text; then the first row is data and the columns are named column0, column1, ….
+   * JSON keys are always names.
+   */
+  header: boolean;
   warnings: string[];
 };
 type SniffOptions = { fileName: string; maxRows?: number; complete: boolean };
@@ -154,7 +162,7 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en
 
 type Shape = Pick<TablePreview, 'format' | 'delimiter' | 'truncated'> & { complete: boolean };
 
-function fromRecords(header: string[], body: string[][], shape: Shape, maxRows: number, warnings: string[] = []): TablePreview {
+function fromRecords(header: string[], body: string[][], shape: Shape, maxRows: number, warnings: string[] = [], hasHeader = true): TablePreview {
   const ragged = body.filter((r) => r.length !== header.length).length;
   if (ragged > 0) {
     warnings.unshift(`ragged rows: ${plural(ragged, 'row has', 'rows have')} a different number of fields than the header (${header.length})`);
@@ -169,6 +177,7 @@ function fromRecords(header: string[], body: string[][], shape: Shape, maxRows: 
     rows: body.slice(0, maxRows).map((r) => r.map((c) => clip(c))),
     rowCount: shape.complete ? body.length : null,
     truncated: shape.truncated,
+    header: hasHeader,
     warnings,
   };
   if (shape.delimiter) preview.delimiter = shape.delimiter;
@@ -296,9 +305,31 @@ function sniffDelimited(text: string, options: SniffOptions, maxRows: number): T
   if (records.length === 0) return null;
   const warnings: string[] = [];
   if (options.complete && parsed.openQuote) warnings.push('unterminated quote: the last field runs to the end of the file');
-  const [header, ...body] = records;
+  const [first, ...rest] = records;
   const shape: Shape = { format: delimiter === '\t' ? 'tsv' : 'csv', delimiter, truncated: !options.complete, complete: options.complete };
-  return fromRecords(header, body, shape, maxRows, warnings);
+  if (firstRowIsHeader(first, rest)) return fromRecords(first, rest, shape, maxRows, warnings);
+  return fromRecords(first.map((_cell, i) => headerlessName(i)), records, shape, maxRows, warnings, false);
+}
+
+const FITS: Record<ColumnType, (value: string) => boolean> = {
+  integer: (value) => INTEGER.test(value),
+  number: (value) => NUMBER.test(value),
+  boolean: (value) => BOOLEAN.test(value),
+  date: isDate,
+  string: () => true,
+  empty: () => true,
+};
+
+/**
+ * DuckDB's sniffer's answer (checked against it in sniff.test.ts): the first row is a header unless
+ * each of its cells fits the type of its column's other rows and some column is not text. A file of
+ * text columns only cannot tell, and DuckDB then reads its first row as names.
+ */
+function firstRowIsHeader(first: string[], body: string[][]): boolean {
+  if (body.length === 0) return true;
+  const types = first.map((_cell, i) => inferType(body.map((row) => row[i] ?? '')));
+  if (types.every((type) => type === 'string' || type === 'empty')) return true;
+  return !first.every((cell, i) => cell.trim() === '' || FITS[types[i]](cell.trim()));
 }
 
 /**
@@ -342,7 +373,7 @@ export function previewToText(fileName: string, sizeBytes: number, preview: Tabl
     }
     columns = next;
   }
-  const lines = [`${where} (${formatBytes(sizeBytes)}, ${preview.format.toUpperCase()}${delimiter}, ${rows}): ${columns ? `columns ${columns}` : 'no columns'}`];
+  const lines = [`${where} (${formatBytes(sizeBytes)}, ${preview.format.toUpperCase()}${delimiter}, ${rows}): ${columns ? `${preview.header ? '' : 'no header row (its first row is data); '}columns ${columns}` : 'no columns'}`];
   const notes = preview.warnings.map((w) => `note: ${clip(w, 300)}`);
   const budget = PREVIEW_MAX_CHARS - notes.reduce((n, note) => n + note.length + 1, 0);
   if (preview.rows.length > 0 && preview.columns.length > 0) {

@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { inferType, parseDelimited, PREVIEW_MAX_CHARS, previewToText, sniffTable, type TablePreview } from './sniff.client';
 
@@ -26,6 +30,7 @@ describe('delimited text', () => {
       ],
       rowCount: 2,
       truncated: false,
+      header: true,
       warnings: [],
     });
   });
@@ -305,7 +310,7 @@ describe('previewToText', () => {
   });
 
   it('uses thousands separators and names unusual delimiters', () => {
-    const preview: TablePreview = { format: 'csv', delimiter: ';', columns: [{ name: 'a', type: 'integer' }], rows: [['1']], rowCount: 12_345, truncated: false, warnings: [] };
+    const preview: TablePreview = { format: 'csv', delimiter: ';', columns: [{ name: 'a', type: 'integer' }], rows: [['1']], rowCount: 12_345, truncated: false, header: true, warnings: [] };
     expect(previewToText('data/x.csv', 500, preview).split('\n')[0]).toBe('/data/x.csv (500 B, CSV, delimiter ";", 12,345 rows): columns a (integer)');
   });
 
@@ -346,5 +351,33 @@ describe('previewToText', () => {
     expect(shown).toHaveLength(count + 1);
     for (const line of shown) expect(line.length <= 1_000 && line.endsWith('…')).toBe(true);
     expect(text.startsWith('/data/wide.csv (10 MB, CSV, 5 rows): columns a_rather_long_column_name_0 (string)')).toBe(true);
+  });
+});
+
+describe('a header row, decided as DuckDB decides it', () => {
+  /** First rows that are data (names would be their cells) and first rows that are names, over columns of every type. */
+  const VALUES = { text: ['KIWI SECRET', 'O’Brien', 'Ωμέγα', 'a, b'], integer: ['3', '-41', '7', '1200'], number: ['3.5', '-0.25', '7', '1e3'], boolean: ['true', 'false', 'TRUE', 'false'], date: ['2024-01-31', '2023-12-01', '2024-02-29', '2020-06-15'] } as const;
+  type Kind = keyof typeof VALUES;
+  const layouts: Kind[][] = [['text', 'integer'], ['text', 'text'], ['integer', 'integer'], ['date', 'text'], ['text', 'boolean'], ['text', 'number', 'text'], ['number', 'integer'], ['text', 'date', 'integer']];
+  const quote = (cell: string) => `"${cell.replace(/"/g, '""')}"`;
+
+  it.each(layouts.flatMap((kinds) => [{ kinds, named: true }, { kinds, named: false }]))('$kinds, a header: $named', async ({ kinds, named }) => {
+    const rows = [0, 1, 2, 3].map((row) => kinds.map((kind, column) => VALUES[kind][(row + column) % 4]));
+    const text = `${[...(named ? [kinds.map((kind, i) => `${kind}_${i}`)] : []), ...rows].map((row) => row.map(quote).join(',')).join('\n')}\n`;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-header-'));
+    const file = path.join(dir, 'x.csv');
+    fs.writeFileSync(file, text);
+    const instance = await DuckDBInstance.create(':memory:');
+    try {
+      const connection = await instance.connect();
+      const duckdb = (await connection.runAndReadAll(`SELECT * FROM read_csv('${file}') LIMIT 0`)).columnNames();
+      connection.closeSync();
+      const preview = must(sniff(text));
+      expect(preview.columns.map((c) => c.name)).toEqual(duckdb);
+      expect(preview.header).toBe(!duckdb.every((name, i) => name === `column${i}`));
+    } finally {
+      instance.closeSync();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,16 +5,21 @@ import type { Db } from '../client.server';
 import { conversations, messages } from '../schema.server';
 import { rowsOf, type Queryable } from '../rows.server';
 import { getConversation } from './conversations.server';
+import { storedMetadata } from '@/lib/files/attachment';
 
 export type StoredMessage = { id: string; role: 'user' | 'assistant' | 'system'; parts: unknown[]; metadata?: unknown };
 /** A stored message read back (a row, or an entry of a share's snapshot): its shape checked, not assumed (each part's rules: safeValidateUIMessages). */
 const storedMessageSchema = z.object({ id: z.string(), role: z.enum(['user', 'assistant', 'system']), parts: z.array(z.looseObject({ type: z.string() })), metadata: z.unknown().optional() });
 
-/** Stored messages read back from JSON the database holds; throws (a 500, logged) when they are not. */
+/**
+ * Stored messages read back from JSON the database holds; throws (a 500, logged) when they are not.
+ * Files' records are read by their rule (lib/files/attachment.ts): a file kept on a device never
+ * shows a row, even one stored before the rule.
+ */
 export function parseStoredMessages(values: unknown[]): StoredMessage[] {
   return values.map((raw) => {
     const row = storedMessageSchema.parse(raw);
-    return { id: row.id, role: row.role, parts: row.parts, ...(row.metadata === null || row.metadata === undefined ? {} : { metadata: row.metadata }) };
+    return { id: row.id, role: row.role, parts: row.parts, ...(row.metadata === null || row.metadata === undefined ? {} : { metadata: storedMetadata(row.metadata) }) };
   });
 }
 type MessageInput = { id: string; role: string; parts: unknown[]; metadata?: unknown };

@@ -29,6 +29,7 @@ export async function tablePreviewOf(format: TabularFormat, file: AsyncBuffer, m
     rows,
     rowCount: reader.rowCount,
     truncated: false,
+    header: true,
     warnings: sheets.length > 1 ? [`${sheets.length} sheets (${sheets.join(', ')}); the first, ${sheets[0]}, is the file's table, and each sheet is read by name with read_xlsx(path, sheet = 'name')`] : [],
   };
 }
