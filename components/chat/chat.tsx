@@ -17,7 +17,7 @@ import { stopUpstream } from './stop-upstream';
 import { sourceHost } from './package-source-words';
 import { scriptLanguage } from '@/lib/notebook/script-language';
 import type { ClientConfig } from '@/lib/client-config';
-import type { Attachment } from '@/lib/files/attachment';
+import type { Attachment } from '@/lib/messages/attachment';
 import { DropZone } from '@/components/files/drop-zone';
 import { MissingFilesProvider, type MissingFiles } from '@/components/files/drop-same-file';
 import { DatasetsDialog } from '@/components/files/datasets-dialog';

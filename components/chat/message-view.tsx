@@ -3,7 +3,7 @@
 import { readRunPart } from '@/lib/targets/run-part';
 import type { UIMessage } from 'ai';
 import { memo } from 'react';
-import { attachmentsOf } from '@/lib/files/attachment';
+import { attachmentsOf } from '@/lib/messages/attachment';
 import { answerMetadataOf } from '@/lib/messages/answer-metadata';
 import { formatBytes } from '@/lib/format';
 import { CodeCell } from './code-cell';

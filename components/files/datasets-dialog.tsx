@@ -10,7 +10,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Dialog } from '@/components/ui/dialog';
-import type { Attachment } from '@/lib/files/attachment';
+import type { Attachment } from '@/lib/messages/attachment';
 import { accountDatasetsResponseSchema, libraryTotals, mergeLibrary, type LibraryEntry } from '@/lib/files/datasets-library';
 import { deviceFile, DeviceFileInUseError, listDeviceFiles, removeDeviceFile } from '@/lib/files/device-files.client';
 import { storageWords } from '@/lib/files/keep-on-device.client';

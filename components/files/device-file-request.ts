@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
-import type { Attachment } from '@/lib/files/attachment';
+import type { Attachment } from '@/lib/messages/attachment';
 
 const recordedSchema = z.object({ name: z.string(), size: z.number(), mediaType: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), location: z.literal('device') });
 

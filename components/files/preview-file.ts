@@ -1,7 +1,7 @@
 'use client';
 
 import { previewToText, sniffTable, type TablePreview } from '@/lib/files/sniff.client';
-import type { Attachment } from '@/lib/files/attachment';
+import type { Attachment } from '@/lib/messages/attachment';
 
 const SNIFF_BYTES = 256 * 1024;
 

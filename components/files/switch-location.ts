@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from '@/lib/files/accept';
-import type { Attachment } from '@/lib/files/attachment';
+import type { Attachment } from '@/lib/messages/attachment';
 import type { DataFileLocation } from '@/lib/files/data-file';
 import { deviceFile } from '@/lib/files/device-files.client';
 import { keepOnDevice } from '@/lib/files/keep-on-device.client';

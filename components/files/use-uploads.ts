@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName, UPLOAD_LIMITS } from '@/lib/files/accept';
-import type { Attachment } from '@/lib/files/attachment';
+import type { Attachment } from '@/lib/messages/attachment';
 import type { DataFileLocation } from '@/lib/files/data-file';
 import { rememberUpload } from '@/lib/files/dataset-cache.client';
 import { defaultLocation } from '@/lib/files/default-location';

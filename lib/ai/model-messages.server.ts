@@ -13,7 +13,7 @@ import { BLOB_REF_PATTERN, type RunResult } from '@/lib/runtime/protocol';
 import { readRunPart, runResultOf } from '@/lib/targets/run-part';
 import { failedRun } from '@/lib/runtime/failed-run';
 import { IMAGE_MIME_TYPES } from '@/lib/runtime/mime-types';
-import { attachmentsOf, attachmentsToText } from '@/lib/files/attachment';
+import { attachmentsOf, attachmentsToText } from '@/lib/messages/attachment';
 import { createTools } from './python-tool.server';
 import { runToModel, type ResolveBlob } from './run-to-model.server';
 import { attachmentsToSchemaText, knownWords, type KnownWords } from './model-sees.server';

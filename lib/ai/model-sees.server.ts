@@ -25,7 +25,7 @@ import { BLOB_REF_PATTERN, type MimeBundle, type RunResult } from '@/lib/runtime
 import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
 import { formatBytes, formatDuration } from '@/lib/format';
 import { describeChartShape, vegaLiteSpecOf } from '@/lib/charts/vegalite';
-import { columnsText, type Attachment } from '@/lib/files/attachment';
+import { columnsText, type Attachment } from '@/lib/messages/attachment';
 
 /** A word: letters, digits and combining marks of any script. Everything else separates words. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;

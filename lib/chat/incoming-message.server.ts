@@ -10,7 +10,7 @@ import 'server-only';
 import { AppError } from '@/lib/errors.server';
 import { answerMetadataOf } from '../messages/answer-metadata';
 import { z } from 'zod';
-import { messageMetadataSchema } from '@/lib/files/attachment';
+import { messageMetadataSchema } from '@/lib/messages/attachment';
 import { incomingRunOutputSchema, readRunPart, withRunResult } from '@/lib/targets/run-part';
 
 export const MAX_USER_TEXT_CHARS = 100_000;

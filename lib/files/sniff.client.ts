@@ -8,7 +8,7 @@
 import 'client-only';
 import { formatBytes } from '@/lib/format';
 import type { SqlType } from './formats/table.client';
-import { headerlessName } from './attachment';
+import { headerlessName } from '@/lib/messages/attachment';
 
 export type ColumnType = 'integer' | 'number' | 'boolean' | 'date' | 'string' | 'empty';
 export type TablePreview = {

@@ -8,7 +8,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
-import { attachmentsOf, type Attachment } from '@/lib/files/attachment';
+import { attachmentsOf, type Attachment } from '@/lib/messages/attachment';
 import { formatBytes, formatDuration } from '@/lib/format';
 import { TARGET_LIST, type TargetId } from '@/lib/targets/registry';
 import { readRunPart, type RecordedRun } from '@/lib/targets/run-part';

@@ -5,7 +5,7 @@ import type { Db } from '../client.server';
 import { conversations, messages } from '../schema.server';
 import { rowsOf, type Queryable } from '../rows.server';
 import { getConversation } from './conversations.server';
-import { storedMetadata } from '@/lib/files/attachment';
+import { storedMetadata } from '@/lib/messages/attachment';
 
 export type StoredMessage = { id: string; role: 'user' | 'assistant' | 'system'; parts: unknown[]; metadata?: unknown };
 /** A stored message read back (a row, or an entry of a share's snapshot): its shape checked, not assumed (each part's rules: safeValidateUIMessages). */
