@@ -331,34 +331,36 @@ describe('what the model sees, through the chat handler', () => {
       expect(SHAPES.length).toBeGreaterThanOrEqual(30);
       const { sniffTable, previewToText } = await import('@/lib/files/sniff.client');
       const { startRealEngines } = await import('@/lib/testing/real-engines');
-      for (const seed of [1, 2, 3]) {
-        const { words, value, digits } = plant(seed);
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-allow-list-'));
-        const dataDir = path.join(dir, 'data');
-        const outputDir = path.join(dir, 'output');
-        fs.mkdirSync(dataDir);
-        fs.mkdirSync(outputDir);
-        const sales = csv([['customer', 'city', 'amount', 'note', 'day'], ...Array.from({ length: 6 }, (_, i) => [value(), value(), Number(digits()), value(), `2024-01-0${i + 1}`])]);
-        const bad = value();
-        const big = `id,amount,who\n${Array.from({ length: 30_000 }, (_, i) => `${i},${i === 25_000 ? csvCell(bad) : i % 97},w${i % 7}`).join('\n')}\n`;
-        const raw = csv(Array.from({ length: 4 }, () => [value(), Number(digits()), value()]));
-        const files = { 'sales.csv': sales, 'big.csv': big, 'raw.csv': raw };
-        for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dataDir, name), text);
-        // Attachments as the page makes them: the browser's sniffer over the file's first bytes.
-        const attachments = Object.entries(files).map(([name, text], i) => {
-          const table = sniffTable(text.slice(0, 256 * 1024), { fileName: name, complete: text.length <= 256 * 1024 });
-          return {
-            name,
-            size: Buffer.byteLength(text),
-            mediaType: 'text/csv',
-            sha256: String(i).repeat(64),
-            location: name === 'raw.csv' ? 'device' : 'account',
-            preview: previewToText(`data/${name}`, Buffer.byteLength(text), table),
-            ...(table ? { columns: table.columns, header: table.header } : {}),
-          };
-        });
-        const engines = await startRealEngines(dataDir, outputDir);
-        try {
+      // One interpreter over one /data for every seed, as a page keeps one: each seed writes new files.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-allow-list-'));
+      const dataDir = path.join(dir, 'data');
+      const outputDir = path.join(dir, 'output');
+      fs.mkdirSync(dataDir);
+      fs.mkdirSync(outputDir);
+      const engines = await startRealEngines(dataDir, outputDir);
+      try {
+        for (const seed of [1, 2, 3]) {
+          const { words, value, digits } = plant(seed);
+          for (const written of fs.readdirSync(outputDir)) fs.rmSync(path.join(outputDir, written));
+          const sales = csv([['customer', 'city', 'amount', 'note', 'day'], ...Array.from({ length: 6 }, (_, i) => [value(), value(), Number(digits()), value(), `2024-01-0${i + 1}`])]);
+          const bad = value();
+          const big = `id,amount,who\n${Array.from({ length: 30_000 }, (_, i) => `${i},${i === 25_000 ? csvCell(bad) : i % 97},w${i % 7}`).join('\n')}\n`;
+          const raw = csv(Array.from({ length: 4 }, () => [value(), Number(digits()), value()]));
+          const files = { 'sales.csv': sales, 'big.csv': big, 'raw.csv': raw };
+          for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dataDir, name), text);
+          // Attachments as the page makes them: the browser's sniffer over the file's first bytes.
+          const attachments = Object.entries(files).map(([name, text], i) => {
+            const table = sniffTable(text.slice(0, 256 * 1024), { fileName: name, complete: text.length <= 256 * 1024 });
+            return {
+              name,
+              size: Buffer.byteLength(text),
+              mediaType: 'text/csv',
+              sha256: String(i).repeat(64),
+              location: name === 'raw.csv' ? 'device' : 'account',
+              preview: previewToText(`data/${name}`, Buffer.byteLength(text), table),
+              ...(table ? { columns: table.columns, header: table.header } : {}),
+            };
+          });
           const identity = await guest();
           const conversationId = crypto.randomUUID();
           model.prompts.length = 0;
@@ -386,10 +388,10 @@ describe('what the model sees, through the chat handler', () => {
           // What the model knows still reaches it: the header rows' column names, the headerless file's own names.
           for (const name of ['customer (', 'city (', 'amount (', 'note (', 'day (', 'columns id (', 'column0 (']) expect(received).toContain(name);
           expect(received).toContain('a table of 6 rows × 5 columns; columns: customer (string), city (string), amount (integer), note (string), day (');
-        } finally {
-          await engines.close();
-          fs.rmSync(dir, { recursive: true, force: true });
         }
+      } finally {
+        await engines.close();
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     });
   });

@@ -1,16 +1,21 @@
 /**
- * The page's Python interpreter run by CPython (Debian's python3 with pandas and matplotlib), its
+ * The page's Python interpreter run by CPython (Debian's python3 in a venv holding exactly pandas and
+ * matplotlib and what they need: lib/testing/python-env.ts), its
  * SQL answered by native DuckDB (@duckdb/node-api): the real engines' outputs, in the shape the
  * page sends them (lib/runtime/protocol.ts), for Node tests. Python cells and SQL cells share one
  * interpreter and one database, as in the page (lib/testing/cpython-kernel.py).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Output, RunStatus } from '@/lib/runtime/protocol';
+import { pythonEnvMissing, pythonEnvWith } from './python-env';
 
-export const PYTHON = '/usr/bin/python3';
+/** The Debian packages the page's interpreter uses here; a machine without them fails the test, naming them. */
+const PACKAGES = ['python3-pandas', 'python3-matplotlib', 'python3-numpy'];
 
 type Kind = 'integer' | 'number' | 'boolean' | 'string' | 'date' | 'datetime' | 'other';
 
@@ -56,9 +61,13 @@ export type RealEngines = {
 
 /** One interpreter over `dataDir` (the page's /data) writing to `outputDir` (its /output). */
 export async function startRealEngines(dataDir: string, outputDir: string): Promise<RealEngines> {
+  const missing = pythonEnvMissing(PACKAGES);
+  if (missing) throw new Error(`the page's Python interpreter cannot run here: ${missing}`);
+  const venv = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-engines-'));
+  const python = pythonEnvWith(PACKAGES, path.join(venv, 'venv'));
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  const child: ChildProcessWithoutNullStreams = spawn(PYTHON, [path.join(import.meta.dirname, 'cpython-kernel.py'), dataDir, outputDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcessWithoutNullStreams = spawn(python.python, [path.join(import.meta.dirname, 'cpython-kernel.py'), dataDir, outputDir], { stdio: ['pipe', 'pipe', 'pipe'], env: python.env as NodeJS.ProcessEnv });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -86,6 +95,7 @@ export async function startRealEngines(dataDir: string, outputDir: string): Prom
       if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
       connection.closeSync();
       instance.closeSync();
+      fs.rmSync(venv, { recursive: true, force: true });
     },
   };
 }
