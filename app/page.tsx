@@ -1,6 +1,6 @@
 import { Chat } from '@/components/chat/chat';
 import { KernelBoot } from '@/components/chat/kernel-boot';
-import { getClientConfig } from '@/lib/config.server';
+import { getClientConfig } from '@/lib/client-config.server';
 import { currentUserId } from '@/lib/auth/current-user.server';
 import { initialModelId } from '@/lib/chat/choose-model.server';
 import { getDb } from '@/lib/db/client.server';

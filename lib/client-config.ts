@@ -1,22 +1,28 @@
+import type { AppConfig } from './config.server';
 import type { ModelChoice } from './model-catalog.server';
 
-/** What the server tells the browser about its configuration; nothing secret. */
-export type ClientConfig = {
+/** The server configuration's fields the page gets as they are (each declared once, in AppConfig); nothing secret. */
+export const CLIENT_CONFIG_FIELDS = [
+  'pyodideIndexPath',
+  'packageBaseUrl',
+  'packageLockUrl',
+  'webrBasePath',
+  'rPackageRepoUrl',
+  /** DuckDB-wasm's files on this origin (versioned path) and where its extensions come from. */
+  'duckdbAssetPath',
+  'duckdbExtensionUrl',
+  'maxRunTimeoutMs',
+  'stepBudget',
+] as const satisfies ReadonlyArray<keyof AppConfig>;
+
+/** What the server tells the browser about its configuration (lib/client-config.server.ts makes it). */
+export type ClientConfig = Pick<AppConfig, (typeof CLIENT_CONFIG_FIELDS)[number]> & {
+  /** The default model's label, and whether it is the offline demo. */
   modelLabel: string;
   isDemo: boolean;
   /** The models people may pick (ids, labels, capabilities; never a key or a URL). */
   models: ModelChoice[];
   defaultModelId: string;
-  pyodideIndexPath: string;
-  packageBaseUrl: string;
-  packageLockUrl: string;
-  webrBasePath: string;
-  rPackageRepoUrl: string;
-  /** DuckDB-wasm's files on this origin (versioned path) and where its extensions come from. */
-  duckdbAssetPath: string;
-  duckdbExtensionUrl: string;
-  maxRunTimeoutMs: number;
-  stepBudget: number;
   /** This install's version (package.json; Settings shows it). */
   version: string;
 };

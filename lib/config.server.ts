@@ -12,11 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { RUN_LIMITS, TURN_LIMITS } from './runtime/limits';
-import type { ClientConfig } from './client-config';
-import { modelChoice, readModelCatalog, type ModelEntry } from './model-catalog.server';
+import { readModelCatalog, type ModelEntry } from './model-catalog.server';
 import { parseEmailList } from './email-list.server';
 import { ConfigurationError, envIssueProblem, type ConfigProblem } from './config-problems.server';
-import { APP_VERSION } from './version.server';
 import { modelSeesSchema, type ModelSees } from '@/lib/messages/model-input-schema';
 
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
@@ -420,25 +418,4 @@ export function findConfiguredModel(id: string | null | undefined): ModelConfig 
 export function defaultModel(): ModelConfig {
   const { models, defaultId } = getConfig().models;
   return models.find((m) => m.id === defaultId) ?? models[0];
-}
-
-export function getClientConfig(): ClientConfig {
-  const config = getConfig();
-  const fallback = defaultModel();
-  return {
-    modelLabel: fallback.label,
-    isDemo: fallback.provider === 'demo',
-    models: config.models.models.map(modelChoice),
-    defaultModelId: fallback.id,
-    pyodideIndexPath: config.pyodideIndexPath,
-    packageBaseUrl: config.packageBaseUrl,
-    packageLockUrl: config.packageLockUrl,
-    webrBasePath: config.webrBasePath,
-    rPackageRepoUrl: config.rPackageRepoUrl,
-    duckdbAssetPath: config.duckdbAssetPath,
-    duckdbExtensionUrl: config.duckdbExtensionUrl,
-    maxRunTimeoutMs: config.maxRunTimeoutMs,
-    stepBudget: config.stepBudget,
-    version: APP_VERSION,
-  };
 }

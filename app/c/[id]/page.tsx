@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import { Chat } from '@/components/chat/chat';
 import { KernelBoot } from '@/components/chat/kernel-boot';
-import { getClientConfig } from '@/lib/config.server';
+import { getClientConfig } from '@/lib/client-config.server';
 import { currentUserId } from '@/lib/auth/current-user.server';
 import { loadOwnConversation } from '@/lib/chat/load-conversation.server';
 import { initialModelId } from '@/lib/chat/choose-model.server';

@@ -3,7 +3,7 @@ import { SharedConversation } from '@/components/chat/shared-conversation';
 import { toUIMessages } from '@/lib/chat/ui-messages.server';
 import { getDb } from '@/lib/db/client.server';
 import { getShare, listShareFiles } from '@/lib/db/queries/shares.server';
-import { getClientConfig } from '@/lib/config.server';
+import { getClientConfig } from '@/lib/client-config.server';
 import { shareIdSchema } from '@/lib/http/session.server';
 import { withPageErrors } from '@/lib/http/page-errors.server';
 
