@@ -1,7 +1,9 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './e2e/browser';
+import { measureSlowness, patience } from './e2e/patience';
 import { APP_SERVERS_PORT, APP_SERVERS_URL, e2ePort, FAKE_MODEL_PORT, FAKE_MODEL_URL } from './e2e/ports';
+import { browserWorkers, suiteCores } from './scripts/lanes.mjs';
 
 /**
  * End-to-end tests against the production build (`npm run build` first), in Debian's Chromium.
@@ -21,6 +23,13 @@ export const BLOCKS_APP_PORT = e2ePort(3103);
 const artifacts = path.resolve('e2e/.artifacts');
 // Next's telemetry is off for every server the suite starts (they inherit this environment).
 process.env.NEXT_TELEMETRY_DISABLED = '1';
+// The safety nets' factor for this machine (e2e/patience.ts), measured once by the main process
+// and inherited by its workers (which load this file too).
+if (!process.env.RUNPAD_E2E_SLOWNESS) {
+  const measured = measureSlowness(suiteCores());
+  process.env.RUNPAD_E2E_SLOWNESS = String(measured.slowness);
+  console.log(`[e2e] ${browserWorkers()} workers on ${suiteCores()} cores; safety nets x${measured.slowness} (CPU x${measured.cpu}, load per core ${measured.load})`);
+}
 
 export { FAKE_MODEL_URL };
 
@@ -55,19 +64,21 @@ export default defineConfig({
   // Safety nets for hangs, not expectations: on a fresh virtual machine where every page fault
   // costs the host's time the suite ran 2.8x slower than on a warm one, and the heaviest tests
   // (every engine, several reloads) took 2.5 minutes (bench/NOTES-ci.md, "2026-11-26: CI on a fresh machine").
-  timeout: 180_000,
-  expect: { timeout: 60_000 },
+  // The reference machine's numbers, scaled to this one (e2e/patience.ts).
+  timeout: patience(180_000),
+  expect: { timeout: patience(60_000) },
   globalSetup: './e2e/global-setup.ts',
-  // Spec files are spread over workers; the tests of one file run in order in one worker. Four on
-  // two cores: the suite waits (model pacing, time limits, servers starting), and the third and
-  // fourth files fill those gaps (docs/DECISIONS.md, "The test suite's shape"; bench/NOTES-ci.md).
+  // Spec files are spread over workers; the tests of one file run in order in one worker. One more
+  // than the cores (scripts/lanes.mjs: three on two cores, two on one): the suite waits (model
+  // pacing, time limits, servers starting), and the extra file fills those gaps
+  // (docs/DECISIONS.md, "The test suite's shape"; bench/NOTES-ci.md).
   fullyParallel: false,
   // `npm test` leaves out the tests tagged @long (RUNPAD_E2E_LONG=skip, set by scripts/test.mjs):
   // servers of their own started and killed, 50 MB read by every engine, every kind of output
   // through axe in both schemes. `npm run test:all` and a plain `npx playwright test` run them
   // (docs/DECISIONS.md, "The ten-minute suite and the long tests").
   grepInvert: process.env.RUNPAD_E2E_LONG === 'skip' ? /@long/ : undefined,
-  workers: Number(process.env.RUNPAD_E2E_WORKERS ?? 4),
+  workers: browserWorkers(),
   retries: 0,
   reporter: [['list']],
   use: {

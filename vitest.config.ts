@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { unitWorkers } from './scripts/lanes.mjs';
 
 const include = ['**/*.test.ts'];
 const exclude = ['node_modules/**', 'e2e/**/*.spec.ts', '.next/**', 'e2e/.artifacts/**', 'bench/**'];
@@ -39,12 +40,12 @@ export default defineConfig({
     // at a time tests that open several hit 60 s. The e2e suite's budget, and more for set-ups.
     testTimeout: 180_000,
     hookTimeout: 300_000,
-    // One file at a time: the unit lane runs beside the browser lane on two cores, and with two
-    // files at a time tests that open several databases ran past even these limits at load 25
-    // (bench/NOTES-ci.md, 2026-11-27). No two files share a resource they could collide on (every
-    // database, Redis key prefix and directory is per file or per run; servers a test owns listen
-    // on ports the system chose or no other file uses), so raising this is a measurement away.
-    maxWorkers: 1,
+    // One file at a time per two cores (scripts/lanes.mjs): the unit lane runs beside the browser
+    // lane, and with two files at a time on two cores tests that open several databases ran past
+    // even these limits at load 25 (bench/NOTES-ci.md, 2026-11-27). No two files share a resource
+    // they could collide on (every database, Redis key prefix and directory is per file or per run;
+    // servers a test owns listen on ports the system chose or no other file uses).
+    maxWorkers: unitWorkers(),
     projects: [
       { extends: true, test: { name: 'isolated', include: isolatedFiles, exclude, isolate: true } },
       { extends: true, test: { name: 'shared', include, exclude: [...exclude, ...isolatedFiles], isolate: false, setupFiles: ['tests/shared-state-guard.ts'] } },

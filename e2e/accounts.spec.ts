@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import postgres from 'postgres';
-import { chromium, expect, request as playwrightRequest, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, request as playwrightRequest, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, patience } from './test';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './browser';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider, type OidcProvider } from './fixtures/oidc-provider';
 import { startTlsProxy } from './fixtures/tls-proxy.mjs';
@@ -89,7 +90,7 @@ function startApp(origin: string, env: Record<string, string>) {
 
 test.beforeAll(async () => {
   // Three servers start at once; on a loaded machine their first migration takes a while.
-  test.setTimeout(240_000);
+  test.setTimeout(patience(240_000));
   await createServerDatabase();
   if (noPostgres) console.warn(`[accounts] the open server runs on PGlite; its Postgres pass is skipped: ${noPostgres}`);
   tls = await startTlsProxy({ appPort: Number(new URL(OPEN).port), attackerPage: ATTACKER_PAGE });

@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect } from './test';
 import type { FakeScenario, RecordedRequest } from './fixtures/fake-openai/server.mjs';
 
 import { FAKE_MODEL_URL } from './ports';
@@ -61,6 +62,32 @@ export async function send(page: Page, text: string): Promise<void> {
   const composer = page.getByLabel('Message', { exact: true });
   await composer.fill(text);
   await composer.press('Enter');
+}
+
+/** A cell's status while its run has not ended (components/chat/run-status.tsx's kinds). */
+const CELL_IN_PROGRESS = /^(writing|queued|loading-packages|loading-files|starting-engine|running)$/;
+
+/**
+ * Waits for the first `count` code cells of the conversation to finish, one after another: each
+ * wait is for one cell's own work (an engine's start and its run), from the states the cells
+ * announce, not one net over a whole turn of several engines (which a slower machine outran).
+ */
+export async function waitForCells(page: Page, count: number): Promise<void> {
+  const cells = page.locator('section[data-target]');
+  for (let index = 0; index < count; index++) {
+    await expect(cells.nth(index)).toBeAttached();
+    await expect(cells.nth(index)).toHaveAttribute('data-cell-status', /.+/);
+    await expect(cells.nth(index)).not.toHaveAttribute('data-cell-status', CELL_IN_PROGRESS);
+  }
+}
+
+/** A finished cell's run time as its status says it ("done in 1.2 s", "timed out after 340 ms"), in ms. */
+export async function cellDurationMs(cell: Locator): Promise<number> {
+  const text = await cell.textContent();
+  const match = /(?:\bdone in|\bafter) (?:(\d+) min (\d+) s|(\d+(?:\.\d+)?) (ms|s))\b/.exec(text ?? '');
+  if (!match) throw new Error(`no run time in the cell's status: ${text}`);
+  if (match[1]) return (Number(match[1]) * 60 + Number(match[2])) * 1000;
+  return Number(match[3]) * (match[4] === 's' ? 1000 : 1);
 }
 
 /** Waits until the turn is over: no Stop button, and the last cell (if any) has finished. */

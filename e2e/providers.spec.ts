@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { test, type Page } from '@playwright/test';
+import { expect, patience } from './test';
 import type { RecordedRequest } from './fixtures/fake-openai/server.mjs';
 import { addScenarios, FAKE_MODEL, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 import { e2ePort } from './ports';
@@ -24,7 +25,7 @@ const MODELS = [
 let server: ChildProcess | null = null;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-providers-'));
 
-test.describe.configure({ timeout: 300_000 });
+test.describe.configure({ timeout: patience(300_000) });
 
 test.beforeAll(async () => {
   server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], {

@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Playwright, newVisitorContext, firstPage } from './test';
-import { addScenarios, dropCsv, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
+import { addScenarios, dropCsv, openChat, PNG_CHART_CODE, send, waitForCells, waitForTurn } from './helpers';
 import { seriousViolations } from './axe';
 
 /**
@@ -47,7 +47,9 @@ test('a visitor re-runs a shared conversation — print, figure, SQL over its CS
   await openChat(page);
   await dropCsv(page, 'sales.csv', CSV);
   await send(page, `Show a bit of everything. ${trigger}`);
-  await expect(page.locator('#conversation').getByText('Everything, as asked.')).toBeVisible({ timeout: 60_000 });
+  // Three engines start in this turn (Python, DuckDB, R): each cell is waited for in turn.
+  await waitForCells(page, 7);
+  await expect(page.locator('#conversation').getByText('Everything, as asked.')).toBeVisible();
   await waitForTurn(page);
   const shareUrl = await share(page);
 

@@ -20,6 +20,7 @@ import { test as base, expect, type BrowserContext, type BrowserType, type Page,
 import { SNAPSHOT_CACHE_NAME } from '../workers/snapshot-store';
 import { SNAPSHOT_DIGEST_KEY } from '../lib/targets/python/snapshot-digest.client';
 import { APP_SERVERS_URL } from './ports';
+import { patience, patientExpect } from './patience';
 
 export type Playwright = PlaywrightWorkerArgs['playwright'];
 
@@ -178,5 +179,24 @@ const test = base.extend<{ firstVisit: boolean }, { appServer: void }>({
   },
 });
 
+/**
+ * The suite's `test` and `expect` with their safety nets scaled to this machine (e2e/patience.ts):
+ * `test.setTimeout(ms)` and every explicit `timeout` are the reference machine's numbers.
+ */
+const patientDescribe = new Proxy(test.describe, {
+  get(target, property, receiver) {
+    if (property === 'configure') return (options: Parameters<typeof target.configure>[0]) => target.configure(options.timeout ? { ...options, timeout: patience(options.timeout) } : options);
+    return Reflect.get(target, property, receiver);
+  },
+});
+const patientTest = new Proxy(test, {
+  get(target, property, receiver) {
+    if (property === 'setTimeout') return (ms: number) => target.setTimeout(patience(ms));
+    if (property === 'describe') return patientDescribe;
+    return Reflect.get(target, property, receiver);
+  },
+});
+const patientExpectation = patientExpect(expect);
+
 export * from '@playwright/test';
-export { expect, test };
+export { patientExpectation as expect, patientTest as test, patience };

@@ -9,6 +9,7 @@
 // lane's own last lines again (Playwright's list of failed tests, which the short lane's output
 // would otherwise push out of that tail).
 import { spawn } from 'node:child_process';
+import { browserWorkers, suiteCores, unitWorkers } from './lanes.mjs';
 
 // Next's telemetry is off for every build and server the suite starts.
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -16,7 +17,8 @@ process.env.NEXT_TELEMETRY_DISABLED = '1';
 // (RUNPAD_E2E_LONG=run; playwright.config.ts).
 const LONG_TESTS = process.env.RUNPAD_E2E_LONG === 'run' ? 'run' : 'skip';
 
-const summary = [];
+// Both lanes sized from the cores this process may use (scripts/lanes.mjs), said first in the summary.
+const summary = [`[test] ${suiteCores()} core(s): ${browserWorkers()} Playwright worker(s), ${unitWorkers()} Vitest file(s) at a time`];
 
 function runStep(script, sink, env = {}) {
   return new Promise((resolve) => {

@@ -22,6 +22,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export const DEBIAN_PYTHON = '/usr/bin/python3';
+
+/** An environment made whole here, not inherited (NODE_ENV is typed as always present). */
+const exactEnv = (vars: Record<string, string>): NodeJS.ProcessEnv => ({ NODE_ENV: 'test', ...vars });
 const DIST_PACKAGES = '/usr/lib/python3/dist-packages';
 
 /** The arguments that run Debian's python3 on the standard library alone. */
@@ -42,7 +45,7 @@ export function isolatedPythonMissing(): string | null {
  * variables, so the environment is the fixed one given here): `args` as after `python3`.
  */
 export function stdlibPython(args: string[], options: { cwd?: string; input?: string } = {}): string {
-  return execFileSync(DEBIAN_PYTHON, [...ISOLATED_PYTHON_ARGS, '-X', 'utf8', ...args], { encoding: 'utf8', cwd: options.cwd, input: options.input, env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' } });
+  return execFileSync(DEBIAN_PYTHON, [...ISOLATED_PYTHON_ARGS, '-X', 'utf8', ...args], { encoding: 'utf8', cwd: options.cwd, input: options.input, env: exactEnv({ PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' }) });
 }
 
 function dpkgQuery(args: string[]): string {
@@ -123,7 +126,7 @@ export type PythonEnv = {
   /** The kernel spec's name, for nbclient (`kernel_name`). */
   kernelName: string;
   /** The whole environment to run `python` (and its kernels) with. */
-  env: Record<string, string>;
+  env: NodeJS.ProcessEnv;
   /** The Debian packages linked in (the closure). */
   packages: string[];
 };
@@ -140,7 +143,7 @@ export function pythonEnvMissing(packages: string[]): string | null {
 
 /** Makes the venv in `dir` (which must not exist yet) with exactly `packages` and their dependencies. */
 export function pythonEnvWith(packages: string[], dir: string): PythonEnv {
-  execFileSync(DEBIAN_PYTHON, ['-I', '-m', 'venv', '--without-pip', dir], { stdio: 'ignore', env: { PATH: '/usr/bin:/bin' } });
+  execFileSync(DEBIAN_PYTHON, ['-I', '-m', 'venv', '--without-pip', dir], { stdio: 'ignore', env: exactEnv({ PATH: '/usr/bin:/bin' }) });
   const version = execFileSync(DEBIAN_PYTHON, ['-I', '-c', 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")'], { encoding: 'utf8' }).trim();
   const sitePackages = path.join(dir, 'lib', `python${version}`, 'site-packages');
   const closure = debianClosure(packages);
@@ -156,7 +159,7 @@ export function pythonEnvWith(packages: string[], dir: string): PythonEnv {
     python,
     kernelName: KERNEL_NAME,
     packages: closure,
-    env: {
+    env: exactEnv({
       PATH: path.join(dir, 'bin'),
       HOME: home,
       LANG: 'C.UTF-8',
@@ -170,6 +173,6 @@ export function pythonEnvWith(packages: string[], dir: string): PythonEnv {
       MPLCONFIGDIR: path.join(home, 'matplotlib'),
       // The kernel's debugger would warn about frozen modules on stderr.
       PYDEVD_DISABLE_FILE_VALIDATION: '1',
-    },
+    }),
   };
 }
