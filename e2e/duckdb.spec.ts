@@ -238,6 +238,7 @@ test("the time limit counts a SQL run, not DuckDB's start: a first query whose e
   // Four times the longest run here (at least 2 s): the runs fit in it with room. DuckDB's wasm is
   // then held back for twice that limit: its start alone outlasts the limit, on this machine.
   const limitMs = Math.max(2_000, 4 * longestRunMs);
+  test.info().annotations.push({ type: 'time limit', description: `${limitMs} ms (longest run here ${longestRunMs} ms); DuckDB held ${2 * limitMs} ms` });
   const visitor = await context.newPage();
   await visitor.addInitScript((timeoutMs) => localStorage.setItem('runpad:settings', JSON.stringify({ timeoutMs })), limitMs);
   await context.route(/\/duckdb\/.*\.wasm$/, async (route) => {
