@@ -12,6 +12,7 @@
  * pandas DataFrame (or DuckDB's relation without pandas), which Jupyter displays as a table.
  */
 import { pythonStringLiteral } from '@/lib/targets/python/string-literal';
+import { SQL_RESULTS_PYTHON } from './sql-results.generated';
 
 /** Whether a data file is loaded as a table: CSV, TSV, JSON, JSON Lines or Parquet, not hidden. */
 export function isTableFile(fileName: string): boolean {
@@ -67,6 +68,8 @@ export function sqlCellSource(query: string): string {
  * `_runpad_sql(query)`, which SQL cells call. Helper names start with `_runpad_` so they do not
  * collide with the conversation's own variables; imports happen inside the functions for the
  * same reason. Without the `duckdb` package every one of them fails saying how to install it.
+ * The result table without pandas is the worker's own (workers/python/runpad/sql_results.py),
+ * generated into SQL_RESULTS_PYTHON by scripts/generate-notebook-python.py.
  */
 export const SQL_SETUP_SOURCE = String.raw`# Runpad's SQL outside Runpad: sql(query), sql_table(name, data), _sql and the SQL cells run in
 # DuckDB (pip install duckdb), Runpad's own SQL engine, in an in-memory database in which every
@@ -139,31 +142,7 @@ def _runpad_sql_database():
     return _runpad_sql_db
 
 
-class _RunpadSqlTable:
-    """A query's result without pandas: columns, rows (tuples); iterating gives dicts."""
-
-    def __init__(self, columns, rows):
-        self.columns, self.rows = list(columns), list(rows)
-
-    def __len__(self):
-        return len(self.rows)
-
-    def __iter__(self):
-        return (dict(zip(self.columns, row)) for row in self.rows)
-
-    def __getitem__(self, index):
-        if isinstance(index, str):
-            i = self.columns.index(index)
-            return [row[i] for row in self.rows]
-        return dict(zip(self.columns, self.rows[index]))
-
-    def __repr__(self):
-        text = lambda value: "NULL" if value is None else str(value)
-        cells = [[text(v) for v in row] for row in self.rows[:60]]
-        widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(self.columns)]
-        lines = ["  ".join(c.ljust(w) for c, w in zip(self.columns, widths)).rstrip()]
-        lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
-        return "\n".join(lines + [f"[{len(self.rows):,} rows x {len(self.columns):,} columns]"])
+${SQL_RESULTS_PYTHON}
 
 
 def _runpad_sql_result(relation):

@@ -1,0 +1,47 @@
+/**
+ * The exported notebook's SQL helpers are the Python the app's worker runs, not a second copy:
+ * the result table of the notebook (`_RunpadSqlTable`, in SQL_SETUP_SOURCE) is generated from
+ * workers/python/runpad/sql_results.py (scripts/generate-notebook-python.py), prints exactly what
+ * the app's SqlTable prints, and the generated file is current.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SQL_SETUP_SOURCE } from './notebook';
+
+/** Columns and rows written by other hands: quotes of every kind, newlines, non-Latin letters, long text, NULLs, NaN, numbers. */
+const COLUMNS = ['name "quoted"', "it's", 'größe', '名前', 'line\nbreak', 'x'.repeat(70)];
+const ROWS: Array<Array<string | number | null>> = [
+  ['O\'Brien "the" `tick`', 'a\nb\r\nc', 'Straße', '東京', null, 'y'.repeat(200)],
+  ['', ' leading and trailing ', 'ünïcode', 'مرحبا', 'NaN', -0],
+  ...Array.from({ length: 70 }, (_, i): Array<string | number | null> => [`row ${i}`, i, i * 1.25, null, 'z', '\t']),
+];
+
+function python(script: string): string {
+  return execFileSync('python3', ['-c', script], { encoding: 'utf8', cwd: 'workers/python', input: JSON.stringify({ columns: COLUMNS, rows: ROWS, setup: SQL_SETUP_SOURCE }) });
+}
+
+describe("the notebook's SQL helpers", () => {
+  it("print a result table as the app's SqlTable does, for values of every kind", () => {
+    const script = `
+import json, math, sys
+data = json.load(sys.stdin)
+rows = [tuple(float("nan") if v == "NaN" else v for v in row) for row in data["rows"]]
+namespace = {}
+exec(data["setup"], namespace)
+from runpad.sql_results import SqlTable
+app = SqlTable(data["columns"], rows)
+notebook = namespace["_RunpadSqlTable"](data["columns"], rows)
+print(json.dumps([repr(app), repr(notebook), list(app) == list(notebook), app["it's"] == notebook["it's"], len(app) == len(notebook)]))
+`;
+    const [app, notebook, sameRows, sameColumn, sameLength] = JSON.parse(python(script)) as [string, string, boolean, boolean, boolean];
+    expect(app).toContain('[72 rows x 6 columns]');
+    expect(notebook).toBe(app);
+    expect([sameRows, sameColumn, sameLength]).toEqual([true, true, true]);
+  });
+
+  it('are generated from the Python the worker runs, and the generated file is current', () => {
+    const generated = execFileSync('python3', ['scripts/generate-notebook-python.py', '--print'], { encoding: 'utf8' });
+    expect(fs.readFileSync('lib/targets/sql/sql-results.generated.ts', 'utf8')).toBe(generated);
+  });
+});
