@@ -31,7 +31,7 @@ test('with only the shape of the data sent, a planted value is shown to the pers
   expect(received).not.toContain(SECRET);
   // Column names and the error still reach the model.
   expect(received).toContain('name (string), age (integer)');
-  expect(received).toContain('error: KeyError: <string>');
+  expect(received).toContain('error: KeyError: <value>');
 
   // The conversation shows its running total.
   await expect(page.getByTestId('model-sent-total')).toContainText('in 3 requests (only the shape of the data)');

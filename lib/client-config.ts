@@ -13,6 +13,8 @@ export const CLIENT_CONFIG_FIELDS = [
   'duckdbExtensionUrl',
   'maxRunTimeoutMs',
   'stepBudget',
+  /** The operator's RUNPAD_MODEL_SEES: Settings shows `schema` as set, and cannot turn it off. */
+  'modelSees',
 ] as const satisfies ReadonlyArray<keyof AppConfig>;
 
 /** What the server tells the browser about its configuration (lib/client-config.server.ts makes it). */

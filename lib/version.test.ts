@@ -15,7 +15,7 @@ describe('the version', () => {
   });
 
   it('is shown in Settings as "Runpad <version>"', () => {
-    const html = renderToStaticMarkup(createElement(SettingsDialog, { open: true, onClose: () => undefined, maxTimeoutMs: 60_000, version: APP_VERSION }));
+    const html = renderToStaticMarkup(createElement(SettingsDialog, { open: true, onClose: () => undefined, maxTimeoutMs: 60_000, version: APP_VERSION, operatorModelSees: 'outputs', signedIn: false }));
     expect(html).toContain(`Runpad ${packageVersion}`);
   });
   // /api/health's `version` is asserted where health is tested: lib/health-configuration.test.ts,

@@ -53,6 +53,8 @@ type ChatProps = {
   initialFiles: ConversationFile[];
   title: string | null;
   config: ClientConfig;
+  /** A signed-in account, not a guest (Settings does not ask it to sign in). */
+  signedIn: boolean;
   /** The model this conversation answers with (its own, or the one used last for a new one). */
   initialModelId: string;
   /**
@@ -68,7 +70,7 @@ function firstQuestion(messages: UIMessage[]): string | null {
   return first ? questionText(first.parts) : null;
 }
 
-export function Chat({ conversationId, initialMessages, initialFiles, title, config, initialModelId, pythonStart = 'now' }: ChatProps) {
+export function Chat({ conversationId, initialMessages, initialFiles, title, config, signedIn, initialModelId, pythonStart = 'now' }: ChatProps) {
   // The picked model goes with every request; the server checks it and stores it with the conversation.
   const [modelId, setModelId] = useState(initialModelId);
   useEffect(() => pickModel(conversationId, modelId), [conversationId, modelId]);
@@ -382,7 +384,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         onOpenSettings={openSettings}
         scriptLanguage={exportScript}
       />
-      <SettingsDialog open={settingsOpen} onClose={closeSettings} maxTimeoutMs={config.maxRunTimeoutMs} version={config.version} />
+      <SettingsDialog open={settingsOpen} onClose={closeSettings} maxTimeoutMs={config.maxRunTimeoutMs} version={config.version} operatorModelSees={config.modelSees} signedIn={signedIn} />
       <main ref={scrollRef} className="relative min-h-0 flex-1 overflow-y-auto" id="conversation">
         <MessageList
           messages={shownMessages}

@@ -2,11 +2,24 @@
 
 import { memo, useEffect, useRef } from 'react';
 import { TURN_LIMITS } from '@/lib/runtime/limits';
+import type { ModelSees } from '@/lib/messages/model-input-schema';
 import { useSettings } from './use-settings';
 
+type Props = {
+  open: boolean;
+  onClose: () => void;
+  maxTimeoutMs: number;
+  version: string;
+  /** The operator's RUNPAD_MODEL_SEES: under `schema` every conversation sends only shapes, whatever is saved here. */
+  operatorModelSees: ModelSees;
+  /** A signed-in account (not a guest): not asked to sign in. */
+  signedIn: boolean;
+};
+
 /** Per-browser settings: run time limit, images to the model, code runs per turn; and which Runpad this is. */
-export const SettingsDialog = memo(function SettingsDialog({ open, onClose, maxTimeoutMs, version }: { open: boolean; onClose: () => void; maxTimeoutMs: number; version: string }) {
+export const SettingsDialog = memo(function SettingsDialog({ open, onClose, maxTimeoutMs, version, operatorModelSees, signedIn }: Props) {
   const [settings, update] = useSettings();
+  const operatorSet = operatorModelSees === 'schema';
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const element = dialog.current;
@@ -45,11 +58,18 @@ export const SettingsDialog = memo(function SettingsDialog({ open, onClose, maxT
           <span>Send figures to the model as images (turn off for models without vision)</span>
         </label>
         <label className="flex items-start gap-2">
-          <input type="checkbox" className="mt-1" checked={settings.modelSees === 'schema'} onChange={(event) => update({ modelSees: event.target.checked ? 'schema' : 'outputs' })} />
+          <input
+            type="checkbox"
+            className="mt-1"
+            checked={operatorSet || settings.modelSees === 'schema'}
+            disabled={operatorSet}
+            onChange={(event) => update({ modelSees: event.target.checked ? 'schema' : 'outputs' })}
+          />
           <span>
             Send the model only the shape of my data
             <span className="mt-1 block text-xs text-zinc-500 dark:text-zinc-400">
-              Column names and types, sizes, that a figure was made, errors without values: no row, printed text or image. A conversation that sent a message with this on keeps it; you still see everything.
+              {operatorSet ? 'The operator of this Runpad set this for every conversation, so it cannot be turned off here. ' : ''}
+              Sizes, types, that a figure was made, an error’s type and line, and only the words the model already knows (its code, your files’ header rows and names): no row, value, printed text or image. A conversation that sent a message with this on keeps it; you still see everything.
             </span>
           </span>
         </label>
@@ -71,7 +91,7 @@ export const SettingsDialog = memo(function SettingsDialog({ open, onClose, maxT
           <a href="/account" className="font-medium text-blue-700 underline dark:text-blue-300">
             Account
           </a>
-          : sign in to keep your work on every device; signed-in devices, export, deletion.
+          {signedIn ? ': your signed-in devices, export, deletion.' : ': sign in to keep your work on every device; signed-in devices, export, deletion.'}
         </p>
       </div>
       <form method="dialog" className="mt-5 flex items-center justify-between">

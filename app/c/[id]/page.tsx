@@ -2,7 +2,7 @@ import { notFound } from 'next/navigation';
 import { Chat } from '@/components/chat/chat';
 import { KernelBoot } from '@/components/chat/kernel-boot';
 import { getClientConfig } from '@/lib/client-config.server';
-import { currentUserId } from '@/lib/auth/current-user.server';
+import { resolveIdentity } from '@/lib/auth/current-user.server';
 import { loadOwnConversation } from '@/lib/chat/load-conversation.server';
 import { initialModelId } from '@/lib/chat/choose-model.server';
 import { getDb } from '@/lib/db/client.server';
@@ -12,7 +12,8 @@ export const dynamic = 'force-dynamic';
 
 async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const userId = await currentUserId();
+  const who = await resolveIdentity();
+  const userId = who.ok ? who.identity.userId : null;
   const conversation = userId ? await loadOwnConversation(userId, id) : null;
   if (!conversation) notFound();
   const config = getClientConfig();
@@ -30,6 +31,7 @@ async function ConversationPage({ params }: { params: Promise<{ id: string }> })
         initialFiles={conversation.files}
         title={conversation.title}
         config={config}
+        signedIn={who.ok && who.identity.kind === 'account'}
         initialModelId={modelId}
         pythonStart={pythonStart}
       />
