@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { pythonWith } from '../lib/testing/python-env';
 import { expect, test, type Page } from './test';
 import { addScenarios, cellDurationMs, chatRequestsFor, FAKE_MODEL, send, waitForCells, waitForTurn } from './helpers';
 
@@ -148,7 +148,7 @@ test('two CSVs joined in DuckDB: window function, date_trunc, quantile_cont; an 
   // The answer is stored when the turn ends: wait until the export holds it.
   await expect.poll(async () => (await (await page.request.get(notebookUrl)).text()).includes('North leads.')).toBe(true);
   writeFileSync(notebookPath, await (await page.request.get(notebookUrl)).body());
-  const exported = JSON.parse(execFileSync('/usr/bin/python3', ['-c', READ_SQL_CELLS, notebookPath], { encoding: 'utf8' })) as Array<{ sql: string | null; defines: boolean; outputs: string[] }>;
+  const exported = JSON.parse(pythonWith(['python3-nbformat'], ['-c', READ_SQL_CELLS, notebookPath])) as Array<{ sql: string | null; defines: boolean; outputs: string[] }>;
   const setup = exported.findIndex((cell) => cell.defines);
   const sqlCells = exported.filter((cell) => cell.sql !== null);
   expect(setup).toBeGreaterThanOrEqual(0);

@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
+import { pythonWith, stdlibPython } from '../lib/testing/python-env';
 import { expect, request as playwrightRequest, test, type APIResponse, type Locator, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, openChat, PNG_CHART_CODE, send, waitForTurn } from './helpers';
 
@@ -15,7 +15,6 @@ import { addScenarios, openChat, PNG_CHART_CODE, send, waitForTurn } from './hel
  * cover tables (lib/notebook/to-ipynb.test.ts).
  */
 
-const PYTHON = '/usr/bin/python3';
 const VALIDATE = "import nbformat,sys; nb=nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); print('valid')";
 /** Runs every code cell top to bottom in one namespace; reports what each printed and raised. */
 const EXECUTE = String.raw`
@@ -165,7 +164,7 @@ test('a conversation downloads as a valid notebook and script; its share link to
   const saved = await downloadFrom(page, menuButton, 'Notebook (.ipynb)', testInfo.outputPath('conversation.ipynb'));
   expect(saved.name).toMatch(/^[A-Za-z0-9_-]+\.ipynb$/);
   expect(direct.headers()['content-disposition']).toBe(`attachment; filename="${saved.name}"`);
-  expect(execFileSync(PYTHON, ['-c', VALIDATE, saved.path], { encoding: 'utf8' }).trim()).toBe('valid');
+  expect(pythonWith(['python3-nbformat'], ['-c', VALIDATE, saved.path]).trim()).toBe('valid');
   const notebook = JSON.parse(readFileSync(saved.path, 'utf8')) as Notebook;
   expect(notebook.nbformat).toBe(4);
   expect(notebook.nbformat_minor).toBe(5);
@@ -188,7 +187,7 @@ test('a conversation downloads as a valid notebook and script; its share link to
   expect(sumCell.outputs!.some((o) => o.output_type === 'stream' && text(o.text).includes('sum of 0..100 = 5050'))).toBe(true);
 
   // The code cells, run top to bottom in CPython (standard library only), do what they did.
-  const runs = JSON.parse(execFileSync(PYTHON, ['-c', EXECUTE, saved.path], { encoding: 'utf8' })) as Array<{ stdout: string; raised: string | null; expected: string | null }>;
+  const runs = JSON.parse(stdlibPython(['-c', EXECUTE, saved.path])) as Array<{ stdout: string; raised: string | null; expected: string | null }>;
   expect(runs).toHaveLength(3);
   for (const run of runs) expect(run.raised).toBe(run.expected);
   expect(runs[0].stdout).toContain('drew a 360x200 sine chart');

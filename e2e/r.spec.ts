@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { pythonWith } from '../lib/testing/python-env';
 import { expect, test, type Locator, type Page } from './test';
 import { addScenarios, chatRequestsFor, dropCsv, send } from './helpers';
 
@@ -109,7 +109,7 @@ test('R reads a dropped CSV: summary(lm()) reaches the model, a base plot is an 
   const notebookDownload = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Notebook (.ipynb)', exact: true }).click();
   await (await notebookDownload).saveAs(notebookPath);
-  const notebookCells = JSON.parse(execFileSync('/usr/bin/python3', ['-c', READ_NOTEBOOK, notebookPath], { encoding: 'utf8' })) as Array<{ r: string; rscript: boolean; outputs: string[] }>;
+  const notebookCells = JSON.parse(pythonWith(['python3-nbformat'], ['-c', READ_NOTEBOOK, notebookPath])) as Array<{ r: string; rscript: boolean; outputs: string[] }>;
   expect(notebookCells).toHaveLength(4);
   expect(notebookCells[1]).toEqual({ r: PLOT_CODE, rscript: true, outputs: ['stream', 'display_data', 'stream', 'execute_result'] });
   expect(notebookCells[2].outputs).toContain('error');

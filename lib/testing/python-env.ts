@@ -19,6 +19,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const DEBIAN_PYTHON = '/usr/bin/python3';
@@ -175,4 +176,29 @@ export function pythonEnvWith(packages: string[], dir: string): PythonEnv {
       PYDEVD_DISABLE_FILE_VALIDATION: '1',
     }),
   };
+}
+
+const madeForProcess = new Map<string, PythonEnv>();
+
+/**
+ * A venv with exactly `packages` (see `pythonEnvWith`), made once per process and removed when it
+ * exits; throws naming what to install when the machine lacks one (a test that needs it fails).
+ */
+export function sharedPythonEnv(packages: string[]): PythonEnv {
+  const key = [...packages].sort().join(' ');
+  const made = madeForProcess.get(key);
+  if (made) return made;
+  const missing = pythonEnvMissing(packages);
+  if (missing) throw new Error(missing);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-venv-'));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const env = pythonEnvWith(packages, path.join(dir, 'venv'));
+  madeForProcess.set(key, env);
+  return env;
+}
+
+/** Runs `args` under a shared venv of exactly `packages` (UTF-8 text out). */
+export function pythonWith(packages: string[], args: string[]): string {
+  const env = sharedPythonEnv(packages);
+  return execFileSync(env.python, args, { encoding: 'utf8', env: env.env });
 }
