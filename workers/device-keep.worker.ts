@@ -10,6 +10,7 @@
 import { createSHA256 } from 'hash-wasm';
 import { deviceDirectory, deviceFile, writeDeviceFileMeta } from '@/lib/files/device-files.client';
 import { hashAckSchema, hashChunkSchema, KEEP_CHUNK_BYTES, KEEP_HASH_IN_FLIGHT, keepRequestSchema, type HashAck, type HashChunk, type KeepFailureReason, type KeepReply, type KeepRequest } from '@/lib/files/device-keep-protocol';
+import { isExpectedFile } from '@/lib/files/salted-hash';
 
 /** What OPFS offers in a dedicated worker that TypeScript's DOM library does not declare everywhere. */
 type SyncAccessHandle = { write(buffer: Uint8Array, options: { at: number }): number; truncate(size: number): void; flush(): void; close(): void };
@@ -95,7 +96,7 @@ async function serveHash(port: MessagePort): Promise<void> {
   };
 }
 
-async function keep({ file, name, mediaType, expectedSha256, hashPort }: Extract<KeepRequest, { type: 'keep' }>): Promise<void> {
+async function keep({ file, name, mediaType, expectedSha256, expectedSalts, hashPort }: Extract<KeepRequest, { type: 'keep' }>): Promise<void> {
   const dir = await deviceDirectory(true);
   if (!dir) throw new KeepFailure('unavailable');
   const partName = `${crypto.randomUUID()}.part`;
@@ -123,7 +124,7 @@ async function keep({ file, name, mediaType, expectedSha256, hashPort }: Extract
     access.close();
     access = null;
     const sha256 = await hasher.digest();
-    if (expectedSha256 !== undefined && sha256 !== expectedSha256) {
+    if (expectedSha256 !== undefined && !(await isExpectedFile(sha256, { sha256: expectedSha256, salts: expectedSalts }))) {
       await dir.removeEntry(partName);
       post({ type: 'different', sha256, size: at });
       return;

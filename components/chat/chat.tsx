@@ -3,7 +3,7 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { DataFile, DataFileLocation } from '@/lib/files/data-file';
+import { expectedDeviceFile, toDataFiles, type DataFile, type DataFileLocation } from '@/lib/files/data-file';
 import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/lib/targets/pipeline.client';
 import { RunnerSet } from '@/lib/targets/runners.client';
 import { readRunPart } from '@/lib/targets/run-part';
@@ -45,7 +45,7 @@ import { useConversationSync } from './use-conversation-sync';
 import { RunProgressSaver } from './run-progress';
 import { questionText, shownTitle } from '@/lib/messages/shown-title';
 
-export type ConversationFile = Pick<Attachment, 'name' | 'sha256' | 'size' | 'mediaType'> & { location: DataFileLocation };
+export type ConversationFile = Pick<Attachment, 'name' | 'sha256' | 'size' | 'mediaType'> & { location: DataFileLocation; salts?: readonly string[] };
 
 type ChatProps = {
   conversationId: string;
@@ -96,15 +96,12 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   // The conversation's files as every engine should see them under /data/.
   const dataFilesRef = useRef<DataFile[]>([]);
   useEffect(() => {
-    dataFilesRef.current = files.map((f): DataFile => (f.location === 'device' ? { name: f.name, sha256: f.sha256, location: 'device' } : { name: f.name, sha256: f.sha256, location: 'account', url: `/api/blobs/${f.sha256}` }));
+    dataFilesRef.current = toDataFiles(files, (sha256) => `/api/blobs/${sha256}`);
   }, [files]);
   // A failed cell's "Drop the same file to continue" checks a dropped file against this conversation's.
   const missingFiles = useMemo<MissingFiles>(
     () => ({
-      expected: (name) => {
-        const file = files.find((f) => f.name === name && f.location === 'device');
-        return file ? { sha256: file.sha256, size: file.size } : null;
-      },
+      expected: (name) => expectedDeviceFile(files, name),
     }),
     [files],
   );

@@ -1,6 +1,6 @@
 'use client';
 
-import type { DataFile, DataFileLocation } from '@/lib/files/data-file';
+import { expectedDeviceFile, toDataFiles, type DataFileLocation } from '@/lib/files/data-file';
 import { MissingFilesProvider, type MissingFiles } from '@/components/files/drop-same-file';
 import { z } from 'zod';
 import { answerMetadataOf } from '@/lib/messages/answer-metadata';
@@ -24,7 +24,7 @@ import { RunStore } from './run-store';
 import { useShareRerun } from './use-share-rerun';
 
 /** A file the share grants: written into /data/ for a re-run. */
-export type SharedFile = { name: string; sha256: string; location: DataFileLocation; size: number };
+export type SharedFile = { name: string; sha256: string; location: DataFileLocation; size: number; salts: readonly string[] };
 
 type SharedConversationProps = {
   shareId: string;
@@ -50,16 +50,13 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
   const runs = useMemo(() => new RunStore(), []);
   const blobUrl = useBlobUrl();
   // A file kept on the owner's device is not served: the re-run says so, naming it (dataset-missing, on-device).
-  const dataFiles = files.map((file): DataFile => (file.location === 'device' ? { name: file.name, sha256: file.sha256, location: 'device' } : { name: file.name, sha256: file.sha256, location: 'account', url: blobUrl(file.sha256) }));
+  const dataFiles = toDataFiles(files, blobUrl);
   const rerun = useShareRerun({ messages, files: dataFiles, location, webr, maxRunTimeoutMs, blobUrl });
   // The same file dropped on a failed cell is kept on this reader's device (never uploaded), and the re-run starts again.
   const startRerun = rerun.start;
   const missingFiles = useMemo<MissingFiles>(
     () => ({
-      expected: (name) => {
-        const file = files.find((f) => f.name === name && f.location === 'device');
-        return file ? { sha256: file.sha256, size: file.size } : null;
-      },
+      expected: (name) => expectedDeviceFile(files, name),
       onKept: () => void startRerun(),
     }),
     [files, startRerun],

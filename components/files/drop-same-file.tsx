@@ -15,7 +15,8 @@ import { acceptedMediaType } from '@/lib/files/accept';
 import { keepOnDevice } from '@/lib/files/keep-on-device.client';
 import type { RunFailure } from '@/lib/runtime/run-failure';
 
-export type ExpectedFile = { sha256: string; size: number | null };
+/** `salts`: `sha256` is a value a share showed (lib/files/salted-hash.ts), checked by computing it from the dropped file's SHA-256. */
+export type ExpectedFile = { sha256: string; size: number | null; salts?: readonly string[] };
 
 export type MissingFiles = {
   /** The file this conversation (or share) names so, or null when it does not. */
@@ -59,6 +60,7 @@ function DropSameFile({ name, onKept }: { name: string; onKept?: () => void }) {
       name,
       mediaType: acceptedMediaType(name) ?? 'application/octet-stream',
       expectedSha256: expected.sha256,
+      ...(expected.salts?.length ? { expectedSalts: [...expected.salts] } : {}),
       onProgress: (written, total) => setState({ kind: 'checking', percent: total > 0 ? Math.floor((100 * written) / total) : 100 }),
     });
     if (outcome.kind === 'kept') {

@@ -138,8 +138,8 @@ for (const backend of backends) {
       const kept = { name: 'small.csv', sha256: 'b'.repeat(64), mediaType: 'text/csv', size: 5_000_000_000 };
       expect(await addDeviceFile(db, alice, c.id, kept)).toBe('small (1).csv');
       expect(await listFiles(db, c.id)).toEqual([
-        { name: 'small.csv', sha256: uploaded, mediaType: 'text/csv', size: 7, location: 'account' },
-        { name: 'small (1).csv', sha256: 'b'.repeat(64), mediaType: 'text/csv', size: 5_000_000_000, location: 'device' },
+        { name: 'small.csv', sha256: uploaded, mediaType: 'text/csv', size: 7, location: 'account', salts: [] },
+        { name: 'small (1).csv', sha256: 'b'.repeat(64), mediaType: 'text/csv', size: 5_000_000_000, location: 'device', salts: [] },
       ]);
       // A link grants no bytes for it (the server has none) and tells the reader where it is.
       const shareId = (await createOrUpdateShare(db, alice, c.id))!;

@@ -68,7 +68,7 @@ for (const backend of backends) {
       expect(await listAccountFiles(db, bob)).toEqual([]);
 
       const third = await createConversation(db, carol);
-      expect(await addAccountFile(db, carol, third.id, { sha256, name: 'sales.csv' }, quota)).toEqual({ name: 'sales.csv', sha256, mediaType: 'text/csv', size: 21, location: 'account' });
+      expect(await addAccountFile(db, carol, third.id, { sha256, name: 'sales.csv' }, quota)).toEqual({ name: 'sales.csv', sha256, mediaType: 'text/csv', size: 21, location: 'account', salts: [] });
       expect(await listFiles(db, third.id)).toEqual([expect.objectContaining({ name: 'sales.csv', location: 'account' })]);
       // Bob does not hold that blob: nothing is added to his conversation.
       const bobs = await createConversation(db, bob);

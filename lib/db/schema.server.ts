@@ -104,8 +104,13 @@ export const conversationBlobs = pgTable(
 function fileColumns() {
   return {
     name: text('name').notNull(),
-    /** The file's SHA-256, wherever its bytes are. */
+    /**
+     * The file's SHA-256, wherever its bytes are; for a file that came through a share (a fork's
+     * device file), the value that share showed: salted with `hash_salts` (lib/files/salted-hash.ts).
+     */
     sha256: text('sha256').notNull(),
+    /** The salts `sha256` was made with, oldest first; empty: it is the file's own SHA-256. Only a device file has any. */
+    hashSalts: text('hash_salts').array().notNull().default(sql`'{}'::text[]`),
     location: text('location', { enum: ['account', 'device'] }).notNull().default('account'),
     blobSha256: text('blob_sha256').references(() => blobs.sha256),
     mediaType: text('media_type').notNull(),

@@ -10,4 +10,19 @@ export type DataFileLocation = 'account' | 'device';
 
 export type DataFile =
   | { name: string; sha256: string; location: 'account'; url: string }
-  | { name: string; sha256: string; location: 'device' };
+  /** `salts`: `sha256` is the value a share showed, salted with these (lib/files/salted-hash.ts); the kept file is found by computing it. */
+  | { name: string; sha256: string; location: 'device'; salts?: readonly string[] };
+
+/** A file as a page holds it: what the server listed (a conversation's or a share's). */
+type ListedFile = { name: string; sha256: string; location: DataFileLocation; size: number; salts?: readonly string[] };
+
+/** The listed files as the engines see them; an uploaded one is read from `url(sha256)`. */
+export function toDataFiles(files: readonly ListedFile[], url: (sha256: string) => string): DataFile[] {
+  return files.map((file): DataFile => (file.location === 'device' ? { name: file.name, sha256: file.sha256, location: 'device', ...(file.salts?.length ? { salts: file.salts } : {}) } : { name: file.name, sha256: file.sha256, location: 'account', url: url(file.sha256) }));
+}
+
+/** The file kept on a device that these files name so, as a dropped file is checked against it; null when there is none. */
+export function expectedDeviceFile(files: readonly ListedFile[], name: string): { sha256: string; size: number; salts?: readonly string[] } | null {
+  const file = files.find((f) => f.name === name && f.location === 'device');
+  return file ? { sha256: file.sha256, size: file.size, ...(file.salts?.length ? { salts: file.salts } : {}) } : null;
+}

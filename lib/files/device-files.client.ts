@@ -15,6 +15,7 @@
  */
 import 'client-only';
 import { z } from 'zod';
+import { isExpectedFile } from './salted-hash';
 
 export const DEVICE_DATASETS_DIR = 'runpad-datasets';
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -52,22 +53,34 @@ export async function deviceDirectory(writing = false): Promise<FileSystemDirect
 }
 
 /** The kept file with this hash, read in place (a File backed by the device's storage), or null when this device does not have it. */
-export async function deviceFile(sha256: string): Promise<File | null> {
-  return (await deviceFileHandle(sha256))?.file ?? null;
+export async function deviceFile(sha256: string, salts: readonly string[] = []): Promise<File | null> {
+  return (await deviceFileHandle(sha256, salts))?.file ?? null;
 }
 
-/** The kept file with this hash and its handle (an interpreter reads it through a read-only access handle during runs), or null. */
-export async function deviceFileHandle(sha256: string): Promise<{ file: File; handle: FileSystemFileHandle } | null> {
+/**
+ * The kept file with this hash and its handle (an interpreter reads it through a read-only access
+ * handle during runs), or null. With `salts`, `sha256` is a value a share showed: the kept file is
+ * the one whose SHA-256 salted so gives it (lib/files/salted-hash.ts).
+ */
+export async function deviceFileHandle(sha256: string, salts: readonly string[] = []): Promise<{ file: File; handle: FileSystemFileHandle } | null> {
   if (!SHA256.test(sha256)) return null;
   const dir = await deviceDirectory();
   if (!dir) return null;
+  const name = salts.length === 0 ? sha256 : await keptUnderSaltedHash(dir, sha256, salts);
+  if (name === null) return null;
   try {
-    const handle = await dir.getFileHandle(sha256);
+    const handle = await dir.getFileHandle(name);
     return { file: await handle.getFile(), handle };
   } catch (error) {
     if (error instanceof DOMException && (error.name === 'NotFoundError' || error.name === 'TypeMismatchError')) return null;
     throw error;
   }
+}
+
+/** The name (its SHA-256) of the kept file shown as `shown` with these salts, or null. */
+async function keptUnderSaltedHash(dir: FileSystemDirectoryHandle, shown: string, salts: readonly string[]): Promise<string | null> {
+  for await (const [name, handle] of dir.entries()) if (handle.kind === 'file' && SHA256.test(name) && (await isExpectedFile(name, { sha256: shown, salts }))) return name;
+  return null;
 }
 
 /** Everything kept on this device, newest first. */

@@ -10,6 +10,7 @@
  * must not pile up in memory). Reading and writing then overlap the hashing.
  */
 import { z } from 'zod';
+import { hashSaltsSchema } from './salted-hash';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -21,6 +22,8 @@ export const keepRequestSchema = z.discriminatedUnion('type', [
     mediaType: z.string().max(200),
     /** Keep it only if its SHA-256 is this one (the same file dropped again); otherwise nothing is kept. */
     expectedSha256: sha256.optional(),
+    /** `expectedSha256` is a value a share showed, salted with these: the file's SHA-256 salted so must equal it. */
+    expectedSalts: hashSaltsSchema.optional(),
     /** The hasher's end of the channel; without one the keeper hashes itself. */
     hashPort: z.instanceof(MessagePort).optional(),
   }),

@@ -10,13 +10,17 @@ import type { StorageQuota } from '@/lib/db/queries/quota.server';
 import type { DataFileLocation } from './data-file';
 import { newestBySha256, type AccountDataset } from './datasets-library';
 
-/** A conversation's dataset as the server records it: `location` says where its bytes are (lib/files/data-file.ts). */
-export type ConversationFile = { name: string; sha256: string; mediaType: string; size: number; location: DataFileLocation };
-type NewFile = Omit<ConversationFile, 'location'>;
+/**
+ * A conversation's dataset as the server records it: `location` says where its bytes are
+ * (lib/files/data-file.ts); `salts`, what `sha256` was salted with when it came through a share
+ * (lib/files/salted-hash.ts; empty: it is the file's own SHA-256).
+ */
+export type ConversationFile = { name: string; sha256: string; mediaType: string; size: number; location: DataFileLocation; salts: string[] };
+type NewFile = Omit<ConversationFile, 'location' | 'salts'>;
 
 export async function listFiles(db: Db, conversationId: string): Promise<ConversationFile[]> {
   return db
-    .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size, location: conversationFiles.location })
+    .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size, location: conversationFiles.location, salts: conversationFiles.hashSalts })
     .from(conversationFiles)
     .where(eq(conversationFiles.conversationId, conversationId))
     .orderBy(asc(conversationFiles.createdAt));
@@ -118,7 +122,7 @@ export async function addAccountFile(db: Db, userId: string, conversationId: str
   if (!blob) return null;
   const added = { name: file.name, sha256: file.sha256, mediaType: blob.mediaType, size: blob.size };
   const name = await addFile(db, userId, conversationId, added, quota);
-  return name === null ? null : { ...added, name, location: 'account' };
+  return name === null ? null : { ...added, name, location: 'account', salts: [] };
 }
 
 export type LocationChange =

@@ -10,6 +10,7 @@
  * answer may hold the victim's bytes (as they are, in base64, inside a zip). A route added later is
  * walked too; a method other than GET must be listed below with what it does, or this test fails.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -136,6 +137,8 @@ function runShowing(sha256: string) {
 const victim = person(crypto.randomUUID(), 'account');
 const victimFiles = crypto.randomUUID();
 const victimKept = crypto.randomUUID();
+const victimKeptAgain = crypto.randomUUID();
+let victimShareAgain = '';
 let secretSha = '';
 let figureSha = '';
 let victimShare = '';
@@ -155,11 +158,15 @@ describe('a hash is a name, never a key', () => {
     expect(figure.status).toBe(201);
     figureSha = ((await figure.json()) as { sha256: string }).sha256;
     await upsertMessage(await getDb(), victim.userId, victimFiles, runShowing(figureSha));
-    const kept = await call('conversations/[id]/device-files', 'POST', { id: victimKept }, { body: JSON.stringify({ name: 'kept.csv', size: secretCsv.byteLength, sha256: secretSha }), headers: { 'content-type': 'application/json' } });
-    expect(kept.status).toBe(201);
+    for (const id of [victimKept, victimKeptAgain]) {
+      const kept = await call('conversations/[id]/device-files', 'POST', { id }, { body: JSON.stringify({ name: 'kept.csv', size: secretCsv.byteLength, sha256: secretSha }), headers: { 'content-type': 'application/json' } });
+      expect(kept.status).toBe(201);
+      await upsertMessage(await getDb(), victim.userId, id, { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'Look at kept.csv' }], metadata: { files: [{ name: 'kept.csv', size: secretCsv.byteLength, mediaType: 'text/csv', sha256: secretSha, location: 'device' }] } });
+    }
     const shared = await call('conversations/[id]/share', 'POST', { id: victimKept });
     expect(shared.status).toBe(200);
     victimShare = ((await shared.json()) as { id: string }).id;
+    victimShareAgain = ((await (await call('conversations/[id]/share', 'POST', { id: victimKeptAgain })).json()) as { id: string }).id;
 
     // The victim's own downloads hold the bytes: what the walk below looks for is really there to find.
     const own = await bodyOf(await call('conversations/[id]/bundle', 'GET', { id: victimFiles }));
@@ -252,4 +259,54 @@ describe('a hash is a name, never a key', () => {
       expect(answered.get('GET /api/account/export {}')).toBe(200);
     });
   }
+  it('a share’s reader never sees the SHA-256 of a file kept on a device: a value salted per share, against which a dropped file is still checked', async () => {
+    const { getDb } = await import('@/lib/db/client.server');
+    const { ensureUser } = await import('@/lib/db/queries/users.server');
+    const { getShare, listShareFiles } = await import('@/lib/db/queries/shares.server');
+    const { isExpectedFile } = await import('./salted-hash');
+    const db = await getDb();
+    const reader = person(crypto.randomUUID(), 'guest');
+    await ensureUser(db, reader.userId);
+    as(reader);
+    const shown = async (shareId: string) => (await listShareFiles(db, shareId)).find((file) => file.name === 'kept.csv')!;
+    const [first, second] = [await shown(victimShare), await shown(victimShareAgain)];
+    // What the share page hands the browser, and what its messages say, hold no SHA-256 of the file; two shares of it are unrelated.
+    expect(first.sha256).not.toBe(secretSha);
+    expect(first.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(second.sha256).not.toBe(first.sha256);
+    expect(JSON.stringify(await listShareFiles(db, victimShare))).not.toContain(secretSha);
+    expect(JSON.stringify((await getShare(db, victimShare))!.messages)).not.toContain(secretSha);
+    // The reader's page checks a dropped file against it: the same bytes pass, others do not.
+    const digest = async (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+    expect(await digest(secretCsv)).toBe(secretSha);
+    for (const file of [first, second]) {
+      expect(await isExpectedFile(secretSha, file)).toBe(true);
+      expect(await isExpectedFile(await digest(new TextEncoder().encode('another,file\n')), file)).toBe(false);
+    }
+
+    // Every route the reader can call, with the share and with a fork of it (its own conversation), never answers the hash.
+    const forked = await call('shares/[id]/fork', 'POST', { id: victimShare });
+    expect(forked.status).toBe(200);
+    const fork = ((await forked.json()) as { id: string }).id;
+    const answers: string[] = [];
+    for (const pattern of routePatterns()) {
+      for (const [method] of await handlers(pattern)) {
+        if (method !== 'GET') continue;
+        const id = pattern.startsWith('shares/') ? victimShare : fork;
+        const params = Object.fromEntries([...pattern.matchAll(/\[(?:\.\.\.)?(\w+)\]/g)].map((m) => [m[1], m[1] === 'all' ? ['get-session'] : m[1] === 'toolCallId' ? 'call-x' : m[1] === 'sha' ? secretSha : id]));
+        const response = await call(pattern, 'GET', params, pattern === 'blobs/[sha]' ? { search: `?share=${victimShare}` } : {});
+        const body = await bodyOf(response);
+        const texts = [Buffer.from(body).toString('latin1'), ...(body[0] === 0x50 && body[1] === 0x4b ? Object.values(unzipSync(body)).map((entry) => Buffer.from(entry).toString('latin1')) : [])];
+        if (texts.some((text) => text.includes(secretSha))) answers.push(`GET /api/${pattern} (${response.status})`);
+      }
+    }
+    expect(answers).toEqual([]);
+
+    // The fork keeps the file as the share showed it; shared again, its reader checks a dropped file through both shares' salts.
+    const again = ((await (await call('conversations/[id]/share', 'POST', { id: fork })).json()) as { id: string }).id;
+    const twice = await shown(again);
+    expect(twice.sha256).not.toBe(first.sha256);
+    expect(twice.salts).toHaveLength(2);
+    expect(await isExpectedFile(secretSha, twice)).toBe(true);
+  });
 });

@@ -20,6 +20,8 @@ export type KeepOptions = {
   mediaType: string;
   /** Keep it only if it is this file (checked by SHA-256): the same file dropped again. */
   expectedSha256?: string;
+  /** The salts `expectedSha256` was made with, when it is a value a share showed (lib/files/salted-hash.ts). */
+  expectedSalts?: string[];
   onProgress?: (written: number, total: number) => void;
   signal?: AbortSignal;
 };
@@ -54,7 +56,7 @@ export async function keepOnDevice(file: Blob, options: KeepOptions): Promise<Ke
           resolve({ kind: 'failure', reason: 'storage' });
         });
       }
-      const request: KeepRequest = { type: 'keep', file, name: options.name, mediaType: options.mediaType, ...(options.expectedSha256 && { expectedSha256: options.expectedSha256 }), hashPort: channel.port2 };
+      const request: KeepRequest = { type: 'keep', file, name: options.name, mediaType: options.mediaType, ...(options.expectedSha256 && { expectedSha256: options.expectedSha256 }), ...(options.expectedSalts?.length && { expectedSalts: options.expectedSalts }), hashPort: channel.port2 };
       worker.postMessage(request, [channel.port2]);
     });
     if (outcome.kind === 'failure') return { kind: 'failed', message: await failureWords(outcome.reason, file.size, options.name) };

@@ -24,7 +24,7 @@ async function SharePage({ params }: { params: Promise<{ shareId: string }> }) {
       title={share.title}
       messages={await toUIMessages(share.messages)}
       sharedAt={share.updatedAt.toISOString()}
-      files={files.map((file) => ({ name: file.name, sha256: file.sha256, location: file.location, size: file.size }))}
+      files={files.map((file) => ({ name: file.name, sha256: file.sha256, salts: file.salts, location: file.location, size: file.size }))}
       location={{ pyodideIndexPath, packageBaseUrl, packageLockUrl, duckdbAssetPath, duckdbExtensionUrl }}
       webr={{ webrBasePath, rPackageRepoUrl }}
       maxRunTimeoutMs={maxRunTimeoutMs}

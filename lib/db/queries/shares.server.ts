@@ -1,10 +1,15 @@
 /**
  * Share links: an unguessable id for a snapshot of a conversation. A share grants exactly what
  * its snapshot holds — the blobs its messages reference and the files the conversation had —
- * recorded when it is made or updated; nothing added to the conversation later.
+ * recorded when it is made or updated; nothing added to the conversation later. What a share
+ * shows its reader (getShare, listShareFiles, a fork) never holds the SHA-256 of a file whose
+ * bytes it does not serve: a file kept on a device, an attachment of a message, are shown salted
+ * with the share's own salt (lib/files/salted-hash.ts).
  */
 import 'server-only';
 import { answerMetadataOf, lastAnswerModel } from '@/lib/messages/answer-metadata';
+import { attachmentsOf } from '@/lib/files/attachment';
+import { saltedHash, shareHashSalt } from '@/lib/files/salted-hash';
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.server';
@@ -54,7 +59,7 @@ export async function createOrUpdateShare(db: Db, userId: string, conversationId
       if (refs.length > 0) await tx.insert(shareBlobs).values(refs.map((ref) => ({ shareId: id, ...ref })));
     }
     const files = await tx
-      .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, location: conversationFiles.location, blobSha256: conversationFiles.blobSha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size })
+      .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, hashSalts: conversationFiles.hashSalts, location: conversationFiles.location, blobSha256: conversationFiles.blobSha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size })
       .from(conversationFiles)
       .where(eq(conversationFiles.conversationId, conversationId));
     if (files.length > 0) await tx.insert(shareFiles).values(files.map((file) => ({ shareId: id, ...file })));
@@ -71,10 +76,24 @@ export async function revokeShare(db: Db, userId: string, conversationId: string
   return rows.length > 0;
 }
 
+/** An active share as its readers see it: its messages' attachments carry hashes salted with the share's salt. */
 export async function getShare(db: Db, id: string): Promise<Share | null> {
   const [row] = await db.select().from(shares).where(and(eq(shares.id, id), isNull(shares.revokedAt))).limit(1);
   if (!row) return null;
-  return { id: row.id, conversationId: row.conversationId, title: row.title, messages: parseStoredMessages(snapshotEntries(row.snapshot)), updatedAt: row.updatedAt };
+  const salt = await shareHashSalt(row.id);
+  return { id: row.id, conversationId: row.conversationId, title: row.title, messages: await saltAttachments(parseStoredMessages(snapshotEntries(row.snapshot)), salt), updatedAt: row.updatedAt };
+}
+
+/** The messages with each attachment's hash salted (the page uses it only to tell attachments apart). */
+async function saltAttachments(list: StoredMessage[], salt: string): Promise<StoredMessage[]> {
+  return Promise.all(
+    list.map(async (message) => {
+      const files = attachmentsOf(message.metadata);
+      if (files.length === 0) return message;
+      const salted = await Promise.all(files.map(async (file) => ({ ...file, sha256: await saltedHash(file.sha256, [salt]) })));
+      return { ...message, metadata: { ...(message.metadata as Record<string, unknown>), files: salted } };
+    }),
+  );
 }
 
 /** A snapshot is a JSON list of stored messages; anything else is refused when read back (as each entry is). */
@@ -83,12 +102,17 @@ function snapshotEntries(snapshot: unknown): unknown[] {
   return snapshot;
 }
 
-/** The files a share's snapshot holds (what a fork gets under /data/). */
-export async function listShareFiles(db: Db, shareId: string) {
-  return db
-    .select({ name: shareFiles.name, sha256: shareFiles.sha256, location: shareFiles.location, mediaType: shareFiles.mediaType, size: shareFiles.size })
+/** A share's file as its reader sees it: a device file's `sha256` is salted with `salts` (lib/files/salted-hash.ts); an uploaded one, whose bytes the share serves, is its own. */
+export type SharedFileView = { name: string; sha256: string; salts: string[]; location: 'account' | 'device'; mediaType: string; size: number; blobSha256: string | null };
+
+/** The files a share's snapshot holds, as its reader sees them (the share page, and what a fork gets under /data/). */
+export async function listShareFiles(db: Db, shareId: string): Promise<SharedFileView[]> {
+  const rows = await db
+    .select({ name: shareFiles.name, sha256: shareFiles.sha256, salts: shareFiles.hashSalts, location: shareFiles.location, blobSha256: shareFiles.blobSha256, mediaType: shareFiles.mediaType, size: shareFiles.size })
     .from(shareFiles)
     .where(eq(shareFiles.shareId, shareId));
+  const salt = await shareHashSalt(shareId);
+  return Promise.all(rows.map(async (row) => (row.location === 'device' ? { ...row, sha256: await saltedHash(row.sha256, [salt]), salts: [...row.salts, salt] } : row)));
 }
 
 /**
@@ -110,10 +134,8 @@ export async function forkShare(db: Db, userId: string, shareId: string, quota: 
       await tx.insert(messages).values({ conversationId: id, id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq });
     }
     const granted = await tx.select({ sha256: shareBlobs.sha256, mediaType: shareBlobs.mediaType, size: shareBlobs.size }).from(shareBlobs).where(eq(shareBlobs.shareId, shareId));
-    const files = await tx
-      .select({ name: shareFiles.name, sha256: shareFiles.sha256, location: shareFiles.location, blobSha256: shareFiles.blobSha256, mediaType: shareFiles.mediaType, size: shareFiles.size })
-      .from(shareFiles)
-      .where(eq(shareFiles.shareId, shareId));
+    // As the reader saw them: a device file keeps the salted value and its salts, so a dropped file is still checked.
+    const files = (await listShareFiles(tx as unknown as Db, shareId)).map(({ salts, ...file }) => ({ ...file, hashSalts: salts }));
     const links = new Map(granted.map((ref) => [ref.sha256, ref]));
     // A file kept on the owner's device has no blob: the fork lists it, and its reader drops the same file to use it.
     for (const file of files) if (file.location === 'account' && !links.has(file.sha256)) links.set(file.sha256, file);

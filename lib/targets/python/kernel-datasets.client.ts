@@ -43,7 +43,7 @@ export class KernelDatasets {
     this.written.set(handle, written);
     const all = [...this.files.values()].filter((file) => !written.has(fileKey(file)));
     if (all.length === 0) return;
-    const kept = await Promise.all(all.filter((file) => file.location === 'device').map(async (file) => ({ file, kept: await deviceFileHandle(file.sha256) })));
+    const kept = await Promise.all(all.filter((file) => file.location === 'device').map(async (file) => ({ file, kept: await deviceFileHandle(file.sha256, file.salts) })));
     for (const { file, kept: found } of kept) {
       if (!found) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
       await handle.mountDeviceFile(file.name, file.sha256, found.file, found.handle);

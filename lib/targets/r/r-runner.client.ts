@@ -200,7 +200,7 @@ export class RRunner implements TargetRunner {
     if (unwritten.length === 0) return;
     // Kept on the device: mounted where it lies (never read whole); a device without it fails the run.
     for (const file of unwritten.filter((f) => f.location === 'device')) {
-      const blob = await deviceFile(file.sha256);
+      const blob = await deviceFile(file.sha256, file.salts);
       if (!blob) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
       const reply = await this.request(connection, (id) => ({ type: 'mount-file', id, name: file.name, sha256: file.sha256, file: blob }), this.startTimeoutMs);
       if (reply?.type !== 'done') throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'not-written' });

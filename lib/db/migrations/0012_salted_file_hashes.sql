@@ -1,0 +1,2 @@
+ALTER TABLE "conversation_files" ADD COLUMN "hash_salts" text[] DEFAULT '{}'::text[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "share_files" ADD COLUMN "hash_salts" text[] DEFAULT '{}'::text[] NOT NULL;
