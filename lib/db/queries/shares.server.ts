@@ -8,7 +8,7 @@
  */
 import 'server-only';
 import { answerMetadataOf, lastAnswerModel } from '@/lib/messages/answer-metadata';
-import { attachmentsOf } from '@/lib/files/attachment';
+import { attachmentsOf } from '@/lib/messages/attachment';
 import { saltedHash, shareHashSalt } from '@/lib/files/salted-hash';
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
