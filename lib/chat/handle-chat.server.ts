@@ -4,9 +4,9 @@
  */
 import 'server-only';
 import { APICallError, createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { getConfig, type ModelConfig } from '@/lib/config.server';
+import { getConfig, type AppConfig, type ModelConfig } from '@/lib/config.server';
 import { chooseModel } from './choose-model.server';
-import { getDb } from '@/lib/db/client.server';
+import { getDb, type Db } from '@/lib/db/client.server';
 import { AppError } from '@/lib/errors.server';
 import { admitModelRequest, limitMessage, waitWords } from '@/lib/abuse/app-rate-limits.server';
 import type { Identity } from '@/lib/auth/current-user.server';
@@ -31,8 +31,8 @@ import { getAppStreams } from '@/lib/streams/app-streams.server';
 import { listMessages } from '@/lib/db/queries/messages.server';
 import { maybeGenerateTitle } from './titles.server';
 import { observeModelStream } from '@/lib/metrics/model-stream.server';
-import { checkTokenBudget } from '@/lib/usage/token-budget.server';
-import { recordUsage, UsageMeter } from '@/lib/usage/record-usage.server';
+import { ANSWER_ALLOWANCE_TOKENS, estimateTokens, reserveTokens, type TokenReservation } from '@/lib/usage/token-budget.server';
+import { UsageMeter } from '@/lib/usage/record-usage.server';
 import { recordModelInput, settleModelSees } from '@/lib/db/queries/model-inputs.server';
 import { ANSWER_STREAM_HEADERS } from '@/lib/http/answer-stream-headers.server';
 import { buildModelInput } from '@/lib/ai/model-input.server';
@@ -51,13 +51,34 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   const entry: ModelConfig = await chooseModel(db, userId, request, existing);
   timing.mark('model');
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
-  // The token budget first: refused by it, the request costs no point of the counters below.
-  const budget = await checkTokenBudget(db, userId, identity.person.tokensPerDay ?? config.limits.tokensPerDay);
-  if (!budget.ok) {
-    const wait = budget.retryAfterSeconds;
+  // The token budget first: the request reserves its estimated tokens (atomically: simultaneous
+  // requests see each other's), and refused by it, the request costs no point of the counters below.
+  const reservation = await reserveTokens(db, entry, { personId: userId, kind: 'answer' }, estimateTokens(JSON.stringify(request.message?.parts ?? [])) + ANSWER_ALLOWANCE_TOKENS, identity.person.tokensPerDay ?? config.limits.tokensPerDay, log);
+  if (!reservation.ok) {
+    const wait = reservation.retryAfterSeconds;
     throw new AppError('rate_limit:exceeded', { message: `You have reached the daily number of tokens for the model. Try again in ${waitWords(wait)}.`, reason: 'token budget', headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });
   }
   timing.mark('budget');
+  try {
+    return await answer({ identity, request, timing, log, db, config, existing, entry, reservation });
+  } catch (error) {
+    // Nothing was asked of the provider: the reservation goes.
+    await reservation.settle(null, null);
+    throw error;
+  }
+}
+
+type Admitted = Pick<HandleChatInput, 'identity' | 'request' | 'timing' | 'log'> & {
+  db: Db;
+  config: AppConfig;
+  existing: Awaited<ReturnType<typeof getConversation>>;
+  entry: ModelConfig;
+  reservation: TokenReservation;
+};
+
+/** The request within its token budget: the other limits, then the answer, streamed. */
+async function answer({ identity, request, timing, log, db, config, existing, entry, reservation }: Admitted): Promise<Response> {
+  const userId = identity.userId;
   const limited = await admitModelRequest(userId, identity.address, identity.person);
   if (!limited.ok) {
     const wait = limited.retryAfterSeconds;
@@ -180,9 +201,8 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
       await draft.finish(keep ? final : null);
       // The person's request count (the admin page's): counted once the request reached the model, off the path to the first byte.
       await countModelRequest(db, userId).catch((error: unknown) => conversationLog.warn({ err: error }, 'could not count the model request'));
-      // Whatever became of the answer, the tokens the model reported were spent.
-      const used = meter.measured();
-      if (used) await recordUsage(db, entry, { personId: userId, conversationId: request.id, kind: 'answer' }, used, conversationLog);
+      // Whatever became of the answer, the tokens the model reported were spent: they replace the reservation.
+      await reservation.settle(meter.measured(), request.id);
       if (!keep) return;
       // The title is a nicety: generated after the answer, never delaying the end of the stream.
       // Once per conversation: on the answer to its first user message, not at every step of that turn.

@@ -15,8 +15,8 @@ import { buildModelInput } from '@/lib/ai/model-input.server';
 import { recordModelInput } from '@/lib/db/queries/model-inputs.server';
 import type { ModelSees } from '@/lib/messages/model-input-schema';
 import { logger } from '@/lib/log/logger.server';
-import { tokensOf } from '@/lib/usage/cost.server';
-import { recordUsage } from '@/lib/usage/record-usage.server';
+import { tokensOf, type TokenCounts } from '@/lib/usage/cost.server';
+import { estimateTokens, reserveTokens } from '@/lib/usage/token-budget.server';
 import { titleFromText } from '../messages/shown-title';
 
 function firstUserText(messages: UIMessage[]): string | null {
@@ -25,6 +25,7 @@ function firstUserText(messages: UIMessage[]): string | null {
   return first.parts.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
 }
 
+const TITLE_MAX_TOKENS = 30;
 const TITLE_INSTRUCTIONS = 'Write a title of at most six words for a conversation that starts with the user message below. Answer with the title only, no quotes.';
 
 /**
@@ -41,16 +42,25 @@ export async function maybeGenerateTitle(db: Db, userId: string, conversationId:
     try {
       const prompt = text.slice(0, 2_000);
       const input = buildModelInput(TITLE_INSTRUCTIONS, [{ role: 'user', content: prompt }], 'title');
-      const { text: generated, usage } = await generateText({
-        model: callProviderAfter(await getLanguageModel(model), () => recordModelInput(db, { conversationId, answerId: record.answerId, modelSees: record.modelSees, ...input })),
-        instructions: TITLE_INSTRUCTIONS,
-        prompt,
-        maxOutputTokens: 30,
-        maxRetries: 0,
-      });
-      // The title call is the person's too: its tokens count in their usage and budget.
-      await recordUsage(db, model, { personId: userId, conversationId, kind: 'title' }, tokensOf(usage), log ?? logger());
-      if (generated.trim()) title = titleFromText(generated.replace(/^["']|["']$/g, ''));
+      // The title call is the person's too: its tokens are reserved before it is made (part of the
+      // answer already admitted, so never refused) and count in their usage and budget.
+      const reservation = await reserveTokens(db, model, { personId: userId, kind: 'title' }, estimateTokens(TITLE_INSTRUCTIONS + prompt) + TITLE_MAX_TOKENS, null, log ?? logger());
+      if (reservation.ok) {
+        let used: TokenCounts | null = null;
+        try {
+          const { text: generated, usage } = await generateText({
+            model: callProviderAfter(await getLanguageModel(model), () => recordModelInput(db, { conversationId, answerId: record.answerId, modelSees: record.modelSees, ...input })),
+            instructions: TITLE_INSTRUCTIONS,
+            prompt,
+            maxOutputTokens: TITLE_MAX_TOKENS,
+            maxRetries: 0,
+          });
+          used = tokensOf(usage);
+          if (generated.trim()) title = titleFromText(generated.replace(/^["']|["']$/g, ''));
+        } finally {
+          await reservation.settle(used, conversationId);
+        }
+      }
     } catch (error) {
       // The first user message is a fine title; a failed title call must not fail the chat.
       log?.warn({ err: error }, 'title not generated; the first message names the conversation');

@@ -204,6 +204,11 @@ export const modelUsage = pgTable(
     inputTokens: bigint('input_tokens', { mode: 'number' }).notNull(),
     outputTokens: bigint('output_tokens', { mode: 'number' }).notNull(),
     costUsd: doublePrecision('cost_usd'),
+    /**
+     * False while the call runs: its tokens are the estimate reserved before the provider was
+     * asked (lib/usage/token-budget.server.ts), replaced by what the provider reported when it ends.
+     */
+    settled: boolean('settled').notNull().default(true),
     createdAt: createdAt(),
   },
   // By person and time (budgets, the person's share of a period), by time (the admin page's

@@ -5,7 +5,7 @@
  * price; the demo model's own counts; and the token budget refusing the next request like the
  * other limits do.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '@/e2e/fixtures/fake-openai/server.mjs';
 import type { Identity } from '@/lib/auth/current-user.server';
@@ -42,8 +42,9 @@ const db = appDb;
 const guest = () => chatGuest();
 const chat = (identity: Identity, modelId: string, text = 'hello') => chatFirstMessage(identity, modelId, text);
 
+/** The conversation's calls that have ended (a call running holds a reservation, settled when it ends). */
 async function usageOf(conversationId: string) {
-  return (await db()).select().from(modelUsage).where(eq(modelUsage.conversationId, conversationId));
+  return (await db()).select().from(modelUsage).where(and(eq(modelUsage.conversationId, conversationId), eq(modelUsage.settled, true)));
 }
 
 describe('the chat route records what each model call used', () => {
@@ -63,6 +64,8 @@ describe('the chat route records what each model call used', () => {
     const person = await guest();
     const unpriced = await chat(person, 'unpriced');
     expect((await usageOf(unpriced.conversationId)).find((r) => r.kind === 'answer')).toMatchObject({ modelId: 'unpriced', inputTokens: 10, outputTokens: 10, costUsd: null });
+    // Its title's call ends before the next request, whose budget would count the title's reservation.
+    await vi.waitFor(async () => expect(await usageOf(unpriced.conversationId)).toHaveLength(2), { timeout: 20_000 });
     const demo = await chat(person, 'demo', 'what is the mean of 1, 2 and 3?');
     const row = (await usageOf(demo.conversationId)).find((r) => r.kind === 'answer')!;
     expect(row).toMatchObject({ modelId: 'demo', costUsd: 0 });

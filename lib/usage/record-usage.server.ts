@@ -1,16 +1,11 @@
 /**
- * Recording what model calls used, after the fact: a chat request's steps are metered as they
- * stream past (UsageMeter.tap, no I/O) and written once the answer has ended; a title call is
- * written when it returns. A failed write is logged and costs the person nothing: the answer
- * they read is not failed for it.
+ * Metering what a chat request used: its steps are counted as they stream past (UsageMeter.tap,
+ * no I/O); the sum settles the request's reservation once the answer has ended
+ * (lib/usage/token-budget.server.ts).
  */
 import 'server-only';
 import type { LanguageModelUsage, TextStreamPart, ToolSet } from 'ai';
-import type { ModelEntry } from '@/lib/model-catalog.server';
-import type { Db } from '@/lib/db/client.server';
-import { recordModelUsage, type UsageKind } from '@/lib/db/queries/usage.server';
-import type { Logger } from '@/lib/log/logger.server';
-import { addTokens, costOf, tokensOf, type TokenCounts } from './cost.server';
+import { addTokens, tokensOf, type TokenCounts } from './cost.server';
 
 /** Sums the usage of each step that ends in the stream it taps. */
 export class UsageMeter {
@@ -35,16 +30,5 @@ export class UsageMeter {
   /** The steps' summed tokens; null when no step ended (the call failed or was stopped first). */
   measured(): TokenCounts | null {
     return this.steps > 0 ? this.total : null;
-  }
-}
-
-export type UsageOwner = { personId: string; conversationId: string | null; kind: UsageKind };
-
-/** Writes one call's usage at its model's price; logs (never throws) when it cannot. */
-export async function recordUsage(db: Db, model: Pick<ModelEntry, 'id' | 'price'>, owner: UsageOwner, tokens: TokenCounts, log: Logger): Promise<void> {
-  try {
-    await recordModelUsage(db, { ...owner, modelId: model.id, ...tokens, costUsd: costOf(tokens, model.price) });
-  } catch (error) {
-    log.warn({ err: error, model: model.id, kind: owner.kind }, 'model usage not recorded');
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The model_usage table: the one module that writes it (a model call's tokens and cost, and a
- * guest's rows moving to the account it signs in to) and the reads of it (a person's tokens in a
+ * The model_usage table: the one module that writes it (a model call's reservation before it is
+ * made, its tokens and cost when it ends, and a guest's rows moving to the account it signs in to) and the reads of it (a person's tokens in a
  * window, for budgets; a period's totals by person and model, for the admin page).
  */
 import 'server-only';
@@ -35,6 +35,54 @@ export async function recordModelUsage(db: Db, record: UsageRecord): Promise<voi
     if (!errorChain(error).some((e) => errorCode(e) === '23503')) throw error; // foreign_key_violation
     const [person] = await db.select({ id: users.id }).from(users).where(eq(users.id, record.personId));
     await db.insert(modelUsage).values({ ...record, personId: person ? record.personId : null, conversationId: null });
+  }
+}
+
+/** A call about to be made: whose, which model, what for, and the tokens it is estimated to use. */
+export type UsageReservation = Pick<UsageRecord, 'personId' | 'modelId' | 'kind'> & { tokens: number };
+
+/**
+ * Reserves a call's estimated tokens, atomically against the person's budget: under a lock on the
+ * person's row (concurrent reservations of one person wait for each other, on PGlite and Postgres
+ * alike), the tokens of the window (calls ended and reservations outstanding) are summed, and the
+ * reservation is written only if they are under `budget` (always, when `budget` is null). The
+ * reservation is a model_usage row, not settled, until settleModelUsage replaces it.
+ */
+export async function reserveModelUsage(db: Db, reservation: UsageReservation, budget: number | null, since: Date): Promise<{ id: number } | { used: number }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select 1 from ${users} where ${users.id} = ${reservation.personId} for update`);
+    if (budget !== null) {
+      const [row] = await tx
+        .select({ tokens })
+        .from(modelUsage)
+        .where(and(eq(modelUsage.personId, reservation.personId), gt(modelUsage.createdAt, since)));
+      const used = row?.tokens ?? 0;
+      if (used >= budget) return { used };
+    }
+    const [inserted] = await tx
+      .insert(modelUsage)
+      .values({ personId: reservation.personId, conversationId: null, modelId: reservation.modelId, kind: reservation.kind, inputTokens: reservation.tokens, outputTokens: 0, costUsd: null, settled: false })
+      .returning({ id: modelUsage.id });
+    return { id: inserted.id };
+  });
+}
+
+/**
+ * Settles a reservation with what the call used (its conversation linked now that it exists, or
+ * not if it was deleted meanwhile), or, when the call used nothing it was told of (it failed or
+ * was stopped before the provider reported), removes it.
+ */
+export async function settleModelUsage(db: Db, id: number, record: Omit<UsageRecord, 'personId' | 'kind'> | null): Promise<void> {
+  if (record === null) {
+    await db.delete(modelUsage).where(eq(modelUsage.id, id));
+    return;
+  }
+  const settled = { ...record, settled: true };
+  try {
+    await db.update(modelUsage).set(settled).where(eq(modelUsage.id, id));
+  } catch (error) {
+    if (!errorChain(error).some((e) => errorCode(e) === '23503')) throw error; // foreign_key_violation: the conversation is gone
+    await db.update(modelUsage).set({ ...settled, conversationId: null }).where(eq(modelUsage.id, id));
   }
 }
 
@@ -92,6 +140,7 @@ export async function usageTotalsSince(db: Db, since: Date): Promise<UsageTotals
     })
     .from(modelUsage)
     .leftJoin(authUsers, eq(authUsers.id, modelUsage.personId))
-    .where(gt(modelUsage.createdAt, since))
+    // A call still running is counted when it ends, at what it used.
+    .where(and(gt(modelUsage.createdAt, since), eq(modelUsage.settled, true)))
     .groupBy(modelUsage.personId, authUsers.email, modelUsage.modelId);
 }

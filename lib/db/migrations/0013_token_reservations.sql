@@ -1,0 +1,1 @@
+ALTER TABLE "model_usage" ADD COLUMN "settled" boolean DEFAULT true NOT NULL;
