@@ -15,7 +15,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startFakeOpenAI, type FakeOpenAI } from '@/e2e/fixtures/fake-openai/server.mjs';
 import type { Identity } from '@/lib/auth/current-user.server';
 import { AppError } from '@/lib/errors.server';
 
@@ -34,9 +35,24 @@ const ENV: Record<string, string> = {
   RUNPAD_SMTP_URL: '',
   RUNPAD_LOG_LEVEL: 'silent',
 };
-beforeAll(() => {
-  for (const [name, value] of Object.entries({ ...ENV, RUNPAD_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-hash-name-')) })) vi.stubEnv(name, value);
+/** The model the chat route asks: a fake provider that records every request it receives. */
+let model: FakeOpenAI;
+beforeAll(async () => {
+  model = await startFakeOpenAI();
+  const models = JSON.stringify([{ id: 'fake', provider: 'openai-compatible', model: 'fake-model', baseURL: model.url }]);
+  for (const [name, value] of Object.entries({ ...ENV, RUNPAD_MODELS: models, OPENAI_API_KEY: 'test-key', RUNPAD_TOKENS_PER_DAY: '', RUNPAD_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-hash-name-')) })) vi.stubEnv(name, value);
 });
+afterAll(async () => model.close());
+
+/** POST /api/chat with a new user message in this conversation, read to its end; and every request the model received for it. */
+async function chatIn(conversationId: string): Promise<{ answer: Response; sentToModel: string }> {
+  const trigger = `trigger-${crypto.randomUUID()}`;
+  model.addScenarios([{ trigger, steps: [{ text: 'Here it is.' }], unstreamed: { text: 'A title' } }]);
+  const answer = await call('chat', 'POST', {}, { body: JSON.stringify({ id: conversationId, modelId: 'fake', message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: `${trigger} show me the figure again` }] } }), headers: { 'content-type': 'application/json' } });
+  const text = await answer.clone().text();
+  const sent = model.requests().filter((request) => JSON.stringify(request.body).includes(trigger));
+  return { answer: new Response(text, { status: answer.status }), sentToModel: JSON.stringify(sent.map((request) => request.body)) };
+}
 
 const API = path.resolve(import.meta.dirname, '../../app/api');
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -65,7 +81,7 @@ const WRITES: Record<string, string> = {
   'admin/people/[id] PATCH': 'admins only: blocks and limits',
   'auth/[...all] POST': 'better-auth: sign-in, sign-out, passkeys',
   'chat/[id]/stop POST': 'stops an answer',
-  'chat POST': 'the model’s answer: the figures it is shown are resolved through the person’s own references (lib/chat/blob-resolver.test.ts)',
+  'chat POST': 'the model’s answer (probed below: what the model is sent of a figure the conversation shows)',
   'conversations/[id]/cells/[toolCallId] PUT': 'stores a run’s result the page sends',
   'conversations/[id]/device-files POST': 'records a file kept on the device: a name, a size and a hash, no bytes (the claim below)',
   'conversations/[id]/files POST': 'stores the bytes sent with it',
@@ -172,6 +188,10 @@ describe('a hash is a name, never a key', () => {
     const own = await bodyOf(await call('conversations/[id]/bundle', 'GET', { id: victimFiles }));
     expect(victimsIn(own)).toEqual(expect.arrayContaining(['the secret file', 'the figure in base64']));
     expect(victimsIn(await bodyOf(await call('account/export', 'GET', {})))).toContain('the secret file');
+    // The victim's own figure is sent to the model with the next message (what the chat probe below looks for).
+    const ownChat = await chatIn(victimFiles);
+    expect(ownChat.answer.status).toBe(200);
+    expect(ownChat.sentToModel).toContain(b64(figurePng));
   });
 
   it('lists every method of every route other than GET with what it does', async () => {
@@ -205,6 +225,10 @@ describe('a hash is a name, never a key', () => {
       expect([share, fork, victimsFork].every(Boolean)).toBe(true);
 
       const conversations = [claim, fork, victimsFork, victimFiles, victimKept];
+      // The model is asked in the conversation that shows the victim's figure: it is sent none of it.
+      const chatted = await chatIn(claim);
+      expect(chatted.answer.status).toBe(200);
+      expect(chatted.sentToModel).not.toContain(b64(figurePng));
       const leaks: string[] = [];
       const answered = new Map<string, number>();
       const check = async (what: string, response: Response) => {
@@ -212,6 +236,7 @@ describe('a hash is a name, never a key', () => {
         const found = victimsIn(await bodyOf(response));
         if (found.length > 0) leaks.push(`${what} (${response.status}): ${found.join(', ')}`);
       };
+      await check('POST /api/chat (the answer)', chatted.answer);
       /** Each value a route's parameter can take for this person, by the folder it names. */
       const paramSets = (pattern: string): Array<Record<string, string | string[]>> => {
         const names = [...pattern.matchAll(/\[(?:\.\.\.)?(\w+)\]/g)].map((m) => m[1]);
