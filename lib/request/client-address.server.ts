@@ -26,12 +26,30 @@ function rawAddress(headers: HeaderSource, settings: { trustProxy: boolean }): s
   return headers.get(PEER_ADDRESS_HEADER)?.trim() || null;
 }
 
+/** An IPv4 address with a port (`1.2.3.4:1000`), as some load balancers write it. */
+const IPV4_WITH_PORT = /^([0-9.]+):([0-9]{1,5})$/;
+/** A bracketed address, with or without a port (`[2001:db8::5]:443`, `[2001:db8::5]`). */
+const BRACKETED = /^\[([^\]]*)\](?::([0-9]{1,5}))?$/;
+/** The bucket every value that is not an address shares: writing junk does not buy a limit of one's own. */
+export const UNPARSEABLE = 'unparseable';
+/** The address better-auth is handed for that bucket (it reads its header as an address; the unspecified one is no client's). */
+const UNPARSEABLE_FOR_LIBRARY = '0.0.0.0';
+
+const validPort = (port: string | undefined) => port === undefined || Number(port) <= 65_535;
+
 /**
- * The address parsed: brackets and an interface zone (`fe80::1%eth0`) dropped, an IPv4 address
- * reached over an IPv6 socket (`::ffff:1.2.3.4`) read as the IPv4 address. null when it is not one.
+ * The address parsed: surrounding spaces, a port, brackets and an interface zone (`fe80::1%eth0`)
+ * dropped, an IPv4 address reached over an IPv6 socket (`::ffff:1.2.3.4`) read as the IPv4
+ * address. null when it is not one (a port that is no port included).
  */
 function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  const bare = address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  let bare = address.trim();
+  const bracketed = BRACKETED.exec(bare) ?? IPV4_WITH_PORT.exec(bare);
+  if (bracketed) {
+    if (!validPort(bracketed[2])) return null;
+    bare = bracketed[1];
+  }
+  bare = bare.replace(/%[^%]*$/, '');
   return ipaddr.isValid(bare) ? ipaddr.process(bare) : null;
 }
 
@@ -42,13 +60,14 @@ function network64(address: ipaddr.IPv6): ipaddr.IPv6 {
 
 /**
  * The bucket a per-address limit counts this request in: the IPv4 address, an IPv6 address's /64
- * (`2001:db8:1:2::/64`), what a trusted proxy wrote when it is not an address, or "unknown".
+ * (`2001:db8:1:2::/64`), however either was written (a port, brackets, a zone); "unparseable" for
+ * anything that is not an address, one bucket for all of them; "unknown" when nothing says.
  */
 export function clientAddress(headers: HeaderSource, settings: { trustProxy: boolean }): string {
   const raw = rawAddress(headers, settings);
   if (!raw) return 'unknown';
   const address = parsed(raw);
-  if (!address) return raw.toLowerCase();
+  if (!address) return UNPARSEABLE;
   return address.kind() === 'ipv4' ? address.toString() : `${network64(address as ipaddr.IPv6).toString()}/64`;
 }
 
@@ -56,7 +75,7 @@ export function clientAddress(headers: HeaderSource, settings: { trustProxy: boo
 function addressForLibrary(headers: HeaderSource, settings: { trustProxy: boolean }): string {
   const raw = rawAddress(headers, settings);
   const address = raw ? parsed(raw) : null;
-  if (!address) return raw?.toLowerCase() ?? 'unknown';
+  if (!address) return raw ? UNPARSEABLE_FOR_LIBRARY : 'unknown';
   return address.kind() === 'ipv4' ? address.toString() : network64(address as ipaddr.IPv6).toString();
 }
 
