@@ -72,7 +72,8 @@ describe('the checks of the documents', () => {
     const text = [
       '# Decisions log',
       '## The first build (2026-11-23)',
-      '- **What:** x. Superseded by "Later (2026-11-25)".',
+      '- **What:** x. Superseded by "Later (2026-11-25)". Also superseded, in part: Superseded by "Later"',
+      '  (2026-11-25), the quote on one line, the date after it on the next.',
       '## Defects of the product found by the suite (2026-11-26)',
       '## Timings of the suite (2026-11-26)',
       '- **Measured.** 5 s.',
@@ -88,7 +89,7 @@ describe('the checks of the documents', () => {
       expect.stringContaining('"Earlier (2026-11-24 – 2026-11-25)" comes after a section dated 2026-11-26'),
       expect.stringContaining('"No date": a decision\'s section ends with its date'),
       expect.stringContaining('a "Measured" entry'),
-      expect.stringContaining('"Superseded by the next one." names no section'),
+      expect.stringContaining('"Superseded by the next one" names no section'),
     ]);
   });
 });

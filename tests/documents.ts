@@ -80,9 +80,10 @@ export function decisionLogProblems(text: string): string[] {
     if (/\b(timings?|measurements?|benchmarks?)\b/i.test(title)) problems.push(`"${title}" lists measurements: they go to bench/ (bench/NOTES.md); a decision cites them.`);
   }
   for (const m of text.matchAll(/^- \*\*(Measured|Timings?)[.:]?\*\*/gm)) problems.push(`a "${m[1]}" entry: measurements go to bench/NOTES.md, and the decision says where they are.`);
-  for (const m of text.matchAll(/Superseded by:?\s*([^\n]*)/g)) {
-    const named = /"([^"]+)"/.exec(m[1])?.[1];
-    if (!named || !sections.includes(named)) problems.push(`"Superseded by ${m[1].trim()}" names no section of the log: quote the title of the section that replaced it.`);
+  const titles = new Set(sections.flatMap((title) => [title, title.replace(MONTH_DAY, '').trim()]));
+  for (const m of text.replace(/\s*\n\s*/g, ' ').matchAll(/Superseded by:?\s*("[^"]*"|[^.;]*)/g)) {
+    const named = /^"([^"]+)"$/.exec(m[1])?.[1];
+    if (!named || !titles.has(named)) problems.push(`"Superseded by ${m[1].trim()}" names no section of the log: quote the title of the section that replaced it.`);
   }
   return problems;
 }
