@@ -454,8 +454,8 @@ describe('a stdlib-only notebook, executed top to bottom', () => {
     // Each data file became a table through DuckDB's own reader, then each cell's exact SQL ran.
     const log = JSON.parse(out.split('\nDUCKDB ')[1]) as string[];
     expect(log.slice(0, 2)).toEqual([
-      'CREATE TABLE "t_2024_q1" AS SELECT * FROM read_csv(\'data/2024-Q1.tsv\', delim = \'\t\')',
       'CREATE TABLE "sales" AS SELECT * FROM read_csv(\'data/sales.csv\')',
+      'CREATE TABLE "t_2024_q1" AS SELECT * FROM read_csv(\'data/2024-Q1.tsv\', delim = \'\t\')',
     ]);
     expect(log.slice(2)).toEqual(messages[2].parts.slice(0, 3).map((part) => (part as { input: { code: string } }).input.code));
     expect(cells.get('sql0')).toBe('result\n<duckdb result 3>\n[1 rows x 1 columns]\n');
@@ -505,9 +505,10 @@ describe('SQL helpers', () => {
     expect(fromTs).toEqual(fromPython);
     expect(fromTs).toEqual({
       '2024-q1.TSV': 't_2024_q1',
-      'Sales 2024.csv': 'sales_2024',
+      // A file whose name already is its table name gets it first, as in the app (dataset_tables.py).
+      'Sales 2024.csv': 'sales_2024_2',
       'a.b.csv': 'a_b',
-      'sales_2024.csv': 'sales_2024_2',
+      'sales_2024.csv': 'sales_2024',
       'sqlite_master.csv': 't_sqlite_master',
       'x.CSV': 'x',
       'Ünïcode.csv': '_n_code',

@@ -2,12 +2,13 @@
  * The exported notebook's SQL helpers are the Python the app's worker runs, not a second copy:
  * the result table of the notebook (`_RunpadSqlTable`, in SQL_SETUP_SOURCE) is generated from
  * workers/python/runpad/sql_results.py (scripts/generate-notebook-python.py), prints exactly what
- * the app's SqlTable prints, and the generated file is current.
+ * the app's SqlTable prints, its data files get the tables names the worker gives them (in the
+ * notebook's Python and in the TypeScript that lists them), and the generated file is current.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SQL_SETUP_SOURCE } from './notebook';
+import { SQL_SETUP_SOURCE, sqlTableNames } from './notebook';
 
 /** Columns and rows written by other hands: quotes of every kind, newlines, non-Latin letters, long text, NULLs, NaN, numbers. */
 const COLUMNS = ['name "quoted"', "it's", 'größe', '名前', 'line\nbreak', 'x'.repeat(70)];
@@ -40,8 +41,30 @@ print(json.dumps([repr(app), repr(notebook), list(app) == list(notebook), app["i
     expect([sameRows, sameColumn, sameLength]).toEqual([true, true, true]);
   });
 
+  it('name the data files\' tables as the worker does, in the notebook and in TypeScript, for names from every tool', () => {
+    const files = [
+      'Sales 2024.csv', 'sales_2024.csv', 'sales 2024.CSV', '2024-q1.TSV', 'notes.txt', '.hidden.csv', 'Ünïcode.csv', 'İstanbul.parquet', 'K.json',
+      'sqlite_master.csv', 'a.b.csv', 'a..csv', '😀.csv', '😀😀.jsonl', '.csv', '..csv', 'x.CSV', 'ｘ.csv', 'ß.ndjson', 'ǅx.parquet', "it's \"quoted\".csv",
+      'line\nbreak.csv', 'sales.xlsx', 'sales.csv', 'Sales.arrow', 'data.feather', '_.csv', '.', '名前.tsv', 'ΟΔΟΣ.csv',
+    ];
+    const script = `
+import json, sys
+data = json.load(sys.stdin)
+namespace = {}
+exec(data["setup"], namespace)
+from runpad.dataset_tables import table_format, table_names
+files = data["files"]
+print(json.dumps([table_names([f for f in files if table_format(f)]), namespace["_runpad_sql_table_names"](files)]))
+`;
+    const input = JSON.stringify({ files, setup: SQL_SETUP_SOURCE });
+    const [worker, notebook] = JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8', cwd: 'workers/python', input })) as [Record<string, string>, Record<string, string>];
+    expect(worker['sales_2024.csv']).toBe('sales_2024');
+    expect(notebook).toEqual(worker);
+    expect(Object.fromEntries(sqlTableNames(files))).toEqual(worker);
+  });
+
   it('are generated from the Python the worker runs, and the generated file is current', () => {
     const generated = execFileSync('python3', ['scripts/generate-notebook-python.py', '--print'], { encoding: 'utf8' });
-    expect(fs.readFileSync('lib/targets/sql/sql-results.generated.ts', 'utf8')).toBe(generated);
+    expect(fs.readFileSync('lib/targets/sql/notebook-python.generated.ts', 'utf8')).toBe(generated);
   });
 });

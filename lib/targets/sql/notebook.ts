@@ -1,7 +1,7 @@
 /**
  * SQL's notebook form: what SQL cells need to run outside Runpad, for the notebook and the script exporters: the
  * Python source of `_runpad_sql` (standard library only), the rule that names a data file's table
- * (in TypeScript and, identically, in that Python). Python string literals: `lib/targets/python/string-literal.ts`.
+ * (in TypeScript, and in the worker's own Python, generated into the notebook). Python string literals: `lib/targets/python/string-literal.ts`.
  *
  * Decision: an exported SQL cell is `_runpad_sql("<query>")`, the query written as an ordinary
  * double-quoted Python literal by `pythonStringLiteral` (every quote, backslash and control or
@@ -12,35 +12,42 @@
  * pandas DataFrame (or DuckDB's relation without pandas), which Jupyter displays as a table.
  */
 import { pythonStringLiteral } from '@/lib/targets/python/string-literal';
-import { SQL_RESULTS_PYTHON } from './sql-results.generated';
+import { TABLE_FILE_EXTENSIONS, WORKER_PYTHON } from './notebook-python.generated';
 
-/** Whether a data file is loaded as a table: CSV, TSV, JSON, JSON Lines or Parquet, not hidden. */
+/** Python's os.path.splitext(name)[1]: the last dot's part, unless only dots come before it. */
+function extensionOf(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return dot > 0 && /[^.]/.test(fileName.slice(0, dot)) ? fileName.slice(dot) : '';
+}
+
+/** Whether a data file is loaded as a table: an extension the worker reads (TABLE_FILE_EXTENSIONS), not hidden. */
 export function isTableFile(fileName: string): boolean {
-  return !fileName.startsWith('.') && /\.(csv|tsv|json|jsonl|ndjson|parquet)$/i.test(fileName);
+  return !fileName.startsWith('.') && TABLE_FILE_EXTENSIONS.includes(extensionOf(fileName).toLowerCase());
 }
 
 /**
- * The table a data file becomes: its name without the last extension, every character outside
- * `[A-Za-z0-9_]` replaced by `_`, lowercased; `t_` in front when that is empty, starts with a
- * digit or with `sqlite_` (reserved by SQLite). Replacing before lowercasing keeps the rule
- * independent of Unicode case tables (Python and JavaScript agree on it character for character).
+ * The table a data file becomes, as the worker names it (workers/python/runpad/dataset_tables.py,
+ * base_table_name): its name without the last extension, lowercased, every character outside
+ * `[a-z0-9_]` replaced by `_`; `data` when that is empty; `t_` in front when it starts with a digit
+ * or with `sqlite_` (reserved by SQLite).
  */
 export function sqlTableName(fileName: string): string {
-  const base = fileName
-    .replace(/\.[^.]*$/u, '')
-    .replace(/[^A-Za-z0-9_]/gu, '_')
-    .toLowerCase();
-  return base === '' || /^[0-9]/.test(base) || base.startsWith('sqlite_') ? `t_${base}` : base;
+  const stem = fileName.slice(0, fileName.length - extensionOf(fileName).length);
+  const name = stem.toLowerCase().replace(/[^a-z0-9_]/gu, '_') || 'data';
+  return /^[0-9]/.test(name) || name.startsWith('sqlite_') ? `t_${name}` : name;
 }
 
 /**
- * Table names for the table files among `fileNames`, taken in code point order (Python's sort)
- * with `_2`, `_3`… on a clash: what `_runpad_sql` does with the files of a folder.
+ * Table names for the table files among `fileNames`, as the worker gives them to files arriving
+ * together (dataset_tables.py, table_names): a file whose name already is its table name first,
+ * then in code point order (Python's sort), with `_2`, `_3`… on a clash.
  */
 export function sqlTableNames(fileNames: string[]): Map<string, string> {
   const names = new Map<string, string>();
   const taken = new Set<string>();
-  for (const fileName of [...new Set(fileNames)].filter(isTableFile).sort(compareCodePoints)) {
+  const renamed = (fileName: string) => (fileName.slice(0, fileName.length - extensionOf(fileName).length) === sqlTableName(fileName) ? 0 : 1);
+  const order = [...new Set(fileNames)].filter(isTableFile).sort((a, b) => renamed(a) - renamed(b) || compareCodePoints(a, b));
+  for (const fileName of order) {
     const base = sqlTableName(fileName);
     let name = base;
     for (let n = 2; taken.has(name); n += 1) name = `${base}_${n}`;
@@ -68,8 +75,9 @@ export function sqlCellSource(query: string): string {
  * `_runpad_sql(query)`, which SQL cells call. Helper names start with `_runpad_` so they do not
  * collide with the conversation's own variables; imports happen inside the functions for the
  * same reason. Without the `duckdb` package every one of them fails saying how to install it.
- * The result table without pandas is the worker's own (workers/python/runpad/sql_results.py),
- * generated into SQL_RESULTS_PYTHON by scripts/generate-notebook-python.py.
+ * The table names and the result table without pandas are the worker's own Python
+ * (workers/python/runpad/dataset_tables.py, sql_results.py), generated into WORKER_PYTHON by
+ * scripts/generate-notebook-python.py.
  */
 export const SQL_SETUP_SOURCE = String.raw`# Runpad's SQL outside Runpad: sql(query), sql_table(name, data), _sql and the SQL cells run in
 # DuckDB (pip install duckdb), Runpad's own SQL engine, in an in-memory database in which every
@@ -81,23 +89,12 @@ _RUNPAD_SQL_READERS = {".csv": "read_csv", ".tsv": "read_csv", ".json": "read_js
 _RUNPAD_NO_DUCKDB = "DuckDB is not installed, and this cell needs it (Runpad's SQL engine): pip install duckdb (or pip install -r requirements.txt), then run the notebook again."
 
 
+${WORKER_PYTHON}
+
+
 def _runpad_sql_table_names(file_names):
-    """Data file name -> table name: non-[A-Za-z0-9_] characters -> _, lowercased, t_ before a digit."""
-    import os, re
-    names, taken = {}, set()
-    for file_name in sorted(set(file_names)):
-        if file_name.startswith(".") or os.path.splitext(file_name)[1].lower() not in _RUNPAD_SQL_READERS:
-            continue
-        base = re.sub(r"[^A-Za-z0-9_]", "_", re.sub(r"\.[^.]*\Z", "", file_name)).lower()
-        if base == "" or base[0] in "0123456789" or base.startswith("sqlite_"):
-            base = "t_" + base
-        name, n = base, 1
-        while name in taken:
-            n += 1
-            name = f"{base}_{n}"
-        taken.add(name)
-        names[file_name] = name
-    return names
+    """Data file name -> table name, as Runpad names the files of /data (the worker's own code, above)."""
+    return _runpad_table_names([name for name in file_names if _runpad_table_format(name)])
 
 
 def _runpad_duckdb():
@@ -128,6 +125,9 @@ def _runpad_sql_connect():
         return db
     files = [name for name in os.listdir(folder) if os.path.isfile(os.path.join(folder, name))]
     for file_name, table in _runpad_sql_table_names(files).items():
+        if os.path.splitext(file_name)[1].lower() not in _RUNPAD_SQL_READERS:
+            print(f"sql: ./data/{file_name} was not loaded: outside Runpad, SQL cells read CSV, TSV, JSON and Parquet files.", file=sys.stderr)
+            continue
         try:
             db.execute(f"CREATE TABLE {_runpad_sql_quote(table)} AS SELECT * FROM {_runpad_sql_source(os.path.join(folder, file_name))}")
         except duckdb.Error as error:
@@ -140,9 +140,6 @@ def _runpad_sql_database():
     if _runpad_sql_db is None:
         _runpad_sql_db = _runpad_sql_connect()
     return _runpad_sql_db
-
-
-${SQL_RESULTS_PYTHON}
 
 
 def _runpad_sql_result(relation):

@@ -65,6 +65,26 @@ def unique_name(base, taken):
     return f"{base}_{n}"
 
 
+def table_format(filename):
+    """The format a file in /data is read as a table in, or None: not a table file, or hidden."""
+    if filename.startswith("."):
+        return None
+    return FORMATS.get(os.path.splitext(filename)[1].lower())
+
+
+def table_names(filenames, taken=()):
+    """{filename: table} for files new to /data, never a name in `taken`: a file whose name already
+    is its table name gets it first (`sales.csv` → `sales`, `Sales.csv` → `sales_2`, whatever order
+    they arrived in), then by name. An exported notebook names its tables with this very code
+    (scripts/generate-notebook-python.py)."""
+    taken = set(taken)
+    names = {}
+    for filename in sorted(filenames, key=lambda f: (os.path.splitext(f)[0] != base_table_name(f), f)):
+        names[filename] = unique_name(base_table_name(filename), taken)
+        taken.add(names[filename])
+    return names
+
+
 def scan(data_dir):
     """{filename: (path, format, (size, mtime_ns))} for the supported files directly in data_dir."""
     found = {}
@@ -73,9 +93,7 @@ def scan(data_dir):
     except OSError:
         return found
     for entry in entries:
-        if entry.name.startswith("."):
-            continue
-        fmt = FORMATS.get(os.path.splitext(entry.name)[1].lower())
+        fmt = table_format(entry.name)
         if fmt is None:
             continue
         try:
@@ -128,11 +146,7 @@ class DatasetTables:
         existing = engine.object_names()
         taken = existing | self.tables()
         new = [name for name in files if name not in self.datasets]
-        # A file whose name already is its table name gets it first: `sales.csv` → `sales`
-        # and `Sales.csv` → `sales_2`, whatever order they arrived in.
-        for filename in sorted(new, key=lambda f: (os.path.splitext(f)[0] != base_table_name(f), f)):
-            table = unique_name(base_table_name(filename), taken)
-            taken.add(table)
+        for filename, table in table_names(new, taken).items():
             self.datasets[filename] = Dataset(table, files[filename][1])
 
         for filename in sorted(files):
