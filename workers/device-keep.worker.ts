@@ -10,7 +10,7 @@
 import { createSHA256 } from 'hash-wasm';
 import { deviceDirectory, deviceFile, writeDeviceFileMeta } from '@/lib/files/device-files.client';
 import { hashAckSchema, hashChunkSchema, KEEP_CHUNK_BYTES, KEEP_HASH_IN_FLIGHT, keepRequestSchema, type HashAck, type HashChunk, type KeepFailureReason, type KeepReply, type KeepRequest } from '@/lib/files/device-keep-protocol';
-import { isExpectedFile } from '@/lib/files/salted-hash';
+import { isExpectedFile } from '@/lib/security/salted-hash';
 
 /** What OPFS offers in a dedicated worker that TypeScript's DOM library does not declare everywhere. */
 type SyncAccessHandle = { write(buffer: Uint8Array, options: { at: number }): number; truncate(size: number): void; flush(): void; close(): void };

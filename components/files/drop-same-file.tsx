@@ -15,7 +15,7 @@ import { acceptedMediaType } from '@/lib/files/accept';
 import { keepOnDevice } from '@/lib/files/keep-on-device.client';
 import type { RunFailure } from '@/lib/runtime/run-failure';
 
-/** `salts`: `sha256` is a value a share showed (lib/files/salted-hash.ts), checked by computing it from the dropped file's SHA-256. */
+/** `salts`: `sha256` is a value a share showed (lib/security/salted-hash.ts), checked by computing it from the dropped file's SHA-256. */
 export type ExpectedFile = { sha256: string; size: number | null; salts?: readonly string[] };
 
 export type MissingFiles = {

@@ -106,7 +106,7 @@ function fileColumns() {
     name: text('name').notNull(),
     /**
      * The file's SHA-256, wherever its bytes are; for a file that came through a share (a fork's
-     * device file), the value that share showed: salted with `hash_salts` (lib/files/salted-hash.ts).
+     * device file), the value that share showed: salted with `hash_salts` (lib/security/salted-hash.ts).
      */
     sha256: text('sha256').notNull(),
     /** The salts `sha256` was made with, oldest first; empty: it is the file's own SHA-256. Only a device file has any. */

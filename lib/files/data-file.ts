@@ -10,7 +10,7 @@ export type DataFileLocation = 'account' | 'device';
 
 export type DataFile =
   | { name: string; sha256: string; location: 'account'; url: string }
-  /** `salts`: `sha256` is the value a share showed, salted with these (lib/files/salted-hash.ts); the kept file is found by computing it. */
+  /** `salts`: `sha256` is the value a share showed, salted with these (lib/security/salted-hash.ts); the kept file is found by computing it. */
   | { name: string; sha256: string; location: 'device'; salts?: readonly string[] };
 
 /** A file as a page holds it: what the server listed (a conversation's or a share's). */

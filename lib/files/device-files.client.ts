@@ -15,7 +15,7 @@
  */
 import 'client-only';
 import { z } from 'zod';
-import { isExpectedFile } from './salted-hash';
+import { isExpectedFile } from '@/lib/security/salted-hash';
 
 export const DEVICE_DATASETS_DIR = 'runpad-datasets';
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -60,7 +60,7 @@ export async function deviceFile(sha256: string, salts: readonly string[] = []):
 /**
  * The kept file with this hash and its handle (an interpreter reads it through a read-only access
  * handle during runs), or null. With `salts`, `sha256` is a value a share showed: the kept file is
- * the one whose SHA-256 salted so gives it (lib/files/salted-hash.ts).
+ * the one whose SHA-256 salted so gives it (lib/security/salted-hash.ts).
  */
 export async function deviceFileHandle(sha256: string, salts: readonly string[] = []): Promise<{ file: File; handle: FileSystemFileHandle } | null> {
   if (!SHA256.test(sha256)) return null;

@@ -10,7 +10,7 @@
  * must not pile up in memory). Reading and writing then overlap the hashing.
  */
 import { z } from 'zod';
-import { hashSaltsSchema } from './salted-hash';
+import { hashSaltsSchema } from '@/lib/security/salted-hash';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 

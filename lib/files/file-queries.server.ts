@@ -13,7 +13,7 @@ import { newestBySha256, type AccountDataset } from './datasets-library';
 /**
  * A conversation's dataset as the server records it: `location` says where its bytes are
  * (lib/files/data-file.ts); `salts`, what `sha256` was salted with when it came through a share
- * (lib/files/salted-hash.ts; empty: it is the file's own SHA-256).
+ * (lib/security/salted-hash.ts; empty: it is the file's own SHA-256).
  */
 export type ConversationFile = { name: string; sha256: string; mediaType: string; size: number; location: DataFileLocation; salts: string[] };
 type NewFile = Omit<ConversationFile, 'location' | 'salts'>;

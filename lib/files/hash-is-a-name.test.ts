@@ -288,7 +288,7 @@ describe('a hash is a name, never a key', () => {
     const { getDb } = await import('@/lib/db/client.server');
     const { ensureUser } = await import('@/lib/db/queries/users.server');
     const { getShare, listShareFiles } = await import('@/lib/db/queries/shares.server');
-    const { isExpectedFile } = await import('./salted-hash');
+    const { isExpectedFile } = await import('@/lib/security/salted-hash');
     const db = await getDb();
     const reader = person(crypto.randomUUID(), 'guest');
     await ensureUser(db, reader.userId);

@@ -20,7 +20,7 @@ export type KeepOptions = {
   mediaType: string;
   /** Keep it only if it is this file (checked by SHA-256): the same file dropped again. */
   expectedSha256?: string;
-  /** The salts `expectedSha256` was made with, when it is a value a share showed (lib/files/salted-hash.ts). */
+  /** The salts `expectedSha256` was made with, when it is a value a share showed (lib/security/salted-hash.ts). */
   expectedSalts?: string[];
   onProgress?: (written: number, total: number) => void;
   signal?: AbortSignal;

@@ -4,12 +4,12 @@
  * recorded when it is made or updated; nothing added to the conversation later. What a share
  * shows its reader (getShare, listShareFiles, a fork) never holds the SHA-256 of a file whose
  * bytes it does not serve: a file kept on a device, an attachment of a message, are shown salted
- * with the share's own salt (lib/files/salted-hash.ts).
+ * with the share's own salt (lib/security/salted-hash.ts).
  */
 import 'server-only';
 import { answerMetadataOf, lastAnswerModel } from '@/lib/messages/answer-metadata';
 import { attachmentsOf } from '@/lib/messages/attachment';
-import { saltedHash, shareHashSalt } from '@/lib/files/salted-hash';
+import { saltedHash, shareHashSalt } from '@/lib/security/salted-hash';
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.server';
@@ -102,7 +102,7 @@ function snapshotEntries(snapshot: unknown): unknown[] {
   return snapshot;
 }
 
-/** A share's file as its reader sees it: a device file's `sha256` is salted with `salts` (lib/files/salted-hash.ts); an uploaded one, whose bytes the share serves, is its own. */
+/** A share's file as its reader sees it: a device file's `sha256` is salted with `salts` (lib/security/salted-hash.ts); an uploaded one, whose bytes the share serves, is its own. */
 export type SharedFileView = { name: string; sha256: string; salts: string[]; location: 'account' | 'device'; mediaType: string; size: number; blobSha256: string | null };
 
 /** The files a share's snapshot holds, as its reader sees them (the share page, and what a fork gets under /data/). */
