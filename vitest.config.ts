@@ -8,13 +8,13 @@ const exclude = ['node_modules/**', 'e2e/**/*.spec.ts', '.next/**', 'e2e/.artifa
 
 /**
  * A test file that changes what other files would see (mocks a module, stubs the environment or a
- * global, fakes the timers, writes process.env or globalThis) runs in a fresh module graph of its
+ * global, fakes the timers, writes process.env or globalThis, or calls lib/testing/stub-env.ts) runs in a fresh module graph of its
  * own. Every other file shares one: re-importing the app's module graph for each of ~90 files was
  * half of the unit lane's CPU (130 s → 76 s without it), which runs beside the browser lane on two
  * cores. tests/shared-state-guard.ts fails a shared file that changes the environment or adds a
  * global after all, naming what it changed, so a leak cannot reach another file unnoticed.
  */
-const CHANGES_SHARED_STATE = /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)\b|process\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|delete process\.env|globalThis\.\w+\s*=(?!=)/;
+const CHANGES_SHARED_STATE = /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)\b|\bstubEnvs\(|process\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|delete process\.env|globalThis\.\w+\s*=(?!=)/;
 
 // Hidden directories too: e2e/.artifacts holds the browser profiles the e2e suite makes and
 // removes while this lane starts beside it (a vanished directory failed the walk once).

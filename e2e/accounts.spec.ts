@@ -14,12 +14,12 @@ import { e2ePort } from './ports';
 
 /**
  * Accounts against a real OpenID Connect provider (oidc-provider on loopback) and Chromium's
- * virtual WebAuthn authenticator, on three app servers started here: `open` (guests and
- * accounts; admins; a small per-address guest limit; on the machine's Postgres server, in a
- * database of its own, when one answers, else on PGlite; also reached over HTTPS through a TLS
- * proxy), `accounts` (sign-in required; a daily ceiling of 2 model requests for the whole
- * instance) and `invite` (only @team.example, invited or approved people; local accounts with
- * passwords beside the provider), both on PGlite.
+ * virtual WebAuthn authenticator, on four app servers started here, each with its one public
+ * origin (RUNPAD_PUBLIC_ORIGIN): `open` (guests and accounts; admins; a small per-address guest
+ * limit; on the machine's Postgres server, in a database of its own, when one answers, else on
+ * PGlite), `secure` (open, reached over HTTPS through a TLS proxy), `accounts` (sign-in required;
+ * a daily ceiling of 2 model requests for the whole instance) and `invite` (only @team.example,
+ * invited or approved people; local accounts with passwords beside the provider), on PGlite.
  * Apps are reached at `localhost`: a passkey's relying party must be a domain, not an IP.
  */
 test.describe.configure({ mode: 'serial' });
@@ -28,6 +28,8 @@ const OIDC_PORT = e2ePort(4020);
 const OPEN = `http://localhost:${e2ePort(3194)}`;
 const ACCOUNTS = `http://localhost:${e2ePort(3195)}`;
 const INVITE = `http://localhost:${e2ePort(3196)}`;
+/** The server behind the TLS proxy (its public origin is the proxy's HTTPS one). */
+const SECURE_PORT = e2ePort(3197);
 const PERSON = 'person@example.com';
 const ADMIN = 'admin@example.com';
 /** The invite server's admin (signs in with the provider); the rest of its people use passwords. */
@@ -38,7 +40,7 @@ const database = `runpad_e2e_accounts_${Math.random().toString(36).slice(2, 10)}
 const servers: ChildProcess[] = [];
 let oidc: OidcProvider;
 let tls: Awaited<ReturnType<typeof startTlsProxy>>;
-/** The open server's HTTPS origin (the TLS proxy; the browser maps *.runpad.test to loopback). */
+/** An open server's HTTPS origin (the TLS proxy; the browser maps *.runpad.test to loopback). */
 let SECURE_OPEN = '';
 /** The open server's database URL, or null (then why) when no Postgres server answered. */
 let openDatabaseUrl: string | null = null;
@@ -65,8 +67,8 @@ async function createServerDatabase(): Promise<void> {
   }
 }
 
-function startApp(origin: string, env: Record<string, string>) {
-  const port = new URL(origin).port;
+/** An app server on `port`, its one public origin `origin` (the links it writes, the provider's return address). */
+function startApp(origin: string, env: Record<string, string>, port = new URL(origin).port) {
   const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', port], {
     detached: true,
     stdio: 'ignore',
@@ -81,6 +83,7 @@ function startApp(origin: string, env: Record<string, string>) {
       RUNPAD_OIDC_CLIENT_ID: OIDC_CLIENT_ID,
       RUNPAD_OIDC_CLIENT_SECRET: OIDC_CLIENT_SECRET,
       RUNPAD_OIDC_NAME: 'Test IdP',
+      RUNPAD_PUBLIC_ORIGIN: origin,
       RUNPAD_LOG_LEVEL: 'error',
       ...env,
     },
@@ -89,11 +92,11 @@ function startApp(origin: string, env: Record<string, string>) {
 }
 
 test.beforeAll(async () => {
-  // Three servers start at once; on a loaded machine their first migration takes a while.
+  // Four servers start at once; on a loaded machine their first migration takes a while.
   test.setTimeout(patience(240_000));
   await createServerDatabase();
   if (noPostgres) console.warn(`[accounts] the open server runs on PGlite; its Postgres pass is skipped: ${noPostgres}`);
-  tls = await startTlsProxy({ appPort: Number(new URL(OPEN).port), attackerPage: ATTACKER_PAGE });
+  tls = await startTlsProxy({ appPort: SECURE_PORT, attackerPage: ATTACKER_PAGE });
   SECURE_OPEN = `https://app.runpad.test:${tls.port}`;
   oidc = await startOidcProvider(OIDC_PORT, [OPEN, ACCOUNTS, INVITE, SECURE_OPEN]);
   startApp(OPEN, {
@@ -101,13 +104,13 @@ test.beforeAll(async () => {
     // Priced, for the admin page's usage: the fake model reports 10 input and 10 output tokens a call.
     RUNPAD_MODELS: JSON.stringify([{ id: 'fake', provider: 'openai-compatible', model: 'fake-model', label: 'Fake model', baseURL: `${FAKE_MODEL}/v1`, price: { input: 2, output: 8 } }]),
     RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: '12',
-    // The TLS proxy says https in X-Forwarded-Proto; requests straight to the port send none.
-    RUNPAD_TRUST_PROXY: '1',
     ...(openDatabaseUrl ? { DATABASE_URL: openDatabaseUrl } : {}),
   });
+  // Open too, reached only through the TLS proxy, which says https in X-Forwarded-Proto.
+  startApp(SECURE_OPEN, { RUNPAD_TRUST_PROXY: '1' }, String(SECURE_PORT));
   startApp(ACCOUNTS, { RUNPAD_ACCESS: 'accounts', RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: '2' });
   startApp(INVITE, { RUNPAD_ACCESS: 'invite', RUNPAD_ALLOWED_EMAILS: '@team.example', RUNPAD_ADMIN_EMAILS: LEAD });
-  for (const origin of [OPEN, ACCOUNTS, INVITE]) {
+  for (const origin of [OPEN, ACCOUNTS, INVITE, `http://localhost:${SECURE_PORT}`]) {
     await expect.poll(async () => (await fetch(`${origin}/api/health`).catch(() => null))?.status ?? 0, { timeout: 200_000 }).toBe(200);
   }
 });

@@ -187,7 +187,10 @@ export type AppConfig = {
   modelSees: ModelSees;
   /** How long the model may send nothing (before its first chunk, or between chunks). */
   modelIdleTimeoutMs: number;
-  /** The origin browsers use (`https://runpad.example`), when configured; see lib/request/origin.server.ts. */
+  /**
+   * The origin browsers use (`https://runpad.example`), when configured; every absolute URL the
+   * server writes starts with it. Required with a mail server or a provider (lib/request/origin.server.ts).
+   */
   publicOrigin: string | null;
   /** Whether X-Forwarded-Proto/-Host come from a proxy the operator trusts. */
   trustProxy: boolean;
@@ -340,6 +343,15 @@ function accessConfig(env: z.infer<typeof envSchema>): { access: AppConfig['acce
   }
   if (env.RUNPAD_OIDC_CLIENT_ID && !env.RUNPAD_OIDC_ISSUER) {
     problems.push({ variable: 'RUNPAD_OIDC_ISSUER', problem: 'not set, and RUNPAD_OIDC_CLIENT_ID is', fix: "set your OpenID Connect provider's issuer URL (its discovery document is <issuer>/.well-known/openid-configuration)" });
+  }
+  // A link mailed or sent through a provider must not take its host from a request (which anyone writes).
+  const linksLeave = [env.RUNPAD_SMTP_URL ? 'RUNPAD_SMTP_URL' : null, env.RUNPAD_OIDC_ISSUER ? 'RUNPAD_OIDC_ISSUER' : null].filter((name) => name !== null);
+  if (linksLeave.length > 0 && !env.RUNPAD_PUBLIC_ORIGIN) {
+    problems.push({
+      variable: 'RUNPAD_PUBLIC_ORIGIN',
+      problem: `not set, and ${linksLeave.join(' and ')} ${linksLeave.length > 1 ? 'are' : 'is'}: the links Runpad mails (password reset, email verification, invitations) and its sign-in provider's return address would take their host from whatever a request names`,
+      fix: 'set RUNPAD_PUBLIC_ORIGIN=https://<the name people reach Runpad at>, e.g. RUNPAD_PUBLIC_ORIGIN=https://runpad.example',
+    });
   }
   const allowedEmails = parseEmailList(env.RUNPAD_ALLOWED_EMAILS);
   const adminEmails = parseEmailList(env.RUNPAD_ADMIN_EMAILS);

@@ -47,9 +47,9 @@ describe('the one module that reads the environment', () => {
   });
 
   it('reads the mail server from RUNPAD_SMTP_URL, with a sender, and refuses a URL that is not SMTP', async () => {
-    const config = await configWith({ RUNPAD_SMTP_URL: 'smtp://user:pass@mail.team.example:587', RUNPAD_EMAIL_FROM: 'Runpad <runpad@team.example>' });
+    const config = await configWith({ RUNPAD_SMTP_URL: 'smtp://user:pass@mail.team.example:587', RUNPAD_EMAIL_FROM: 'Runpad <runpad@team.example>', RUNPAD_PUBLIC_ORIGIN: 'https://runpad.team.example' });
     expect(config.email).toEqual({ smtpUrl: 'smtp://user:pass@mail.team.example:587', from: 'Runpad <runpad@team.example>' });
-    expect((await configWith({ RUNPAD_SMTP_URL: 'smtps://mail.team.example', RUNPAD_EMAIL_FROM: '' })).email?.from).toBe('Runpad <runpad@mail.team.example>');
+    expect((await configWith({ RUNPAD_SMTP_URL: 'smtps://mail.team.example', RUNPAD_EMAIL_FROM: '', RUNPAD_PUBLIC_ORIGIN: 'https://runpad.team.example' })).email?.from).toBe('Runpad <runpad@mail.team.example>');
     await expect(configWith({ RUNPAD_SMTP_URL: 'https://mail.team.example' })).rejects.toThrow(/RUNPAD_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
   });
 });
@@ -57,7 +57,7 @@ describe('the one module that reads the environment', () => {
 /** The problems a fresh module finds in this environment (every variable named unset unless given). */
 async function problemsWith(env: Record<string, string>) {
   vi.resetModules();
-  const blank = ['RUNPAD_MODELS', 'RUNPAD_MODEL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'RUNPAD_ACCESS', 'RUNPAD_ALLOWED_EMAILS', 'RUNPAD_ADMIN_EMAILS', 'RUNPAD_OIDC_ISSUER', 'RUNPAD_OIDC_CLIENT_ID', 'RUNPAD_PASSWORD_SIGN_IN', 'AUTH_SECRET'];
+  const blank = ['RUNPAD_MODELS', 'RUNPAD_MODEL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'RUNPAD_ACCESS', 'RUNPAD_ALLOWED_EMAILS', 'RUNPAD_ADMIN_EMAILS', 'RUNPAD_OIDC_ISSUER', 'RUNPAD_OIDC_CLIENT_ID', 'RUNPAD_PASSWORD_SIGN_IN', 'AUTH_SECRET', 'RUNPAD_SMTP_URL', 'RUNPAD_PUBLIC_ORIGIN'];
   for (const name of blank) vi.stubEnv(name, '');
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   const config = await import('./config.server');
@@ -71,7 +71,7 @@ async function problemsWith(env: Record<string, string>) {
   return { problems, thrown };
 }
 
-const OIDC = { RUNPAD_OIDC_ISSUER: 'https://id.example', RUNPAD_OIDC_CLIENT_ID: 'runpad' };
+const OIDC = { RUNPAD_OIDC_ISSUER: 'https://id.example', RUNPAD_OIDC_CLIENT_ID: 'runpad', RUNPAD_PUBLIC_ORIGIN: 'https://runpad.example' };
 
 describe('a configuration that cannot work is refused at once, one problem per setting, in words', () => {
   it('accepts the default install and a provider-less accounts mode with password sign-in on', async () => {
@@ -102,8 +102,18 @@ describe('a configuration that cannot work is refused at once, one problem per s
   });
 
   it('half an OpenID Connect provider names the missing half', async () => {
-    expect((await problemsWith({ RUNPAD_OIDC_ISSUER: 'https://id.example' })).problems).toEqual([expect.objectContaining({ variable: 'RUNPAD_OIDC_CLIENT_ID', problem: 'not set, and RUNPAD_OIDC_ISSUER is' })]);
+    expect((await problemsWith({ RUNPAD_OIDC_ISSUER: 'https://id.example', RUNPAD_PUBLIC_ORIGIN: 'https://runpad.example' })).problems).toEqual([expect.objectContaining({ variable: 'RUNPAD_OIDC_CLIENT_ID', problem: 'not set, and RUNPAD_OIDC_ISSUER is' })]);
     expect((await problemsWith({ RUNPAD_OIDC_CLIENT_ID: 'runpad' })).problems).toEqual([expect.objectContaining({ variable: 'RUNPAD_OIDC_ISSUER', problem: 'not set, and RUNPAD_OIDC_CLIENT_ID is' })]);
+  });
+
+  it('a mail server or a provider without RUNPAD_PUBLIC_ORIGIN names it (links would take a request’s host)', async () => {
+    const needing: Array<Record<string, string>> = [{ RUNPAD_SMTP_URL: 'smtp://mail.team.example' }, { RUNPAD_OIDC_ISSUER: 'https://id.example', RUNPAD_OIDC_CLIENT_ID: 'runpad' }];
+    for (const env of needing) {
+      const { problems, thrown } = await problemsWith(env);
+      expect(problems).toEqual([expect.objectContaining({ variable: 'RUNPAD_PUBLIC_ORIGIN', problem: expect.stringContaining(Object.keys(env)[0]!), fix: expect.stringContaining('RUNPAD_PUBLIC_ORIGIN=https://') })]);
+      expect(thrown).toMatchObject({ name: 'ConfigurationError' });
+      expect((await problemsWith({ ...env, RUNPAD_PUBLIC_ORIGIN: 'https://runpad.team.example' })).problems).toEqual([]);
+    }
   });
 
   it('a model entry whose key variable is unset names that variable, the entry and what to set', async () => {

@@ -8,8 +8,10 @@
  * admits it with the invitation's role and vouches for its email; in invite mode an account nobody
  * admitted is kept, pending, and refused a session in words until an admin approves it.
  *
- * One instance per origin the app is reached at: the origin decides the OAuth redirect URL, the
- * WebAuthn relying party and the cookie names. Cookies keep the guest cookie's rules: HttpOnly,
+ * One instance per origin the app is reached at: the origin decides the links mailed, the OAuth
+ * redirect URL, the WebAuthn relying party and the cookie names. It is the configured public
+ * origin, required where a link leaves the request (a mail server, a provider); only without
+ * either is it the request's own (lib/http/link-origin.server.ts). Cookies keep the guest cookie's rules: HttpOnly,
  * SameSite=Lax, and over HTTPS `__Host-` prefixed (Secure, Path=/, no Domain).
  *
  * Every sign-in rotates what the browser held (session fixation): better-auth makes a new
@@ -193,8 +195,13 @@ const globalForAuth = globalThis as unknown as { runpadAuth?: Map<string, Auth> 
 /** Distinct origins remembered; requestOrigin validates hosts, this bounds what a Host header can cost. */
 const MAX_ORIGINS = 16;
 
-/** The auth instance for the origin browsers use (lib/request/origin.server.ts). */
-export async function getAuth(origin: string): Promise<Auth> {
+/**
+ * The auth instance for the origin links are written for (lib/http/link-origin.server.ts):
+ * with RUNPAD_PUBLIC_ORIGIN set, always that one, whatever origin the caller names, so no reset,
+ * verification or provider link can carry a host a request wrote.
+ */
+export async function getAuth(requested: string): Promise<Auth> {
+  const origin = getConfig().publicOrigin ?? requested;
   const db = await getDb();
   globalForAuth.runpadAuth ??= new Map();
   const known = globalForAuth.runpadAuth.get(origin);

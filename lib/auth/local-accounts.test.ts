@@ -9,48 +9,36 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stubEnvs } from '@/lib/testing/stub-env';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '@/lib/testing/smtp-sink';
 
 const ORIGIN = 'http://localhost:3999';
-const received: Array<{ to: string; text: string }> = [];
-let smtp: SMTPServer;
-let smtpPort = 0;
+let received: ReceivedMail[] = [];
+let smtp: SmtpSink;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        // Quoted-printable soft line breaks and =3D, the two a link meets.
-        const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), text });
-        callback();
-      });
-    },
+  smtp = await startSmtpSink();
+  received = smtp.received;
+  stubEnvs({
+    RUNPAD_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-local-accounts-')),
+    DATABASE_URL: '',
+    AUTH_SECRET: 'local-accounts-secret-local-accounts-0123',
+    RUNPAD_ACCESS: 'invite',
+    RUNPAD_ADMIN_EMAILS: 'boss@example.com',
+    RUNPAD_ALLOWED_EMAILS: '@team.example',
+    RUNPAD_OIDC_ISSUER: '',
+    RUNPAD_PASSWORD_SIGN_IN: '',
+    RUNPAD_SMTP_URL: smtp.url,
+    RUNPAD_PUBLIC_ORIGIN: ORIGIN,
+    RUNPAD_EMAIL_FROM: 'Runpad <runpad@example.com>',
+    RUNPAD_LOG_LEVEL: 'silent',
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as { port: number }).port;
-  vi.stubEnv('RUNPAD_DATA_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-local-accounts-')));
-  vi.stubEnv('DATABASE_URL', '');
-  vi.stubEnv('AUTH_SECRET', 'local-accounts-secret-local-accounts-0123');
-  vi.stubEnv('RUNPAD_ACCESS', 'invite');
-  vi.stubEnv('RUNPAD_ADMIN_EMAILS', 'boss@example.com');
-  vi.stubEnv('RUNPAD_ALLOWED_EMAILS', '@team.example');
-  vi.stubEnv('RUNPAD_OIDC_ISSUER', '');
-  vi.stubEnv('RUNPAD_PASSWORD_SIGN_IN', '');
-  vi.stubEnv('RUNPAD_SMTP_URL', `smtp://127.0.0.1:${smtpPort}`);
-  vi.stubEnv('RUNPAD_EMAIL_FROM', 'Runpad <runpad@example.com>');
-  vi.stubEnv('RUNPAD_LOG_LEVEL', 'silent');
 });
 
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 let address = 0;

@@ -4,6 +4,13 @@
  * in front sets them (RUNPAD_TRUST_PROXY); else the request's own Host header. Whatever the
  * source, a host must be a plain host name or IP with an optional port: it ends up in a
  * Content-Security-Policy, where a `;` or a space would add directives.
+ *
+ * Every absolute URL the server writes (mailed links, the OpenID Connect redirect, the passkey
+ * relying party, the links an admin is shown) is built from `linkOrigin`
+ * (lib/http/link-origin.server.ts): the configured public origin. Where a link can leave the request that named the host (a mail server or a provider is
+ * configured) that origin is required, and the configuration refuses to start without it
+ * (lib/config.server.ts); only without either may the request's own origin stand in, since then
+ * every URL it writes goes back to the one who sent the header.
  */
 import 'server-only';
 const HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;

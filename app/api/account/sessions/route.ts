@@ -5,7 +5,7 @@ import { getConfig } from '@/lib/config.server';
 import { getDb } from '@/lib/db/client.server';
 import { authSessions } from '@/lib/db/schema.server';
 import { AppError } from '@/lib/errors.server';
-import { requestOrigin } from '@/lib/request/origin.server';
+import { linkOrigin } from '@/lib/http/link-origin.server';
 import { readJson } from '@/lib/http/read-json.server';
 import { route } from '@/lib/http/route.server';
 import { requireAccount } from '@/lib/http/session.server';
@@ -25,9 +25,7 @@ export const POST = route(
       .from(authSessions)
       .where(and(eq(authSessions.id, body.sessionId), eq(authSessions.userId, user.userId)));
     if (!session) throw new AppError('device:not_found', { reason: 'session not the account’s' });
-    const origin = requestOrigin(request.headers, getConfig());
-    if (!origin) throw new AppError('request:invalid', { message: 'This request names no valid host.', reason: 'no origin' });
-    await (await getAuth(origin)).api.revokeSession({ headers: request.headers, body: { token: session.token } });
+    await (await getAuth(linkOrigin(request.headers, getConfig()))).api.revokeSession({ headers: request.headers, body: { token: session.token } });
     return Response.json({ revoked: true });
   },
   { body: 'json' },

@@ -3,8 +3,7 @@ import { inviteSomeone } from '@/lib/auth/admin-accounts.server';
 import { ROLES } from '@/lib/db/auth-tables.server';
 import { getConfig } from '@/lib/config.server';
 import { getDb } from '@/lib/db/client.server';
-import { AppError } from '@/lib/errors.server';
-import { requestOrigin } from '@/lib/request/origin.server';
+import { linkOrigin } from '@/lib/http/link-origin.server';
 import { readJson } from '@/lib/http/read-json.server';
 import { route } from '@/lib/http/route.server';
 import { requireAdmin } from '@/lib/http/session.server';
@@ -18,8 +17,7 @@ export const POST = route(
   async ({ request, log }) => {
     const admin = await requireAdmin();
     const { email, role } = await readJson(request, inviteSchema);
-    const origin = requestOrigin(request.headers, getConfig());
-    if (!origin) throw new AppError('request:invalid', { message: 'This request names no valid host.', reason: 'no origin' });
+    const origin = linkOrigin(request.headers, getConfig());
     const sent = await inviteSomeone(await getDb(), { adminId: admin.userId, origin, email, role });
     log.info({ admin: admin.userId, invitation: sent.invitation.id, role, emailed: sent.emailed }, 'admin invited someone');
     return Response.json(sent, { status: 201 });

@@ -3,8 +3,7 @@ import { passwordResetLink } from '@/lib/auth/admin-accounts.server';
 import { getAuth } from '@/lib/auth/auth.server';
 import { getConfig } from '@/lib/config.server';
 import { getDb } from '@/lib/db/client.server';
-import { AppError } from '@/lib/errors.server';
-import { requestOrigin } from '@/lib/request/origin.server';
+import { linkOrigin } from '@/lib/http/link-origin.server';
 import { route } from '@/lib/http/route.server';
 import { idOrNotFound, requireAdmin } from '@/lib/http/session.server';
 
@@ -14,8 +13,7 @@ export const runtime = 'nodejs';
 export const POST = route<{ id: string }>(async ({ request, params, log }) => {
   const admin = await requireAdmin();
   const id = idOrNotFound(z.uuid(), params.id, 'account:not_found', 'account id');
-  const origin = requestOrigin(request.headers, getConfig());
-  if (!origin) throw new AppError('request:invalid', { message: 'This request names no valid host.', reason: 'no origin' });
+  const origin = linkOrigin(request.headers, getConfig());
   const sent = await passwordResetLink(await getDb(), await getAuth(origin), { origin, id });
   log.info({ admin: admin.userId, account: id, emailed: sent.emailed }, 'admin made a password-reset link');
   return Response.json(sent, { status: 201 });
