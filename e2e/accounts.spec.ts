@@ -479,6 +479,7 @@ test('local accounts: a sign-up waits for approval, an invitation link makes an 
   const lead = await newPage(browser);
   await signInWithProvider(lead, INVITE, LEAD, '/admin');
   await expect(lead.getByRole('heading', { name: 'Waiting for approval' })).toBeVisible();
+  await expect(lead.locator('li[data-pending="walk-in@example.com"]')).toContainText('email not verified');
   await lead.locator('li[data-pending="walk-in@example.com"]').getByRole('button', { name: 'Approve' }).click();
   await expect(lead.getByRole('status')).toHaveText('walk-in@example.com was approved and can sign in.');
   await expect(lead.locator('tr[data-account="walk-in@example.com"]')).toBeVisible();
@@ -504,6 +505,13 @@ test('local accounts: a sign-up waits for approval, an invitation link makes an 
   const link = await shownLink(lead, 'Invitation for guest.star@example.com');
   expect(link).toMatch(new RegExp(`^${INVITE}/sign-in\\?invitation=`));
   await expect(lead.locator('li[data-invitation="guest.star@example.com"]')).toBeVisible();
+
+  // Someone else cannot take the invited email without the link: the sign-up is refused in words.
+  const squatter = await newPage(browser);
+  await squatter.goto(`${INVITE}/sign-in`);
+  await squatter.getByRole('button', { name: 'Create an account' }).click();
+  await passwordForm(squatter, { name: 'Squatter', email: 'Guest.Star@example.com', password: 'squatter password 1' }, 'Create account');
+  await expect(squatter.getByRole('alert').filter({ hasText: 'invitation' })).toHaveText('An invitation is waiting for this email: make the account with the link it came with.');
 
   // The invited person follows the link, makes an account, then adds a passkey to it.
   const invited = await newPage(browser);
@@ -546,6 +554,13 @@ test('local accounts: a sign-up waits for approval, an invitation link makes an 
   await resetter.goto(`${INVITE}/sign-in?next=/account`);
   await passwordForm(resetter, { email: 'walk-in@example.com', password: 'walk-in password 2' }, 'Sign in');
   await expect(resetter.getByTestId('account-email')).toContainText('walk-in@example.com');
+
+  // Without a mail server no password link is offered for another admin's account; every action is in the audit list.
+  await lead.reload();
+  await expect(lead.locator('tr[data-account="guest.star@example.com"]').getByRole('button', { name: 'Password link' })).toHaveCount(0);
+  for (const action of ['approved walk-in@example.com', 'invited guest.star@example.com', 'made admin guest.star@example.com', 'showed a password link for walk-in@example.com']) {
+    await expect(lead.locator(`tr[data-action="${LEAD} ${action}"]`)).toHaveCount(1);
+  }
 
   // A revoked invitation's link does not work.
   await lead.getByLabel('Email to invite').fill('never@example.com');

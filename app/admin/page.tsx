@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { AdminPeople } from '@/components/account/admin-people';
 import { AdminUsage } from '@/components/account/admin-usage';
 import { AdminAccess } from '@/components/admin/admin-access.server';
+import { AdminAudit } from '@/components/admin/admin-audit.server';
 import { resolveIdentity } from '@/lib/auth/current-user.server';
 import { getConfig } from '@/lib/config.server';
 import { getDb } from '@/lib/db/client.server';
@@ -13,7 +14,7 @@ import { redirectPath, signInPath } from '@/lib/http/redirect-target';
 
 export const dynamic = 'force-dynamic';
 
-/** Admins (RUNPAD_ADMIN_EMAILS, or the admin role): everyone with their usage, block or limits; invitations, approvals, roles, password links (components/admin). */
+/** Admins (RUNPAD_ADMIN_EMAILS, or the admin role): everyone with their usage, block or limits; invitations, approvals, roles, password links; what admins did (components/admin). */
 async function AdminPage() {
   const result = await resolveIdentity();
   if (!result.ok || result.identity.kind !== 'account') redirect(signInPath({ next: '/admin' }));
@@ -46,6 +47,7 @@ async function AdminPage() {
       />
       <AdminUsage />
       <AdminAccess currentUserId={result.identity.userId} />
+      <AdminAudit />
     </main>
   );
 }

@@ -2,7 +2,8 @@
 /**
  * The admin page's sign-in and access sections: invite someone (a link to copy, mailed when the
  * server can), revoke an invitation, approve or refuse a sign-up waiting in invite mode, change a
- * role, make a password-reset link. Every write is refused or done in words (role=status).
+ * role, have a password-reset link mailed to the account (without a mail server: shown once, and
+ * not offered for an admin's or an owner's account). Every write is refused or done in words (role=status).
  */
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
@@ -11,12 +12,16 @@ import { z } from 'zod';
 import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
 
 type InvitationView = { id: string; email: string; role: string; expiresAt: string };
-type PendingView = { id: string; email: string; name: string; createdAt: string };
-type AccountView = { id: string; email: string; name: string; role: 'admin' | 'member'; fixed: boolean; self: boolean; hasPassword: boolean };
+/** invited: an open invitation names this email, so the sign-up may be a squat and is not offered for approval. */
+type PendingView = { id: string; email: string; name: string; createdAt: string; emailVerified: boolean; invited: boolean };
+/** passwordLink: whether this admin may ask for one (mailed to the account, or shown when no mail server and the account is no admin's). */
+type AccountView = { id: string; email: string; name: string; role: 'admin' | 'member'; emailVerified: boolean; fixed: boolean; self: boolean; hasPassword: boolean; passwordLink: boolean };
 type Props = { inviteMode: boolean; mailConfigured: boolean; invitations: InvitationView[]; pending: PendingView[]; accounts: AccountView[] };
 type Shown = { title: string; link: string; expiresAt: string; emailed: boolean | null };
 
 const sentLinkSchema = z.object({ link: z.url(), expiresAt: z.string(), emailed: z.boolean().nullable() });
+/** A password link mailed to the account's own email: the admin is told, never shown it. */
+const mailedSchema = z.object({ emailed: z.literal(true) });
 const button = 'rounded border border-zinc-300 px-2 py-0.5 text-sm disabled:opacity-60 dark:border-zinc-700';
 const field = 'rounded border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-950';
 const when = (iso: string) => new Date(iso).toLocaleString();
@@ -138,11 +143,14 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
               {pending.map((person) => (
                 <li key={person.id} className="flex items-center gap-3 py-1.5 text-sm" data-pending={person.email}>
                   <span className="flex-1">
-                    {person.email} ({person.name}) · signed up {when(person.createdAt)}
+                    {person.email} ({person.name}){person.emailVerified ? '' : ' · email not verified'} · signed up {when(person.createdAt)}
+                    {person.invited && <span className="block text-xs text-zinc-700 dark:text-zinc-300">An invitation is open for this email: this sign-up may not be theirs. Refuse it; the invited person uses their link.</span>}
                   </span>
-                  <button type="button" className={button} disabled={busy || !hydrated} onClick={() => void write(`/api/admin/accounts/${person.id}`, 'PATCH', { approved: true }, async () => `${person.email} was approved and can sign in.`)}>
-                    Approve
-                  </button>
+                  {!person.invited && (
+                    <button type="button" className={button} disabled={busy || !hydrated} onClick={() => void write(`/api/admin/accounts/${person.id}`, 'PATCH', { approved: true }, async () => `${person.email} was approved and can sign in.`)}>
+                      Approve
+                    </button>
+                  )}
                   <button
                     type="button"
                     className={button}
@@ -176,6 +184,7 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
                 <td className="py-1.5">
                   {account.email}
                   {account.self ? ' (you)' : ''}
+                  {account.emailVerified ? '' : ' · email not verified'}
                 </td>
                 <td>{account.fixed ? 'admin (RUNPAD_ADMIN_EMAILS)' : account.role}</td>
                 <td className="flex flex-wrap justify-end gap-2 py-1.5">
@@ -192,9 +201,11 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
                       {account.role === 'admin' ? 'Make member' : 'Make admin'}
                     </button>
                   )}
-                  <button type="button" className={button} disabled={busy || !hydrated} onClick={() => void write(`/api/admin/accounts/${account.id}/password-reset`, 'POST', null, showLink(`Link that sets a password for ${account.email}${account.hasPassword ? '' : ' (this account has none yet)'}`))}>
-                    Password link
-                  </button>
+                  {account.passwordLink && (
+                    <button type="button" className={button} disabled={busy || !hydrated} onClick={() => void write(`/api/admin/accounts/${account.id}/password-reset`, 'POST', null, mailConfigured ? async (response) => ((await readJsonAs(response, mailedSchema)) ? `A link that sets a password was mailed to ${account.email}.` : 'Done, but the answer could not be read: reload the page.') : showLink(`Link that sets a password for ${account.email}${account.hasPassword ? '' : ' (this account has none yet)'}`))}>
+                      {mailConfigured ? 'Mail a password link' : 'Password link'}
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}

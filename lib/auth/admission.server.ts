@@ -5,6 +5,9 @@
  *   went to that address, or the admin handed it to that person); a token that is unknown, used,
  *   expired, revoked or made for another email refuses the sign-up in words;
  * - an email a provider verified uses the open invitation made for it, if any;
+ * - any other sign-up for an email that has an open invitation is refused in words: only the
+ *   invitation's token (or the email's verification, above) makes that account, so no one can
+ *   squat an invited email and wait for an admin to approve it;
  * - the first admin: a password sign-up whose email is on RUNPAD_ADMIN_EMAILS, while no account is
  *   an admin yet, counts as verified (so a Runpad with no provider can be administered at all);
  * - anything else starts unadmitted: fine in open and accounts modes, pending in invite mode.
@@ -14,10 +17,11 @@ import { z } from 'zod';
 import type { AppConfig } from '@/lib/config.server';
 import type { Db } from '@/lib/db/client.server';
 import { adminCandidates } from '@/lib/db/queries/accounts.server';
-import { redeemInvitation } from '@/lib/db/queries/invitations.server';
+import { emailsWithOpenInvitation, redeemInvitation } from '@/lib/db/queries/invitations.server';
 import { isAdmin } from './access.server';
 import { emailOnList } from '@/lib/email-list.server';
 
+export const INVITATION_WAITING = 'An invitation is waiting for this email: make the account with the link it came with.';
 export const INVITATION_INVALID = 'This invitation link does not work any more: it was used, revoked or has expired, or it was made for another email. Ask an admin of this Runpad for a new one.';
 
 const signUpWithInvitation = z.object({ invitation: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
@@ -40,6 +44,7 @@ export async function admissionOnCreate(db: Db, config: Pick<AppConfig, 'access'
     const invitation = await redeemInvitation(db, { email: user.email, now });
     return { ok: true, data: invitation ? { role: invitation.role, admittedAt: now } : {} };
   }
+  if ((await emailsWithOpenInvitation(db, [user.email], now)).size > 0) return { ok: false, refusal: INVITATION_WAITING };
   if (path === '/sign-up/email' && emailOnList(user.email, config.access.adminEmails)) {
     const candidates = await adminCandidates(db);
     if (!candidates.some((account) => isAdmin(account, config.access))) return { ok: true, data: { emailVerified: true } };

@@ -117,6 +117,36 @@ describe('local accounts on better-auth', () => {
     expect(await account('sneaky@example.com')).toMatchObject({ role: 'member', admittedAt: null });
   });
 
+  it('an email with an open invitation cannot be squatted: a sign-up without its token is refused, whatever the spelling', async () => {
+    const { createInvitation } = await import('@/lib/db/queries/invitations.server');
+    const { approveSignUp } = await import('./admin-accounts.server');
+    const { authUsers } = await import('@/lib/db/schema.server');
+    // Emails an invitation may name; the squatter writes each as differently as an email allows.
+    const invited = ["grace@example.com", "o'hara+team@example.com", 'δοκιμή@example.com', 'x.y_z-1@sub.team.example'];
+    const spellings = (email: string) => [email, email.toUpperCase(), ` ${email}`, email.replace(/^./, (c) => c.toUpperCase())];
+    for (const email of invited) {
+      const invitation = await createInvitation(await db(), { email, role: 'admin', createdBy: null });
+      for (const spelling of spellings(email)) {
+        const squat = await signUp(spelling, 'the squatter’s password', { callbackURL: '/' });
+        if (squat.status === 400) continue; // not an email better-auth takes at all
+        expect(squat.status).toBe(403);
+        expect(squat.json.message).toBe('An invitation is waiting for this email: make the account with the link it came with.');
+        expect(await account(email)).toBeUndefined();
+      }
+      if (email.startsWith('δ')) continue;
+      const owner = await signUp(email, 'the invited password', { invitation: invitation.token });
+      expect(owner.status).toBe(200);
+      expect(await account(email)).toMatchObject({ role: 'admin', emailVerified: true });
+    }
+    // An account made before this rule (or by any other way) that collides with an open invitation is never approved.
+    const squatted = 'squatted@example.com';
+    const id = crypto.randomUUID();
+    await (await db()).insert(authUsers).values({ id, name: 'squatter', email: squatted, emailVerified: false });
+    await createInvitation(await db(), { email: squatted, role: 'member', createdBy: null });
+    await expect(approveSignUp(await db(), { adminId: (await account('boss@example.com')).id, id })).rejects.toMatchObject({ code: 'account:invitation_open' });
+    expect((await account(squatted)).admittedAt).toBeNull();
+  });
+
   it("an admin's reset link sets a new password once and signs the account out everywhere", async () => {
     const { getAuth } = await import('./auth.server');
     const { createPasswordResetLink } = await import('./password-reset.server');

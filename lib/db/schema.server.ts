@@ -263,6 +263,28 @@ export const invitations = pgTable(
 );
 
 /**
+ * What admins did to accounts and invitations, newest last (lib/db/queries/admin-actions.server.ts
+ * is its one writer; /admin lists it). The admin's and the account's emails are copied in, so the
+ * record outlives a refused sign-up, a deleted account or a revoked invitation. Never a link.
+ */
+export const adminActions = pgTable(
+  'admin_actions',
+  {
+    id: uuid('id').primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    adminId: uuid('admin_id').references(() => authUsers.id, { onDelete: 'set null' }),
+    adminEmail: text('admin_email').notNull(),
+    /** One of ADMIN_ACTION_KINDS (lib/db/queries/admin-actions.server.ts). */
+    kind: text('kind').notNull(),
+    /** The account or person acted on (none for an invitation); not a reference, so it outlives them. */
+    accountId: uuid('account_id'),
+    /** Their email then; null for a guest. */
+    accountEmail: text('account_email'),
+  },
+  (t) => [index('admin_actions_at').on(t.at)],
+);
+
+/**
  * What the server sent the model provider for one request (lib/ai/model-input.server.ts): the text and
  * images as sent (images by sha256 and size), recorded before the request is made, listed under
  * the answer the request wrote ("What the model saw"). An answer of several steps has several.

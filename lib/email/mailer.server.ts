@@ -31,7 +31,8 @@ export function canSendMail(settings: AppConfig['email'] = getConfig().email): b
 export async function sendMail(mail: Mail, settings: AppConfig['email'] = getConfig().email): Promise<boolean> {
   if (!settings) return false;
   try {
-    await transport(settings.smtpUrl).sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text });
+    // The address as an object: nodemailer would parse a string, and a quoted part would change who gets the mail.
+    await transport(settings.smtpUrl).sendMail({ from: settings.from, to: { name: '', address: mail.to }, subject: mail.subject, text: mail.text });
     return true;
   } catch (error) {
     const code = (error as { code?: unknown }).code;

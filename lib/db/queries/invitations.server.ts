@@ -5,7 +5,7 @@
  */
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@/lib/db/auth-tables.server';
 import type { Db } from '../client.server';
 import { authUsers, invitations } from '../schema.server';
@@ -46,13 +46,23 @@ export async function listOpenInvitations(db: Db, now = new Date()): Promise<Inv
   return rows.map(view);
 }
 
-/** Revokes an open invitation; false when there is none with this id (used ones stay as a record). */
-export async function revokeInvitation(db: Db, id: string): Promise<boolean> {
-  const deleted = await db
+/** Revokes an open invitation: its email, or null when there is none with this id (used ones stay as a record). */
+export async function revokeInvitation(db: Db, id: string): Promise<string | null> {
+  const [deleted] = await db
     .delete(invitations)
     .where(and(eq(invitations.id, id), isNull(invitations.usedAt)))
-    .returning({ id: invitations.id });
-  return deleted.length > 0;
+    .returning({ email: invitations.email });
+  return deleted?.email ?? null;
+}
+
+/** Emails among these that an open invitation names (normalized as invitations keep them). */
+export async function emailsWithOpenInvitation(db: Db, emails: string[], now = new Date()): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await db
+    .select({ email: invitations.email })
+    .from(invitations)
+    .where(and(inArray(invitations.email, emails.map(normalEmail)), isNull(invitations.usedAt), gt(invitations.expiresAt, now)));
+  return new Set(rows.map((row) => row.email));
 }
 
 /** The open invitation this link's token names, or null (unknown, used, revoked or expired). Reads only. */

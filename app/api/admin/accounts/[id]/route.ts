@@ -17,7 +17,7 @@ export const PATCH = route<{ id: string }>(
     const id = idOrNotFound(z.uuid(), params.id, 'account:not_found', 'account id');
     const change = await readJson(request, changeSchema);
     const db = await getDb();
-    if ('approved' in change) await approveSignUp(db, id);
+    if ('approved' in change) await approveSignUp(db, { adminId: admin.userId, id });
     else await changeRole(db, { adminId: admin.userId, id, role: change.role });
     log.info({ admin: admin.userId, account: id, change }, 'admin changed an account');
     return Response.json({ updated: true });
@@ -29,7 +29,7 @@ export const PATCH = route<{ id: string }>(
 export const DELETE = route<{ id: string }>(async ({ params, log }) => {
   const admin = await requireAdmin();
   const id = idOrNotFound(z.uuid(), params.id, 'account:not_found', 'account id');
-  await refuseSignUp(await getDb(), id);
+  await refuseSignUp(await getDb(), { adminId: admin.userId, id });
   log.info({ admin: admin.userId, account: id }, 'admin refused a sign-up');
   return Response.json({ deleted: true });
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { revokeInvitationOf } from '@/lib/auth/admin-accounts.server';
 import { getDb } from '@/lib/db/client.server';
-import { revokeInvitation } from '@/lib/db/queries/invitations.server';
-import { AppError } from '@/lib/errors.server';
 import { route } from '@/lib/http/route.server';
 import { idOrNotFound, requireAdmin } from '@/lib/http/session.server';
 
@@ -11,7 +10,7 @@ export const runtime = 'nodejs';
 export const DELETE = route<{ id: string }>(async ({ params, log }) => {
   const admin = await requireAdmin();
   const id = idOrNotFound(z.uuid(), params.id, 'invitation:not_found', 'invitation id');
-  if (!(await revokeInvitation(await getDb(), id))) throw new AppError('invitation:not_found', { reason: 'no open invitation' });
+  await revokeInvitationOf(await getDb(), { adminId: admin.userId, id });
   log.info({ admin: admin.userId, invitation: id }, 'admin revoked an invitation');
   return Response.json({ revoked: true });
 });

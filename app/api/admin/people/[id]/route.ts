@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { changePerson } from '@/lib/auth/admin-accounts.server';
 import { getDb } from '@/lib/db/client.server';
-import { updatePerson } from '@/lib/db/queries/users.server';
-import { AppError } from '@/lib/errors.server';
 import { readJson } from '@/lib/http/read-json.server';
 import { route } from '@/lib/http/route.server';
 import { idOrNotFound, requireAdmin } from '@/lib/http/session.server';
@@ -20,7 +19,7 @@ export const PATCH = route<{ id: string }>(
     const admin = await requireAdmin();
     const personId = idOrNotFound(z.uuid(), params.id, 'person:not_found', 'person id');
     const change = await readJson(request, changeSchema);
-    if (!(await updatePerson(await getDb(), personId, change))) throw new AppError('person:not_found', { reason: 'no such person' });
+    await changePerson(await getDb(), { adminId: admin.userId, id: personId, change });
     log.info({ admin: admin.userId, person: personId, change }, 'admin changed a person');
     return Response.json({ updated: true });
   },

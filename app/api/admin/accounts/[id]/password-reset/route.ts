@@ -9,12 +9,12 @@ import { idOrNotFound, requireAdmin } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 
-/** An admin makes a one-time link that sets this person's password (mailed when a mail server is configured). */
+/** An admin has a one-time link that sets this person's password mailed to them (lib/auth/admin-accounts.server.ts: shown only without a mail server, never for an admin). */
 export const POST = route<{ id: string }>(async ({ request, params, log }) => {
   const admin = await requireAdmin();
   const id = idOrNotFound(z.uuid(), params.id, 'account:not_found', 'account id');
   const origin = linkOrigin(request.headers, getConfig());
-  const sent = await passwordResetLink(await getDb(), await getAuth(origin), { origin, id });
+  const sent = await passwordResetLink(await getDb(), await getAuth(origin), { adminId: admin.userId, origin, id });
   log.info({ admin: admin.userId, account: id, emailed: sent.emailed }, 'admin made a password-reset link');
   return Response.json(sent, { status: 201 });
 });
