@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,6 +115,8 @@ test('a CSV over 100 MB is kept on this device, read in place by SQL and Python,
   try {
     const visitor = await firstPage(context);
     await visitor.goto(shareUrl);
+    // The page never shows the reader the file's SHA-256: only a value salted for this link (lib/files/salted-hash.ts).
+    expect(await visitor.content()).not.toContain(createHash('sha256').update(fs.readFileSync(csvPath)).digest('hex'));
     await visitor.getByRole('button', { name: 'Re-run in my browser' }).click();
     const summary = visitor.getByTestId('rerun-summary');
     await expect(summary).toHaveAttribute('data-rerun-phase', 'finished', { timeout: 180_000 });
