@@ -16,11 +16,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type BrowserContext, type BrowserType, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { test as base, expect as baseExpect, type BrowserContext, type BrowserType, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { SNAPSHOT_CACHE_NAME } from '../workers/snapshot-store';
 import { SNAPSHOT_DIGEST_KEY } from '../lib/targets/python/snapshot-digest.client';
 import { APP_SERVERS_URL } from './ports';
 import { patience, patientExpect } from './patience';
+
+/** Playwright's `expect` with its explicit timeouts scaled to this machine (e2e/patience.ts), here too. */
+const expect = patientExpect(baseExpect);
 
 export type Playwright = PlaywrightWorkerArgs['playwright'];
 
@@ -196,7 +199,6 @@ const patientTest = new Proxy(test, {
     return Reflect.get(target, property, receiver);
   },
 });
-const patientExpectation = patientExpect(expect);
 
 export * from '@playwright/test';
-export { patientExpectation as expect, patientTest as test, patience };
+export { expect, patientTest as test, patience };
