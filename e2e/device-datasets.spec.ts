@@ -115,7 +115,7 @@ test('a CSV over 100 MB is kept on this device, read in place by SQL and Python,
   try {
     const visitor = await firstPage(context);
     await visitor.goto(shareUrl);
-    // The page never shows the reader the file's SHA-256: only a value salted for this link (lib/files/salted-hash.ts).
+    // The page never shows the reader the file's SHA-256: only a value salted for this link (lib/security/salted-hash.ts).
     expect(await visitor.content()).not.toContain(createHash('sha256').update(fs.readFileSync(csvPath)).digest('hex'));
     await visitor.getByRole('button', { name: 'Re-run in my browser' }).click();
     const summary = visitor.getByTestId('rerun-summary');

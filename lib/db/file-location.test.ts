@@ -9,6 +9,8 @@ import { createConversation } from './queries/conversations.server';
 import { addAccountFile, addDeviceFile, addFile, listAccountFiles, listDownloadFiles, listFiles, setFileLocation } from '@/lib/files/file-queries.server';
 import { QuotaExceededError, type StorageQuota } from './queries/quota.server';
 import { openForTests, pgliteBackend, serverBackend, type TestBackend } from '../testing/databases';
+import { isExpectedFile } from '../security/salted-hash';
+import { createOrUpdateShare, forkShare, listShareFiles } from './queries/shares.server';
 
 /** Moving a file between the device and the account, and the account's library, on both database backends. */
 const backends: TestBackend[] = [pgliteBackend(), serverBackend()];
@@ -91,6 +93,24 @@ for (const backend of backends) {
       await addDeviceFile(db, bob, his.id, { name: 'secret.csv', sha256, mediaType: 'text/csv', size: 44 });
       expect(await listDownloadFiles(db, bob, his.id)).toEqual([{ name: 'secret.csv', location: 'device', blob: null }]);
       expect(await listDownloadFiles(db, bob, mine.id)).toEqual([]);
+    });
+
+    live('a share shows a kept file’s hash salted for that share; a fork keeps the salted value with its salt, and a dropped file is still checked', async () => {
+      const sha256 = 'c'.repeat(64);
+      const shown = async () => {
+        const c = await createConversation(db, alice);
+        await addDeviceFile(db, alice, c.id, { name: 'kept.csv', sha256, mediaType: 'text/csv', size: 3 });
+        const shareId = (await createOrUpdateShare(db, alice, c.id))!;
+        return { shareId, file: (await listShareFiles(db, shareId))[0] };
+      };
+      const [one, two] = [await shown(), await shown()];
+      expect([one.file.sha256, two.file.sha256]).not.toContain(sha256);
+      expect(one.file.sha256).not.toBe(two.file.sha256);
+      expect(one.file.salts).toHaveLength(1);
+      expect(await isExpectedFile(sha256, one.file)).toBe(true);
+      const fork = (await forkShare(db, bob, one.shareId, quota))!;
+      expect(await listFiles(db, fork)).toEqual([expect.objectContaining({ name: 'kept.csv', location: 'device', sha256: one.file.sha256, salts: one.file.salts })]);
+      expect(await isExpectedFile('d'.repeat(64), one.file)).toBe(false);
     });
   });
 }
