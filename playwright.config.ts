@@ -112,7 +112,7 @@ export default defineConfig({
       command: 'node e2e/fixtures/app-servers.mjs',
       url: `${APP_SERVERS_URL}/status`,
       reuseExistingServer: false,
-      timeout: 120_000,
+      timeout: patience(120_000),
       env: {
         PORT: String(APP_SERVERS_PORT),
         RUNPAD_E2E_APP_SERVERS: JSON.stringify([
