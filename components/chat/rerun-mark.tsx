@@ -55,6 +55,13 @@ function Icon({ kind }: { kind: CellRerun['kind'] }) {
           <path d="M5 8h6" strokeLinecap="round" />
         </svg>
       );
+    case 'needs-file':
+      return (
+        <svg {...common}>
+          <path d="M4 1.8h5.5L12.5 5v9.2H4z" strokeLinejoin="round" />
+          <path d="M8.2 7v4.4M6.2 9.4l2 2 2-2" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      );
   }
 }
 
@@ -64,6 +71,7 @@ const TONE: Record<CellRerun['kind'], string> = {
   running: 'bg-zinc-50 text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300',
   pending: 'bg-zinc-50 text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400',
   'not-run': 'bg-zinc-50 text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400',
+  'needs-file': 'bg-sky-50 text-sky-900 dark:bg-sky-950/50 dark:text-sky-200',
 };
 
 function label(mark: CellRerun): ReactNode {
@@ -82,6 +90,8 @@ function label(mark: CellRerun): ReactNode {
       return 'Waiting to re-run';
     case 'not-run':
       return `Not re-run: ${mark.reason}`;
+    case 'needs-file':
+      return `Waits for ${mark.names.join(', ')}, kept on its owner’s device: drop your copy to re-run this cell`;
   }
 }
 
@@ -123,6 +133,11 @@ export function RerunMark({ toolCallId }: { toolCallId: string }) {
       {mark.kind === 'different' && (
         <div className="px-3 pb-2">
           <DropSameFiles failures={mark.result.failures} />
+        </div>
+      )}
+      {mark.kind === 'needs-file' && (
+        <div className="px-3 pb-2">
+          <DropSameFiles failures={mark.names.map((name) => ({ kind: 'dataset-missing' as const, name, reason: 'on-device' as const }))} />
         </div>
       )}
       {mark.kind === 'different' && open && <NewOutput mark={mark} id={outputId} />}

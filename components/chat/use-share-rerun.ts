@@ -11,7 +11,8 @@
  * demand, by the same createKernel as the chat page's, and a fresh one for every
  * re-run (a re-run starts from an empty state, as the recorded conversation did). Each cell runs
  * through the pipeline; restore's replay is not used because it returns only a verdict on
- * stdout, and a re-run compares and shows every output.
+ * stdout, and a re-run compares and shows every output. A cell that reads a file kept on the
+ * owner's device waits for the reader's own copy; the others run without it (lib/share/rerun.client.ts).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DataFile, Kernel } from '@/lib/targets/python/kernel.client';
@@ -24,8 +25,10 @@ import type { RLocation } from '@/lib/targets/runner-env';
 import { RunnerSet } from '@/lib/targets/runners.client';
 import { compareOutputs } from '@/lib/share/compare-outputs.client';
 import { pixelLoader } from '@/lib/share/decode-image.client';
+import { deviceFileHandle } from '@/lib/files/device-files.client';
 import { planRerun, type RerunStep } from '@/lib/share/rerun-plan.client';
-import { RerunProgress, type ShareRerunState } from '@/lib/share/rerun-state.client';
+import { rerunShare } from '@/lib/share/rerun.client';
+import type { ShareRerunState } from '@/lib/share/rerun-state.client';
 import { currentSettings } from './use-settings';
 
 type Session = { kernel: Kernel; abort: AbortController; runners: RunnerSet };
@@ -67,16 +70,16 @@ export function useShareRerun({ messages, files, location, webr, maxRunTimeoutMs
   useEffect(() => () => endSession(session.current), []);
 
   const runStep = useCallback(
-    async (step: Extract<RerunStep, { kind: 'run' }>, current: Session, onPhase: (phase: RunPhase) => void): Promise<RunResult | 'stopped'> => {
+    async (step: Extract<RerunStep, { kind: 'run' }>, given: readonly DataFile[], current: Session, onPhase: (phase: RunPhase) => void): Promise<RunResult | 'stopped'> => {
       const timeoutMs = Math.min(currentSettings().timeoutMs, maxRunTimeoutMs);
       // Stop interrupts a running cell; one still waiting for its engine to start is abandoned.
       const result = await Promise.race([
-        runOnTarget(step.target, step.code, { runId: step.toolCallId, signal: current.abort.signal, onPhase }, { runners: current.runners, files: () => files, timeoutMs: () => timeoutMs }),
+        runOnTarget(step.target, step.code, { runId: step.toolCallId, signal: current.abort.signal, onPhase }, { runners: current.runners, files: () => [...given], timeoutMs: () => timeoutMs }),
         whenAborted(current.abort.signal),
       ]);
       return current.abort.signal.aborted ? 'stopped' : result;
     },
-    [files, maxRunTimeoutMs],
+    [maxRunTimeoutMs],
   );
 
   const start = useCallback(async () => {
@@ -86,40 +89,22 @@ export function useShareRerun({ messages, files, location, webr, maxRunTimeoutMs
     session.current = current;
     setKernel(current.kernel);
 
-    const steps = planRerun(messages);
-    const progress = new RerunProgress(
-      new Map(steps.map((step) => [step.toolCallId, step.kind === 'run' ? { kind: 'pending' } : { kind: 'not-run', reason: step.reason }])),
-      steps.filter((step) => step.kind === 'run').length,
-    );
-    const publish = () => {
-      // A newer re-run (or the page going away) owns the state now.
-      if (session.current === current) setState(progress.state());
-    };
-    publish();
     const compareDeps = { loadPixels: pixelLoader(blobUrl) };
-    for (const step of steps) {
-      if (current.abort.signal.aborted) break;
-      if (step.kind === 'skip') {
-        if (step.restartAfter) await current.runners.get(step.target.id).restart();
-        continue;
-      }
-      progress.begin(step.toolCallId);
-      publish();
-      const result = await runStep(step, current, (phase) => {
-        progress.waiting(step.toolCallId, phaseDetail(phase));
-        publish();
-      });
-      if (result === 'stopped') break;
-      const comparison = await compareOutputs(step.recorded, result, compareDeps);
-      progress.settle(step.toolCallId, comparison.same ? { kind: 'same', result } : { kind: 'different', differences: comparison.differences, result });
-      publish();
-      // Python could not start here at all: every later cell would only say so again.
-      if (current.kernel.state.kind === 'failed') break;
-    }
-    const stopped = current.abort.signal.aborted;
-    progress.end(stopped ? 'stopped' : 'finished', stopped ? 'you stopped the re-run' : 'Python could not start in this browser');
-    publish();
-  }, [blobUrl, location, webr, messages, runStep]);
+    await rerunShare(planRerun(messages, files), {
+      files,
+      hasKept: async (file) => (await deviceFileHandle(file.sha256, file.salts)) !== null,
+      run: (step, given, onPhase) => runStep(step, given, current, onPhase),
+      restart: (target) => current.runners.get(target).restart(),
+      compare: (recorded, result) => compareOutputs(recorded, result, compareDeps),
+      aborted: () => current.abort.signal.aborted,
+      engineFailed: () => current.kernel.state.kind === 'failed',
+      phaseDetail,
+      // A newer re-run (or the page going away) owns the state now.
+      publish: (state) => {
+        if (session.current === current) setState(state);
+      },
+    });
+  }, [blobUrl, location, webr, messages, files, runStep]);
 
   const stop = useCallback(() => {
     const current = session.current;

@@ -5,6 +5,7 @@
  * a different question: a measure or a column the request names that the file does not have is
  * named back, with the columns it does have.
  */
+import { tableNameOf } from '@/lib/files/data-file';
 
 export type DatasetColumn = { name: string; type: string };
 export type Dataset = { file: string; table: string; format: 'csv' | 'tsv' | 'json' | 'jsonl'; delimiter: string; columns: DatasetColumn[] };
@@ -37,12 +38,6 @@ export const DATASET_REPERTOIRE =
 const NUMERIC = new Set(['integer', 'number', 'float']);
 const TEXTUAL = new Set(['string', 'text', 'boolean']);
 const TYPE_WORDS = 'integer|number|float|boolean|date|string|text|empty';
-
-/** The SQL table of a file: named after it, as runpad.sql names it. */
-export function tableNameOf(file: string): string {
-  const stem = file.replace(/\.[^.]+$/, '').toLowerCase().replace(/[^a-z0-9_]/g, '_');
-  return /^\d/.test(stem) ? `t_${stem}` : stem;
-}
 
 /** The datasets described in a message: "/data/orders.csv (2 MB, CSV, 50,000 rows): columns a (integer), b (date)". */
 export function datasetsIn(text: string): Dataset[] {

@@ -7,8 +7,6 @@ import 'server-only';
 import { datasetsIn, isIdColumn, REAL_MODEL_HINT, understand, type Analysis, type Dataset, DATASET_REPERTOIRE } from './demo-analysis';
 import { chartProgramFor, programOf } from './demo-analysis-code';
 
-export { tableNameOf } from './demo-analysis';
-
 export type DemoIntent =
   | { kind: 'fibonacci'; n: number }
   | { kind: 'factorial'; n: number }

@@ -26,3 +26,12 @@ export function expectedDeviceFile(files: readonly ListedFile[], name: string): 
   const file = files.find((f) => f.name === name && f.location === 'device');
   return file ? { sha256: file.sha256, size: file.size, ...(file.salts?.length ? { salts: file.salts } : {}) } : null;
 }
+
+/**
+ * The SQL table a file in /data is (workers/python/runpad/dataset_tables.py, base_table_name):
+ * `Sales 2024.csv` → `sales_2024`; a leading digit or `sqlite_` gets `t_`.
+ */
+export function tableNameOf(file: string): string {
+  const stem = file.replace(/\.[^.]+$/, '').toLowerCase().replace(/[^a-z0-9_]/g, '_') || 'data';
+  return /^\d/.test(stem) || stem.startsWith('sqlite_') ? `t_${stem}` : stem;
+}

@@ -11,6 +11,8 @@ export type CellRerun =
   | { kind: 'running'; detail?: string }
   | { kind: 'same'; result: RunResult }
   | { kind: 'different'; differences: string[]; result: RunResult }
+  /** Reads files kept on the owner's device that this browser does not hold: waits for the reader's own copy. */
+  | { kind: 'needs-file'; names: string[] }
   | { kind: 'not-run'; reason: string };
 
 export type RerunPhase = 'running' | 'finished' | 'stopped';
@@ -43,7 +45,16 @@ export function summaryText(state: ShareRerunState): string {
   const notRun = count(state.cells, 'not-run');
   const ran = same + different;
   if (state.phase === 'stopped') return `Stopped after re-running ${ran} of ${plural(state.total, 'cell')}${ran > 0 ? `: ${same} same, ${different} different` : ''}.`;
-  return `Re-ran ${plural(ran, 'cell')}: ${same} same, ${different} different${notRun > 0 ? `, ${notRun} not re-run` : ''}.`;
+  return `Re-ran ${plural(ran, 'cell')}: ${same} same, ${different} different${notRun > 0 ? `, ${notRun} not re-run` : ''}${waitingWords(state.cells)}.`;
+}
+
+/** "; 2 wait for sales.csv: drop your copy of it on one of them", or nothing when no cell waits for a file. */
+function waitingWords(cells: ReadonlyMap<string, CellRerun>): string {
+  const waiting = [...cells.values()].filter((cell) => cell.kind === 'needs-file');
+  if (waiting.length === 0) return '';
+  const names = [...new Set(waiting.flatMap((cell) => cell.names))];
+  const them = names.length === 1 ? 'your copy of it' : 'your copies of them';
+  return `; ${waiting.length} wait${waiting.length === 1 ? 's' : ''} for ${names.join(', ')}: drop ${them} on ${waiting.length === 1 ? 'it' : 'one of them'}`;
 }
 
 /**
@@ -79,6 +90,12 @@ export class RerunProgress {
   waiting(id: string, detail: string | undefined): void {
     if (this.ended) return;
     this.cells.set(id, detail ? { kind: 'running', detail } : { kind: 'running' });
+  }
+
+  /** A cell that reads kept files this browser does not hold: it waits for them, the others go on. */
+  needsFile(id: string, names: string[]): void {
+    if (this.ended) return;
+    this.cells.set(id, { kind: 'needs-file', names });
   }
 
   /** A cell's result, compared with the recorded one. */
