@@ -13,6 +13,7 @@ import { bytesAsFile } from '@/lib/files/formats/parquet.client';
 import { tabularFormatOf } from '@/lib/files/formats/read-table.client';
 import { importTable } from './offline-tables';
 import { openWasmEngine, type WasmEngine } from './wasm-engine.test-support';
+import { pythonEnvMissing, pythonWith } from '@/lib/testing/python-env';
 
 /**
  * Files written by other tools, made at test time, read as the browser reads them with no DuckDB
@@ -23,7 +24,8 @@ import { openWasmEngine, type WasmEngine } from './wasm-engine.test-support';
  */
 const require = createRequire(import.meta.url);
 const CI = process.env.CI === 'true';
-const PYTHON = '/usr/bin/python3';
+/** pandas over openpyxl, in a venv of exactly those Debian packages (lib/testing/python-env.ts). */
+const PYTHON_PACKAGES = ['python3-openpyxl', 'python3-pandas'];
 let engine: WasmEngine;
 let native: DuckDBConnection;
 let nativeInstance: DuckDBInstance;
@@ -96,6 +98,13 @@ function expectSameSummary(actual: Summary, expected: Summary): void {
     if (sum === null) expect(actual.sums[name], name).toBeNull();
     else expect(Math.abs((actual.sums[name] ?? NaN) - sum), name).toBeLessThanOrEqual(Math.abs(sum) * 1e-12 + 1e-9);
   }
+}
+
+/** The Python packages the writers and the reference need: missing, the test fails under CI and is said skipped elsewhere. */
+function requirePython(): boolean {
+  const missing = pythonEnvMissing(PYTHON_PACKAGES);
+  if (missing && CI) throw new Error(`${missing} (.ci/run installs them on CI)`);
+  return missing === null;
 }
 
 /** A writer that is a program on this machine: missing, the test fails under CI and is said skipped elsewhere. */
@@ -254,7 +263,7 @@ for name in frame.columns:
         sums[str(name)] = float(column.sum())
 print(json.dumps({"rows": len(frame), "kinds": kinds, "sums": sums}))
 `;
-  return JSON.parse(execFileSync(PYTHON, ['-c', script, file, sheet], { encoding: 'utf8' })) as ReturnType<typeof pandasSummary>;
+  return JSON.parse(pythonWith(PYTHON_PACKAGES, ['-c', script, file, sheet])) as ReturnType<typeof pandasSummary>;
 }
 
 function kindOf(type: string): string {
@@ -299,16 +308,16 @@ book.save(sys.argv[1])
 
 describe('Excel written by openpyxl, LibreOffice and exceljs', () => {
   it('openpyxl: dates, empty cells, booleans, several sheets (its formulas carry no cached value: read as empty)', async () => {
-    if (!requireProgram(PYTHON, ['-c', 'import openpyxl, pandas'])) return;
+    if (!requirePython()) return;
     const file = path.join(dir, 'openpyxl.xlsx');
-    execFileSync(PYTHON, ['-c', OPENPYXL_WRITER, file]);
+    pythonWith(PYTHON_PACKAGES, ['-c', OPENPYXL_WRITER, file]);
     await expectLikePandas(file, ['Sales', 'Q1 costs']);
   });
 
   it('LibreOffice: the same workbook saved again, formulas with cached values', async () => {
-    if (!requireProgram(PYTHON, ['-c', 'import openpyxl, pandas']) || !requireProgram('soffice', ['--version'])) return;
+    if (!requirePython() || !requireProgram('soffice', ['--version'])) return;
     const source = path.join(dir, 'lo_source.xlsx');
-    execFileSync(PYTHON, ['-c', OPENPYXL_WRITER, source]);
+    pythonWith(PYTHON_PACKAGES, ['-c', OPENPYXL_WRITER, source]);
     const input = path.join(dir, 'lo', 'libreoffice.xlsx');
     rmSync(path.dirname(input), { recursive: true, force: true });
     execFileSync('mkdir', ['-p', path.join(dir, 'lo', 'out')]);
@@ -321,7 +330,7 @@ describe('Excel written by openpyxl, LibreOffice and exceljs', () => {
   }, 240_000);
 
   it('exceljs: formulas with cached values, dates, empty cells, several sheets', async () => {
-    if (!requireProgram(PYTHON, ['-c', 'import openpyxl, pandas'])) return;
+    if (!requirePython()) return;
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Budget');
     sheet.addRow(['item', 'cost', 'count', 'due', 'sum']);
