@@ -104,12 +104,9 @@ export const conversationBlobs = pgTable(
 function fileColumns() {
   return {
     name: text('name').notNull(),
-    /**
-     * The file's SHA-256, wherever its bytes are; for a file that came through a share (a fork's
-     * device file), the value that share showed: salted with `hash_salts` (lib/security/salted-hash.ts).
-     */
+    /** The file's SHA-256, wherever its bytes are; a fork's device file: the value its share showed. */
     sha256: text('sha256').notNull(),
-    /** The salts `sha256` was made with, oldest first; empty: it is the file's own SHA-256. Only a device file has any. */
+    /** What that value was salted with, oldest first (lib/security/salted-hash.ts); empty: the file's own SHA-256. */
     hashSalts: text('hash_salts').array().notNull().default(sql`'{}'::text[]`),
     location: text('location', { enum: ['account', 'device'] }).notNull().default('account'),
     blobSha256: text('blob_sha256').references(() => blobs.sha256),
