@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './e2e/browser';
-import { measureSlowness, patience } from './e2e/patience';
+import { patience, runSlowness } from './e2e/patience';
 import { APP_SERVERS_PORT, APP_SERVERS_URL, e2ePort, FAKE_MODEL_PORT, FAKE_MODEL_URL } from './e2e/ports';
 import { browserWorkers, suiteCores } from './scripts/lanes.mjs';
 
@@ -25,11 +25,7 @@ const artifacts = path.resolve('e2e/.artifacts');
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 // The safety nets' factor for this machine (e2e/patience.ts), measured once by the main process
 // and inherited by its workers (which load this file too).
-if (!process.env.RUNPAD_E2E_SLOWNESS) {
-  const measured = measureSlowness(suiteCores());
-  process.env.RUNPAD_E2E_SLOWNESS = String(measured.slowness);
-  console.log(`[e2e] ${browserWorkers()} workers on ${suiteCores()} cores; safety nets x${measured.slowness} (CPU x${measured.cpu}, load per core ${measured.load})`);
-}
+runSlowness(suiteCores(), `e2e, ${browserWorkers()} workers`);
 
 export { FAKE_MODEL_URL };
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { unitWorkers } from './scripts/lanes.mjs';
+import { runSlowness } from './e2e/patience';
+import { suiteCores, unitWorkers } from './scripts/lanes.mjs';
 
 const include = ['**/*.test.ts'];
 const exclude = ['node_modules/**', 'e2e/**/*.spec.ts', '.next/**', 'e2e/.artifacts/**', 'bench/**'];
@@ -30,6 +31,9 @@ function testFiles(dir: string): string[] {
 
 const isolatedFiles = testFiles('.').filter((file) => CHANGES_SHARED_STATE.test(fs.readFileSync(path.join(import.meta.dirname, file), 'utf8')));
 
+/** How much slower than the reference machine this one is now (measured once; e2e/patience.ts). */
+const slowness = runSlowness(suiteCores(), 'unit');
+
 export default defineConfig({
   // 'server-only' throws outside React's server condition; server modules are what these tests test.
   resolve: { alias: { '@': path.resolve(import.meta.dirname), 'server-only': path.resolve(import.meta.dirname, 'tests/server-only-stub.ts') } },
@@ -38,8 +42,9 @@ export default defineConfig({
     // Safety nets, not expectations (the tests wait for states and never time anything): a fresh
     // PGlite with its migrations took 30 s on a machine at load 23, and at load 25 with two files
     // at a time tests that open several hit 60 s. The e2e suite's budget, and more for set-ups.
-    testTimeout: 180_000,
-    hookTimeout: 300_000,
+    // The reference machine's numbers, scaled to this one as the e2e suite's are (e2e/patience.ts).
+    testTimeout: Math.round(180_000 * slowness),
+    hookTimeout: Math.round(300_000 * slowness),
     // One file at a time per two cores (scripts/lanes.mjs): the unit lane runs beside the browser
     // lane, and with two files at a time on two cores tests that open several databases ran past
     // even these limits at load 25 (bench/NOTES-ci.md, 2026-11-27). No two files share a resource

@@ -56,6 +56,18 @@ export function measureSlowness(cores: number): { slowness: number; cpu: number;
   return { slowness: Number(slowness.toFixed(2)), cpu: Number(cpu.toFixed(2)), load: Number(load.toFixed(2)) };
 }
 
+/**
+ * The run's factor, measured once per process tree: RUNPAD_E2E_SLOWNESS when a parent (or the
+ * person running the suite) set it, else measured now and set there for the children. Said once.
+ */
+export function runSlowness(cores: number, what: string): number {
+  if (process.env.RUNPAD_E2E_SLOWNESS) return slowness();
+  const measured = measureSlowness(cores);
+  process.env.RUNPAD_E2E_SLOWNESS = String(measured.slowness);
+  console.log(`[${what}] safety nets x${measured.slowness} (CPU x${measured.cpu}, load per core ${measured.load}, ${cores} core(s))`);
+  return measured.slowness;
+}
+
 /** This run's factor: measured by the config, read by its workers (1 when neither measured nor given). */
 export function slowness(): number {
   const given = Number(process.env.RUNPAD_E2E_SLOWNESS);
