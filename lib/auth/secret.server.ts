@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { getConfig } from '@/lib/config.server';
+import { mkdirPrivate } from '@/lib/security/private-files.server';
 
 let cached: string | null = null;
 
@@ -21,7 +22,7 @@ export function getAuthSecret(settings: { authSecret: string | null; dataDir: st
   try {
     cached = fs.readFileSync(file, 'utf8').trim();
   } catch {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    mkdirPrivate(path.dirname(file));
     const secret = randomBytes(32).toString('base64url');
     try {
       fs.writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });

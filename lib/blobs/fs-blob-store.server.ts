@@ -19,6 +19,9 @@ import {
   type PutResult,
 } from './blob-store.server';
 
+/** Its folders are the server's alone (lib/security/private-files.server.ts: the umask does the files). */
+const PRIVATE_DIR_MODE = 0o700;
+
 export function createFsBlobStore(rootDir: string): BlobStore {
   const root = resolve(rootDir);
   const tmpDir = join(root, 'tmp');
@@ -31,7 +34,7 @@ export function createFsBlobStore(rootDir: string): BlobStore {
     kind: 'filesystem',
 
     async put(source: BlobSource, options: PutOptions): Promise<PutResult> {
-      await mkdir(tmpDir, { recursive: true });
+      await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const tmp = join(tmpDir, `${randomUUID()}.part`);
       const result = await spoolToFile(source, tmp, { ...options, durable: true });
       try {
@@ -67,7 +70,7 @@ export function createFsBlobStore(rootDir: string): BlobStore {
     },
 
     async check(): Promise<void> {
-      await mkdir(tmpDir, { recursive: true });
+      await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       await access(root, constants.R_OK | constants.W_OK);
     },
   };
@@ -80,7 +83,7 @@ export function createFsBlobStore(rootDir: string): BlobStore {
 async function moveIntoPlace(tmp: string, target: string, size: number): Promise<void> {
   const existing = await stat(target).catch(nullIfMissing);
   if (existing?.isFile() && existing.size === size) return;
-  await mkdir(dirname(target), { recursive: true });
+  await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
   await rename(tmp, target);
   await syncDirectory(dirname(target));
 }

@@ -3,7 +3,7 @@
  * files under RUNPAD_DATA_DIR. One schema and one set of migrations, applied at start.
  */
 import 'server-only';
-import fs from 'node:fs';
+import { makeTreePrivate, mkdirPrivate } from '@/lib/security/private-files.server';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.server';
@@ -57,12 +57,14 @@ async function createEmbeddedDb(dataDir: string | null, folder: string, holder: 
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const { openEmbedded } = await import('./pglite-cluster.server');
   const { lockEmbeddedDatabase } = await import('./embedded-lock.server');
-  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  if (dataDir) mkdirPrivate(dataDir);
   const unlock = dataDir ? lockEmbeddedDatabase(path.resolve(dataDir), holder) : () => undefined;
   try {
     const client = await openEmbedded(PGlite, dataDir);
     const database = drizzle(client, { schema });
     await migrate(database, { migrationsFolder: folder });
+    // PGlite unpacks its cluster with modes of its own (0666): its files are made the owner's alone.
+    if (dataDir) makeTreePrivate(dataDir);
     return {
       db: database as unknown as Db,
       close: () => client.close().finally(unlock),

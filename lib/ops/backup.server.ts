@@ -19,6 +19,7 @@ import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type Manifest } from './manifest.
 import { appliedMigration } from './migrations.server';
 import { rowsOf } from '@/lib/db/rows.server';
 import { readTable, tablesInOrder } from './tables.server';
+import { mkdirPrivate } from '@/lib/security/private-files.server';
 
 export type BackupSource = {
   db: Db;
@@ -38,7 +39,7 @@ export async function sha256OfFile(file: string): Promise<string> {
 /** Writes the archive to `file`; returns its manifest. */
 export async function backup(source: BackupSource, file: string): Promise<Manifest> {
   const target = path.resolve(file);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  mkdirPrivate(path.dirname(target));
   const staging = fs.mkdtempSync(path.join(path.dirname(target), '.runpad-backup-'));
   try {
     fs.mkdirSync(path.join(staging, 'database'));

@@ -5,8 +5,11 @@
  */
 import 'server-only';
 import { getConfig } from '@/lib/config.server';
+import { makeWritesPrivate } from '@/lib/security/private-files.server';
 import { failureLine, runOpsCommand } from './commands.server';
 
+// What the command writes under the data directory (a restored database, blobs, the secret) and the archive are the operator's alone.
+makeWritesPrivate();
 runOpsCommand(process.argv.slice(2), getConfig, console).then(
   () => process.exit(0),
   (error: unknown) => {

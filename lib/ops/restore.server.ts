@@ -18,6 +18,7 @@ import { ARCHIVE_PATH, manifestSchema, type Manifest } from './manifest.server';
 import { appliedMigration, migrationsUpTo, readJournal } from './migrations.server';
 import { RefusedError } from './refused.server';
 import { nonEmptyTables, resetSequences, tablesInOrder, writeRows } from './tables.server';
+import { mkdirPrivate } from '@/lib/security/private-files.server';
 
 export type RestoreTarget = {
   database: DbOptions;
@@ -102,7 +103,7 @@ export async function restore(file: string, target: RestoreTarget): Promise<Rest
       // never name bytes that are not there, and a restore cut short can simply be run again.
       blobs = await putBlobs(manifest, staging, target.store);
       if (manifest.authSecret === 'archived' && target.authSecret !== 'environment') {
-        fs.mkdirSync(path.dirname(target.authSecret.file), { recursive: true });
+        mkdirPrivate(path.dirname(target.authSecret.file));
         fs.copyFileSync(path.join(staging, 'auth-secret'), target.authSecret.file);
         fs.chmodSync(target.authSecret.file, 0o600);
       }
