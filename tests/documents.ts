@@ -11,6 +11,7 @@
  *   decision superseded names the section that replaced it.
  */
 import path from 'node:path';
+import ts from 'typescript';
 
 const TOP = '(?:lib|app|components|workers|scripts|e2e|tests|bench|deploy|docs|types|public|\\.ci)';
 const FILE_EXTENSIONS = '(?:tsx?|mjs|js|py|json|md|sh|sql|conf|R|yml|yaml|toml|css)';
@@ -106,4 +107,28 @@ export function longFileProblems(listed: readonly string[], lineCounts: Readonly
     else if (lines <= limit) problems.push(`${file} is in the table of long files but has ${lines} lines: take it off the list.`);
   }
   return problems;
+}
+
+/** Functions (declarations, expressions, arrows, methods) longer than `limit` lines in a source file, as `file name` → lines. */
+export function longFunctions(file: string, source: string, limit: number): Array<[string, number]> {
+  const parsed = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const found: Array<[string, number]> = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) {
+      const lines = parsed.getLineAndCharacterOfPosition(node.end).line - parsed.getLineAndCharacterOfPosition(node.getStart(parsed)).line + 1;
+      const name = node.name?.getText(parsed) ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name.getText(parsed) : ts.isPropertyAssignment(node.parent) ? node.parent.name.getText(parsed) : '(anonymous)');
+      if (lines > limit) found.push([`${file} ${name}`, lines]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(parsed);
+  return found;
+}
+
+/** The functions the map's table of long functions lists: rows `| \`path\` \`name\` | jobs |` after "functions over". */
+export function listedLongFunctions(architecture: string): string[] {
+  const start = architecture.indexOf('functions over 150 lines');
+  if (start < 0) return [];
+  const table = architecture.slice(start).split(/\n\n(?!\|)/)[0];
+  return [...table.matchAll(/^\| `([^`]+)` `([^`]+)` \|/gm)].map((m) => `${m[1]} ${m[2]}`);
 }

@@ -35,15 +35,12 @@
  * - onStoreError 'throw': consume/consumeAll/consumeEvery reject with RateLimitStoreError; map it to 503.
  */
 import 'server-only';
-import { lt, sql } from 'drizzle-orm';
-import { Redis } from 'ioredis';
-import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db } from '@/lib/db/client.server';
-import { rowsOf } from '@/lib/db/rows.server';
-import { logger } from '@/lib/log/logger.server';
+import { logger, type Logger } from '@/lib/log/logger.server';
 import { withTimeout } from '@/lib/runtime/with-timeout';
 import { takeChain, type ChainTaken } from './take-chain.server';
-import { RATE_LIMITS_TABLE_STATEMENTS, rateLimits } from '@/lib/db/rate-limit-table.server';
+import { openLimiterStore, type LimiterStoreOptions } from './rate-limit-stores.server';
 
 /**
  * Per person (guest or account): model requests per minute and per day. Per client address:
@@ -103,17 +100,14 @@ type CommonOptions = {
   storeTimeoutMs?: number;
 };
 
-export type RateLimitsOptions = CommonOptions & ({ store: 'postgres'; db: Db } | { store: 'redis'; redisUrl: string } | { store: 'memory' });
+export type RateLimitsOptions = CommonOptions & LimiterStoreOptions;
 
 /** No refund is attempted this close to the end of a window (see the module comment). */
 const REFUND_MIN_WINDOW_LEFT_MS = 500;
 /** Rows whose window ended this long ago are deleted by the sweep. */
-const SWEEP_EVERY_MS = 5 * 60_000;
-const SWEEP_GRACE_MS = 60_000;
 /** At most one "store failing" warning per this interval per RateLimits. */
 const WARN_EVERY_MS = 60_000;
 /** Serializes creating the table when several instances start at once. */
-const TABLE_LOCK = 72_310_002;
 
 type KindLimiter = { rule: LimitRule; primary: RateLimiterAbstract; fallback: RateLimiterMemory | null };
 type Taken = { limiter: RateLimiterAbstract; points: number; remaining: number; msBeforeNext: number };
@@ -127,90 +121,17 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
   const store = options.store;
   const log = logger().child({ component: 'rate-limits', store });
 
-  let lastWarnAt = 0;
-  let suppressed = 0;
-  const warn = (message: string, error: unknown) => {
-    const now = Date.now();
-    if (now - lastWarnAt < WARN_EVERY_MS) {
-      suppressed += 1;
-      return;
-    }
-    lastWarnAt = now;
-    // Messages only: a failed query's full error carries its parameters, i.e. guest ids.
-    log.warn({ error: describeError(error), suppressed }, message);
-    suppressed = 0;
-  };
+  const warn = throttledWarn(log);
 
-  const cleanups: Array<() => Promise<void>> = [];
-  let makePrimary: (kind: LimitKind, rule: LimitRule) => RateLimiterAbstract;
+  const [probeKind, probeRule] = ruleEntries(options.rules)[0];
+  const limiterStore = await openLimiterStore(options, { prefix: `${keyPrefix}:${probeKind}`, rule: probeRule }, warn, log);
 
-  if (options.store === 'postgres') {
-    const { db } = options;
-    await ensureTable(db);
-    makePrimary = (kind, rule) =>
-      new RateLimiterDrizzle({
-        // The library's typings take `any` for both; the Db is a PgDatabase, which is what it needs.
-        storeClient: db,
-        schema: rateLimits,
-        keyPrefix: `${keyPrefix}:${kind}`,
-        points: rule.points,
-        duration: rule.durationSeconds,
-        // One sweep for all kinds (below) rather than one unstoppable timer per limiter.
-        clearExpiredByTimeout: false,
-      });
-    // The library loads drizzle-orm with a hidden dynamic import; if a bundler broke that, fail
-    // here, loudly, instead of falling back to memory on every request.
-    const [probeKind, probeRule] = ruleEntries(options.rules)[0];
-    await makePrimary(probeKind, probeRule).get('__startup_probe__');
-    const sweep = setInterval(() => {
-      db.delete(rateLimits)
-        .where(lt(rateLimits.expire, new Date(Date.now() - SWEEP_GRACE_MS)))
-        .catch((error: unknown) => warn('rate limit sweep failed', error));
-    }, SWEEP_EVERY_MS);
-    sweep.unref();
-    cleanups.push(async () => clearInterval(sweep));
-  } else if (options.store === 'redis') {
-    const client = await connectRedis(options.redisUrl, {
-      // Through the store failures' throttle: the commands that fail meanwhile say the same thing.
-      down: (error) => warn('redis unreachable: rate limits count in process memory until it is back', error),
-      back: () => log.info('redis back: rate limits count in Redis again'),
-    });
-    makePrimary = (kind, rule) =>
-      new RateLimiterRedis({
-        storeClient: client,
-        keyPrefix: `${keyPrefix}:${kind}`,
-        points: rule.points,
-        duration: rule.durationSeconds,
-        // Fail at once while disconnected (then the fallback applies) instead of queueing.
-        rejectIfRedisNotReady: true,
-      });
-    cleanups.push(async () => {
-      if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
-      else client.disconnect();
-    });
-  } else {
-    makePrimary = (kind, rule) => new RateLimiterMemory({ keyPrefix: `${keyPrefix}:${kind}`, points: rule.points, duration: rule.durationSeconds });
-  }
-
-  const limiters: Partial<Record<LimitKind, KindLimiter>> = {};
+  const limiters = limitersFor(options.rules, store, (kind, rule) => limiterStore.make(`${keyPrefix}:${kind}`, rule), keyPrefix, timeoutMs);
   const limiterOf = (kind: LimitKind): KindLimiter => {
     const limiter = limiters[kind];
     if (!limiter) throw new RangeError(`no rate limit rule for ${kind}`);
     return limiter;
   };
-  for (const [kind, rule] of ruleEntries(options.rules)) {
-    const base = makePrimary(kind, rule);
-    limiters[kind] =
-      store === 'memory'
-        ? { rule, primary: base, fallback: null }
-        : {
-            rule,
-            // A hung store (a half-open TCP connection, a locked row) must not hang the request.
-            // The wrapper's typings make it a RateLimiterInsuredAbstract, a RateLimiterAbstract.
-            primary: new RLWrapperTimeouts({ limiter: base, timeoutMs }),
-            fallback: new RateLimiterMemory({ keyPrefix: `${keyPrefix}:${kind}`, points: rule.points, duration: rule.durationSeconds }),
-          };
-  }
 
   let closed = false;
 
@@ -326,9 +247,45 @@ export async function createRateLimits(options: RateLimitsOptions): Promise<Rate
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all(cleanups.map((cleanup) => cleanup()));
+      await limiterStore.close();
     },
   };
+}
+
+/** A warning at most once a minute, saying how many were held back since the last one. */
+function throttledWarn(log: Logger): (message: string, error: unknown) => void {
+  let lastWarnAt = 0;
+  let suppressed = 0;
+  return (message, error) => {
+    const now = Date.now();
+    if (now - lastWarnAt < WARN_EVERY_MS) {
+      suppressed += 1;
+      return;
+    }
+    lastWarnAt = now;
+    // Messages only: a failed query's full error carries its parameters, i.e. guest ids.
+    log.warn({ error: describeError(error), suppressed }, message);
+    suppressed = 0;
+  };
+}
+
+/** Each ruled kind's limiter in the store, bounded in time and backed by one in memory unless the store is memory. */
+function limitersFor(rules: LimitRules, store: RateLimitStore, make: (kind: LimitKind, rule: LimitRule) => RateLimiterAbstract, keyPrefix: string, timeoutMs: number): Partial<Record<LimitKind, KindLimiter>> {
+  const limiters: Partial<Record<LimitKind, KindLimiter>> = {};
+  for (const [kind, rule] of ruleEntries(rules)) {
+    const base = make(kind, rule);
+    limiters[kind] =
+      store === 'memory'
+        ? { rule, primary: base, fallback: null }
+        : {
+            rule,
+            // A hung store (a half-open TCP connection, a locked row) must not hang the request.
+            // The wrapper's typings make it a RateLimiterInsuredAbstract, a RateLimiterAbstract.
+            primary: new RLWrapperTimeouts({ limiter: base, timeoutMs }),
+            fallback: new RateLimiterMemory({ keyPrefix: `${keyPrefix}:${kind}`, points: rule.points, duration: rule.durationSeconds }),
+          };
+  }
+  return limiters;
 }
 
 function ruleEntries(rules: LimitRules): Array<[LimitKind, LimitRule]> {
@@ -355,56 +312,4 @@ function describeError(error: unknown): string {
 function checkGuest(guestId: string) {
   // An empty id would put every such request on one shared counter.
   if (typeof guestId !== 'string' || guestId.length === 0) throw new TypeError('guestId must be a non-empty string');
-}
-
-/**
- * Creates rate_limits if missing. Temporary, until the table is in lib/db/schema.server.ts and a
- * migration; guarded by an advisory lock because concurrent CREATE TABLE IF NOT EXISTS can still
- * collide on Postgres's catalogs.
- */
-async function ensureTable(db: Db) {
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${TABLE_LOCK})`);
-    // Checked first so an existing table is not locked by CREATE INDEX IF NOT EXISTS at every start.
-    const rows = await rowsOf<{ exists: boolean }>(tx, sql`select to_regclass('rate_limits') is not null as "exists"`);
-    if (rows[0]?.exists) return;
-    for (const statement of RATE_LIMITS_TABLE_STATEMENTS) await tx.execute(sql.raw(statement));
-  });
-}
-
-/**
- * An ioredis client that fails commands at once while disconnected (no offline queue, one retry),
- * so a Redis outage turns into fast store errors rather than requests waiting on reconnects. It
- * waits a moment for the first connection but does not fail without one: ioredis keeps
- * reconnecting, and the store-failure policy covers the gap.
- */
-async function connectRedis(url: string, outage: { down: (error: unknown) => void; back: () => void }): Promise<Redis> {
-  const client = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
-    retryStrategy: (times) => Math.min(times * 200, 2000),
-  });
-  // An outage is logged once, with its cause, and its end once: not every reconnect attempt.
-  let down = false;
-  client.on('error', (error: unknown) => {
-    if (down) return;
-    down = true;
-    outage.down(error);
-  });
-  client.on('ready', () => {
-    if (!down) return;
-    down = false;
-    outage.back();
-  });
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      client.off('ready', done);
-      resolve();
-    };
-    const timer = setTimeout(done, 2000);
-    client.once('ready', done);
-  });
-  return client;
 }
