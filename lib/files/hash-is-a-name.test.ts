@@ -6,8 +6,10 @@
  * every way a hash can be written (a device file's record, a link to "my datasets", a move to the
  * account, a figure in a run's output, a share and a fork of it, a fork of the victim's share) and
  * then call EVERY route under app/api, found by walking the folder: every GET with each of their
- * ids and the victim's hashes, every other method with a body that names the victim's hash. No
- * answer may hold the victim's bytes (as they are, in base64, inside a zip). A route added later is
+ * ids and the victim's hashes, every other method with a body that names the victim's hash, and
+ * the chat route in a conversation that shows the victim's figure (a fake provider records what
+ * the model is sent). No answer, and nothing sent to the model, may hold the victim's bytes (as
+ * they are, in base64, inside a zip). A route added later is
  * walked too; a method other than GET must be listed below with what it does, or this test fails.
  */
 import { createHash } from 'node:crypto';
