@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DbHandle } from '@/lib/db/client.server';
 import type { Logger } from '@/lib/log/logger.server';
 import { capturedLog } from '@/lib/testing/captured-log';
+import { plantedValues, quotedCsv } from '@/lib/testing/planted-values';
 
 const SECRET = 'ZEBRA-4417';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -217,8 +218,9 @@ describe('what the model sees, through the chat handler', () => {
       expect(text, where).not.toContain('Brien');
       expect(text, where).toContain('kept.csv');
     }
+    // The hash: stored as the page gave it; a share shows it salted for its link.
     expect(stored).toContain('d'.repeat(64));
-    expect(shared).toContain('d'.repeat(64));
+    expect(shared).toMatch(/"sha256":"[0-9a-f]{64}"/);
     // What it may hold: the header row's names and the types; a headerless file's reader names.
     expect(stored).toContain('{"name":"customer","type":"string"}');
     expect(stored).toContain('{"name":"column0","type":"string"},{"name":"column1","type":"integer"}');
@@ -233,46 +235,6 @@ describe('what the model sees, through the chat handler', () => {
    * none of the values, and still holds the column names of the header rows.
    */
   describe('under schema no planted value reaches the provider, whatever the code does with it', () => {
-    /** mulberry32: the same values for a seed, so a failure can be replayed. */
-    function generator(seed: number) {
-      let state = seed >>> 0;
-      return () => {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let t = state;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
-    }
-    const SCRIPTS = ['BCDFGHJKLMNPQRSTVWXZ', 'ΒΓΔΘΛΞΠΣΦΨΩ', 'БГДЖЗИЛПФЦЧШЩЮЯ', 'ÆØÅÑÇŒ', '龍鳳麒麟雀虎'];
-
-    function plant(seed: number) {
-      const next = generator(seed);
-      const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
-      const words: string[] = [];
-      const word = () => {
-        const script = next() < 0.6 ? SCRIPTS[0] : pick(SCRIPTS);
-        const made = `${pick(Array.from(SCRIPTS[0]))}${Array.from({ length: 6 }, () => pick(Array.from(script))).join('')}`;
-        words.push(made);
-        return made;
-      };
-      const digits = () => String(1000 + Math.floor(next() * 90000));
-      const shapes = [
-        () => `O’${word()} ${word()}`,
-        () => `${word()}'s “${word()}”`,
-        () => `${word()}, ${word()} ${digits()}`,
-        () => `${word()}\n${word()}`,
-        () => `"${word()}" ${word()}`,
-        () => `${word()} ‘${word()}’`,
-        () => `${word()}`,
-        () => `${word()}-${digits()} ${word()}`,
-      ];
-      const value = () => pick(shapes)();
-      return { words, value, digits };
-    }
-
-    const csvCell = (cell: string | number) => `"${String(cell).replace(/"/g, '""')}"`;
-    const csv = (rows: Array<Array<string | number>>) => `${rows.map((row) => row.map(csvCell).join(',')).join('\n')}\n`;
     const PRE = 'import pandas as pd\ndf = pd.read_csv(f"{DATA}/sales.csv")\n';
     const SHAPES: Array<{ toolName: 'python' | 'sql'; code: string }> = [
       // Values become column names.
@@ -340,12 +302,12 @@ describe('what the model sees, through the chat handler', () => {
       const engines = await startRealEngines(dataDir, outputDir);
       try {
         for (const seed of [1, 2, 3]) {
-          const { words, value, digits } = plant(seed);
+          const { words, value, digits } = plantedValues(seed);
           for (const written of fs.readdirSync(outputDir)) fs.rmSync(path.join(outputDir, written));
-          const sales = csv([['customer', 'city', 'amount', 'note', 'day'], ...Array.from({ length: 6 }, (_, i) => [value(), value(), Number(digits()), value(), `2024-01-0${i + 1}`])]);
+          const sales = quotedCsv([['customer', 'city', 'amount', 'note', 'day'], ...Array.from({ length: 6 }, (_, i) => [value(), value(), Number(digits()), value(), `2024-01-0${i + 1}`])]);
           const bad = value();
-          const big = `id,amount,who\n${Array.from({ length: 30_000 }, (_, i) => `${i},${i === 25_000 ? csvCell(bad) : i % 97},w${i % 7}`).join('\n')}\n`;
-          const raw = csv(Array.from({ length: 4 }, () => [value(), Number(digits()), value()]));
+          const big = `id,amount,who\n${Array.from({ length: 30_000 }, (_, i) => `${i},${i === 25_000 ? quotedCsv([[bad]]).trim() : i % 97},w${i % 7}`).join('\n')}\n`;
+          const raw = quotedCsv(Array.from({ length: 4 }, () => [value(), Number(digits()), value()]));
           const files = { 'sales.csv': sales, 'big.csv': big, 'raw.csv': raw };
           for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dataDir, name), text);
           // Attachments as the page makes them: the browser's sniffer over the file's first bytes.
