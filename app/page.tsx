@@ -1,5 +1,5 @@
 import { Chat } from '@/components/chat/chat';
-import { KernelBoot } from '@/components/chat/kernel-boot';
+import { KernelBoot } from '@/components/chat/kernel-boot.server';
 import { getClientConfig } from '@/lib/client-config.server';
 import { resolveIdentity } from '@/lib/auth/current-user.server';
 import { initialModelId } from '@/lib/chat/choose-model.server';

@@ -29,11 +29,14 @@ describe('the side of the wire, from the file names', () => {
       ['lib/files/cache.client.ts', 'export const c = caches;'],
       ['lib/files/upload.server.ts', 'export const u = 1;'],
       ['components/chat/chat.tsx', "'use client';\nimport { db } from '@/lib/db/client.server';\nimport type { s } from '@/lib/blobs/store.server';\nexport const c = db;"],
+      ['components/chat/boot.tsx', "import { headers } from 'next/headers';\nexport async function Boot() { return (await headers()).get('x-nonce'); }"],
+      ['components/chat/boot.server.tsx', "import 'server-only';\nimport { headers } from 'next/headers';\nexport async function Boot() { return (await headers()).get('x-nonce'); }"],
     ]);
     const problems = sideProblems(files);
     expect(problems).toEqual(
       expect.arrayContaining([
         'components/chat/chat.tsx: page-side code imports the server module lib/db/client.server.ts.',
+        "components/chat/boot.tsx: page-side code imports the server package 'next/headers'; a server component is named .server.tsx.",
         'lib/blobs/store.server.ts: blobs and the database import each other (lib/db/client.server.ts).',
         expect.stringContaining('lib/targets/r/notebook.ts: a target imports the notebook exporter (lib/notebook/requirements.ts)'),
         expect.stringContaining("lib/files/sniff.ts: a shared module imports the server package 'node:fs'"),
@@ -44,5 +47,7 @@ describe('the side of the wire, from the file names', () => {
     );
     // A type-only import is erased: the page's type import of a server module is not a problem.
     expect(problems.filter((p) => p.includes('store.server.ts') && p.startsWith('components/'))).toEqual([]);
+    // A server component named so may read the request's headers.
+    expect(problems.filter((p) => p.startsWith('components/chat/boot.server.tsx'))).toEqual([]);
   });
 });

@@ -13,6 +13,8 @@
  */
 import { resolveImport, type SourceFiles } from './layers';
 
+/** Packages that run on the server only (a page-side module importing one is a server module misnamed). */
+const SERVER_ONLY_PACKAGES = /^(node:|fs$|path$|os$|child_process$|postgres$|@electric-sql\/pglite|drizzle-orm|pino|ioredis|nodemailer|prom-client|@aws-sdk\/|next\/headers$|next\/server$)/;
 const SERVER_PACKAGES = /^(node:|fs$|path$|os$|child_process$|postgres$|@electric-sql\/pglite|drizzle-orm|better-auth|@better-auth\/|pino|ioredis|nodemailer|prom-client|@aws-sdk\/|tar$|next\/headers$|next\/server$|server-only$)/;
 
 /** Value imports of a module: [specifier, resolved repository path or null for a package]. */
@@ -51,6 +53,7 @@ export function sideProblems(files: SourceFiles): string[] {
     for (const [spec, target] of imports) {
       const targetSide = target ? sideOf(target, files.get(target) ?? '') : null;
       if (side === 'page' && targetSide === 'server') problems.push(`${file}: page-side code imports the server module ${target}.`);
+      if (side === 'page' && !target && SERVER_ONLY_PACKAGES.test(spec) && !file.endsWith('.test-support.ts')) problems.push(`${file}: page-side code imports the server package '${spec}'; a server component is named .server.tsx.`);
       if (side === 'server' && targetSide === 'page' && !/^['"]use client['"]/m.test(files.get(target!) ?? '')) problems.push(`${file}: server code imports the page-side module ${target}.`);
       if (side === 'shared') {
         if (targetSide === 'server' || targetSide === 'page') problems.push(`${file}: a shared module imports the ${targetSide === 'server' ? 'server' : 'page-side'} module ${target}; name this file .${targetSide === 'server' ? 'server' : 'client'}.ts or move what it needs into a shared module.`);

@@ -1,6 +1,6 @@
 import { notFound } from 'next/navigation';
 import { Chat } from '@/components/chat/chat';
-import { KernelBoot } from '@/components/chat/kernel-boot';
+import { KernelBoot } from '@/components/chat/kernel-boot.server';
 import { getClientConfig } from '@/lib/client-config.server';
 import { resolveIdentity } from '@/lib/auth/current-user.server';
 import { loadOwnConversation } from '@/lib/chat/load-conversation.server';

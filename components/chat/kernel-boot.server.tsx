@@ -1,3 +1,4 @@
+import 'server-only';
 import { headers } from 'next/headers';
 import { pythonBootScriptUrl, type WorkerLocation } from '@/lib/targets/python/worker-url';
 
