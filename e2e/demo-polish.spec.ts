@@ -104,3 +104,18 @@ test('at 390 px the notices take one line each, the conversation keeps 70% of th
   await expect(download).toBeVisible();
   await page.screenshot({ path: 'docs/screenshots/notices-1280-light.png' });
 });
+
+test('the offline demo says its model is built in: nothing is said to be sent to a model provider', async ({ page }) => {
+  await openChat(page);
+  await send(page, 'Compute the 25th Fibonacci number');
+  await waitForTurn(page);
+  const total = page.getByTestId('model-sent-total');
+  await expect(total).toContainText('the built-in demo model, which runs on this server');
+  await expect(total).toContainText('nothing was sent to a model provider');
+  await expect(total).not.toContainText('Sent to the model provider');
+  await page.getByRole('button', { name: 'What the model saw' }).last().click();
+  const dialog = page.getByRole('dialog', { name: 'What the model saw' });
+  await expect(dialog.getByTestId('model-input').first()).toBeVisible();
+  await expect(dialog).toContainText('nothing left this server');
+  await expect(dialog).not.toContainText('sent the model provider');
+});

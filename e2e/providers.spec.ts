@@ -160,3 +160,24 @@ test('a model without tool calling writes code blocks, and a model without image
   expect(outputs).not.toContain('image_url');
   expect(outputs).not.toContain('iVBORw0KGgo');
 });
+
+test('on a phone the model picker shows the whole name of every model', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openNew(page);
+  const picker = page.getByRole('combobox', { name: 'Model', exact: true });
+  for (const model of MODELS) {
+    await picker.selectOption(model.id);
+    // The selected option's text, in the select's own font, fits inside it (less its padding and arrow).
+    const { needed, room } = await picker.evaluate((select: HTMLSelectElement) => {
+      const style = getComputedStyle(select);
+      const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+      context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const text = select.options[select.selectedIndex].text;
+      return { needed: context.measureText(text).width, room: select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16 };
+    });
+    expect(needed, model.label).toBeLessThanOrEqual(room);
+  }
+  // Nothing of the header is pushed out of the page.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath('header-390.png') });
+});

@@ -53,14 +53,18 @@ const result = await esbuild.build({
   alias: { '@': root },
   logLevel: 'warning',
 });
-// workers/*.page.ts run in the page, beside the workers they start: classic scripts (an async
-// script tag cannot be a module and still skip the parser), served from the same directory.
+// workers/*.client.ts run in the page, beside the workers they start (the Python boot script,
+// lib/targets/python/worker-url.ts): classic scripts (an async script tag cannot be a module and
+// still skip the parser), served from the same directory as <name>.js.
+const PAGE_SCRIPT_SUFFIX = '.client.ts';
 const pageEntryPoints = Object.fromEntries(
   fs
     .readdirSync(path.join(root, 'workers'))
-    .filter((name) => name.endsWith('.page.ts'))
-    .map((name) => [name.slice(0, -'.page.ts'.length), path.join(root, 'workers', name)]),
+    .filter((name) => name.endsWith(PAGE_SCRIPT_SUFFIX))
+    .map((name) => [name.slice(0, -PAGE_SCRIPT_SUFFIX.length), path.join(root, 'workers', name)]),
 );
+// Every page asks for the Python boot script: a build without it answered each page load with a 404.
+if (Object.keys(pageEntryPoints).length === 0) throw new Error(`build-workers: no page script (workers/*${PAGE_SCRIPT_SUFFIX}) found; the Python boot script would be missing`);
 const pageResult = await esbuild.build({
   entryPoints: pageEntryPoints,
   write: false,

@@ -224,6 +224,11 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           },
           pipelineRef.current,
         );
+        const code = ran && stoppedRef.current && storedRef.current ? readRunPart({ type: `tool-${ran.target.toolName}`, toolCallId: id, state: 'input-available', input: toolCall.input })?.code : null;
+        // The person stopped the turn: no next request carries this run, so it is stored now, as
+        // it ended ("interrupted … Variables were kept", every line it printed), before the cell
+        // shows that end, so what the cell shows is what a reload shows.
+        if (ran && code != null) ran = { ...ran, result: await saveCellRun(conversationId, id, code, ran.result) };
         const result = ran?.result;
         if (result) runs.update(id, (run) => ({ ...run, phase: { kind: 'done' }, result }));
       } finally {
@@ -231,16 +236,6 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         runHold.release(id);
       }
       if (!ran) return;
-      if (stoppedRef.current) {
-        // The person stopped the turn: no next request carries this run, so it is stored now, as
-        // it ended ("interrupted … Variables were kept", every line it printed).
-        const code = readRunPart({ type: `tool-${ran.target.toolName}`, toolCallId: id, state: 'input-available', input: toolCall.input })?.code;
-        if (code != null && storedRef.current) {
-          const saved = await saveCellRun(conversationId, id, code, ran.result);
-          if (saved !== ran.result) runs.update(id, (run) => ({ ...run, result: saved }));
-          ran = { ...ran, result: saved };
-        }
-      }
       // Rendering a large result and serialising it for the model are separate tasks, so
       // neither adds to the other's time on the main thread.
       await new Promise((resolve) => setTimeout(resolve, 0));

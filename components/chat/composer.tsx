@@ -7,7 +7,10 @@ import { isSubmitKey } from './use-edit-field';
 
 type ComposerProps = {
   busy: boolean;
-  /** Sending waits while files are still uploading. */
+  /**
+   * False while attached files are still being kept or uploaded: a message sent then waits, says
+   * so under the box, and goes when they are ready (or is taken back with Cancel).
+   */
   canSend: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
@@ -63,11 +66,24 @@ export const Composer = memo(forwardRef<HTMLTextAreaElement, ComposerProps>(func
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+  /** A message sent while its files were not ready: it goes when they are. */
+  const [queued, setQueued] = useState<string | null>(null);
+  useEffect(() => {
+    if (queued === null || busy || !canSend) return;
+    onSend(queued);
+    setQueued(null);
+  }, [queued, busy, canSend, onSend]);
   const send = () => {
     const value = text.trim();
-    if (!value || busy || !canSend) return;
-    onSend(value);
+    if (!value || busy || queued !== null) return;
+    if (canSend) onSend(value);
+    else setQueued(value);
     setText('');
+  };
+  const cancelQueued = () => {
+    setText(queued ?? '');
+    setQueued(null);
+    textarea.current?.focus();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (isSubmitKey(event, 'enter')) {
@@ -87,6 +103,16 @@ export const Composer = memo(forwardRef<HTMLTextAreaElement, ComposerProps>(func
       }}
     >
       {attachments}
+      {queued !== null && (
+        <p role="status" data-testid="queued-message" className="mb-1 flex items-center gap-2 rounded-lg bg-blue-50 px-2 py-1 text-xs text-blue-900 dark:bg-blue-950 dark:text-blue-100">
+          <span className="min-w-0 flex-1 truncate">
+            Sends when the files are ready: <q>{queued}</q>
+          </span>
+          <button type="button" onClick={cancelQueued} className="shrink-0 underline">
+            Cancel
+          </button>
+        </p>
+      )}
       <div className="flex items-end gap-2">
       <input
         ref={picker}
@@ -135,7 +161,7 @@ export const Composer = memo(forwardRef<HTMLTextAreaElement, ComposerProps>(func
           Stop
         </button>
       ) : (
-        <button type="submit" disabled={!text.trim() || !canSend} className="rounded-xl bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-40">
+        <button type="submit" disabled={!text.trim() || queued !== null} title={canSend ? undefined : 'Sends when the attached files are ready'} className="rounded-xl bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-40">
           Send
         </button>
       )}

@@ -23,11 +23,20 @@ const tracedRehypePlugins = [...rehypePlugins, rehypeFigures];
  */
 export type MarkdownProps = { text: string; streaming?: boolean; traced?: boolean };
 
+/**
+ * While the answer arrives, an unfinished link shows as its text only (remend's `text-only`): its
+ * `protocol` form wrote `](streamdown:incomplete-link)` after a `[` that never closes, such as an
+ * interval's `[0, 1)`. Once complete, the text is what the model wrote: nothing is completed.
+ */
+const remendWhileStreaming = { linkMode: 'text-only' } as const;
+
 const MarkdownStreamdown = memo(function MarkdownStreamdown({ text, streaming = false, traced = false }: MarkdownProps) {
   return (
     <Streamdown
       mode="streaming"
       isAnimating={streaming}
+      parseIncompleteMarkdown={streaming}
+      remend={remendWhileStreaming}
       skipHtml
       rehypePlugins={traced ? tracedRehypePlugins : rehypePlugins}
       components={traced ? traceComponents : undefined}

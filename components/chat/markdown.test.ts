@@ -42,6 +42,26 @@ describe('streaming markdown on incomplete input', () => {
     }
   });
 
+  it('shows an unclosed [ as written once the answer is complete, and never the incomplete-link marker', () => {
+    const texts = [
+      'The interval [0, 1) is half-open.\n\nNext paragraph.',
+      'Range [0, 1)\n\nNext paragraph.',
+      'Values [1, 2, 3\n```python\nx = 1\n```',
+      'arr[i and «данные» [ü',
+      '- item [1\n- item 2',
+      'Take [x](https://example.org/a) and [y',
+      '| a | b |\n| - | - |\n| [0, 1) | x |\n\nThe end [',
+    ];
+    for (const text of texts) {
+      const done = visibleText(renderToStaticMarkup(createElement(Markdown, { text, streaming: false })));
+      expect(done, text).not.toContain('streamdown:');
+      expect(done, text).not.toContain('](');
+      // Every opening bracket the model wrote outside a link is still there.
+      expect(done.split('[').length, text).toBe(text.replace(/\[x\]\(https:\/\/example\.org\/a\)/, 'x').split('[').length);
+    }
+    for (const text of texts) for (let end = 1; end <= text.length; end += 1) expect(visibleText(renderStreaming(text.slice(0, end)))).not.toContain('streamdown:');
+  });
+
   it('never renders raw HTML from the text', () => {
     const html = renderStreaming('<img src=x onerror=alert(1)> and <script>alert(1)</script> **done**');
     expect(html).not.toContain('<script');

@@ -15,7 +15,8 @@ export function capabilityNote(model: ModelChoice): string {
 export function ModelPicker({ models, value, onChange, disabled }: { models: ModelChoice[]; value: string; onChange: (id: string) => void; disabled: boolean }) {
   const current = models.find((m) => m.id === value);
   return (
-    <label className="flex min-w-0 items-center gap-1 text-xs">
+    // On a phone the picker takes a row of its own under the title, so the model's whole name shows.
+    <label className="flex min-w-0 items-center gap-1 text-xs max-sm:order-last max-sm:basis-full">
       <span className="sr-only">Model</span>
       <select
         data-testid="model-picker"
@@ -23,7 +24,7 @@ export function ModelPicker({ models, value, onChange, disabled }: { models: Mod
         disabled={disabled}
         onChange={(event) => onChange(event.target.value)}
         title={current ? `${current.label}${capabilityNote(current) ? ` (${capabilityNote(current)})` : ''}: the model that writes the next answer` : undefined}
-        className="max-w-[11rem] truncate rounded-full max-sm:max-w-[6.5rem] border border-zinc-300 bg-zinc-50 px-2 py-0.5 text-xs disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900"
+        className="max-w-[16rem] truncate rounded-full max-sm:max-w-full border border-zinc-300 bg-zinc-50 px-2 py-0.5 text-xs disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900"
       >
         {models.map((model) => (
           <option key={model.id} value={model.id}>

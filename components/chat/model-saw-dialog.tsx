@@ -13,6 +13,9 @@ const POLICY_WORDS = {
   schema: 'only the shape of the data: column names and types, sizes, that a figure was made, errors without values',
 } as const;
 
+/** Who got the requests on a server that offers only its built-in model (the offline demo). */
+const BUILT_IN = 'the built-in demo model, which runs on this server';
+
 /**
  * "What the model saw" for one answer: every request the server sent the model provider while
  * writing it, text and images as sent with their byte counts, and the conversation's running total.
@@ -33,7 +36,7 @@ export function ModelSawDialog({ open, onClose, conversationId, answerId }: { op
     return () => abort.abort();
   }, [open, conversationId, answerId]);
   return (
-    <Dialog open={open} onClose={onClose} title="What the model saw" description="Exactly what this server sent the model provider while writing this answer.">
+    <Dialog open={open} onClose={onClose} title="What the model saw" description={state && 'loaded' in state && state.loaded.builtInModel ? `Exactly what this server gave ${BUILT_IN} while writing this answer; nothing left this server.` : 'Exactly what this server sent the model provider while writing this answer.'}>
       <div className="max-h-[70vh] space-y-3 overflow-auto text-sm" data-testid="model-saw">
         {state === null && <p>Loading…</p>}
         {state && 'error' in state && <p role="alert">{state.error}</p>}
@@ -110,7 +113,7 @@ export function ModelSentTotal({ conversationId, refreshKey }: { conversationId:
   const { totals } = loaded;
   return (
     <p className="mx-auto max-w-3xl px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400" data-testid="model-sent-total">
-      Sent to the model provider in this conversation: {formatBytes(totals.textBytes)} of text, {formatBytes(totals.imageBytes)} of images in {totals.requests} request{totals.requests === 1 ? '' : 's'}
+      {loaded.builtInModel ? `Given to ${BUILT_IN} (nothing was sent to a model provider) in this conversation:` : 'Sent to the model provider in this conversation:'} {formatBytes(totals.textBytes)} of text, {formatBytes(totals.imageBytes)} of images in {totals.requests} request{totals.requests === 1 ? '' : 's'}
       {loaded.modelSees === 'schema' ? ' (only the shape of the data)' : ''}.
     </p>
   );

@@ -21,6 +21,9 @@ function withCellRun(messages: UIMessage[], toolCallId: string, code: string, re
   });
 }
 
+/** Under the browsers' 64 KB limit for requests that outlive their page, counting characters as up to 2 bytes. */
+const KEEPALIVE_BYTES = 30_000;
+
 /**
  * Stores a cell's run (app/api/conversations/[id]/cells): the user's run of a finished cell
  * (`result.userRun` set), or the page's run of a call the model's turn waited for when the person
@@ -28,10 +31,13 @@ function withCellRun(messages: UIMessage[], toolCallId: string, code: string, re
  * with a notice when it could not be saved.
  */
 export async function saveCellRun(conversationId: string, toolCallId: string, code: string, result: RunResult): Promise<RunResult> {
+  const body = JSON.stringify({ code, result });
   const response = await fetch(`/api/conversations/${conversationId}/cells/${encodeURIComponent(toolCallId)}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ code, result }),
+    body,
+    // Outlives a reload right after (the browser keeps at most 64 KB of such bodies in flight).
+    keepalive: body.length < KEEPALIVE_BYTES,
   }).catch(() => null); // no answer: worded below like a refusal
   if (response?.ok) return result;
   const why = await failureWords(response, 'Runpad could not be reached.');

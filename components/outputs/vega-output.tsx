@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { embedOptions, loadVega } from '@/lib/charts/load-vega.client';
 import { noNetworkLoader } from '@/lib/charts/no-network-loader.client';
-import { findUrls, safeSpec, urlRefusal, type ChartSpec } from '@/lib/charts/vegalite';
+import { findUrls, fittedSpec, safeSpec, urlRefusal, type ChartSpec } from '@/lib/charts/vegalite';
 
 type Drawn = { spec: ChartSpec; state: 'rendered' } | { spec: ChartSpec; state: 'failed'; message: string };
 
@@ -40,7 +40,7 @@ export function VegaOutput({ spec }: { spec: ChartSpec }) {
         const modules = await loadVega();
         if (cancelled) return;
         const { loader, refused } = noNetworkLoader();
-        const result = await modules.embed(element, safeSpec(spec) as Parameters<typeof modules.embed>[1], embedOptions(modules, loader));
+        const result = await modules.embed(element, fittedSpec(safeSpec(spec)) as Parameters<typeof modules.embed>[1], embedOptions(modules, loader));
         if (cancelled) {
           result.finalize();
           return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mimeBundleSchema, VEGALITE_SPEC_MAX_BYTES } from '@/lib/runtime/protocol';
-import { describeChart, findUrls, safeSpec, urlRefusal, vegaLiteSpecOf } from './vegalite';
+import { describeChart, findUrls, fittedSpec, safeSpec, urlRefusal, vegaLiteSpecOf } from './vegalite';
 
 const BAR = {
   $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
@@ -39,6 +39,24 @@ describe('safeSpec', () => {
     const spec = { ...BAR, usermeta: { embedOptions: { actions: true, ast: false, bind: 'body' }, mine: 1 } };
     expect(safeSpec(spec)).toEqual({ ...BAR, usermeta: { mine: 1 } });
     expect(safeSpec(BAR)).toBe(BAR);
+  });
+});
+
+describe('fittedSpec', () => {
+  it('fills the card with a single view whose width the spec leaves open (Altair, pandas, hand-written)', () => {
+    const altair = { ...BAR, config: { view: { continuousWidth: 300, continuousHeight: 300 } } };
+    for (const spec of [BAR, altair, { ...BAR, mark: 'line', encoding: { x: { field: 'k', type: 'temporal' } } }, { layer: [BAR, BAR], data: BAR.data }]) {
+      expect(fittedSpec(spec)).toMatchObject({ width: 'container', autosize: { type: 'fit', contains: 'padding' } });
+    }
+  });
+
+  it('leaves a width the spec sets, its own autosize, and compositions that cannot take the card width', () => {
+    expect(fittedSpec({ ...BAR, width: 420 })).toEqual({ ...BAR, width: 420 });
+    expect(fittedSpec({ ...BAR, width: { step: 30 } })).toEqual({ ...BAR, width: { step: 30 } });
+    expect(fittedSpec({ ...BAR, autosize: 'none' })).toMatchObject({ width: 'container', autosize: 'none' });
+    for (const composed of [{ hconcat: [BAR, BAR] }, { vconcat: [BAR] }, { concat: [BAR] }, { facet: { field: 'k' }, spec: BAR }, { repeat: ['v'], spec: BAR }, { ...BAR, encoding: { ...BAR.encoding, column: { field: 'k' } } }, { ...BAR, encoding: { ...BAR.encoding, facet: { field: 'k' } } }]) {
+      expect(fittedSpec(composed)).toEqual(composed);
+    }
   });
 });
 

@@ -33,6 +33,23 @@ export function safeSpec(spec: ChartSpec): ChartSpec {
   return { ...spec, usermeta: rest };
 }
 
+/** Top-level keys of a composed view, which Vega-Lite cannot size to its container. */
+const COMPOSED_KEYS = ['hconcat', 'vconcat', 'concat', 'facet', 'repeat'] as const;
+
+/**
+ * The spec drawn to the width of its card: a single view (or layers) whose width the spec leaves
+ * open gets `width: "container"` (and `autosize: fit` unless it sets its own). Altair and most
+ * hand-written specs leave it open, and were drawn at Vega-Lite's default of a few hundred pixels
+ * inside a card more than twice as wide. A set width, and compositions (concat, facet, repeat, a
+ * row/column/facet channel), which cannot take their container's width, are left as they are.
+ */
+export function fittedSpec(spec: ChartSpec): ChartSpec {
+  if ('width' in spec || COMPOSED_KEYS.some((key) => key in spec)) return spec;
+  const encoding = isObject(spec.encoding) ? spec.encoding : {};
+  if ('row' in encoding || 'column' in encoding || 'facet' in encoding) return spec;
+  return { ...spec, width: 'container', autosize: spec.autosize ?? { type: 'fit', contains: 'padding' } };
+}
+
 /** Keys whose values are data rows, never spec: a column named "url" is not a data source. */
 const DATA_KEYS = new Set(['values', 'datasets']);
 

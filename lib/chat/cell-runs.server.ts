@@ -34,7 +34,9 @@ export async function saveCellRun(db: Db, userId: string, conversationId: string
     const read = readRunPart(message.parts[index]) as NonNullable<ReturnType<typeof readRunPart>>;
     // Only a run that finished is the user's to run again; only a waiting call takes the page's run of its own code.
     const userRun = run.result.userRun !== undefined;
-    const fits = userRun ? read.part.state === 'output-available' : isPendingRunPart(read.part) && read.code === run.code;
+    // A waiting call closed as cut off by a reload (lib/chat/abandoned-runs.server.ts) before its page's own end arrived takes that end too.
+    const closedByReload = read.recorded?.status === 'page-closed' && read.recorded.userRun === undefined;
+    const fits = userRun ? read.part.state === 'output-available' : (isPendingRunPart(read.part) || closedByReload) && read.code === run.code;
     if (!fits) return false;
     const { type } = read.part;
     const [updated] = await externalizeMessageImages([{ id: message.id, role: message.role, parts: [{ type, toolCallId, state: 'output-available', output: run.result }] }], userId, conversationId, db);

@@ -48,6 +48,14 @@ describe('saveCellRun: the outcome of a run the person stopped', () => {
     expect((await listRunProgress(handle.db, id)).has(toolCallId)).toBe(false);
   });
 
+  it('takes the page’s end of a run that a reload closed first (the reload’s read came before the page’s write)', async () => {
+    const id = await conversationWaitingFor('tool-python', 'call-raced');
+    await closeAbandonedRuns(handle.db, user, id, await listMessages(handle.db, id));
+    expect(readRunPart((await listMessages(handle.db, id)).at(-1)?.parts[1])?.recorded?.status).toBe('page-closed');
+    expect(await saveCellRun(handle.db, user, id, 'call-raced', cellRunSchema.parse({ code: CODE, result: stopped(12_900) }))).toBe(true);
+    expect(readRunPart((await listMessages(handle.db, id)).at(-1)?.parts[1])?.recorded).toMatchObject({ status: 'interrupted', outputs: printed });
+  });
+
   it('refuses a stranger, a call that is not there, and a run whose code is not the call’s', async () => {
     const id = await conversationWaitingFor('tool-python', 'call-a');
     const run = cellRunSchema.parse({ code: CODE, result: stopped(5) });

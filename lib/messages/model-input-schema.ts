@@ -52,6 +52,8 @@ export type ModelInput = z.infer<typeof modelInputSchema>;
 export const modelInputsResponseSchema = z.object({
   modelSees: modelSeesSchema,
   operatorModelSees: modelSeesSchema,
+  /** Every model this server offers is its built-in demo model: nothing was sent to a model provider. */
+  builtInModel: z.boolean(),
   totals: z.object({ requests: z.number().int().nonnegative(), textBytes: z.number().int().nonnegative(), imageBytes: z.number().int().nonnegative() }),
   inputs: z.array(modelInputSchema),
 });

@@ -30,6 +30,7 @@ export const GET = route<{ id: string }>(async ({ request, params }) => {
     {
       modelSees: strictest(getConfig().modelSees, storedModelSees(conversation.modelSees)),
       operatorModelSees: getConfig().modelSees,
+      builtInModel: getConfig().models.models.every((model) => model.provider === 'demo'),
       totals: { requests: totals.requests, textBytes: totals.textBytes, imageBytes: totals.imageBytes },
       inputs: answerId === undefined ? [] : await listModelInputs(db, id, answerId),
     },
