@@ -45,11 +45,136 @@ export const conversations = pgTable(
     modelId: text('model_id'),
     /** What the model may see here, when stricter than the operator's RUNPAD_MODEL_SEES (lib/ai/model-sees.server.ts); null: the operator's. */
     modelSees: text('model_sees'),
+    /** The project it was started in (its instructions, model and model-sees policy apply); null: none. A deleted project leaves its conversations to their authors. */
+    projectId: uuid('project_id').references((): AnyPgColumn => projects.id, { onDelete: 'set null' }),
     storedBytes: storedBytes(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('conversations_owner_updated').on(t.ownerId, t.updatedAt.desc())],
+  (t) => [index('conversations_owner_updated').on(t.ownerId, t.updatedAt.desc()), index('conversations_project').on(t.projectId)],
+);
+
+/**
+ * A project: instructions added to the model's instructions for every conversation started in
+ * it, a default model and a model-sees policy (never wider than the operator's), its members.
+ * Who may do what to it is one rule: lib/access/authorize.server.ts.
+ */
+export const projects = pgTable(
+  'projects',
+  {
+    id: uuid('id').primaryKey(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    instructions: text('instructions').notNull().default(''),
+    /** An id of the operator's model list; null: the instance's default. */
+    modelId: text('model_id'),
+    /** `outputs` or `schema`; null: the operator's RUNPAD_MODEL_SEES. */
+    modelSees: text('model_sees'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('projects_owner').on(t.ownerId), check('projects_model_sees', sql`${t.modelSees} is null or ${t.modelSees} in ('outputs', 'schema')`)],
+);
+
+/** Groups of accounts an admin makes on /admin: a group can be a project's member or a conversation's reader. */
+export const groups = pgTable('groups', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  createdBy: uuid('created_by').references(() => authUsers.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+export const groupMembers = pgTable(
+  'group_members',
+  {
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_members_user').on(t.userId)],
+);
+
+/** A grant to one account or one group (exactly one of the two): a project's member, a conversation's reader. */
+function granteeColumns() {
+  return {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    groupId: uuid('group_id').references(() => groups.id, { onDelete: 'cascade' }),
+    addedBy: uuid('added_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  };
+}
+const oneGrantee = (table: string, t: { userId: AnyPgColumn; groupId: AnyPgColumn }) => check(`${table}_one_grantee`, sql`(${t.userId} is null) <> (${t.groupId} is null)`);
+
+/** A project's members besides its owner: `use` (start conversations in it) or `edit` (also its instructions and members). */
+export const projectMembers = pgTable(
+  'project_members',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    ...granteeColumns(),
+    role: text('role', { enum: ['use', 'edit'] }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('project_members_user').on(t.projectId, t.userId),
+    uniqueIndex('project_members_group').on(t.projectId, t.groupId),
+    index('project_members_by_user').on(t.userId),
+    index('project_members_by_group').on(t.groupId),
+    oneGrantee('project_members', t),
+    check('project_members_role', sql`${t.role} in ('use', 'edit')`),
+  ],
+);
+
+/** Who may read a conversation besides its author (read-only, at /c/<id>, after sign-in). */
+export const conversationReaders = pgTable(
+  'conversation_readers',
+  {
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    ...granteeColumns(),
+  },
+  (t) => [
+    uniqueIndex('conversation_readers_user').on(t.conversationId, t.userId),
+    uniqueIndex('conversation_readers_group').on(t.conversationId, t.groupId),
+    index('conversation_readers_by_user').on(t.userId),
+    index('conversation_readers_by_group').on(t.groupId),
+    oneGrantee('conversation_readers', t),
+  ],
+);
+
+/**
+ * Who shared what with whom, and when (lib/db/queries/share-audit.server.ts is its one writer;
+ * /admin lists it): a project member or a conversation reader added or removed. Emails and names
+ * are copied in, and nothing is a reference, so the record outlives the people and things in it.
+ */
+export const shareAudit = pgTable(
+  'share_audit',
+  {
+    id: uuid('id').primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid('actor_id'),
+    actorEmail: text('actor_email'),
+    /** `member_added`, `member_removed`, `reader_added`, `reader_removed`. */
+    kind: text('kind').notNull(),
+    projectId: uuid('project_id'),
+    conversationId: uuid('conversation_id'),
+    /** The account shared with (its email then), or the group (its name then). */
+    subjectUserId: uuid('subject_user_id'),
+    subjectEmail: text('subject_email'),
+    subjectGroupId: uuid('subject_group_id'),
+    subjectGroupName: text('subject_group_name'),
+    /** A member's role: `use` or `edit`; null for a reader. */
+    role: text('role'),
+  },
+  (t) => [index('share_audit_at').on(t.at)],
 );
 
 export const messages = pgTable(

@@ -1,0 +1,199 @@
+/**
+ * The one authorization rule, walked whole: every standing a person can have (owner, can edit,
+ * can use, a conversation's reader, a group's member, a removed member, a stranger, a guest, no
+ * one) × every action, on a project and on a conversation in it, on the embedded database and on
+ * Postgres. Every answer is asserted, and `authorize`'s refusal is a 404 unless the person may read.
+ */
+import { describe, expect } from 'vitest';
+import type { Db } from '@/lib/db/client.server';
+import { authUsers, conversations } from '@/lib/db/schema.server';
+import { conversationGrants, createGroup, createProject, putConversationReader, putProjectMember, removeConversationReader, removeProjectMember } from '@/lib/db/queries/projects.server';
+import { isAppError } from '@/lib/errors.server';
+import { ensureUser } from '@/lib/db/queries/users.server';
+import { openForTests, pgliteBackend, serverBackend } from '@/lib/testing/databases';
+import { ACTIONS, authorize, may, type Action, type Subject, type Target } from './authorize.server';
+import { granteeSchema, resolveGrantee } from './grantee.server';
+
+const ROLES = ['owner', 'editor', 'user', 'reader', 'groupMember', 'removedMember', 'removedReader', 'stranger', 'guest', 'anonymous'] as const;
+type Role = (typeof ROLES)[number];
+const ids = Object.fromEntries(ROLES.map((role) => [role, crypto.randomUUID()])) as Record<Role, string>;
+/** Emails of every kind: quotes, other scripts, plus signs, upper case. */
+const EMAIL: Record<Role, string> = {
+  owner: "o'wner@example.com",
+  editor: 'éditeur+edit@example.com',
+  user: 'User.With"Quotes"@example.com',
+  reader: 'читатель@example.com',
+  groupMember: '成员@example.com',
+  removedMember: 'removed@example.com',
+  removedReader: 'removed.reader@example.com',
+  stranger: 'stranger@example.com',
+  guest: '',
+  anonymous: '',
+};
+
+const ALL = new Set<Action>(ACTIONS);
+const NONE = new Set<Action>();
+const USE = new Set<Action>(['read', 'run', 'continue', 'read_dataset', 'export']);
+const EDIT = new Set<Action>([...USE, 'change_instructions', 'manage_members']);
+const READ = new Set<Action>(['read', 'run', 'read_dataset', 'export']);
+
+/** What each person may do to the project, and to the owner's conversation in it. */
+const EXPECTED: Record<Role, { project: Set<Action>; conversation: Set<Action> }> = {
+  owner: { project: ALL, conversation: ALL },
+  editor: { project: EDIT, conversation: NONE },
+  user: { project: USE, conversation: NONE },
+  reader: { project: NONE, conversation: READ },
+  // In a group that can use the project and reads the conversation.
+  groupMember: { project: USE, conversation: READ },
+  removedMember: { project: NONE, conversation: NONE },
+  removedReader: { project: NONE, conversation: NONE },
+  stranger: { project: NONE, conversation: NONE },
+  guest: { project: NONE, conversation: NONE },
+  anonymous: { project: NONE, conversation: NONE },
+};
+
+const subject = (role: Role): Subject => (role === 'anonymous' ? null : { userId: ids[role], kind: role === 'guest' ? 'guest' : 'account' });
+
+for (const backend of [pgliteBackend(), serverBackend()]) {
+  describe(`the authorization rule on ${backend.name}`, () => {
+    let db: Db;
+    const live = openForTests(
+      backend,
+      ROLES.filter((role) => role !== 'anonymous').map((role) => ids[role]),
+      (opened) => (db = opened.db),
+    );
+    let projectId = '';
+    let conversationId = '';
+    let memberConversation = '';
+    const targets = (): Array<['project' | 'conversation', Target]> => [
+      ['project', { project: projectId }],
+      ['conversation', { conversation: conversationId }],
+    ];
+
+    async function setUp() {
+      for (const role of ROLES) if (EMAIL[role]) await db.insert(authUsers).values({ id: ids[role], name: role, email: EMAIL[role], emailVerified: true });
+      const project = await createProject(db, ids.owner, { name: 'Ventes “Q3” 数据\nline', instructions: 'Answer in French.' });
+      projectId = project.id;
+      conversationId = crypto.randomUUID();
+      await db.insert(conversations).values({ id: conversationId, ownerId: ids.owner, projectId });
+      memberConversation = crypto.randomUUID();
+      await db.insert(conversations).values({ id: memberConversation, ownerId: ids.removedMember, projectId });
+      const group = await createGroup(db, { name: "Équipe 'data'", createdBy: ids.owner, userIds: [ids.groupMember] });
+      await putProjectMember(db, projectId, { userId: ids.editor }, 'use', ids.owner);
+      // Changing a member's role is the same row, not a second grant.
+      await putProjectMember(db, projectId, { userId: ids.editor }, 'edit', ids.owner);
+      await putProjectMember(db, projectId, { userId: ids.user }, 'use', ids.owner);
+      await putProjectMember(db, projectId, { groupId: group.id }, 'use', ids.owner);
+      const removed = await putProjectMember(db, projectId, { userId: ids.removedMember }, 'edit', ids.owner);
+      await putConversationReader(db, conversationId, { userId: ids.reader }, ids.owner);
+      await putConversationReader(db, conversationId, { groupId: group.id }, ids.owner);
+      const removedReader = await putConversationReader(db, conversationId, { userId: ids.removedReader }, ids.owner);
+      // The removed member could work in the project until now.
+      expect(await may(db, subject('removedMember'), 'continue', { conversation: memberConversation })).toBe(true);
+      expect(await may(db, subject('removedReader'), 'read', { conversation: conversationId })).toBe(true);
+      expect(await removeProjectMember(db, projectId, removed)).toMatchObject({ userId: ids.removedMember, role: 'edit' });
+      expect(await removeConversationReader(db, conversationId, removedReader)).toMatchObject({ userId: ids.removedReader });
+      // A member id of another project removes nothing.
+      expect(await removeProjectMember(db, crypto.randomUUID(), removed)).toBeNull();
+    }
+
+    live('every person × every action, on a project and on a conversation in it', async () => {
+      await setUp();
+      const answers: Record<string, Record<string, boolean>> = {};
+      const expected: Record<string, Record<string, boolean>> = {};
+      for (const role of ROLES) {
+        for (const [kind, target] of targets()) {
+          for (const action of ACTIONS) {
+            const key = `${role} ${kind}`;
+            (answers[key] ??= {})[action] = await may(db, subject(role), action, target);
+            (expected[key] ??= {})[action] = EXPECTED[role][kind].has(action);
+          }
+        }
+      }
+      expect(answers).toEqual(expected);
+    });
+
+    live('a refusal is a 404 to whoever may not read, a 403 to whoever may read but not do this', async () => {
+      const status = async (role: Role, action: Action, target: Target) => {
+        try {
+          await authorize(db, subject(role), action, target);
+          return 200;
+        } catch (error) {
+          if (!isAppError(error)) throw error;
+          return error.status;
+        }
+      };
+      for (const role of ROLES) {
+        for (const [kind, target] of targets()) {
+          for (const action of ACTIONS) {
+            const allowed = EXPECTED[role][kind];
+            expect([role, kind, action, await status(role, action, target)]).toEqual([role, kind, action, allowed.has(action) ? 200 : allowed.has('read') ? 403 : 404]);
+          }
+        }
+      }
+      // An id that names nothing is the same 404 for everyone, the owner too.
+      for (const role of ROLES) {
+        expect(await status(role, 'read', { project: crypto.randomUUID() })).toBe(404);
+        expect(await status(role, 'read', { conversation: crypto.randomUUID() })).toBe(404);
+      }
+    });
+
+    live('a removed member no longer continues their own conversation in the project, and still reads it', async () => {
+      expect(await may(db, subject('removedMember'), 'continue', { conversation: memberConversation })).toBe(false);
+      expect(await may(db, subject('removedMember'), 'read', { conversation: memberConversation })).toBe(true);
+      expect(await may(db, subject('removedMember'), 'export', { conversation: memberConversation })).toBe(true);
+      // The project's owner is not the reader of a member's conversation in it.
+      expect(await may(db, subject('owner'), 'read', { conversation: memberConversation })).toBe(false);
+      expect((await conversationGrants(db, ids.owner, memberConversation)).reader).toBe(false);
+    });
+
+    live('a guest’s own conversation is theirs to do everything with', async () => {
+      const own = crypto.randomUUID();
+      await db.insert(conversations).values({ id: own, ownerId: ids.guest });
+      for (const action of ACTIONS) expect([action, await may(db, subject('guest'), action, { conversation: own })]).toEqual([action, true]);
+      for (const action of ACTIONS) expect([action, await may(db, subject('stranger'), action, { conversation: own })]).toEqual([action, false]);
+    });
+
+    live('the grants are one account or one group, never both or neither', async () => {
+      const bad = [
+        { userId: null, groupId: null },
+        { userId: ids.user, groupId: (await createGroup(db, { name: 'x', createdBy: null, userIds: [] })).id },
+      ];
+      const { projectMembers } = await import('@/lib/db/schema.server');
+      for (const grantee of bad) {
+        await expect(db.insert(projectMembers).values({ id: crypto.randomUUID(), projectId, role: 'use', ...grantee })).rejects.toThrow();
+      }
+      await expect(db.insert(projectMembers).values({ id: crypto.randomUUID(), projectId, role: 'owner' as 'use', userId: ids.stranger })).rejects.toThrow();
+    });
+  });
+}
+
+for (const backend of [pgliteBackend(), serverBackend()]) {
+  describe(`whom a share names, on ${backend.name}`, () => {
+    let db: Db;
+    const live = openForTests(backend, [], (opened) => (db = opened.db));
+
+    live('an email of any script or quoting names its account, compared without case; a group by its id; anything else is refused in words', async () => {
+      const emails = ["o'brien+tag@example.com", 'User.With"Quotes"@example.com', 'читатель@пример.рф', '成员@example.com'];
+      const accounts: string[] = [];
+      for (const email of emails) {
+        const id = crypto.randomUUID();
+        accounts.push(id);
+        await db.insert(authUsers).values({ id, name: email, email, emailVerified: true });
+        await ensureUser(db, id);
+      }
+      for (const [index, email] of emails.entries()) {
+        for (const asked of [email, email.toUpperCase(), `  ${email}\n`]) {
+          expect(await resolveGrantee(db, granteeSchema.parse({ email: asked }))).toEqual({ userId: accounts[index] });
+        }
+      }
+      const group = await createGroup(db, { name: 'g', createdBy: null, userIds: accounts });
+      expect(await resolveGrantee(db, granteeSchema.parse({ groupId: group.id }))).toEqual({ groupId: group.id });
+      await expect(resolveGrantee(db, { groupId: crypto.randomUUID() })).rejects.toMatchObject({ code: 'group:not_found', status: 404 });
+      await expect(resolveGrantee(db, { email: 'nobody@example.com' })).rejects.toMatchObject({ code: 'member:no_account', message: expect.stringMatching(/No account here has this email/) });
+      for (const bad of [{}, { email: 'no-at-sign' }, { email: 'a@b\u0000c' }, { email: 'x@y', groupId: group.id }, { groupId: 'not-a-uuid' }, { email: `${'a'.repeat(400)}@example.com` }]) {
+        expect([bad, granteeSchema.safeParse(bad).success]).toEqual([bad, false]);
+      }
+    });
+  });
+}
