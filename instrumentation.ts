@@ -9,8 +9,6 @@
  * server writes under its data directory is its own (lib/security/private-files.server.ts), and
  * anything looser already there is named in a warning.
  */
-import fs from 'node:fs';
-
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   // Everything the server writes under its data directory is its own (0700/0600), whatever umask it was started with.
@@ -29,7 +27,7 @@ export async function register(): Promise<void> {
   // Anything already under the data directory that other local accounts can read is named, with the fix.
   const { logger } = await import('./lib/log/logger.server');
   const { dataDir } = problems.length > 0 ? { dataDir: null } : (await import('./lib/config.server')).getConfig();
-  const looser = dataDir && fs.existsSync(dataDir) ? looserThanPrivate(dataDir) : [];
+  const looser = dataDir ? looserThanPrivate(dataDir) : [];
   if (looser.length > 0) logger().warn({ count: looser.length, paths: looser.slice(0, 20), fix: `chmod -R go= ${dataDir}` }, `the data directory holds ${looser.length} folders or files other local accounts can read or enter; make them Runpad's alone`);
   // A rejection no one handled is logged through our log, not printed whole by Next.
   const { installRejectionLog } = await import('./lib/log/unhandled-rejections.server');
