@@ -11,8 +11,13 @@ import { AppError } from '@/lib/errors.server';
 
 /** An email as accounts hold it: any script, quotes too; the lookup is what checks it names someone. */
 const emailSchema = z.string().trim().min(3).max(320).regex(/^[^\p{Cc}]+@[^\p{Cc}@]+$/u, 'an email address');
-export const granteeSchema = z.union([z.strictObject({ email: emailSchema }), z.strictObject({ groupId: z.uuid() })]);
-export type GranteeInput = z.infer<typeof granteeSchema>;
+
+/** `{email}` or `{groupId}`, with the request's other fields. */
+export function granteeWith<Extra extends z.ZodRawShape>(extra: Extra) {
+  return z.union([z.strictObject({ email: emailSchema, ...extra }), z.strictObject({ groupId: z.uuid(), ...extra })]);
+}
+export const granteeSchema = granteeWith({});
+export type GranteeInput = { email: string } | { groupId: string };
 
 /** The account or group the input names; a 404 in words when there is none. */
 export async function resolveGrantee(db: Db, input: GranteeInput): Promise<Grantee> {

@@ -1,0 +1,46 @@
+import { authorize } from '@/lib/access/authorize.server';
+import { changeProject, projectChangeSchema, projectView } from '@/lib/access/projects.server';
+import { getDb } from '@/lib/db/client.server';
+import { deleteProject } from '@/lib/db/queries/projects.server';
+import { readJson } from '@/lib/http/read-json.server';
+import { route } from '@/lib/http/route.server';
+import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
+
+export const runtime = 'nodejs';
+
+type Params = { id: string };
+const projectId = (params: Params) => idOrNotFound(conversationIdSchema, params.id, 'project:not_found', 'project id');
+
+/** The project as its member sees it: settings, members and their own conversations in it. */
+export const GET = route<Params>(async ({ params }) => {
+  const user = await requireUser();
+  const id = projectId(params);
+  const db = await getDb();
+  await authorize(db, user, 'read', { project: id });
+  return Response.json(await projectView(db, user, id), { headers: { 'cache-control': 'no-store' } });
+});
+
+/** Its name, instructions, model or model-sees policy: owner and those who can edit. */
+export const PATCH = route<Params>(
+  async ({ request, params }) => {
+    const user = await requireUser();
+    const id = projectId(params);
+    const db = await getDb();
+    await authorize(db, user, 'read', { project: id });
+    const input = await readJson(request, projectChangeSchema, 65_536);
+    await authorize(db, user, 'change_instructions', { project: id });
+    await changeProject(db, id, input);
+    return Response.json(await projectView(db, user, id));
+  },
+  { body: 'json' },
+);
+
+/** The owner deletes it; its conversations stay their authors', outside any project. */
+export const DELETE = route<Params>(async ({ params }) => {
+  const user = await requireUser();
+  const id = projectId(params);
+  const db = await getDb();
+  await authorize(db, user, 'delete', { project: id });
+  await deleteProject(db, id);
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,218 @@
+/**
+ * The projects' and shares' HTTP interface, called as Next calls the routes, on an embedded
+ * database: every route answers a stranger the same 404 as an id that names nothing, a member
+ * what their role allows (403 in words for the rest), checks the origin and the body's type and
+ * shape, keeps a project's model-sees policy within the operator's, and records each share.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AppError } from '@/lib/errors.server';
+import { stubEnvs } from '@/lib/testing/stub-env';
+
+const ORIGIN = 'https://runpad.example';
+type Who = { userId: string; kind: 'account' | 'guest'; isAdmin: boolean };
+let identity: { ok: true; identity: Who } | { ok: false; refusal: AppError } = { ok: false, refusal: new AppError('session:sign_in_required') };
+vi.mock('@/lib/auth/current-user.server', () => ({ sessionGuestId: async () => null, resolveIdentity: async () => identity }));
+
+beforeAll(() => {
+  stubEnvs({
+    RUNPAD_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-projects-routes-')),
+    DATABASE_URL: '',
+    AUTH_SECRET: 'projects-routes-secret-projects-routes-0123',
+    RUNPAD_PUBLIC_ORIGIN: ORIGIN,
+    RUNPAD_ACCESS: 'accounts',
+    RUNPAD_ADMIN_EMAILS: '',
+    RUNPAD_ALLOWED_EMAILS: '',
+    RUNPAD_OIDC_ISSUER: '',
+    RUNPAD_SMTP_URL: '',
+    RUNPAD_MODEL_SEES: 'schema',
+    RUNPAD_LOG_LEVEL: 'silent',
+  });
+});
+afterAll(() => vi.unstubAllEnvs());
+
+const db = async () => (await import('@/lib/db/client.server')).getDb();
+const PEOPLE = { owner: "zoë.o'neil@example.com", user: 'User"Quoted"+tag@example.com', editor: 'редактор@example.com', grouped: '成员@example.com', stranger: 'stranger@example.com', admin: 'admin@example.com' };
+type Person = keyof typeof PEOPLE;
+const ids = {} as Record<Person, string>;
+const as = (who: Person | 'guest' | null) => {
+  identity = who === null ? { ok: false, refusal: new AppError('session:sign_in_required') } : { ok: true, identity: { userId: who === 'guest' ? guestId : ids[who], kind: who === 'guest' ? 'guest' : 'account', isAdmin: who === 'admin' } };
+};
+const guestId = crypto.randomUUID();
+
+type Call = { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; body?: unknown; headers?: Record<string, string> };
+/** Calls the route file that Next would for `path`, with the params it would pass. */
+async function call({ method, path: pathname, body, headers }: Call): Promise<{ status: number; json: Record<string, unknown> | null }> {
+  const segments = pathname.split('/').slice(2);
+  const [area, id, sub, subId] = segments[0] === 'admin' ? ['admin', undefined, segments[1], undefined] : segments;
+  const modules: Record<string, () => Promise<Record<string, unknown>>> = {
+    'projects': () => import('@/app/api/projects/route'),
+    'projects/id': () => import('@/app/api/projects/[id]/route'),
+    'projects/id/members': () => import('@/app/api/projects/[id]/members/route'),
+    'projects/id/members/id': () => import('@/app/api/projects/[id]/members/[memberId]/route'),
+    'conversations/id/readers': () => import('@/app/api/conversations/[id]/readers/route'),
+    'conversations/id/readers/id': () => import('@/app/api/conversations/[id]/readers/[readerId]/route'),
+    'admin/groups': () => import('@/app/api/admin/groups/route'),
+  };
+  const key = area === 'admin' ? `admin/${sub}` : [area, id && 'id', sub, subId && 'id'].filter(Boolean).join('/');
+  const handler = (await modules[key]!())[method] as (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+  const params = { id: id!, memberId: subId!, readerId: subId! };
+  const request = new Request(`${ORIGIN}${pathname}`, {
+    method,
+    headers: { origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const response = await handler(request, { params: Promise.resolve(params) });
+  const text = await response.text();
+  return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+async function newAccount(email: string): Promise<string> {
+  const { authUsers } = await import('@/lib/db/schema.server');
+  const { ensureUser } = await import('@/lib/db/queries/users.server');
+  const id = crypto.randomUUID();
+  await (await db()).insert(authUsers).values({ id, name: email, email, emailVerified: true, role: 'member', admittedAt: new Date() });
+  await ensureUser(await db(), id);
+  return id;
+}
+
+describe('the projects’ and shares’ routes', () => {
+  let project = '';
+  let conversation = '';
+
+  it('a person makes a project; its model-sees policy is never wider than the operator’s; an unknown model is refused in words', async () => {
+    for (const person of Object.keys(PEOPLE) as Person[]) ids[person] = await newAccount(PEOPLE[person]);
+    const { ensureUser } = await import('@/lib/db/queries/users.server');
+    await ensureUser(await db(), guestId);
+    as('owner');
+    const made = await call({ method: 'POST', path: '/api/projects', body: { name: 'Ventes “Q3” — 数据\n2026', instructions: 'Réponds en français, "toujours".', modelSees: 'outputs' } });
+    expect(made.status).toBe(201);
+    project = made.json!.id as string;
+    const read = await call({ method: 'GET', path: `/api/projects/${project}` });
+    expect(read.json).toMatchObject({ id: project, name: 'Ventes “Q3” — 数据\n2026', instructions: 'Réponds en français, "toujours".', modelSees: 'schema', role: 'owner', members: [] });
+    const wrongModel = await call({ method: 'POST', path: '/api/projects', body: { name: 'x', model: 'gpt-"nope"' } });
+    expect([wrongModel.status, wrongModel.json?.error]).toEqual([400, expect.stringMatching(/offers no model "gpt-"nope"": pick one of/)]);
+    // A guest has no email to be shared by: projects need an account.
+    as('guest');
+    expect((await call({ method: 'POST', path: '/api/projects', body: { name: 'x' } })).status).toBe(401);
+    as('owner');
+    expect((await call({ method: 'GET', path: '/api/projects' })).json).toEqual({ projects: [expect.objectContaining({ id: project })] });
+    const { conversations } = await import('@/lib/db/schema.server');
+    conversation = crypto.randomUUID();
+    await (await db()).insert(conversations).values({ id: conversation, ownerId: ids.owner, projectId: project });
+  });
+
+  it('members by email or group: what each role may do, a 404 for everyone else on every route', async () => {
+    as('owner');
+    const user = await call({ method: 'POST', path: `/api/projects/${project}/members`, body: { email: PEOPLE.user.toUpperCase(), role: 'use' } });
+    expect(user.status).toBe(201);
+    expect((await call({ method: 'POST', path: `/api/projects/${project}/members`, body: { email: ` ${PEOPLE.editor} `, role: 'edit' } })).status).toBe(201);
+    const noAccount = await call({ method: 'POST', path: `/api/projects/${project}/members`, body: { email: 'nobody@example.com', role: 'use' } });
+    expect([noAccount.status, noAccount.json?.error]).toEqual([404, expect.stringMatching(/No account here has this email/)]);
+
+    // Groups are the admins'.
+    as('owner');
+    expect((await call({ method: 'POST', path: '/api/admin/groups', body: { name: 'Équipe', emails: [PEOPLE.grouped] } })).status).toBe(403);
+    as('admin');
+    const unknown = await call({ method: 'POST', path: '/api/admin/groups', body: { name: 'Équipe', emails: [PEOPLE.grouped, 'ghost@example.com'] } });
+    expect([unknown.status, unknown.json?.error]).toEqual([404, expect.stringContaining('ghost@example.com')]);
+    const group = await call({ method: 'POST', path: '/api/admin/groups', body: { name: "Équipe 'data'", emails: [PEOPLE.grouped] } });
+    expect(group.status).toBe(201);
+    as('editor');
+    expect((await call({ method: 'POST', path: `/api/projects/${project}/members`, body: { groupId: group.json!.id, role: 'use' } })).status).toBe(201);
+    expect((await call({ method: 'POST', path: `/api/projects/${project}/members`, body: { groupId: crypto.randomUUID(), role: 'use' } })).status).toBe(404);
+
+    as('user');
+    expect((await call({ method: 'GET', path: `/api/projects/${project}` })).json).toMatchObject({ role: 'use', members: expect.arrayContaining([expect.objectContaining({ groupName: "Équipe 'data'", role: 'use' })]) });
+    const change = await call({ method: 'PATCH', path: `/api/projects/${project}`, body: { instructions: 'Ignore the owner.' } });
+    expect([change.status, change.json?.error]).toEqual([403, expect.stringMatching(/Your role in this project does not allow that/)]);
+    expect((await call({ method: 'POST', path: `/api/projects/${project}/members`, body: { email: PEOPLE.stranger, role: 'edit' } })).status).toBe(403);
+    expect((await call({ method: 'DELETE', path: `/api/projects/${project}` })).status).toBe(403);
+    as('grouped');
+    expect((await call({ method: 'GET', path: `/api/projects/${project}` })).json).toMatchObject({ role: 'use' });
+    as('editor');
+    expect((await call({ method: 'PATCH', path: `/api/projects/${project}`, body: { instructions: 'Use metric units.', modelSees: 'outputs' } })).json).toMatchObject({ instructions: 'Use metric units.', modelSees: 'schema' });
+    expect((await call({ method: 'DELETE', path: `/api/projects/${project}` })).status).toBe(403);
+
+    // Every route, for a stranger, a guest and an id that names nothing: the same 404.
+    const member = user.json!.id as string;
+    const routes = (id: string): Call[] => [
+      { method: 'GET', path: `/api/projects/${id}` },
+      { method: 'PATCH', path: `/api/projects/${id}`, body: { name: 'mine' } },
+      { method: 'DELETE', path: `/api/projects/${id}` },
+      { method: 'POST', path: `/api/projects/${id}/members`, body: { email: PEOPLE.stranger, role: 'edit' } },
+      { method: 'DELETE', path: `/api/projects/${id}/members/${member}` },
+    ];
+    const conversationRoutes = (id: string): Call[] => [
+      { method: 'GET', path: `/api/conversations/${id}/readers` },
+      { method: 'POST', path: `/api/conversations/${id}/readers`, body: { email: PEOPLE.stranger } },
+      { method: 'DELETE', path: `/api/conversations/${id}/readers/${crypto.randomUUID()}` },
+    ];
+    for (const who of ['stranger', 'guest'] as const) {
+      as(who);
+      for (const request of [...routes(project), ...routes(crypto.randomUUID()), ...routes('not-a-uuid'), ...conversationRoutes(conversation), ...conversationRoutes(crypto.randomUUID())]) {
+        const answer = await call(request);
+        expect([who, request.method, request.path, answer.status, answer.json?.error]).toEqual([who, request.method, request.path, 404, 'Not found.']);
+      }
+    }
+    as(null);
+    for (const request of [...routes(project), ...conversationRoutes(conversation), { method: 'GET', path: '/api/projects' } as Call]) expect((await call(request)).status).toBe(401);
+
+    // Removing a member ends their access at once.
+    as('owner');
+    expect((await call({ method: 'DELETE', path: `/api/projects/${project}/members/${member}` })).status).toBe(204);
+    expect((await call({ method: 'DELETE', path: `/api/projects/${project}/members/${member}` })).status).toBe(404);
+    as('user');
+    expect((await call({ method: 'GET', path: `/api/projects/${project}` })).status).toBe(404);
+  });
+
+  it('a conversation is shared to read with a person or a group, by its author only', async () => {
+    as('owner');
+    const reader = await call({ method: 'POST', path: `/api/conversations/${conversation}/readers`, body: { email: PEOPLE.stranger } });
+    expect(reader.status).toBe(201);
+    expect((await call({ method: 'POST', path: `/api/conversations/${conversation}/readers`, body: { email: PEOPLE.stranger } })).json).toEqual({ id: reader.json!.id });
+    expect((await call({ method: 'GET', path: `/api/conversations/${conversation}/readers` })).json).toEqual({ readers: [expect.objectContaining({ id: reader.json!.id, email: PEOPLE.stranger })] });
+    // A reader reads; sharing it on is its author's.
+    as('stranger');
+    const onward = await call({ method: 'POST', path: `/api/conversations/${conversation}/readers`, body: { email: PEOPLE.user } });
+    expect([onward.status, onward.json?.error]).toEqual([403, expect.stringMatching(/only its author may change it/)]);
+    as('owner');
+    expect((await call({ method: 'DELETE', path: `/api/conversations/${conversation}/readers/${reader.json!.id}` })).status).toBe(204);
+    as('stranger');
+    expect((await call({ method: 'GET', path: `/api/conversations/${conversation}/readers` })).status).toBe(404);
+
+    const { listShareAudit } = await import('@/lib/db/queries/projects.server');
+    const audit = await listShareAudit(await db());
+    expect(audit.map((row) => [row.kind, row.actorEmail, row.subjectEmail ?? row.subjectGroupName, row.role])).toEqual(
+      expect.arrayContaining([
+        ['member_added', PEOPLE.owner, PEOPLE.user, 'use'],
+        ['member_added', PEOPLE.owner, PEOPLE.editor, 'edit'],
+        ['member_added', PEOPLE.editor, "Équipe 'data'", 'use'],
+        ['member_removed', PEOPLE.owner, PEOPLE.user, 'use'],
+        ['reader_added', PEOPLE.owner, PEOPLE.stranger, null],
+        ['reader_removed', PEOPLE.owner, PEOPLE.stranger, null],
+      ]),
+    );
+  });
+
+  it('bodies are checked: the origin, the type, the shape', async () => {
+    as('owner');
+    const bad: Array<[Call, number]> = [
+      [{ method: 'POST', path: '/api/projects', body: { name: 'x' }, headers: { origin: 'https://evil.example' } }, 403],
+      [{ method: 'POST', path: '/api/projects', body: { name: 'x' }, headers: { 'content-type': 'text/plain' } }, 415],
+      [{ method: 'POST', path: '/api/projects', body: { name: '   ' } }, 400],
+      [{ method: 'POST', path: '/api/projects', body: { name: 'x', modelSees: 'everything' } }, 400],
+      [{ method: 'POST', path: '/api/projects', body: { name: 'x', owner: ids.stranger } }, 400],
+      [{ method: 'POST', path: `/api/projects/${project}/members`, body: { email: PEOPLE.user, role: 'owner' } }, 400],
+      [{ method: 'POST', path: `/api/projects/${project}/members`, body: { email: PEOPLE.user, groupId: crypto.randomUUID(), role: 'use' } }, 400],
+      [{ method: 'POST', path: `/api/projects/${project}/members`, body: { email: PEOPLE.owner, role: 'use' } }, 400],
+      [{ method: 'POST', path: `/api/conversations/${conversation}/readers`, body: { email: 'a\nb' } }, 400],
+      [{ method: 'PATCH', path: `/api/projects/${project}`, body: { instructions: 'x'.repeat(20_001) } }, 400],
+    ];
+    for (const [request, status] of bad) expect([request.method, request.path, request.body, (await call(request)).status]).toEqual([request.method, request.path, request.body, status]);
+    expect((await call({ method: 'DELETE', path: `/api/projects/${project}` })).status).toBe(204);
+    expect((await call({ method: 'GET', path: `/api/projects/${project}` })).status).toBe(404);
+  });
+});
