@@ -10,6 +10,16 @@ import { addScenarios, openChat, send, waitForTurn } from './helpers';
 
 const pythonCells = (page: Page) => page.getByRole('region', { name: 'Python code cell' });
 
+/** What the person sees, at a desktop's width and a phone's, kept with the test's results. */
+async function shots(page: Page, name: string): Promise<void> {
+  const size = page.viewportSize();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
+  }
+  if (size) await page.setViewportSize(size);
+}
+
 test('a cell stopped with Esc stays stopped after a reload, with every line it printed', async ({ page }) => {
   const trigger = `e2e-stop-reload-${Date.now()}`;
   // Quotes and non-Latin letters in what it prints; a loop that only Esc ends.
@@ -36,6 +46,7 @@ test('a cell stopped with Esc stays stopped after a reload, with every line it p
   await expect(reloaded).toContainText(`interrupted after ${stoppedAfter}`);
   await expect(reloaded).not.toContainText('cut off by a reload');
   await expect(reloaded.getByTestId('cell-outputs')).toContainText(lastLine);
+  await shots(page, 'stopped-after-reload');
 });
 
 test('a message sent while a dropped file is being kept goes when the file is ready, and says so', async ({ page }) => {
@@ -69,6 +80,7 @@ test('a message sent while a dropped file is being kept goes when the file is re
   await expect(page.getByTestId('queued-message')).toContainText('Sends when the files are ready');
   await expect(page.getByTestId('queued-message')).toContainText(text);
   await expect(page.locator('[data-role="user"]')).toHaveCount(0);
+  await shots(page, 'queued');
 
   release();
   await expect(chip).toHaveCount(0, { timeout: 30_000 });
@@ -147,6 +159,7 @@ test('an answer with an unclosed [ shows it as written, with no incomplete-link 
   await expect(shown).toContainText('The values lie in [0, 1) for «ü» and [2, 3');
   await expect(shown).toContainText('See the table above.');
   await expect(shown).not.toContainText('streamdown:');
+  await shots(page, 'bracket');
   await page.reload();
   await expect(page.locator('[data-role="assistant"]').last()).toContainText('[0, 1) for «ü» and [2, 3');
   await expect(page.locator('[data-role="assistant"]').last()).not.toContainText('streamdown:');
