@@ -11,7 +11,7 @@
  */
 import type { UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { DataFile } from '@/lib/targets/python/kernel.client';
+import type { DataFile } from '@/lib/files/data-file';
 import { compareStdout, dependsOnFor, planRestore, shouldAutoRestore, type RestorePlan } from '@/lib/targets/restore-plan.client';
 import { TARGET_LIST, TARGETS } from '@/lib/targets/registry';
 import { replayRuns } from '@/lib/targets/replay.client';

@@ -15,7 +15,8 @@
  * owner's device waits for the reader's own copy; the others run without it (lib/share/rerun.client.ts).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DataFile, Kernel } from '@/lib/targets/python/kernel.client';
+import type { Kernel } from '@/lib/targets/python/kernel.client';
+import type { DataFile } from '@/lib/files/data-file';
 import type { RunPhase } from '@/lib/targets/runner';
 import { waitWords } from './run-status';
 import type { RunResult } from '@/lib/runtime/protocol';

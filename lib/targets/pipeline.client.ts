@@ -12,7 +12,7 @@
  */
 import 'client-only';
 import { withChartImages, type ChartRenderer } from '@/lib/charts/chart-images.client';
-import type { DataFile } from '@/lib/targets/python/kernel.client';
+import type { DataFile } from '@/lib/files/data-file';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import { failureOfError } from '@/lib/runtime/run-failure';
 import { failedRun } from '@/lib/runtime/failed-run';

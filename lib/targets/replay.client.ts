@@ -6,7 +6,7 @@
  * Each replayed run's printed output is compared with the recorded one by `compare`.
  */
 import 'client-only';
-import type { DataFile } from '@/lib/targets/python/kernel.client';
+import type { DataFile } from '@/lib/files/data-file';
 import type { ReplayStep } from '@/lib/targets/restore-plan.client';
 import { failureForPerson } from '@/lib/runtime/run-failure';
 import { failureOfResult } from '@/lib/runtime/failed-run';

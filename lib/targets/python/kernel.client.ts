@@ -44,7 +44,6 @@ export type RunOptions = {
 type StopReason = 'timeout' | 'user' | 'memory';
 
 /** A conversation file the interpreter should see under /data/<name>. */
-export type { DataFile } from '@/lib/files/data-file';
 import type { DataFile } from '@/lib/files/data-file';
 type ActiveRun = { handle: WorkerHandle; stop: (reason: StopReason) => void };
 
