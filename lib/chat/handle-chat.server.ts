@@ -31,7 +31,7 @@ import { getAppStreams } from '@/lib/streams/app-streams.server';
 import { listMessages } from '@/lib/db/queries/messages.server';
 import { maybeGenerateTitle } from './titles.server';
 import { observeModelStream } from '@/lib/metrics/model-stream.server';
-import { ANSWER_ALLOWANCE_TOKENS, estimateTokens, reserveTokens, type TokenReservation } from '@/lib/usage/token-budget.server';
+import { ANSWER_ALLOWANCE_TOKENS, estimateTokens, reserveTokens, unbudgetedUsage, type TokenReservation } from '@/lib/usage/token-budget.server';
 import { UsageMeter } from '@/lib/usage/record-usage.server';
 import { recordModelInput, settleModelSees } from '@/lib/db/queries/model-inputs.server';
 import { ANSWER_STREAM_HEADERS } from '@/lib/http/answer-stream-headers.server';
@@ -53,7 +53,10 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
   // The token budget first: the request reserves its estimated tokens (atomically: simultaneous
   // requests see each other's), and refused by it, the request costs no point of the counters below.
-  const reservation = await reserveTokens(db, entry, { personId: userId, kind: 'answer' }, estimateTokens(JSON.stringify(request.message?.parts ?? [])) + ANSWER_ALLOWANCE_TOKENS, identity.person.tokensPerDay ?? config.limits.tokensPerDay, log);
+  // Without a budget nothing is asked: the tokens are written when the answer ends.
+  const tokenBudget = identity.person.tokensPerDay ?? config.limits.tokensPerDay;
+  const owner = { personId: userId, kind: 'answer' as const };
+  const reservation = tokenBudget === null ? unbudgetedUsage(db, entry, owner, log) : await reserveTokens(db, entry, owner, estimateTokens(JSON.stringify(request.message?.parts ?? [])) + ANSWER_ALLOWANCE_TOKENS, tokenBudget, log);
   if (!reservation.ok) {
     const wait = reservation.retryAfterSeconds;
     throw new AppError('rate_limit:exceeded', { message: `You have reached the daily number of tokens for the model. Try again in ${waitWords(wait)}.`, reason: 'token budget', headers: { 'retry-after': String(wait) }, details: { retryAfterSeconds: wait } });

@@ -2,8 +2,8 @@
  * Per-person token budgets: the input and output tokens a person's model calls used in the last
  * 24 hours (model_usage), against their own number (the admin page) or RUNPAD_TOKENS_PER_DAY.
  *
- * Every call to a provider reserves its estimated tokens before the provider is asked, and settles
- * when it ends (the estimate replaced by what the provider reported, or removed when it reported
+ * A call under a budget (and every title) reserves its estimated tokens before the provider is
+ * asked, and settles when it ends (the estimate replaced by what the provider reported, or removed when it reported
  * nothing). The reservation is admitted atomically against the budget (lib/db/queries/usage.server.ts:
  * one transaction under a lock on the person's row, on PGlite and Postgres alike; with Redis the
  * budget still lives in the database every instance shares): while the tokens used and reserved
@@ -13,7 +13,7 @@
  */
 import 'server-only';
 import type { Db } from '@/lib/db/client.server';
-import { reserveModelUsage, settleModelUsage, tokensUsedSince, usageTimeline, type UsageKind } from '@/lib/db/queries/usage.server';
+import { recordModelUsage, reserveModelUsage, settleModelUsage, tokensUsedSince, usageTimeline, type UsageKind } from '@/lib/db/queries/usage.server';
 import type { Logger } from '@/lib/log/logger.server';
 import type { ModelEntry } from '@/lib/model-catalog.server';
 import { costOf, type TokenCounts } from './cost.server';
@@ -51,6 +51,26 @@ export async function checkTokenBudget(db: Db, personId: string, budget: number 
 
 /** A reserved call: settled once, with what it used (null: nothing was reported) and the conversation it belongs to. */
 export type TokenReservation = { settle(used: TokenCounts | null, conversationId: string | null): Promise<void> };
+
+/**
+ * A call no budget limits: nothing is asked before it (no database write on the way to the first
+ * byte); its tokens are written when it ends.
+ */
+export function unbudgetedUsage(db: Db, model: Pick<ModelEntry, 'id' | 'price'>, owner: { personId: string; kind: UsageKind }, log: Logger): { ok: true } & TokenReservation {
+  let settled = false;
+  return {
+    ok: true,
+    settle: async (used, conversationId) => {
+      if (settled || !used) return;
+      settled = true;
+      try {
+        await recordModelUsage(db, { ...owner, conversationId, modelId: model.id, ...used, costUsd: costOf(used, model.price) });
+      } catch (error) {
+        log.warn({ err: error, model: model.id, kind: owner.kind }, 'model usage not recorded');
+      }
+    },
+  };
+}
 
 /**
  * Reserves `estimate` tokens for one call of `model` by this person, refused (nothing reserved)
