@@ -129,13 +129,47 @@ function allowedName(name: string, known: KnownWords, extra: ReadonlySet<string>
 }
 
 /**
- * An error's class: an identifier that names one (…Error, …Exception, …Warning, Error, Warning,
- * KeyboardInterrupt, SystemExit, StopIteration), or one made of words the model knows (a class its
- * code defined); anything else is <value>.
+ * The classes the engines raise by themselves, whose names hold no value: Python's built-in
+ * exceptions and those of the libraries it ships (DuckDB, pandas, NumPy, json, csv, re, sqlite3),
+ * JavaScript's, R's conditions and the Graphviz target's own.
+ */
+const ENGINE_ERROR_CLASSES = new Set([
+  'ArithmeticError', 'AssertionError', 'AttributeError', 'BaseException', 'BaseExceptionGroup', 'BlockingIOError', 'BrokenPipeError', 'BufferError', 'BytesWarning',
+  'ChildProcessError', 'ConnectionAbortedError', 'ConnectionError', 'ConnectionRefusedError', 'ConnectionResetError', 'DeprecationWarning', 'EOFError', 'EncodingWarning',
+  'EnvironmentError', 'Exception', 'ExceptionGroup', 'FileExistsError', 'FileNotFoundError', 'FloatingPointError', 'FutureWarning', 'GeneratorExit', 'IOError', 'ImportError',
+  'ImportWarning', 'IndentationError', 'IndexError', 'InterruptedError', 'IsADirectoryError', 'KeyError', 'KeyboardInterrupt', 'LookupError', 'MemoryError',
+  'ModuleNotFoundError', 'NameError', 'NotADirectoryError', 'NotImplementedError', 'OSError', 'OverflowError', 'PendingDeprecationWarning', 'PermissionError',
+  'ProcessLookupError', 'RecursionError', 'ReferenceError', 'ResourceWarning', 'RuntimeError', 'RuntimeWarning', 'StopAsyncIteration', 'StopIteration', 'SyntaxError',
+  'SyntaxWarning', 'SystemError', 'SystemExit', 'TabError', 'TimeoutError', 'TypeError', 'UnboundLocalError', 'UnicodeDecodeError', 'UnicodeEncodeError', 'UnicodeError',
+  'UnicodeTranslateError', 'UnicodeWarning', 'UserWarning', 'ValueError', 'Warning', 'ZeroDivisionError', 'Error', 'error', 'warning',
+  // DuckDB's Python exceptions
+  'BinderException', 'CatalogException', 'ConnectionException', 'ConstraintException', 'ConversionException', 'DataError', 'DatabaseError', 'DependencyException',
+  'FatalException', 'HTTPException', 'IOException', 'IntegrityError', 'InternalError', 'InternalException', 'InterruptException', 'InvalidInputException',
+  'InvalidTypeException', 'NotImplementedException', 'NotSupportedError', 'OperationalError', 'OutOfMemoryException', 'OutOfRangeException', 'ParserException',
+  'PermissionException', 'ProgrammingError', 'SequenceException', 'SerializationException', 'SyntaxException', 'TransactionException', 'TypeMismatchException',
+  // pandas, NumPy, the standard library's modules
+  'ParserError', 'EmptyDataError', 'ParserWarning', 'DtypeWarning', 'SettingWithCopyWarning', 'PerformanceWarning', 'IntCastingNaNError', 'MergeError',
+  'InvalidIndexError', 'OutOfBoundsDatetime', 'OutOfBoundsTimedelta', 'UndefinedVariableError', 'IndexingError', 'SpecificationError', 'AbstractMethodError',
+  'AxisError', 'LinAlgError', 'ComplexWarning', 'RankWarning', 'VisibleDeprecationWarning', 'JSONDecodeError', 'StatisticsError', 'BadZipFile', 'UnsupportedOperation',
+  // JavaScript, R, Graphviz
+  'RangeError', 'EvalError', 'URIError', 'AggregateError', 'DOMException', 'simpleError', 'simpleWarning', 'simpleCondition', 'simpleMessage',
+  'rlang_error', 'rlang_warning', 'DotSyntaxError',
+]);
+
+const ERROR_CLASS_SUFFIX = /(?:Error|Exception|Warning|Interrupt|Exit|Iteration)$/;
+
+/**
+ * An error's class: one the engines define (ENGINE_ERROR_CLASSES) or one made of words the model
+ * knows (a class its code defined). Any other name is a value, whatever its shape: code can name a
+ * class from data (Python's `type(value + 'Error', …)`, JavaScript's `error.name = value`, an R
+ * condition's class), so it becomes <value> with the kind its ending says (`<value>Error`).
  */
 export function errorClass(ename: string, known: KnownWords): string {
-  if (/^[A-Za-z_][A-Za-z0-9_.]{0,80}$/.test(ename) && /(?:Error|Exception|Warning|Interrupt|Exit|Iteration)$/.test(ename)) return ename;
-  return allowedName(ename, known);
+  if (ENGINE_ERROR_CLASSES.has(ename)) return ename;
+  const words = wordsOf(ename);
+  if (words.length > 0 && words.every((word) => known.has(word)) && /^[\p{L}\p{N}\p{M}_.]{1,80}$/u.test(ename)) return ename;
+  const kind = ERROR_CLASS_SUFFIX.exec(ename)?.[0];
+  return kind ? `<value>${kind}` : allowedName(ename, known);
 }
 
 /** An error's message: DuckDB's class of error (`Conversion Error:`) kept, the rest allow-listed. */

@@ -87,6 +87,26 @@ describe('schema view of a run, per output kind', () => {
     expect(text).not.toContain('pandas');
   });
 
+  it("an error's class is a value when the code named it from data: only classes the engines define or the code wrote keep their name", () => {
+    // Values as they become class names: Python `type(value + 'Error', (Exception,), {})`, JavaScript `e.name = value`, an R condition's class.
+    const values = [`${SECRET.replace('-', '_')}`, 'O_Brien_Hidden_Person', 'LIONVALUE', 'ΩμέγαÉclair', 'Jane.Roe', 'x9_4417'];
+    const suffixes = ['Error', 'Exception', 'Warning', 'Interrupt', 'Exit', 'Iteration'];
+    for (const value of values) {
+      for (const suffix of suffixes) {
+        const ename = `${value}${suffix}`;
+        const sentinelWords = value.match(/[\p{L}\p{N}]+/gu)!;
+        const outputs = view({ output_type: 'error', ename, evalue: 'no message', traceback: [] });
+        const failure = runToSchemaView({ ...run(), status: 'error', failures: [{ kind: 'code', engine: 'JavaScript', ename, evalue: 'x' }] }, KNOWN).text;
+        for (const text of [outputs, failure]) for (const word of sentinelWords) expect(text, `${ename} in ${text}`).not.toContain(word);
+      }
+    }
+    // The engines' own classes, and one the code defined, keep their names.
+    const known = knownWords({ code: ['class BadRowError(ValueError):\n    pass'], files: [] });
+    for (const ename of ['ValueError', 'KeyError', 'ZeroDivisionError', 'KeyboardInterrupt', 'StopIteration', 'ConversionException', 'ParserError', 'RangeError', 'simpleError', 'DotSyntaxError', 'BadRowError']) {
+      expect(runToSchemaView(run({ output_type: 'error', ename, evalue: '', traceback: [] }), known).text).toContain(`error: ${ename}:`);
+    }
+  });
+
   it('file written: its name when the model knows its words, else a placeholder; its size', () => {
     expect(view({ output_type: 'file', name: 'sales.csv', size: 2048, mediaType: 'text/csv' })).toContain('wrote /output/sales.csv (2.0 kB)');
     expect(view({ output_type: 'file', name: 'ZEBRA_CUSTOMER_ALPHA.txt', size: 2048, mediaType: 'text/plain' })).toContain('wrote /output/<value> (2.0 kB)');

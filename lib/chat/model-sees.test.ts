@@ -257,6 +257,9 @@ describe('what the model sees, through the chat handler', () => {
       { toolName: 'python', code: `${PRE}raise RuntimeError(repr(df.iloc[0].to_dict()))` },
       { toolName: 'python', code: `${PRE}import sys\nsys.exit(df.customer[3])` },
       { toolName: 'python', code: `${PRE}import datetime\ndatetime.datetime.strptime(df.city[1], "%Y")` },
+      // Values as the names of the classes raised.
+      { toolName: 'python', code: `${PRE}import re\nraise type(re.sub(r"[^A-Za-z0-9_]", "", str(df.customer[0])) + "Error", (Exception,), {})("x")` },
+      { toolName: 'python', code: `${PRE}raise type(str(df.city[1]) + "Warning", (Exception,), {})()` },
       { toolName: 'python', code: `${PRE}df.set_index("customer").loc[df.city[0]]` },
       // Warnings, logging, printing.
       { toolName: 'python', code: `${PRE}import warnings\nwarnings.warn(f"odd city {df.city[2]}")\nprint(df)` },
