@@ -79,6 +79,11 @@ describe('findUrls', () => {
     expect(urlRefusal(['https://example.com/data.csv'])).toContain('https://example.com/data.csv');
     expect(urlRefusal(['u'])).toContain('"data": {"values": [...]}');
   });
+
+  it('names each URL once, however often the chart asked for it (a chart drawn again at a new width asks again)', () => {
+    const logo = 'https://example.com/logo «ü».png';
+    expect(urlRefusal([logo, logo, 'https://example.com/b', logo])).toContain(`(${logo}, https://example.com/b)`);
+  });
 });
 
 describe('describeChart', () => {

@@ -83,7 +83,7 @@ export function findUrls(spec: unknown, limit = 10): string[] {
 
 /** The sentence shown, and given to the model, for a spec that asks for data from a URL. */
 export function urlRefusal(urls: readonly string[]): string {
-  const shown = urls.slice(0, 3).join(', ');
+  const shown = [...new Set(urls)].slice(0, 3).join(', ');
   return `This chart was not drawn: it asks to load a URL (${shown}), and charts here draw only data inside the spec, with no network. Put the rows in the spec instead ("data": {"values": [...]}).`;
 }
 
