@@ -78,7 +78,7 @@ type SaveResult = { messages: StoredMessage[]; continued?: boolean; created: boo
  * stored, so the history need not be read again; throws an AppError (conversation:not_found,
  * conversation:changed, message:*) when the message is refused, and then nothing is written.
  */
-export async function saveIncomingMessage(db: Db, userId: string, conversationId: string, incoming: IncomingMessage, knownIds?: ReadonlySet<string>, create?: { modelId: string }): Promise<SaveResult> {
+export async function saveIncomingMessage(db: Db, userId: string, conversationId: string, incoming: IncomingMessage, knownIds?: ReadonlySet<string>, create?: { modelId: string; projectId?: string | null }): Promise<SaveResult> {
   // Images become blobs first: that counts against the quota and must not wait on the lock below.
   // (A message that makes its conversation is a user's text: it has none.)
   const [prepared] = create ? [incoming] : await externalizeImages([incoming], userId, conversationId, db);
@@ -86,7 +86,7 @@ export async function saveIncomingMessage(db: Db, userId: string, conversationId
     const txDb = tx as unknown as Db;
     // One writer at a time per conversation: two tabs sending at once are ordered, and the
     // second one sees the first one's message (and is refused as stale).
-    const held = create ? await lockOrCreateConversation(txDb, userId, { id: conversationId, modelId: create.modelId }) : (await lockConversation(txDb, userId, conversationId)) ? 'locked' : null;
+    const held = create ? await lockOrCreateConversation(txDb, userId, { id: conversationId, modelId: create.modelId, projectId: create.projectId ?? null }) : (await lockConversation(txDb, userId, conversationId)) ? 'locked' : null;
     if (!held) throw new AppError('conversation:not_found', { reason: create ? 'conversation id owned by another user' : 'conversation not owned when saving' });
     const stored = held === 'created' ? [] : await listMessages(txDb, conversationId);
     const applied = applyIncoming(stored, prepared as IncomingMessage, knownIds);

@@ -4,7 +4,10 @@
  */
 import 'server-only';
 import { APICallError, createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { getConfig, type AppConfig, type ModelConfig } from '@/lib/config.server';
+import { findConfiguredModel, getConfig, type AppConfig, type ModelConfig } from '@/lib/config.server';
+import { projectModelSees } from '@/lib/access/projects.server';
+import type { ProjectRow } from '@/lib/db/queries/projects.server';
+import { projectForChat, projectInstructions } from './project-context.server';
 import { chooseModel } from './choose-model.server';
 import { getDb, type Db } from '@/lib/db/client.server';
 import { AppError } from '@/lib/errors.server';
@@ -48,7 +51,10 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   timing.mark('conversation');
   // The model: the one the page picked, if the operator offers it. Checked before the limits, so
   // a request refused for its model costs no point, and before anything is stored.
-  const entry: ModelConfig = await chooseModel(db, userId, request, existing);
+  // The project it works in (the one rule decides whether it may), whose model a new conversation starts on.
+  const project = await projectForChat(db, identity, request, existing);
+  const projectModel = !existing && request.modelId === undefined && project?.modelId && findConfiguredModel(project.modelId) ? project.modelId : undefined;
+  const entry: ModelConfig = await chooseModel(db, userId, projectModel ? { ...request, modelId: projectModel } : request, existing);
   timing.mark('model');
   // Limits before anything is stored (even a new conversation): a refused request leaves nothing half-written.
   // The token budget first: the request reserves its estimated tokens (atomically: simultaneous
@@ -63,7 +69,7 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   }
   timing.mark('budget');
   try {
-    return await answer({ identity, request, timing, log, db, config, existing, entry, reservation });
+    return await answer({ identity, request, timing, log, db, config, existing, entry, reservation, project });
   } catch (error) {
     // Nothing was asked of the provider: the reservation goes.
     await reservation.settle(null, null);
@@ -77,10 +83,11 @@ type Admitted = Pick<HandleChatInput, 'identity' | 'request' | 'timing' | 'log'>
   existing: Awaited<ReturnType<typeof getConversation>>;
   entry: ModelConfig;
   reservation: TokenReservation;
+  project: ProjectRow | null;
 };
 
 /** The request within its token budget: the other limits, then the answer, streamed. */
-async function answer({ identity, request, timing, log, db, config, existing, entry, reservation }: Admitted): Promise<Response> {
+async function answer({ identity, request, timing, log, db, config, existing, entry, reservation, project }: Admitted): Promise<Response> {
   const userId = identity.userId;
   const limited = await admitModelRequest(userId, identity.address, identity.person);
   if (!limited.ok) {
@@ -92,7 +99,7 @@ async function answer({ identity, request, timing, log, db, config, existing, en
   const loaded = await loadConversationForChat(db, userId, request, existing);
   // A conversation this request makes is made with its message, on the chosen model.
   const saved = request.message
-    ? await saveIncomingMessage(db, userId, request.id, request.message, request.knownMessageIds ? new Set(request.knownMessageIds) : undefined, loaded.creates ? { modelId: entry.id } : undefined)
+    ? await saveIncomingMessage(db, userId, request.id, request.message, request.knownMessageIds ? new Set(request.knownMessageIds) : undefined, loaded.creates ? { modelId: entry.id, projectId: project?.id ?? null } : undefined)
     : undefined;
   const stored = saved?.messages;
   const continuing = saved?.continued === true;
@@ -110,7 +117,7 @@ async function answer({ identity, request, timing, log, db, config, existing, en
   const codeMode = config.codeMode === 'blocks' || !entry.tools ? 'blocks' : 'tools';
   const includeImages = request.settings.includeImages && entry.images;
   // What the model may see: the strictest of the operator's, the conversation's and the request's.
-  const modelSees = await settleModelSees(db, userId, request.id, config.modelSees, loaded.modelSees, request.settings.modelSees);
+  const modelSees = await settleModelSees(db, userId, request.id, project ? projectModelSees(project) : config.modelSees, loaded.modelSees, request.settings.modelSees);
   const modelMessages = await toModelMessages(messages, {
     api: apiOf(entry.provider),
     includeImages,
@@ -126,6 +133,7 @@ async function answer({ identity, request, timing, log, db, config, existing, en
       budgetSpent,
       codeMode,
     }) +
+    projectInstructions(project) +
     (continuing ? '\n\nYour previous answer was cut off before it ended. Continue it exactly where it stopped, without repeating what you already wrote.' : '');
 
   // No byte from the model for the idle timeout (counted on the wire) aborts the call like a Stop

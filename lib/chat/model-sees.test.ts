@@ -17,31 +17,8 @@ import { plantedValues, quotedCsv } from '@/lib/testing/planted-values';
 const SECRET = 'ZEBRA-4417';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
-/** The model: records each prompt it receives; answers with a python call, text, or the calls it is given. */
-type Call = { toolName: string; code: string };
-const model = vi.hoisted(() => ({ prompts: [] as unknown[], next: [] as Array<'call' | 'text' | Call[]> }));
-vi.mock('@/lib/ai/provider.server', () => ({
-  getLanguageModel: async () => ({
-    specificationVersion: 'v4',
-    provider: 'recording',
-    modelId: 'recording',
-    supportedUrls: {},
-    doGenerate: async () => {
-      throw new Error('not used');
-    },
-    doStream: async (options: { prompt: unknown }) => {
-      model.prompts.push(options.prompt);
-      const kind = model.next.shift() ?? 'text';
-      const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-      const calls = kind === 'call' ? [{ toolName: 'python', code: 'print(df)' }] : kind === 'text' ? [] : kind;
-      const parts =
-        calls.length > 0
-          ? [{ type: 'stream-start', warnings: [] }, ...calls.map((call, i) => ({ type: 'tool-call', toolCallId: `call_${i + 1}`, toolName: call.toolName, input: JSON.stringify({ code: call.code }) })), { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage }]
-          : [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Done.' }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage }];
-      return { stream: new ReadableStream({ start: (controller) => { for (const part of parts) controller.enqueue(part); controller.close(); } }) };
-    },
-  }),
-}));
+vi.mock('@/lib/ai/provider.server', async () => (await import('@/lib/testing/recording-model')).recordingProvider);
+const { recording: model } = await import('@/lib/testing/recording-model');
 
 const preview = `/sales.csv (1 KB, CSV, 2 rows): columns customer (string), amount (number)\nfirst 1 row:\ncustomer | amount\n${SECRET} | 10`;
 const runResult = {
@@ -94,14 +71,10 @@ describe('what the model sees, through the chat handler', () => {
 
   /** POST /api/chat as route() answers it, read to its end. */
   async function chat(identity: Awaited<ReturnType<typeof guest>>, body: unknown): Promise<string> {
-    const { route } = await import('@/lib/http/route.server');
-    const { handleChat } = await import('@/lib/chat/handle-chat.server');
-    const { chatRequestSchema } = await import('@/lib/chat/request-schema.server');
-    const { ServerTiming } = await import('@/lib/http/server-timing.server');
-    const request = chatRequestSchema.parse(body);
-    const response = await route(async ({ requestId }) => handleChat({ identity, request, timing: new ServerTiming(), requestId, log: log.child({ requestId }) }))(new Request('http://app.test/api/chat'));
+    const { postChat } = await import('@/lib/testing/chat-in-process');
+    const { response, body: text } = await postChat(identity, body);
     expect(response.status).toBe(200);
-    return response.text();
+    return text;
   }
 
   async function storedAnswer(conversationId: string) {

@@ -19,6 +19,8 @@ export const chatRequestSchema = z.object({
   message: incomingMessageSchema.optional(),
   /** The ids of the messages the sending tab has, so a stale tab is refused (not interleaved). */
   knownMessageIds: z.array(z.string().max(200)).max(5_000).optional(),
+  /** The project a new conversation starts in (its first message only; lib/chat/project-context.server.ts): asked of the one authorization rule, never trusted. */
+  projectId: z.uuid().optional(),
   /** The model picked in the header; checked against the operator's list, never trusted. */
   modelId: modelIdSchema.optional(),
   /**

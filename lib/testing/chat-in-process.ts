@@ -35,17 +35,22 @@ export async function chatGuest(address = '192.0.2.9'): Promise<Identity> {
   return { userId: id, kind: 'guest', email: null, name: null, isAdmin: false, sessionId: null, person: (await getPerson(await appDb(), id))!, address };
 }
 
-/** POST /api/chat as route() answers it, read to its end: the first message of a new conversation. */
-export async function chatFirstMessage(identity: Identity, modelId: string, text: string): Promise<{ response: Response; body: string; conversationId: string }> {
+/** POST /api/chat with this body, as route() and handleChat answer it, read to its end. */
+export async function postChat(identity: Identity, body: unknown): Promise<{ response: Response; body: string }> {
   const { route } = await import('@/lib/http/route.server');
   const { handleChat } = await import('@/lib/chat/handle-chat.server');
   const { chatRequestSchema } = await import('@/lib/chat/request-schema.server');
   const { ServerTiming } = await import('@/lib/http/server-timing.server');
   const { logger } = await import('@/lib/log/logger.server');
-  const conversationId = crypto.randomUUID();
-  const request = chatRequestSchema.parse({ id: conversationId, modelId, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] } });
+  const request = chatRequestSchema.parse(body);
   const response = await route(async ({ requestId }) => handleChat({ identity, request, timing: new ServerTiming(), requestId, log: logger().child({ requestId }) }))(new Request('http://app.test/api/chat'));
-  return { response, body: await response.text(), conversationId };
+  return { response, body: await response.text() };
+}
+
+/** The first message of a new conversation, read to its end. */
+export async function chatFirstMessage(identity: Identity, modelId: string, text: string): Promise<{ response: Response; body: string; conversationId: string }> {
+  const conversationId = crypto.randomUUID();
+  return { ...(await postChat(identity, { id: conversationId, modelId, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] } })), conversationId };
 }
 
 /** The conversation's title as stored (null until one is set). */

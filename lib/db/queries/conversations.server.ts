@@ -10,7 +10,7 @@ export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'update
 
 const owned = (userId: string, id: string) => and(eq(conversations.id, id), eq(conversations.ownerId, userId));
 
-type NewConversation = { id: string; title?: string | null; modelId?: string | null };
+type NewConversation = { id: string; title?: string | null; modelId?: string | null; projectId?: string | null };
 
 /** A new conversation of the user's (a fresh id unless one is given; a taken id is an error). */
 export async function createConversation(db: Db, userId: string, values: Partial<NewConversation> = {}): Promise<ConversationRow> {
@@ -33,7 +33,7 @@ export async function ownOrCreateConversation(db: Db, userId: string, values: Ne
 async function insertIfNew(db: Db, userId: string, values: NewConversation): Promise<ConversationRow | null> {
   const [created] = await db
     .insert(conversations)
-    .values({ id: values.id, ownerId: userId, title: values.title ?? null, modelId: values.modelId ?? null })
+    .values({ id: values.id, ownerId: userId, title: values.title ?? null, modelId: values.modelId ?? null, projectId: values.projectId ?? null })
     .onConflictDoNothing({ target: conversations.id })
     .returning();
   return created ?? null;
@@ -54,6 +54,12 @@ export async function lockOrCreateConversation(tx: Db, userId: string, values: N
 export async function lockConversation(tx: Db, userId: string, id: string): Promise<boolean> {
   const [row] = await tx.select({ id: conversations.id }).from(conversations).where(owned(userId, id)).for('update');
   return row !== undefined;
+}
+
+/** The conversation whoever owns it: only after the one rule (lib/access/authorize.server.ts) said the asker may. */
+export async function getConversationById(db: Db, id: string): Promise<ConversationRow | null> {
+  const [row] = await db.select().from(conversations).where(eq(conversations.id, id)).limit(1);
+  return row ?? null;
 }
 
 export async function getConversation(db: Db, userId: string, id: string): Promise<ConversationRow | null> {
