@@ -112,6 +112,9 @@ function buildAuth(db: Db, origin: string) {
       },
     },
     advanced: {
+      // better-auth turns its origin and callback-URL checks off under NODE_ENV=test; they run
+      // everywhere, so what tests exercise is what production refuses.
+      disableOriginCheck: false,
       database: { generateId: () => crypto.randomUUID() },
       useSecureCookies: false,
       cookiePrefix: accountCookiePrefix(secure),

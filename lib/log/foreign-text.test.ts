@@ -125,4 +125,33 @@ describe('the log never holds text a person, a provider or a model wrote', () =>
     expect(fingerprints[1]).toBe(fingerprints[0]);
     expect(leaks([token, token.toUpperCase(), 'example.com', 'EXAMPLE.COM'])).toEqual([]);
   }, 60_000);
+
+  it('better-auth: a callback, redirect or error URL and an Origin a caller wrote are refused, and never reach the log', async () => {
+    const { getAuth } = await import('@/lib/auth/auth.server');
+    const tokens: string[] = [];
+    /** Values holding a sentinel, written every way a caller can name another place. */
+    const places = (tag: string): string[] => {
+      const planted = sentinel(tag);
+      tokens.push(planted.token);
+      const t = planted.token;
+      return [`https://${t.toLowerCase()}.example/x?q=${encodeURIComponent(planted.text)}`, `//${t}.example/`, `/\\${t}.example`, `http://[::1]:8080/${t}`, `javascript:alert('${t}')`, planted.text];
+    };
+    let n = 0;
+    const post = async (pathname: string, body: unknown, headers: Record<string, string> = {}) => {
+      n += 1;
+      const request = new Request(`${ORIGIN}/api/auth${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-runpad-client-address': `10.8.${n}.1`, ...headers }, body: JSON.stringify(body) });
+      return (await (await getAuth(ORIGIN)).handler(request)).status;
+    };
+    const email = `walker-${crypto.randomUUID().slice(0, 8)}@example.org`;
+    expect(await post('/sign-up/email', { name: 'Walker', email, password: 'a long password' })).toBe(200);
+    const statuses: number[] = [];
+    for (const url of places('CB')) statuses.push(await post('/sign-in/email', { email, password: 'a long password', callbackURL: url }));
+    for (const url of places('RT')) statuses.push(await post('/request-password-reset', { email, redirectTo: url }));
+    for (const url of places('NU')) statuses.push(await post('/sign-up/email', { name: 'N', email: `n-${crypto.randomUUID().slice(0, 8)}@example.org`, password: 'a long password', callbackURL: url }));
+    for (const url of places('EC')) statuses.push(await post('/sign-in/email', { email, password: 'a long password', callbackURL: '/', errorCallbackURL: url, newUserCallbackURL: url }));
+    // Another origin with a cookie: refused, and the origin it named is not logged either (a header holds ASCII only).
+    for (const url of places('OR').filter((value) => /^[\x20-\x7e]*$/.test(value))) statuses.push(await post('/sign-out', {}, { origin: url, cookie: 'runpad.session_token=x' }));
+    expect(new Set(statuses)).toEqual(new Set([403]));
+    expect(leaks(tokens)).toEqual([]);
+  }, 60_000);
 });
