@@ -44,7 +44,7 @@ const guestId = crypto.randomUUID();
 
 type Call = { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; body?: unknown; headers?: Record<string, string> };
 /** Calls the route file that Next would for `path`, with the params it would pass. */
-async function call({ method, path: pathname, body, headers }: Call): Promise<{ status: number; json: Record<string, unknown> | null }> {
+async function call({ method, path: pathname, body, headers }: Call): Promise<{ status: number; json: Record<string, unknown> | null; text: string }> {
   const segments = pathname.split('/').slice(2);
   const [area, id, sub, subId] = segments[0] === 'admin' ? ['admin', undefined, segments[1], undefined] : segments;
   const modules: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -55,10 +55,17 @@ async function call({ method, path: pathname, body, headers }: Call): Promise<{ 
     'conversations/id/readers': () => import('@/app/api/conversations/[id]/readers/route'),
     'conversations/id/readers/id': () => import('@/app/api/conversations/[id]/readers/[readerId]/route'),
     'admin/groups': () => import('@/app/api/admin/groups/route'),
+    'conversations/id': () => import('@/app/api/conversations/[id]/route'),
+    'conversations/id/notebook': () => import('@/app/api/conversations/[id]/notebook/route'),
+    'conversations/id/script': () => import('@/app/api/conversations/[id]/script/route'),
+    'conversations/id/bundle': () => import('@/app/api/conversations/[id]/bundle/route'),
+    'conversations/id/share': () => import('@/app/api/conversations/[id]/share/route'),
+    'chat/id/stream': () => import('@/app/api/chat/[id]/stream/route'),
+    'blobs/id': () => import('@/app/api/blobs/[sha]/route'),
   };
-  const key = area === 'admin' ? `admin/${sub}` : [area, id && 'id', sub, subId && 'id'].filter(Boolean).join('/');
+  const key = area === 'admin' ? `admin/${sub}` : [area, id && 'id', sub?.split('?')[0], subId && 'id'].filter(Boolean).join('/');
   const handler = (await modules[key]!())[method] as (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-  const params = { id: id!, memberId: subId!, readerId: subId! };
+  const params = { id: id?.split('?')[0], sha: id?.split('?')[0], memberId: subId!, readerId: subId! };
   const request = new Request(`${ORIGIN}${pathname}`, {
     method,
     headers: { origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -66,7 +73,8 @@ async function call({ method, path: pathname, body, headers }: Call): Promise<{ 
   });
   const response = await handler(request, { params: Promise.resolve(params) });
   const text = await response.text();
-  return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+  const json = response.headers.get('content-type')?.startsWith('application/json') && text ? (JSON.parse(text) as Record<string, unknown>) : null;
+  return { status: response.status, json, text };
 }
 
 async function newAccount(email: string): Promise<string> {
@@ -195,6 +203,54 @@ describe('the projects’ and shares’ routes', () => {
         ['reader_removed', PEOPLE.owner, PEOPLE.stranger, null],
       ]),
     );
+  });
+
+  it('a reader reads the conversation through every route that reads one: a stranger gets the same 404 as an id that names nothing', async () => {
+    const { messages } = await import('@/lib/db/schema.server');
+    const { putConversationBlob } = await import('@/lib/db/queries/blobs.server');
+    const { getBlobStore } = await import('@/lib/files/app-blob-store.server');
+    const question = 'Quel est le total « 数据 » "quoted"?';
+    await (await db()).insert(messages).values({ conversationId: conversation, id: 'm1', seq: 0, role: 'user', parts: [{ type: 'text', text: question }] });
+    const bytes = new TextEncoder().encode('customer,amount\nZoë "Q",10\n');
+    const sha = await putConversationBlob(await db(), await getBlobStore(), { userId: ids.owner, conversationId: conversation, quota: { conversationBytes: 1e9, guestBytes: 1e9 } }, { bytes, mediaType: 'text/csv' });
+    as('owner');
+    const shared = await call({ method: 'POST', path: `/api/conversations/${conversation}/readers`, body: { email: PEOPLE.user } });
+    expect(shared.status).toBe(201);
+    const reads = (id: string): Call[] => [
+      { method: 'GET', path: `/api/conversations/${id}` },
+      { method: 'GET', path: `/api/conversations/${id}/notebook` },
+      { method: 'GET', path: `/api/conversations/${id}/script` },
+      { method: 'GET', path: `/api/conversations/${id}/bundle` },
+      { method: 'GET', path: `/api/chat/${id}/stream` },
+      { method: 'GET', path: `/api/blobs/${sha}?conversation=${id}` },
+    ];
+    for (const who of ['owner', 'user'] as const) {
+      as(who);
+      for (const request of reads(conversation)) expect([who, request.path, (await call(request)).status]).toEqual([who, request.path, request.path.includes('/stream') ? 204 : 200]);
+      expect(JSON.stringify((await call(reads(conversation)[0]!)).json)).toContain(JSON.stringify(question).slice(1, -1));
+      expect((await call(reads(conversation)[5]!)).text).toBe('customer,amount\nZoë "Q",10\n');
+    }
+    // A reader may not change, delete or publish it: 403 in words, as they know it exists.
+    as('user');
+    for (const request of [
+      { method: 'PATCH', path: `/api/conversations/${conversation}`, body: { title: 'mine now' } },
+      { method: 'DELETE', path: `/api/conversations/${conversation}` },
+      { method: 'POST', path: `/api/conversations/${conversation}/share` },
+      { method: 'DELETE', path: `/api/conversations/${conversation}/share` },
+    ] as Call[]) {
+      expect([request.method, request.path, (await call(request)).status]).toEqual([request.method, request.path, 403]);
+    }
+    for (const who of ['stranger', 'guest', 'grouped'] as const) {
+      as(who);
+      for (const request of [...reads(conversation), ...reads(crypto.randomUUID()), { method: 'POST', path: `/api/conversations/${conversation}/share` } as Call]) {
+        expect([who, request.path, (await call(request)).status]).toEqual([who, request.path, 404]);
+      }
+    }
+    // Shared no more: the reader is a stranger again.
+    as('owner');
+    expect((await call({ method: 'DELETE', path: `/api/conversations/${conversation}/readers/${shared.json!.id}` })).status).toBe(204);
+    as('user');
+    for (const request of reads(conversation)) expect([request.path, (await call(request)).status]).toEqual([request.path, 404]);
   });
 
   it('bodies are checked: the origin, the type, the shape', async () => {

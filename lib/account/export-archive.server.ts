@@ -15,6 +15,7 @@ import { getDb } from '@/lib/db/client.server';
 import { listConversations } from '@/lib/db/queries/conversations.server';
 import { downloadFiles } from '@/lib/files/download-files.server';
 import { loadConversationExport } from '@/lib/notebook/load-export.server';
+import { isAppError } from '@/lib/errors.server';
 import { notebookFileName, toNotebook } from '@/lib/notebook/to-ipynb.server';
 
 const ROOT = 'runpad-export';
@@ -51,8 +52,12 @@ export function exportArchive(userId: string): ReadableStream<Uint8Array> {
         const missing: string[] = [];
         const onDevice: string[] = [];
         for (const conversation of await allConversationIds(userId)) {
-          const source = await loadConversationExport(userId, conversation.id);
-          if (!source) continue; // deleted meanwhile
+          // Deleted meanwhile: the same 404 as any other; it is left out.
+          const source = await loadConversationExport({ userId, kind: 'account' }, conversation.id).catch((error: unknown) => {
+            if (isAppError(error) && error.code === 'conversation:not_found') return null;
+            throw error;
+          });
+          if (!source) continue;
           const folder = `${ROOT}/${segment(`${(conversation.title ?? 'Untitled').slice(0, 60)}-${conversation.id.slice(0, 8)}`)}`;
           const notebook = new ZipDeflate(`${folder}/${segment(notebookFileName(source.title))}`, { level: 6 });
           zip.add(notebook);

@@ -1,7 +1,8 @@
 /**
  * What the export routes (`/api/conversations/<id>/notebook|script`, `/api/shares/<id>/notebook|script`)
  * hand to the exporters, with the access rules of the rest of the app:
- * - a conversation: its owner only, its current messages, images through the owner's references;
+ * - a conversation: whoever the one rule lets export it (its owner, its readers), its current
+ *   messages, images through the conversation's own references;
  * - a share: an active link only, its snapshot (never the conversation's current messages), and
  *   only the blobs that share grants (what its snapshot recorded).
  *
@@ -14,8 +15,9 @@ import 'server-only';
 import { getBlobStore } from '@/lib/files/app-blob-store.server';
 import { readWhole } from '@/lib/blobs/read-whole.server';
 import { getDb } from '@/lib/db/client.server';
-import { getBlobForShare, getBlobForUser, type BlobRef } from '@/lib/db/queries/blobs.server';
-import { getConversation } from '@/lib/db/queries/conversations.server';
+import { getBlobForConversation, getBlobForShare, type BlobRef } from '@/lib/db/queries/blobs.server';
+import { getConversationById } from '@/lib/db/queries/conversations.server';
+import { authorize, type Subject } from '@/lib/access/authorize.server';
 import { listMessages, type StoredMessage } from '@/lib/db/queries/messages.server';
 import { getShare } from '@/lib/db/queries/shares.server';
 import { conversationIdSchema, idOrNotFound, requireUser, shareIdSchema } from '@/lib/http/session.server';
@@ -75,27 +77,32 @@ function imageResolver(messages: StoredMessage[], lookup: (sha256: string) => Pr
   };
 }
 
-/** The owner's conversation (current messages), or null when the id is malformed or not theirs. */
-export async function loadConversationExport(userId: string, id: string): Promise<ExportSource | null> {
-  if (!conversationIdSchema.safeParse(id).success) return null;
+/**
+ * The conversation (current messages) for whoever may export it (its owner, its readers: the one
+ * rule, lib/access/authorize.server.ts), with its owner; images through the conversation's own
+ * references. Throws the rule's refusal (the same 404 for a malformed id, one that names nothing and
+ * one the asker may not read).
+ */
+export async function loadConversationExport(who: Subject, id: string): Promise<ExportSource & { ownerId: string }> {
   const db = await getDb();
-  const conversation = await getConversation(db, userId, id);
-  if (!conversation) return null;
+  await authorize(db, who, 'export', { conversation: id });
+  const conversation = await getConversationById(db, id);
+  if (!conversation) throw new AppError('conversation:not_found', { reason: 'conversation gone' });
   const messages = await listMessages(db, id);
-  return { title: conversation.title, messages, resolveImage: imageResolver(messages, (sha) => getBlobForUser(db, userId, sha)) };
+  return { title: conversation.title, messages, ownerId: conversation.ownerId, resolveImage: imageResolver(messages, (sha) => getBlobForConversation(db, id, sha)) };
 }
 
 /**
- * The one owner check of the conversation download routes (notebook, script, bundle): the person
- * asking, the conversation id from the URL, and its export; the same 404 for a malformed id, one
- * that names nothing and one another person owns.
+ * The one check of the conversation download routes (notebook, script, bundle): the person
+ * asking, the conversation id from the URL, and its export with its owner's id (whose file
+ * records the bundle reads) when the one rule lets them export it (its owner, its readers); the
+ * same 404 for a malformed id, one that names nothing and one they may not read.
  */
 export async function ownConversationExport(rawId: unknown): Promise<{ userId: string; conversationId: string; source: ExportSource }> {
   const user = await requireUser();
   const conversationId = idOrNotFound(conversationIdSchema, rawId, 'conversation:not_found', 'conversation id');
-  const source = await loadConversationExport(user.userId, conversationId);
-  if (!source) throw new AppError('conversation:not_found', { reason: 'conversation not owned' });
-  return { userId: user.userId, conversationId, source };
+  const { ownerId, ...source } = await loadConversationExport(user, conversationId);
+  return { userId: ownerId, conversationId, source };
 }
 
 /** An active share's snapshot, or null when the id is malformed, unknown or revoked. */

@@ -105,6 +105,16 @@ export async function getBlobsForUser(db: Db, userId: string, sha256s: readonly 
   return found;
 }
 
+/** The conversation's own reference to a blob, or null (whoever asks was authorized by the caller). */
+export async function getBlobForConversation(db: Db, conversationId: string, sha256: string): Promise<BlobRef | null> {
+  const [row] = await db
+    .select({ sha256: conversationBlobs.sha256, mediaType: conversationBlobs.mediaType, size: conversationBlobs.size })
+    .from(conversationBlobs)
+    .where(and(eq(conversationBlobs.conversationId, conversationId), eq(conversationBlobs.sha256, sha256)))
+    .limit(1);
+  return row ?? null;
+}
+
 /** Through an active share: only what its snapshot recorded (messages' blobs and its files). */
 export async function getBlobForShare(db: Db, shareId: string, sha256: string): Promise<BlobRef | null> {
   const active = and(eq(shares.id, shareId), isNull(shares.revokedAt));

@@ -1,27 +1,38 @@
 import { getBlobStore } from '@/lib/files/app-blob-store.server';
 import { parseRange } from '@/lib/blobs/blob-store.server';
 import { getDb } from '@/lib/db/client.server';
-import { getBlobForShare, getBlobForUser } from '@/lib/db/queries/blobs.server';
+import { authorize } from '@/lib/access/authorize.server';
+import { getBlobForConversation, getBlobForShare, getBlobForUser } from '@/lib/db/queries/blobs.server';
 import { servingHeaders } from '@/lib/files/media-types.server';
-import { AppError } from '@/lib/errors.server';
+import { AppError, isAppError } from '@/lib/errors.server';
 import { route } from '@/lib/http/route.server';
-import { idOrNotFound, requireUser, sha256Schema, shareIdSchema } from '@/lib/http/session.server';
+import { conversationIdSchema, idOrNotFound, requireUser, sha256Schema, shareIdSchema } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 
 /**
  * A stored image or file: to the owner of a conversation that references it, or to anyone
- * holding an active share link whose snapshot holds it (`?share=<id>`). Served as the media
+ * holding an active share link whose snapshot holds it (`?share=<id>`), or to whoever may read
+ * a conversation's datasets (lib/access/authorize.server.ts) when that conversation references it
+ * (`?conversation=<id>`). Served as the media
  * type of that reference, inline only when the type is on the allow-list; streamed from the blob
  * store, with `Range` (206) and an `ETag` that is the content hash itself.
  */
 export const GET = route<{ sha: string }>(async ({ request, params }) => {
   const sha256 = idOrNotFound(sha256Schema, params.sha, 'file:not_found', 'blob id');
   const shareParam = new URL(request.url).searchParams.get('share');
+  const conversationParam = new URL(request.url).searchParams.get('conversation');
   const db = await getDb();
   let blob = null;
   if (shareParam !== null) {
     blob = await getBlobForShare(db, idOrNotFound(shareIdSchema, shareParam, 'file:not_found', 'share id'), sha256);
+  } else if (conversationParam !== null) {
+    // A conversation's file, to whoever may read its datasets' bytes (its owner, its readers).
+    const conversationId = idOrNotFound(conversationIdSchema, conversationParam, 'file:not_found', 'conversation id');
+    await authorize(db, await requireUser(), 'read_dataset', { conversation: conversationId }).catch((error: unknown) => {
+      throw isAppError(error) && error.status === 404 ? new AppError('file:not_found', { reason: 'conversation not readable' }) : error;
+    });
+    blob = await getBlobForConversation(db, conversationId, sha256);
   } else {
     const user = await requireUser();
     blob = await getBlobForUser(db, user.userId, sha256);

@@ -1,8 +1,7 @@
 import { getDb } from '@/lib/db/client.server';
-import { getConversation } from '@/lib/db/queries/conversations.server';
+import { authorize } from '@/lib/access/authorize.server';
 import { route } from '@/lib/http/route.server';
 import { ANSWER_STREAM_HEADERS } from '@/lib/http/answer-stream-headers.server';
-import { AppError } from '@/lib/errors.server';
 import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
 import { getAppStreams, liveStreamId } from '@/lib/streams/app-streams.server';
 
@@ -16,7 +15,7 @@ export const maxDuration = 300;
 export const GET = route<{ id: string }>(async ({ params }) => {
   const user = await requireUser();
   const conversationId = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
-  if (!(await getConversation(await getDb(), user.userId, conversationId))) throw new AppError('conversation:not_found', { reason: 'conversation not owned' });
+  await authorize(await getDb(), user, 'read', { conversation: conversationId });
   // Unknown (Redis down) is answered like none: the page shows what is stored, without an error.
   const streamId = await liveStreamId(conversationId);
   const stream = streamId && streamId !== 'unknown' ? await (await getAppStreams()).streams.context.resumeExistingStream(streamId) : null;

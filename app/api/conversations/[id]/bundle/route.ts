@@ -9,7 +9,7 @@ export const runtime = 'nodejs';
 
 /**
  * "Download with data": the notebook, the script, data/ with the conversation's files, requirements.txt
- * and a README, as one zip: to its owner only. Files are read by the conversation's own references
+ * and a README, as one zip: to its owner and its readers (lib/access/authorize.server.ts). Files are read by the conversation's own references
  * (lib/files/download-files.server.ts); a file kept on a device is named in the README, never read.
  */
 export const GET = route<{ id: string }>(async ({ params }) => {

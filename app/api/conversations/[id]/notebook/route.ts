@@ -3,5 +3,5 @@ import { notebookResponse, ownConversationExport } from '@/lib/notebook/load-exp
 
 export const runtime = 'nodejs';
 
-/** The conversation as a Jupyter notebook (.ipynb) with its outputs, as a download: to its owner only. */
+/** The conversation as a Jupyter notebook (.ipynb) with its outputs, as a download: to its owner and its readers (lib/access/authorize.server.ts). */
 export const GET = route<{ id: string }>(async ({ params }) => notebookResponse((await ownConversationExport(params.id)).source));
