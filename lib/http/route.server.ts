@@ -71,15 +71,35 @@ export function route<P = Record<string, never>>(handler: Handler<P>, options: R
   };
 }
 
+const FETCH_SITES = new Set(['cross-site', 'same-site', 'same-origin', 'none']);
+/** The media types a form, a fetch or a tool sends by itself: named in the log; any other is "other". */
+const SENT_MEDIA_TYPES = new Set(['text/plain', 'multipart/form-data', 'application/x-www-form-urlencoded', 'application/octet-stream', 'text/csv', 'text/html', 'text/xml', 'application/xml', 'application/ld+json', 'application/problem+json']);
+
+/**
+ * What a refusal's log line says of the header that refused it: an origin as browsers write one
+ * (scheme, host, port: an address, as the client's is), a fetch site of the standard's, a media
+ * type of those clients send by themselves; anything else a sender wrote there is only "other",
+ * never its text.
+ */
+function refusedOrigin(headers: Headers): string {
+  const origin = headers.get('origin');
+  if (origin !== null) {
+    const parsed = URL.parse(origin);
+    return parsed !== null && parsed.origin === origin ? origin : 'other origin';
+  }
+  const site = headers.get('sec-fetch-site') ?? 'none';
+  return FETCH_SITES.has(site) ? site : 'other fetch site';
+}
+
 /** Throws the refusal of an unsafe request from another origin, or of a JSON route's non-JSON body. */
 function guard(request: Request, options: RouteOptions): void {
   if (!UNSAFE.has(request.method)) return;
   const origin = requestOrigin(request.headers, getConfig());
   if (!isSameOriginRequest(request.headers, origin)) {
-    throw new AppError('request:cross_origin', { reason: `cross-origin ${request.headers.get('origin') ?? request.headers.get('sec-fetch-site')}` });
+    throw new AppError('request:cross_origin', { reason: `cross-origin ${refusedOrigin(request.headers)}` });
   }
   if (options.body === 'json') {
     const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-    if (type !== 'application/json') throw new AppError('request:unsupported_type', { reason: `content-type ${type ?? 'none'}` });
+    if (type !== 'application/json') throw new AppError('request:unsupported_type', { reason: `content-type ${type === undefined ? 'none' : SENT_MEDIA_TYPES.has(type) ? type : 'other'}` });
   }
 }

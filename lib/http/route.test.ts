@@ -186,6 +186,25 @@ describe('refusals thrown below route(): who is asking, the body, the id, the or
     expect(ran).toBe(false);
   });
 
+  it('a refused header is named in the log only as an origin, a fetch site or a media type; any other text its sender wrote is not', async () => {
+    const handler = async () => Response.json({});
+    const token = `SNTL${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    // Header values hold ASCII only: every other way to write text a sender chose.
+    const written = [`${token} "double" 'single' \`back\``, `http://evil.test/${token}`, `http://evil.test?${token}`, `null ${token}`, `text/${token}`, `${token}/json; charset=utf-8`, `application/json${token}`, `${token}`];
+    for (const value of written) {
+      expect((await post(handler, { headers: { origin: value } })).status).toBe(403);
+      expect((await post(handler, { headers: { 'sec-fetch-site': value } })).status).toBe(403);
+      expect((await post(handler, { headers: { 'content-type': value } })).status).toBe(415);
+    }
+    expect(lines.length).toBe(written.length * 3);
+    expect(JSON.stringify(lines)).not.toContain(token);
+    expect(JSON.stringify(lines).toLowerCase()).not.toContain(token.toLowerCase());
+    // What names the refusal is kept.
+    await post(handler, { headers: { origin: 'http://evil.test:8080' } });
+    await post(handler, { headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    expect(lines.slice(-2).map((line) => line.reason)).toEqual(['cross-origin http://evil.test:8080', 'content-type text/plain']);
+  });
+
   it('bytes missing from the store under a granted file are the server’s fault: logged as an error, 404 in words', async () => {
     const response = await get(async () => {
       throw new AppError('blobs:missing', { reason: 'blob abc missing from the store' });
