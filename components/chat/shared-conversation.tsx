@@ -27,7 +27,8 @@ import { useShareRerun } from './use-share-rerun';
 export type SharedFile = { name: string; sha256: string; location: DataFileLocation; size: number; salts: readonly string[] };
 
 type SharedConversationProps = {
-  shareId: string;
+  /** A public link's snapshot, or a conversation shared to this reader (read at /c/<id>, its files through it). */
+  source: { share: string } | { conversation: string };
   title: string | null;
   messages: UIMessage[];
   sharedAt: string;
@@ -40,13 +41,14 @@ type SharedConversationProps = {
 export function SharedConversation(props: SharedConversationProps) {
   // Blobs (figures, datasets) are read through the share, for the page and for a re-run alike.
   return (
-    <BlobAccessProvider value={props.shareId}>
+    <BlobAccessProvider value={props.source}>
       <SharedConversationView {...props} />
     </BlobAccessProvider>
   );
 }
 
-function SharedConversationView({ shareId, title, messages, sharedAt, files, location, webr, maxRunTimeoutMs }: SharedConversationProps) {
+function SharedConversationView({ source, title, messages, sharedAt, files, location, webr, maxRunTimeoutMs }: SharedConversationProps) {
+  const shareId = 'share' in source ? source.share : null;
   const runs = useMemo(() => new RunStore(), []);
   const blobUrl = useBlobUrl();
   // A file kept on the owner's device is not served: the re-run says so, naming it (dataset-missing, on-device).
@@ -91,11 +93,15 @@ function SharedConversationView({ shareId, title, messages, sharedAt, files, loc
       <div className="flex min-h-dvh flex-col">
         <header className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title ?? 'Shared conversation'}</h1>
-          <span className="text-xs text-zinc-600 dark:text-zinc-400">Shared snapshot · {new Date(sharedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC</span>
-          <button type="button" onClick={fork} disabled={forking} className="rounded-lg bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
-            {forking ? 'Copying…' : 'Continue in my own chat'}
-          </button>
-          <ExportMenu basePath={`/api/shares/${shareId}`} subject="shared conversation" script={script} />
+          <span className="text-xs text-zinc-600 dark:text-zinc-400">
+            {shareId ? 'Shared snapshot' : 'Shared with you to read'} · {new Date(sharedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC
+          </span>
+          {shareId && (
+            <button type="button" onClick={fork} disabled={forking} className="rounded-lg bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
+              {forking ? 'Copying…' : 'Continue in my own chat'}
+            </button>
+          )}
+          <ExportMenu basePath={shareId ? `/api/shares/${shareId}` : `/api/conversations/${'conversation' in source ? source.conversation : ''}`} subject="shared conversation" script={script} />
           <ThemeToggle />
         </header>
         {/* Under the header, not in it: the header stays one row on a desktop and two on a phone. */}

@@ -2,12 +2,18 @@
 
 import { createContext, useContext } from 'react';
 
-/** How a stored blob is fetched: as the owner, or through a share link on the share page. */
-const ShareIdContext = createContext<string | null>(null);
+/**
+ * How a stored blob is fetched: as the owner, through a share link on the share page, or as a
+ * reader of a conversation shared to them (its page at /c/<id>).
+ */
+export type BlobAccess = { share: string } | { conversation: string } | null;
+const BlobAccessContext = createContext<BlobAccess>(null);
 
-export const BlobAccessProvider = ShareIdContext.Provider;
+export const BlobAccessProvider = BlobAccessContext.Provider;
 
 export function useBlobUrl(): (sha256: string) => string {
-  const shareId = useContext(ShareIdContext);
-  return (sha256) => (shareId ? `/api/blobs/${sha256}?share=${encodeURIComponent(shareId)}` : `/api/blobs/${sha256}`);
+  const access = useContext(BlobAccessContext);
+  if (access && 'share' in access) return (sha256) => `/api/blobs/${sha256}?share=${encodeURIComponent(access.share)}`;
+  if (access) return (sha256) => `/api/blobs/${sha256}?conversation=${encodeURIComponent(access.conversation)}`;
+  return (sha256) => `/api/blobs/${sha256}`;
 }

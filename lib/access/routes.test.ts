@@ -65,7 +65,7 @@ async function call({ method, path: pathname, body, headers }: Call): Promise<{ 
   };
   const key = area === 'admin' ? `admin/${sub}` : [area, id && 'id', sub?.split('?')[0], subId && 'id'].filter(Boolean).join('/');
   const handler = (await modules[key]!())[method] as (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-  const params = { id: id?.split('?')[0], sha: id?.split('?')[0], memberId: subId!, readerId: subId! };
+  const params = { id: id?.split('?')[0] ?? '', sha: id?.split('?')[0] ?? '', memberId: subId ?? '', readerId: subId ?? '' };
   const request = new Request(`${ORIGIN}${pathname}`, {
     method,
     headers: { origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -230,6 +230,17 @@ describe('the projects’ and shares’ routes', () => {
       expect(JSON.stringify((await call(reads(conversation)[0]!)).json)).toContain(JSON.stringify(question).slice(1, -1));
       expect((await call(reads(conversation)[5]!)).text).toBe('customer,amount\nZoë "Q",10\n');
     }
+    // Its page (/c/<id>) reads it for the reader: the messages and the uploaded files, never a file kept on its author's device.
+    const { conversationFiles } = await import('@/lib/db/schema.server');
+    await (await db()).insert(conversationFiles).values([
+      { conversationId: conversation, name: 'ventes "Q3".csv', sha256: sha, location: 'account', blobSha256: sha, mediaType: 'text/csv', size: bytes.byteLength },
+      { conversationId: conversation, name: 'kept on my laptop.csv', sha256: 'd'.repeat(64), location: 'device', blobSha256: null, mediaType: 'text/csv', size: 10 },
+    ]);
+    const { loadReadableConversation } = await import('@/lib/chat/load-conversation.server');
+    const page = await loadReadableConversation({ userId: ids.user, kind: 'account' }, conversation);
+    expect(JSON.stringify(page?.messages)).toContain(JSON.stringify(question).slice(1, -1));
+    expect(page?.files.map((file) => file.name)).toEqual(['ventes "Q3".csv']);
+    for (const who of [{ userId: ids.stranger, kind: 'account' as const }, { userId: guestId, kind: 'guest' as const }, null]) expect(await loadReadableConversation(who, conversation)).toBeNull();
     // A reader may not change, delete or publish it: 403 in words, as they know it exists.
     as('user');
     for (const request of [

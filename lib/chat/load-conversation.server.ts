@@ -2,7 +2,8 @@ import 'server-only';
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client.server';
-import { getConversation } from '@/lib/db/queries/conversations.server';
+import { getConversation, getConversationById } from '@/lib/db/queries/conversations.server';
+import { may, type Subject } from '@/lib/access/authorize.server';
 import { listMessages } from '@/lib/db/queries/messages.server';
 import { listFiles, type ConversationFile } from '@/lib/files/file-queries.server';
 import { closeAbandonedRuns } from './abandoned-runs.server';
@@ -25,4 +26,19 @@ export async function loadOwnConversation(userId: string, id: string): Promise<{
   let stored = await listMessages(db, id);
   if (!live) stored = await closeAbandonedRuns(db, userId, id, await markCutOffAnswer(db, userId, id, stored, live));
   return { id, title: conversation.title, modelId: conversation.modelId, messages: await toUIMessages(stored), files: await listFiles(db, id) };
+}
+
+/**
+ * Someone else's conversation shared to `who` to read (the one rule: lib/access/authorize.server.ts),
+ * as stored, with the files uploaded to it (a file kept on its author's device is not theirs to
+ * see: neither its bytes nor its hash); null for anything else (the page 404s).
+ */
+export async function loadReadableConversation(who: Subject, id: string): Promise<{ id: string; title: string | null; updatedAt: Date; messages: UIMessage[]; files: ConversationFile[] } | null> {
+  if (!idSchema.safeParse(id).success) return null;
+  const db = await getDb();
+  if (!(await may(db, who, 'read', { conversation: id }))) return null;
+  const conversation = await getConversationById(db, id);
+  if (!conversation) return null;
+  const files = (await listFiles(db, id)).filter((file) => file.location === 'account');
+  return { id, title: conversation.title, updatedAt: conversation.updatedAt, messages: await toUIMessages(await listMessages(db, id)), files };
 }

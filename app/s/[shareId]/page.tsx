@@ -20,7 +20,7 @@ async function SharePage({ params }: { params: Promise<{ shareId: string }> }) {
   const { pyodideIndexPath, packageBaseUrl, packageLockUrl, duckdbAssetPath, duckdbExtensionUrl, webrBasePath, rPackageRepoUrl, maxRunTimeoutMs } = getClientConfig();
   return (
     <SharedConversation
-      shareId={share.id}
+      source={{ share: share.id }}
       title={share.title}
       messages={await toUIMessages(share.messages)}
       sharedAt={share.updatedAt.toISOString()}
