@@ -37,13 +37,19 @@ const PARENT_POLL_MS = 250;
 /** Unit tests are not part of the build: changing one does not make it out of date. */
 const NOT_BUILT = /\.test\.tsx?$/;
 
+/**
+ * Folders that hold no source: installed packages, the copied engines and built workers under
+ * public/, and CPython's bytecode caches (tests that run workers/python under CPython write them).
+ */
+const NOT_SOURCE_DIRS = new Set(['node_modules', 'pyodide', 'workers', '__pycache__']);
+
 function newestMtime(entry) {
   if (!fs.existsSync(entry)) return 0;
   const stat = fs.statSync(entry);
   if (!stat.isDirectory()) return NOT_BUILT.test(entry) ? 0 : stat.mtimeMs;
   let newest = 0;
   for (const child of fs.readdirSync(entry)) {
-    if (child === 'node_modules' || child === 'pyodide' || child === 'workers') continue;
+    if (NOT_SOURCE_DIRS.has(child)) continue;
     newest = Math.max(newest, newestMtime(path.join(entry, child)));
   }
   return newest;
@@ -60,7 +66,7 @@ function changedSince(dir, since) {
       return;
     }
     for (const child of fs.readdirSync(entry)) {
-      if (child === 'node_modules' || child === 'pyodide' || child === 'workers') continue;
+      if (NOT_SOURCE_DIRS.has(child)) continue;
       visit(path.join(entry, child));
     }
   };
