@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import ExcelJS from 'exceljs';
-import { expect, test, type Page } from './test';
-import { addScenarios, chatRequestsFor, FAKE_MODEL, send, waitForTurn } from './helpers';
+import { expect, test } from './test';
+import { fakeExtension } from '../scripts/mirror/test-support';
+import { addScenarios, chatRequestsFor, dropFiles, FAKE_MODEL, send, waitForTurn } from './helpers';
 
 // Boots an interpreter and DuckDB (34 MB of wasm) on a loaded 2-core machine: generous limits,
 // every wait for a state.
@@ -18,23 +20,8 @@ test.describe.configure({ timeout: 300_000 });
  * and Excel files names their columns with DuckDB's types.
  */
 
-type DroppedFile = { name: string; bytes: number[]; type: string };
-
-async function dropFiles(page: Page, files: DroppedFile[]): Promise<void> {
-  const transfer = await page.evaluateHandle((list) => {
-    const data = new DataTransfer();
-    for (const file of list) data.items.add(new File([new Uint8Array(file.bytes)], file.name, { type: file.type }));
-    return data;
-  }, files);
-  const target = page.locator('#conversation');
-  await target.dispatchEvent('dragenter', { dataTransfer: transfer });
-  await target.dispatchEvent('drop', { dataTransfer: transfer });
-  const items = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
-  for (const file of files) await expect(items.filter({ hasText: file.name })).toHaveAttribute('data-upload-status', 'done', { timeout: 120_000 });
-}
-
 /** 3,000 sales over three row groups: amounts 0.5 … 1500, a date per day of January, every 7th region missing. */
-async function salesParquet(): Promise<number[]> {
+async function salesParquet(): Promise<Uint8Array> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'runpad-e2e-formats-'));
   try {
     const file = path.join(dir, 'sales.parquet');
@@ -46,20 +33,20 @@ async function salesParquet(): Promise<number[]> {
     );
     native.closeSync();
     instance.closeSync();
-    return [...readFileSync(file)];
+    return new Uint8Array(readFileSync(file));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function budgetXlsx(): Promise<number[]> {
+async function budgetXlsx(): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Budget');
   sheet.addRow(['item', 'cost', 'due']);
   sheet.addRow(['rent', 1200.5, new Date(Date.UTC(2024, 0, 31))]);
   sheet.addRow(['food', 310.25, new Date(Date.UTC(2024, 1, 29))]);
   sheet.addRow(['misc', null, null]);
-  return [...new Uint8Array(await workbook.xlsx.writeBuffer())];
+  return new Uint8Array(await workbook.xlsx.writeBuffer());
 }
 
 const PEOPLE = JSON.stringify([
@@ -95,7 +82,7 @@ test('Parquet, JSON and Excel files are tables for SQL and Python with no DuckDB
   await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 180_000 });
   await dropFiles(page, [
     { name: 'sales.parquet', bytes: parquet, type: 'application/vnd.apache.parquet' },
-    { name: 'people.json', bytes: [...new TextEncoder().encode(PEOPLE)], type: 'application/json' },
+    { name: 'people.json', bytes: new TextEncoder().encode(PEOPLE), type: 'application/json' },
     { name: 'budget.xlsx', bytes: xlsx, type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
   ]);
   await send(page, `Read every file ${trigger}`);
@@ -131,3 +118,109 @@ test('Parquet, JSON and Excel files are tables for SQL and Python with no DuckDB
   expect(first).toContain('XLSX, 3 rows');
   expect(first).toContain('cost (DOUBLE), due (DATE)');
 });
+
+/**
+ * Files no one here wrote, as the analyst dropped them: vega-datasets' cars.json and
+ * flights-200k.arrow, Parquet from native DuckDB (gzip and zstd, a LIST and a STRUCT column), an
+ * .xlsx from exceljs. Read by table name, by path, with read_parquet(), read_json_auto() and
+ * read_xlsx(), and from Python's sql(); every answer equals native DuckDB's on the same file. Twice:
+ * with DuckDB's extension repository unreachable (offline: the request fails), and with it
+ * answering a file that is WebAssembly but not a loadable extension (the extension path taken, the
+ * load failing inside the engine): the engine answers on, and the answers are the same.
+ */
+const vegaData = path.join(path.dirname(createRequire(import.meta.url).resolve('vega-datasets')), '..', 'data');
+
+async function nativeRow(sql: string): Promise<unknown[]> {
+  const instance = await DuckDBInstance.create(':memory:');
+  try {
+    const connection = await instance.connect();
+    const [row] = (await connection.runAndReadAll(sql)).getRowsJS();
+    connection.closeSync();
+    return row.map((value) => (typeof value === 'bigint' ? Number(value) : value));
+  } finally {
+    instance.closeSync();
+  }
+}
+
+async function nativeParquet(dir: string, name: string, codec: string): Promise<Uint8Array> {
+  const file = path.join(dir, name);
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  await connection.run(
+    `COPY (SELECT i::INTEGER AS id, (i * 0.25)::DECIMAL(10,2) AS price, TIMESTAMPTZ '2024-03-31 00:00:00+00' + to_minutes(i) AS at,
+                  [i, i % 5] AS pair, {'code': i % 13, 'name': 'n' || (i % 3)} AS info
+           FROM range(1, 2501) t(i)) TO '${file}' (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE 600)`,
+  );
+  connection.closeSync();
+  instance.closeSync();
+  return new Uint8Array(readFileSync(file));
+}
+
+const number = (value: unknown) => new Intl.NumberFormat('en-US').format(Number(value));
+
+for (const source of ['unreachable', 'answering with an extension that does not load'] as const) {
+  test(`files from other writers are tables with native DuckDB's answers, the extension repository ${source}`, async ({ page }) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'runpad-e2e-corpus-'));
+    try {
+      await page.context().route('**/*.duckdb_extension.wasm', async (route) => {
+        if (source === 'unreachable') return route.abort('internetdisconnected');
+        const name = /([a-z_]+)\.duckdb_extension\.wasm$/.exec(route.request().url())?.[1] ?? 'x';
+        return route.fulfill({ status: 200, contentType: 'application/wasm', headers: { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin' }, body: fakeExtension(name) });
+      });
+      const trigger = `e2e-formats-corpus-${source.split(' ')[0]}-${Date.now()}`;
+      const queries = [
+        'SELECT count(*) AS n, sum(price)::BIGINT AS total, sum(pair[2]) AS pairs, sum(info.code) AS codes FROM penguins_gzip',
+        "SELECT count(*) AS n, sum(id) AS ids, epoch(max(at))::BIGINT AS last FROM read_parquet('/data/penguins_zstd.parquet')",
+        "SELECT count(*) AS n, round(sum(Horsepower))::BIGINT AS hp, count(Miles_per_Gallon) AS with_mpg FROM read_json_auto('/data/cars.json')",
+        "SELECT count(*) AS n, round(sum(cost) * 100)::BIGINT AS cents FROM read_xlsx('/data/weather_exceljs.xlsx')",
+        'SELECT count(*) AS n, sum(delay)::BIGINT AS delays, sum(distance)::BIGINT AS miles FROM flights_200k',
+      ];
+      const python = [
+        `print("arrow", sql("select count(*), sum(distance)::BIGINT from flights_200k").rows[0])`,
+        `print("parquet", sql("select count(*), sum(id)::BIGINT from '/data/penguins_gzip.parquet'").rows[0])`,
+      ].join('\n');
+      await addScenarios([{ trigger, steps: [...queries.map((code) => ({ toolCall: { name: 'sql', arguments: { code } } })), { toolCall: { name: 'python', arguments: { code: python } } }, { text: 'All read.' }] }]);
+
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('Weather');
+      sheet.addRow(['day', 'cost', 'note']);
+      for (let i = 1; i <= 20; i += 1) sheet.addRow([new Date(Date.UTC(2024, 0, i)), i % 6 === 0 ? null : i * 1.25, `it's "${i}"`]);
+      workbook.addWorksheet('Empty');
+      const files = [
+        { name: 'penguins_gzip.parquet', bytes: await nativeParquet(dir, 'penguins_gzip.parquet', 'gzip'), type: 'application/vnd.apache.parquet' },
+        { name: 'penguins_zstd.parquet', bytes: await nativeParquet(dir, 'penguins_zstd.parquet', 'zstd'), type: 'application/vnd.apache.parquet' },
+        { name: 'cars.json', bytes: new Uint8Array(readFileSync(path.join(vegaData, 'cars.json'))), type: 'application/json' },
+        { name: 'weather_exceljs.xlsx', bytes: new Uint8Array(await workbook.xlsx.writeBuffer()), type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+        { name: 'flights_200k.arrow', bytes: new Uint8Array(readFileSync(path.join(vegaData, 'flights-200k.arrow'))), type: 'application/vnd.apache.arrow.file' },
+      ];
+      // The reference: native DuckDB on the same files (the Arrow file's twin: vega-datasets' flights-200k.json).
+      const gz = path.join(dir, 'penguins_gzip.parquet');
+      const expected = [
+        await nativeRow(queries[0].replace('penguins_gzip', `read_parquet('${gz}')`)),
+        await nativeRow(queries[1].replace('/data/penguins_zstd.parquet', path.join(dir, 'penguins_zstd.parquet'))),
+        await nativeRow(queries[2].replace('/data/cars.json', path.join(vegaData, 'cars.json'))),
+        [20, Math.round((20 * 21 / 2 - 6 - 12 - 18) * 125)],
+        await nativeRow(queries[4].replace('flights_200k', `read_json_auto('${path.join(vegaData, 'flights-200k.json')}')`)),
+      ];
+
+      await page.goto('/');
+      await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-kernel-state', 'ready', { timeout: 180_000 });
+      await dropFiles(page, files);
+      await send(page, `Read every file ${trigger}`);
+      await expect(page.locator('#conversation').getByText('All read.')).toBeVisible({ timeout: 240_000 });
+      await waitForTurn(page);
+      const cells = page.locator('section[data-target]');
+      await expect(cells).toHaveCount(6);
+      for (let i = 0; i < 6; i += 1) await expect(cells.nth(i)).toHaveAttribute('data-cell-status', 'ok');
+      // Each answer is native DuckDB's (the table shows numbers with thousands separators).
+      for (const [i, row] of expected.entries()) {
+        await expect(cells.nth(i).getByTestId('table-output').getByRole('row', { name: row.map(number).join(' '), exact: true }), queries[i]).toBeVisible();
+      }
+      await expect(cells.nth(5)).toContainText(`arrow (${expected[4][0]}, ${expected[4][2]})`);
+      await expect(cells.nth(5)).toContainText(`parquet (2500, 3126250)`);
+      for (let i = 0; i < 6; i += 1) await expect(cells.nth(i)).not.toContainText('could not');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}

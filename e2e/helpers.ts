@@ -139,6 +139,24 @@ export async function dropCsv(page: Page, name: string, content: string) {
   await expect(page.getByRole('list', { name: 'Attached files' }).getByRole('listitem')).toHaveAttribute('data-upload-status', 'done');
 }
 
+/** A file as a test drops it: its name, bytes and media type. */
+export type DroppedFile = { name: string; bytes: Uint8Array; type: string };
+
+/** Drops files onto the conversation together, as a user drags them in, and waits until each is uploaded. */
+export async function dropFiles(page: Page, files: DroppedFile[]): Promise<void> {
+  const encoded = files.map((file) => ({ name: file.name, type: file.type, base64: Buffer.from(file.bytes).toString('base64') }));
+  const transfer = await page.evaluateHandle((list) => {
+    const data = new DataTransfer();
+    for (const file of list) data.items.add(new File([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], file.name, { type: file.type }));
+    return data;
+  }, encoded);
+  const target = page.locator('#conversation');
+  await target.dispatchEvent('dragenter', { dataTransfer: transfer });
+  await target.dispatchEvent('drop', { dataTransfer: transfer });
+  const items = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
+  for (const file of files) await expect(items.filter({ hasText: file.name })).toHaveAttribute('data-upload-status', 'done', { timeout: 120_000 });
+}
+
 /** Clicks Share on the open conversation and returns the link it shows (an unguessable /s/ id). */
 export async function shareLink(page: Page): Promise<string> {
   await page.getByRole('button', { name: 'Share', exact: true }).click();

@@ -10,6 +10,7 @@ import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import * as parquetWasm from 'parquet-wasm/node';
 import { bytesAsFile } from '@/lib/files/formats/parquet.client';
+import { skipOutsideCi } from '@/lib/testing/required';
 import { tabularFormatOf } from '@/lib/files/formats/read-table.client';
 import { importTable } from './offline-tables';
 import { openWasmEngine, type WasmEngine } from './wasm-engine.test-support';
@@ -23,7 +24,6 @@ import { pythonEnvMissing, pythonWith } from '@/lib/testing/python-env';
  * type and the sum of each numeric column. Under CI=true a missing writer fails the test.
  */
 const require = createRequire(import.meta.url);
-const CI = process.env.CI === 'true';
 /** pandas over openpyxl, in a venv of exactly those Debian packages (lib/testing/python-env.ts). */
 const PYTHON_PACKAGES = ['python3-openpyxl', 'python3-pandas'];
 let engine: WasmEngine;
@@ -102,16 +102,13 @@ function expectSameSummary(actual: Summary, expected: Summary): void {
 
 /** The Python packages the writers and the reference need: missing, the test fails under CI and is said skipped elsewhere. */
 function requirePython(): boolean {
-  const missing = pythonEnvMissing(PYTHON_PACKAGES);
-  if (missing && CI) throw new Error(`${missing} (.ci/run installs them on CI)`);
-  return missing === null;
+  return skipOutsideCi(pythonEnvMissing(PYTHON_PACKAGES)) === null;
 }
 
-/** A writer that is a program on this machine: missing, the test fails under CI and is said skipped elsewhere. */
+/** A writer that is a program on this machine: missing, the test fails under CI (and is skipped, saying so, elsewhere). */
 function requireProgram(command: string, args: string[]): boolean {
   const found = spawnSync(command, args, { stdio: 'ignore' }).status === 0;
-  if (!found && CI) throw new Error(`${command} is missing: install it (.ci/run installs it on CI)`);
-  return found;
+  return skipOutsideCi(found ? null : `${command} ${args.join(' ')} failed: the writer is missing (.ci/run installs it)`) === null;
 }
 
 // Values with every awkward kind of text: quotes of each kind, separators, newlines, non-Latin letters.
