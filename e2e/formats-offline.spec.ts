@@ -114,7 +114,7 @@ test('Parquet, JSON and Excel files are tables for SQL and Python with no DuckDB
   const first = JSON.stringify((await chatRequestsFor(trigger))[0].body.messages);
   expect(first).toContain('/data/sales.parquet');
   expect(first).toContain('PARQUET, 3,000 rows');
-  expect(first).toContain('amount (DOUBLE), day (DATE), region (VARCHAR)');
+  expect(first).toContain('amount (DECIMAL(21,1)), day (DATE), region (VARCHAR)'); // as native DuckDB types i * 0.5
   expect(first).toContain('XLSX, 3 rows');
   expect(first).toContain('cost (DOUBLE), due (DATE)');
 });
@@ -147,7 +147,7 @@ async function nativeParquet(dir: string, name: string, codec: string): Promise<
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   await connection.run(
-    `COPY (SELECT i::INTEGER AS id, (i * 0.25)::DECIMAL(10,2) AS price, TIMESTAMPTZ '2024-03-31 00:00:00+00' + to_minutes(i) AS at,
+    `COPY (SELECT i::INTEGER AS id, (i * 0.25)::DECIMAL(10,2) AS price, TIMESTAMPTZ '2024-03-31 00:00:00+00' + to_minutes(i) AS seen,
                   [i, i % 5] AS pair, {'code': i % 13, 'name': 'n' || (i % 3)} AS info
            FROM range(1, 2501) t(i)) TO '${file}' (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE 600)`,
   );
@@ -170,7 +170,7 @@ for (const source of ['unreachable', 'answering with an extension that does not 
       const trigger = `e2e-formats-corpus-${source.split(' ')[0]}-${Date.now()}`;
       const queries = [
         'SELECT count(*) AS n, sum(price)::BIGINT AS total, sum(pair[2]) AS pairs, sum(info.code) AS codes FROM penguins_gzip',
-        "SELECT count(*) AS n, sum(id) AS ids, epoch(max(at))::BIGINT AS last FROM read_parquet('/data/penguins_zstd.parquet')",
+        "SELECT count(*) AS n, sum(id) AS ids, epoch(max(seen))::BIGINT AS latest FROM read_parquet('/data/penguins_zstd.parquet')",
         "SELECT count(*) AS n, round(sum(Horsepower))::BIGINT AS hp, count(Miles_per_Gallon) AS with_mpg FROM read_json_auto('/data/cars.json')",
         "SELECT count(*) AS n, round(sum(cost) * 100)::BIGINT AS cents FROM read_xlsx('/data/weather_exceljs.xlsx')",
         'SELECT count(*) AS n, sum(delay)::BIGINT AS delays, sum(distance)::BIGINT AS miles FROM flights_200k',

@@ -33,7 +33,10 @@ function primitiveType(element: SchemaElement): string | null {
   const converted = element.converted_type;
   if (logical?.type === 'STRING' || logical?.type === 'ENUM' || logical?.type === 'JSON' || converted === 'UTF8' || converted === 'ENUM' || converted === 'JSON') return 'VARCHAR';
   if (logical?.type === 'DATE' || converted === 'DATE') return 'DATE';
-  if (logical?.type === 'TIMESTAMP') return logical.isAdjustedToUTC ? 'TIMESTAMP WITH TIME ZONE' : logical.unit === 'NANOS' ? 'TIMESTAMP_NS' : 'TIMESTAMP';
+  // An instant (isAdjustedToUTC) is TIMESTAMP WITH TIME ZONE to native DuckDB; here it is its UTC
+  // time as TIMESTAMP: DuckDB-wasm's time zone functions are its icu extension's, absent offline,
+  // and a function such as epoch() on a TIMESTAMP WITH TIME ZONE without it traps the engine.
+  if (logical?.type === 'TIMESTAMP') return logical.unit === 'NANOS' && !logical.isAdjustedToUTC ? 'TIMESTAMP_NS' : 'TIMESTAMP';
   if (converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS' || element.type === 'INT96') return 'TIMESTAMP';
   if (logical?.type === 'DECIMAL' || converted === 'DECIMAL') {
     const precision = logical?.type === 'DECIMAL' ? logical.precision : (element.precision ?? 38);
