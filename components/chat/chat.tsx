@@ -62,6 +62,8 @@ type ChatProps = {
    * needed for a stored one opened to be read (a run, Reload them, the person typing).
    */
   pythonStart?: KernelStart;
+  /** The project a new conversation starts in (its instructions, model and policy apply; the server checks membership). */
+  projectId?: string;
 };
 
 /** Until a title is generated, the first question names the conversation (lib/messages/shown-title.ts). */
@@ -70,7 +72,7 @@ function firstQuestion(messages: UIMessage[]): string | null {
   return first ? questionText(first.parts) : null;
 }
 
-export function Chat({ conversationId, initialMessages, initialFiles, title, config, signedIn, initialModelId, pythonStart = 'now' }: ChatProps) {
+export function Chat({ conversationId, initialMessages, initialFiles, title, config, signedIn, initialModelId, pythonStart = 'now', projectId }: ChatProps) {
   // The picked model goes with every request; the server checks it and stores it with the conversation.
   const [modelId, setModelId] = useState(initialModelId);
   useEffect(() => pickModel(conversationId, modelId), [conversationId, modelId]);
@@ -178,11 +180,11 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           // A new message says which messages this tab has, so a stale tab is refused, not interleaved.
           const knownMessageIds = trigger === 'submit-message' && !messageId && message?.role === 'user' ? messages.slice(0, -1).map((m) => m.id) : undefined;
           return {
-            body: { id, trigger, messageId, message, knownMessageIds, packageSources: lastPackageSources(), modelId: pickedModel(id), settings: { includeImages, stepBudget, ...(modelSees === 'schema' ? { modelSees } : {}) } },
+            body: { id, trigger, messageId, message, knownMessageIds, ...(projectId ? { projectId } : {}), packageSources: lastPackageSources(), modelId: pickedModel(id), settings: { includeImages, stepBudget, ...(modelSees === 'schema' ? { modelSees } : {}) } },
           };
         },
       }),
-    [],
+    [projectId],
   );
 
   const chat = useChat({

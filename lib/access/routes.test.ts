@@ -264,6 +264,33 @@ describe('the projects’ and shares’ routes', () => {
     for (const request of reads(conversation)) expect([request.path, (await call(request)).status]).toEqual([request.path, 404]);
   });
 
+  it('the project’s page and its New chat: a member sees its instructions and members and starts a chat in it; anyone else gets “not found” and an ordinary new chat', async () => {
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const projectPage = (await import('@/app/p/[id]/page')).default;
+    const newChat = (await import('@/app/page')).default;
+    const open = async (id: string) => renderToStaticMarkup((await projectPage({ params: Promise.resolve({ id }) })) as React.ReactElement);
+    /** The Chat element the new-chat page renders, and the project it starts in. */
+    const chatProject = async (project: string) => {
+      const tree = (await newChat({ searchParams: Promise.resolve({ project }) })) as React.ReactElement<{ children: React.ReactElement<{ projectId?: string }>[] }>;
+      return tree.props.children.find((child) => child && typeof child === 'object' && 'projectId' in child.props)?.props.projectId;
+    };
+    as('grouped');
+    const html = await open(project);
+    expect(html).toContain('Use metric units.');
+    expect(html).toContain('Can use');
+    expect(html).toContain('Équipe &#x27;data&#x27;');
+    expect(html).toContain(`href="/?project=${project}"`);
+    expect(await chatProject(project)).toBe(project);
+    for (const who of ['stranger', 'guest', 'user'] as const) {
+      as(who);
+      await expect(open(project)).rejects.toThrow(/NEXT_HTTP_ERROR_FALLBACK;404|NEXT_NOT_FOUND/);
+      expect(await chatProject(project)).toBeUndefined();
+    }
+    as('grouped');
+    await expect(open('not-a-uuid')).rejects.toThrow(/NEXT_HTTP_ERROR_FALLBACK;404|NEXT_NOT_FOUND/);
+    await expect(open(crypto.randomUUID())).rejects.toThrow(/NEXT_HTTP_ERROR_FALLBACK;404|NEXT_NOT_FOUND/);
+  });
+
   it('bodies are checked: the origin, the type, the shape', async () => {
     as('owner');
     const bad: Array<[Call, number]> = [
