@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { groupByDate } from '@/lib/chat/group-by-date.client';
 import { failureWords } from '@/lib/http/error-body.client';
 import { DeleteDialog, RenameDialog } from './sidebar-dialogs';
+import { SidebarProjects } from './sidebar-projects';
 import { SidebarRow, titleOf, type SidebarItem } from './sidebar-row';
 
 const pageSchema = z.object({
@@ -172,6 +173,7 @@ export const Sidebar = memo(function Sidebar({
         {terms.length > 0 ? `${shown.length} ${shown.length === 1 ? 'conversation' : 'conversations'} found` : ''}
       </p>
       <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-3">
+        <SidebarProjects />
         {groups.map((group) => (
           <div key={group.label} className="mt-2 first:mt-0">
             <h2 id={`${hintId}-${group.label.replace(/\W+/g, '-')}`} className="px-2 py-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">
