@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useDismiss } from '@/components/ui/use-dismiss';
+import { ShareWithPeople } from './share-with-people';
 
 type ShareState = { kind: 'idle' } | { kind: 'busy'; url: string | null } | { kind: 'shared'; url: string } | { kind: 'error'; message: string };
 
@@ -133,6 +134,7 @@ export function ShareButton({ conversationId, disabled }: { conversationId: stri
             onFocus={(event) => event.currentTarget.select()}
             className="mt-2 block w-full rounded border border-zinc-300 bg-transparent px-1.5 py-1 font-mono dark:border-zinc-600"
           />
+          <ShareWithPeople conversationId={conversationId} />
           <div className="mt-2 flex justify-end gap-2">
             <button type="button" onClick={revoke} className="rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800">
               Revoke
