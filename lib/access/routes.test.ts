@@ -203,6 +203,12 @@ describe('the projects’ and shares’ routes', () => {
         ['reader_removed', PEOPLE.owner, PEOPLE.stranger, null],
       ]),
     );
+    // /admin lists them in words: who, what, with whom.
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const { ShareAudit } = await import('@/components/admin/share-audit.server');
+    const listed = renderToStaticMarkup(await ShareAudit());
+    expect(listed).toContain(`${PEOPLE.editor} · added to project “Ventes “Q3” — 数据\n2026”: group “Équipe &#x27;data&#x27;” (can use)`);
+    expect(listed).toContain(`zoë.o&#x27;neil@example.com · shared conversation with ${PEOPLE.stranger} · conversation “untitled or deleted”`);
   });
 
   it('a reader reads the conversation through every route that reads one: a stranger gets the same 404 as an id that names nothing', async () => {

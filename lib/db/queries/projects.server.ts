@@ -200,8 +200,18 @@ export async function recordShare(
   });
 }
 
-export async function listShareAudit(db: Db, limit = 200): Promise<Array<typeof shareAudit.$inferSelect>> {
-  return db.select().from(shareAudit).orderBy(desc(shareAudit.at)).limit(limit);
+export type ShareRecord = typeof shareAudit.$inferSelect & { projectName: string | null; conversationTitle: string | null };
+
+/** The newest `limit` shares, newest first, with the project's name and the conversation's title as they are now (null when gone or untitled). */
+export async function listShareAudit(db: Db, limit = 200): Promise<ShareRecord[]> {
+  const rows = await db
+    .select({ record: shareAudit, projectName: projects.name, conversationTitle: conversations.title })
+    .from(shareAudit)
+    .leftJoin(projects, eq(projects.id, shareAudit.projectId))
+    .leftJoin(conversations, eq(conversations.id, shareAudit.conversationId))
+    .orderBy(desc(shareAudit.at))
+    .limit(limit);
+  return rows.map(({ record, projectName, conversationTitle }) => ({ ...record, projectName, conversationTitle }));
 }
 
 /** Puts a new conversation of its author's in a project (only while it is in none). */
