@@ -123,7 +123,7 @@ display(Chart())
 print("drew a 360x200 sine chart")
 `;
 
-/** Drops a CSV onto the conversation, as a user drags a file in, and waits until it is uploaded. */
+/** Drops a CSV onto the conversation, as a user drags a file in, and waits until it is uploaded (its own chip, among any others). */
 export async function dropCsv(page: Page, name: string, content: string) {
   const transfer = await page.evaluateHandle(
     ([fileName, text]) => {
@@ -136,7 +136,8 @@ export async function dropCsv(page: Page, name: string, content: string) {
   const target = page.locator('#conversation');
   await target.dispatchEvent('dragenter', { dataTransfer: transfer });
   await target.dispatchEvent('drop', { dataTransfer: transfer });
-  await expect(page.getByRole('list', { name: 'Attached files' }).getByRole('listitem')).toHaveAttribute('data-upload-status', 'done');
+  // Its own chip: other files may be attached already.
+  await expect(page.getByRole('list', { name: 'Attached files' }).getByRole('listitem').filter({ hasText: name })).toHaveAttribute('data-upload-status', 'done');
 }
 
 /** A file as a test drops it: its name, bytes and media type. */
