@@ -26,6 +26,7 @@ import { MODEL_VIEW_CAPS } from '@/lib/runtime/limits';
 import { formatBytes, formatDuration } from '@/lib/format';
 import { describeChartShape, vegaLiteSpecOf } from '@/lib/charts/vegalite';
 import { columnsText, type Attachment } from '@/lib/messages/attachment';
+import { ENGINE_ERROR_CLASSES } from '@/lib/ai/engine-error-classes';
 
 /** A word: letters, digits and combining marks of any script. Everything else separates words. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
@@ -127,34 +128,6 @@ function separator(text: string): string {
 function allowedName(name: string, known: KnownWords, extra: ReadonlySet<string> = TYPES): string {
   return allowedText(name, known, extra, NAME_CHARS) || '<value>';
 }
-
-/**
- * The classes the engines raise by themselves, whose names hold no value: Python's built-in
- * exceptions and those of the libraries it ships (DuckDB, pandas, NumPy, json, csv, re, sqlite3),
- * JavaScript's, R's conditions and the Graphviz target's own.
- */
-const ENGINE_ERROR_CLASSES = new Set([
-  'ArithmeticError', 'AssertionError', 'AttributeError', 'BaseException', 'BaseExceptionGroup', 'BlockingIOError', 'BrokenPipeError', 'BufferError', 'BytesWarning',
-  'ChildProcessError', 'ConnectionAbortedError', 'ConnectionError', 'ConnectionRefusedError', 'ConnectionResetError', 'DeprecationWarning', 'EOFError', 'EncodingWarning',
-  'EnvironmentError', 'Exception', 'ExceptionGroup', 'FileExistsError', 'FileNotFoundError', 'FloatingPointError', 'FutureWarning', 'GeneratorExit', 'IOError', 'ImportError',
-  'ImportWarning', 'IndentationError', 'IndexError', 'InterruptedError', 'IsADirectoryError', 'KeyError', 'KeyboardInterrupt', 'LookupError', 'MemoryError',
-  'ModuleNotFoundError', 'NameError', 'NotADirectoryError', 'NotImplementedError', 'OSError', 'OverflowError', 'PendingDeprecationWarning', 'PermissionError',
-  'ProcessLookupError', 'RecursionError', 'ReferenceError', 'ResourceWarning', 'RuntimeError', 'RuntimeWarning', 'StopAsyncIteration', 'StopIteration', 'SyntaxError',
-  'SyntaxWarning', 'SystemError', 'SystemExit', 'TabError', 'TimeoutError', 'TypeError', 'UnboundLocalError', 'UnicodeDecodeError', 'UnicodeEncodeError', 'UnicodeError',
-  'UnicodeTranslateError', 'UnicodeWarning', 'UserWarning', 'ValueError', 'Warning', 'ZeroDivisionError', 'Error', 'error', 'warning',
-  // DuckDB's Python exceptions
-  'BinderException', 'CatalogException', 'ConnectionException', 'ConstraintException', 'ConversionException', 'DataError', 'DatabaseError', 'DependencyException',
-  'FatalException', 'HTTPException', 'IOException', 'IntegrityError', 'InternalError', 'InternalException', 'InterruptException', 'InvalidInputException',
-  'InvalidTypeException', 'NotImplementedException', 'NotSupportedError', 'OperationalError', 'OutOfMemoryException', 'OutOfRangeException', 'ParserException',
-  'PermissionException', 'ProgrammingError', 'SequenceException', 'SerializationException', 'SyntaxException', 'TransactionException', 'TypeMismatchException',
-  // pandas, NumPy, the standard library's modules
-  'ParserError', 'EmptyDataError', 'ParserWarning', 'DtypeWarning', 'SettingWithCopyWarning', 'PerformanceWarning', 'IntCastingNaNError', 'MergeError',
-  'InvalidIndexError', 'OutOfBoundsDatetime', 'OutOfBoundsTimedelta', 'UndefinedVariableError', 'IndexingError', 'SpecificationError', 'AbstractMethodError',
-  'AxisError', 'LinAlgError', 'ComplexWarning', 'RankWarning', 'VisibleDeprecationWarning', 'JSONDecodeError', 'StatisticsError', 'BadZipFile', 'UnsupportedOperation',
-  // JavaScript, R, Graphviz
-  'RangeError', 'EvalError', 'URIError', 'AggregateError', 'DOMException', 'simpleError', 'simpleWarning', 'simpleCondition', 'simpleMessage',
-  'rlang_error', 'rlang_warning', 'DotSyntaxError',
-]);
 
 const ERROR_CLASS_SUFFIX = /(?:Error|Exception|Warning|Interrupt|Exit|Iteration)$/;
 
