@@ -39,3 +39,26 @@ export async function liveStreamId(conversationId: string): Promise<string | nul
     return 'unknown';
   }
 }
+
+/** How long a reader waits for an answer the registry names to reach the stream store. */
+const FIRST_BYTES_WAIT_MS = 5_000;
+
+/**
+ * The conversation's answer being written, from its first chunk, or null when none is. The
+ * registry names an answer as soon as its request is accepted; the stream store holds it once its
+ * first bytes leave the server, a moment later (and another instance may be asked in between):
+ * a reader that asks then waits for it, while the registry still names it, instead of being told
+ * nothing is being written.
+ */
+export async function resumeLiveAnswer(conversationId: string, waitMs = FIRST_BYTES_WAIT_MS): Promise<ReadableStream<string> | null> {
+  const deadline = Date.now() + waitMs;
+  for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
+    const streamId = await liveStreamId(conversationId);
+    if (streamId === null || streamId === 'unknown') return null;
+    const stream = await (await getAppStreams()).streams.context.resumeExistingStream(streamId);
+    // undefined: not in the store yet; null: it has ended.
+    if (stream !== undefined) return stream;
+    if (Date.now() >= deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}

@@ -3,7 +3,7 @@ import { authorize } from '@/lib/access/authorize.server';
 import { route } from '@/lib/http/route.server';
 import { ANSWER_STREAM_HEADERS } from '@/lib/http/answer-stream-headers.server';
 import { conversationIdSchema, idOrNotFound, requireUser } from '@/lib/http/session.server';
-import { getAppStreams, liveStreamId } from '@/lib/streams/app-streams.server';
+import { resumeLiveAnswer } from '@/lib/streams/app-streams.server';
 
 export const runtime = 'nodejs';
 export const maxDuration = 300;
@@ -17,8 +17,7 @@ export const GET = route<{ id: string }>(async ({ params }) => {
   const conversationId = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
   await authorize(await getDb(), user, 'read', { conversation: conversationId });
   // Unknown (Redis down) is answered like none: the page shows what is stored, without an error.
-  const streamId = await liveStreamId(conversationId);
-  const stream = streamId && streamId !== 'unknown' ? await (await getAppStreams()).streams.context.resumeExistingStream(streamId) : null;
+  const stream = await resumeLiveAnswer(conversationId);
   if (!stream) return new Response(null, { status: 204 });
   return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: ANSWER_STREAM_HEADERS });
 });
