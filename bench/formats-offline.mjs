@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import * as esbuild from 'esbuild';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { loadOfflineReaders, median, time } from './offline-readers.mjs';
 import { groupBy } from './duckdb-native.mjs';
 import { writeSection } from './results-section.mjs';
 import { writeSalesCsv } from './targets-data.mjs';
@@ -26,17 +26,9 @@ const ROWS = option('rows', 1_000_000);
 const REPEAT = option('repeat', 3);
 const root = path.resolve(import.meta.dirname, '..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-formats-bench-'));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const time = async (task) => {
-  const start = performance.now();
-  const value = await task();
-  return [performance.now() - start, value];
-};
 
 // The readers as the worker bundles them, for Node.
-const bundle = path.join(dir, 'offline-tables.mjs');
-await esbuild.build({ entryPoints: [path.join(root, 'workers/duckdb/offline-tables.ts')], outfile: bundle, bundle: true, format: 'esm', platform: 'node', alias: { '@': root }, logLevel: 'warning', banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
-const readers = await import(bundle);
+const readers = await loadOfflineReaders(dir);
 
 const csvPath = path.join(dir, 'sales.csv');
 writeSalesCsv(csvPath, ROWS);

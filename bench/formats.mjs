@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import * as esbuild from 'esbuild';
 import ExcelJS from 'exceljs';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { loadOfflineReaders, median, time } from './offline-readers.mjs';
 import { writeSection } from './results-section.mjs';
 
 const require = createRequire(import.meta.url);
@@ -21,16 +21,9 @@ const REPEAT = args.includes('--repeat') ? Number(args[args.indexOf('--repeat') 
 const root = path.resolve(import.meta.dirname, '..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-formats-rows-'));
 const vega = path.join(path.dirname(require.resolve('vega-datasets')), '..', 'data');
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const time = async (task) => {
-  const start = performance.now();
-  const value = await task();
-  return [performance.now() - start, value];
-};
 
-const bundle = path.join(dir, 'offline-tables.mjs');
-await esbuild.build({ entryPoints: [path.join(root, 'workers/duckdb/offline-tables.ts')], outfile: bundle, bundle: true, format: 'esm', platform: 'node', alias: { '@': root }, logLevel: 'warning', banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
-const readers = await import(bundle);
+// The readers as the worker bundles them, for Node.
+const readers = await loadOfflineReaders(dir);
 
 // The files: vega-datasets' own, Parquet from native DuckDB, JSON Lines, an .xlsx from exceljs.
 const native = await DuckDBInstance.create(':memory:', { threads: '1' });
