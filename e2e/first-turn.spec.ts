@@ -3,7 +3,8 @@ import { addScenarios, chatRequestsFor, send } from './helpers';
 
 /**
  * A new chat's first turn behaves like every later one: nothing asks for a conversation that is
- * not stored yet, the conversation is listed from the first send, a silent model ends the turn in
+ * not stored yet, the conversation is listed from the first send (and leaves the list when its first
+ * answer fails and it holds nothing else), a silent model ends the turn in
  * the idle timeout's words, and a message sent the moment the box takes input reaches the model.
  */
 
@@ -47,6 +48,11 @@ test('a new chat asks for nothing before it is stored, is listed from the first 
   await expect(error).toContainText('timed out');
   await expect(error).not.toContainText('Not found');
   expect(await chatRequestsFor(trigger)).toHaveLength(1);
+  // Its first answer failed and it holds nothing else: the list no longer holds it.
+  await page.reload();
+  await expect(page.locator('[data-role="user"]')).toContainText('Say nothing.');
+  await expect.poll(async () => (await (await page.request.get('/api/conversations')).json() as { items: Array<{ id: string }> }).items.map((item) => item.id)).not.toContain(id);
+  await expect(conversations.locator(`a[href="/c/${id}"]`)).toHaveCount(0);
 
   // Nothing asked to resume or re-read the conversation before the first send stored it, and
   // nothing was refused (a refusal is also what the server logs as "conversation not owned").

@@ -272,7 +272,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const [sidebarVersion, setSidebarVersion] = useState(0);
   const previousStatus = useRef(status);
   useEffect(() => {
-    if (previousStatus.current !== 'ready' && status === 'ready') setSidebarVersion((v) => v + 1);
+    // After a failed answer too: a new conversation that holds nothing else leaves the list.
+    if (previousStatus.current !== status && (status === 'ready' || status === 'error')) setSidebarVersion((v) => v + 1);
     previousStatus.current = status;
   }, [status]);
   usePrefetchImports(messages, kernel, kernel ? runners : null);

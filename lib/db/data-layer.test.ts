@@ -60,6 +60,34 @@ for (const backend of backends) {
       expect(titled).toMatchObject({ title: 'Revenue by region', titled: true });
     });
 
+    live('a conversation whose first answer failed is not listed unless it holds something: an answer, a file or a name', async () => {
+      const dave = crypto.randomUUID();
+      await ensureUser(db, dave);
+      const ask = async (text: string) => {
+        const c = await createConversation(db, dave);
+        await upsertMessage(db, dave, c.id, { id: `q-${c.id}`, role: 'user', parts: [{ type: 'text', text }] });
+        return c.id;
+      };
+      const failed = await ask('refused by the provider');
+      const answered = await ask('answered');
+      await upsertMessage(db, dave, answered, { id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'an answer' }] });
+      const withFile = await ask('a file came with it');
+      await addDeviceFile(db, dave, withFile, { name: 'kept.csv', sha256: 'c'.repeat(64), mediaType: 'text/csv', size: 10 });
+      const named = await ask('renamed by the person');
+      await renameConversation(db, dave, named, 'Mine');
+      const pending = await ask('its first answer is still coming');
+      const answering = async (ids: readonly string[]) => new Set(ids.filter((id) => id === pending));
+      const listed = (await listConversations(db, dave, { limit: 100, answering })).items.map((c) => c.id);
+      expect(listed.sort()).toEqual([answered, withFile, named, pending].sort());
+      expect(listed).not.toContain(failed);
+      // A page of the list counts what it lists: the hidden one takes no place and the cursor goes on past it.
+      const first = await listConversations(db, dave, { limit: 2, answering });
+      const second = await listConversations(db, dave, { limit: 100, cursor: first.nextCursor, answering });
+      expect([...first.items, ...second.items].map((c) => c.id).sort()).toEqual([answered, withFile, named, pending].sort());
+      // The person's archive holds every conversation.
+      expect((await listConversations(db, dave, { limit: 100 })).items.map((c) => c.id)).toContain(failed);
+    });
+
     live('keeps message order, updates in place, and replaces the list', async () => {
       const c = await createConversation(db, alice);
       await upsertMessage(db, alice, c.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'q' }] });

@@ -69,27 +69,49 @@ export async function getConversation(db: Db, userId: string, id: string): Promi
 
 export type ConversationPage = { items: ConversationSummary[]; nextCursor: string | null };
 
-/** Newest first; the cursor is `<updatedAt ISO>|<id>` of the last item of the previous page. */
-export async function listConversations(db: Db, userId: string, options: { limit?: number; cursor?: string | null } = {}): Promise<ConversationPage> {
+/**
+ * What the list is asked: `answering` names, of the ids given, the conversations whose answer is
+ * being written now (the stream registry's, lib/streams/). With it, a conversation that holds
+ * nothing but the person's messages (no answer, no file, no name: its first answer failed, the
+ * provider refused it or the network broke) is not listed unless its answer is still coming.
+ * Without it (the person's archive), every conversation is.
+ */
+export type ListOptions = { limit?: number; cursor?: string | null; answering?: (ids: readonly string[]) => Promise<ReadonlySet<string>> };
+
+/** Newest first; the cursor is `<updatedAt ISO>|<id>` of the last conversation the previous page went past. */
+export async function listConversations(db: Db, userId: string, options: ListOptions = {}): Promise<ConversationPage> {
   const limit = Math.min(Math.max(options.limit ?? 30, 1), 100);
   const [at, id] = options.cursor?.split('|') ?? [];
-  const before = at && id && !Number.isNaN(Date.parse(at)) ? new Date(at) : null;
+  let after = at && id && !Number.isNaN(Date.parse(at)) ? { at: new Date(at), id } : null;
+  const items: ConversationSummary[] = [];
+  // Rows the list hides take no place on a page: read on until the page is full or the list ends.
+  for (;;) {
+    const wanted = limit + 1 - items.length; // one more than the page, to know whether another follows
+    const rows = await conversationRows(db, userId, after, wanted);
+    const live = options.answering ? await options.answering(rows.filter((row) => row.holdsNothing).map((row) => row.id)) : null;
+    for (const { firstQuestion: parts, holdsNothing, ...row } of rows) {
+      after = { at: row.updatedAt, id: row.id };
+      if (holdsNothing && live && !live.has(row.id)) continue;
+      if (items.length === limit) return { items, nextCursor: cursorOf(items.at(-1)!) };
+      items.push({ ...row, title: shownTitle(row.title, questionText(parts)), titled: row.title !== null });
+    }
+    if (rows.length < wanted) return { items, nextCursor: null };
+  }
+}
+
+const cursorOf = (item: ConversationSummary) => `${item.updatedAt.toISOString()}|${item.id}`;
+
+/** `count` of the user's conversations after `after` (newest first), with what the list shows and whether each holds nothing but the person's messages. */
+async function conversationRows(db: Db, userId: string, after: { at: Date; id: string } | null, count: number) {
   // An untitled conversation is named by its first question, as its header names it.
   const firstQuestion = sql<unknown>`case when "conversations"."title" is null then (select m.parts from messages m where m.conversation_id = "conversations"."id" and m.role = 'user' order by m.seq limit 1) end`;
-  const rows = await db
-    .select({ id: conversations.id, title: conversations.title, updatedAt: conversations.updatedAt, firstQuestion })
+  const holdsNothing = sql<boolean>`("conversations"."title" is null and not exists (select 1 from messages m where m.conversation_id = "conversations"."id" and m.role <> 'user') and not exists (select 1 from conversation_files f where f.conversation_id = "conversations"."id"))`;
+  return db
+    .select({ id: conversations.id, title: conversations.title, updatedAt: conversations.updatedAt, firstQuestion, holdsNothing })
     .from(conversations)
-    .where(
-      and(
-        eq(conversations.ownerId, userId),
-        before ? or(lt(conversations.updatedAt, before), and(eq(conversations.updatedAt, before), lt(conversations.id, id))) : undefined,
-      ),
-    )
+    .where(and(eq(conversations.ownerId, userId), after ? or(lt(conversations.updatedAt, after.at), and(eq(conversations.updatedAt, after.at), lt(conversations.id, after.id))) : undefined))
     .orderBy(desc(conversations.updatedAt), desc(conversations.id))
-    .limit(limit + 1);
-  const items = rows.slice(0, limit).map(({ firstQuestion: parts, ...row }) => ({ ...row, title: shownTitle(row.title, questionText(parts)), titled: row.title !== null }));
-  const last = items.at(-1);
-  return { items, nextCursor: rows.length > limit && last ? `${last.updatedAt.toISOString()}|${last.id}` : null };
+    .limit(count);
 }
 
 export async function renameConversation(db: Db, userId: string, id: string, title: string): Promise<boolean> {
