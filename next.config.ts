@@ -15,7 +15,8 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', 'rate-limiter-flexible', 'ioredis', 'pino', 'prom-client'],
   poweredByHeader: false,
   // `npm test` type-checks the whole project, the build's route types included, beside the build
-  // (tsconfig.routes.json), so its build skips the same pass; every other build runs it.
+  // (tsconfig.routes.json), so its build skips the same pass, and so does the build `npm start`
+  // makes when there is none (a first start waits for it); `npm run build` alone runs it.
   typescript: { ignoreBuildErrors: process.env.RUNPAD_BUILD_SKIP_TYPECHECK === '1' },
   // Turbopack keeps a build cache in .next/cache for the next build; a clone built once and thrown
   // away (CI, .ci/run) spends ~20 s writing it for nothing.
