@@ -5,8 +5,9 @@
  * Postgres. Every answer is asserted, and `authorize`'s refusal is a 404 unless the person may read.
  */
 import { describe, expect } from 'vitest';
-import type { Db } from '@/lib/db/client.server';
-import { authUsers, conversations } from '@/lib/db/schema.server';
+import { eq } from 'drizzle-orm';
+import { createDb, type Db } from '@/lib/db/client.server';
+import { authUsers, conversations, groupMembers } from '@/lib/db/schema.server';
 import { conversationGrants, createGroup, createProject, putConversationReader, putProjectMember, removeConversationReader, removeProjectMember } from '@/lib/db/queries/projects.server';
 import { isAppError } from '@/lib/errors.server';
 import { ensureUser } from '@/lib/db/queries/users.server';
@@ -57,10 +58,14 @@ const subject = (role: Role): Subject => (role === 'anonymous' ? null : { userId
 for (const backend of [pgliteBackend(), serverBackend()]) {
   describe(`the authorization rule on ${backend.name}`, () => {
     let db: Db;
+    let url: string | undefined;
     const live = openForTests(
       backend,
       ROLES.filter((role) => role !== 'anonymous').map((role) => ids[role]),
-      (opened) => (db = opened.db),
+      (opened) => {
+        db = opened.db;
+        url = opened.url;
+      },
     );
     let projectId = '';
     let conversationId = '';
@@ -145,6 +150,26 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       // The project's owner is not the reader of a member's conversation in it.
       expect(await may(db, subject('owner'), 'read', { conversation: memberConversation })).toBe(false);
       expect((await conversationGrants(db, ids.owner, memberConversation)).reader).toBe(false);
+    });
+
+    live('removing a member ends their access at once, on every instance: nothing holds a membership between requests', async () => {
+      // Another instance of Runpad on the same database (a second server's own connections; the embedded database has one instance).
+      const other = url ? await createDb({ url }) : null;
+      const elsewhere = other?.db ?? db;
+      try {
+        const id = await putProjectMember(db, projectId, { userId: ids.stranger }, 'use', ids.owner);
+        for (const action of ['read', 'run', 'read_dataset'] as const) expect([action, await may(elsewhere, subject('stranger'), action, { project: projectId })]).toEqual([action, true]);
+        await removeProjectMember(db, projectId, id);
+        for (const action of ['read', 'run', 'read_dataset'] as const) expect([action, await may(elsewhere, subject('stranger'), action, { project: projectId })]).toEqual([action, false]);
+        // Through a group: a person taken out of it loses what the group held, as at once.
+        const group = await createGroup(db, { name: 'passing', createdBy: null, userIds: [ids.stranger] });
+        await putProjectMember(db, projectId, { groupId: group.id }, 'use', ids.owner);
+        expect(await may(elsewhere, subject('stranger'), 'read_dataset', { project: projectId })).toBe(true);
+        await db.delete(groupMembers).where(eq(groupMembers.groupId, group.id));
+        expect(await may(elsewhere, subject('stranger'), 'read_dataset', { project: projectId })).toBe(false);
+      } finally {
+        await other?.close();
+      }
     });
 
     live('a guest’s own conversation is theirs to do everything with', async () => {

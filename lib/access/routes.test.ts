@@ -42,9 +42,9 @@ const as = (who: Person | 'guest' | null) => {
 };
 const guestId = crypto.randomUUID();
 
-type Call = { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; body?: unknown; headers?: Record<string, string> };
+type Call = { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; body?: unknown; headers?: Record<string, string>; raw?: Uint8Array<ArrayBuffer> };
 /** Calls the route file that Next would for `path`, with the params it would pass. */
-async function call({ method, path: pathname, body, headers }: Call): Promise<{ status: number; json: Record<string, unknown> | null; text: string }> {
+async function call({ method, path: pathname, body, headers, raw }: Call): Promise<{ status: number; json: Record<string, unknown> | null; text: string; headers: Headers }> {
   const segments = pathname.split('/').slice(2);
   const [area, id, sub, subId] = segments[0] === 'admin' ? ['admin', undefined, segments[1], undefined] : segments;
   const modules: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -52,6 +52,9 @@ async function call({ method, path: pathname, body, headers }: Call): Promise<{ 
     'projects/id': () => import('@/app/api/projects/[id]/route'),
     'projects/id/members': () => import('@/app/api/projects/[id]/members/route'),
     'projects/id/members/id': () => import('@/app/api/projects/[id]/members/[memberId]/route'),
+    'projects/id/files': () => import('@/app/api/projects/[id]/files/route'),
+    'projects/id/files/id': () => import('@/app/api/projects/[id]/files/[fileId]/route'),
+    'projects/id/device-files': () => import('@/app/api/projects/[id]/device-files/route'),
     'conversations/id/readers': () => import('@/app/api/conversations/[id]/readers/route'),
     'conversations/id/readers/id': () => import('@/app/api/conversations/[id]/readers/[readerId]/route'),
     'admin/groups': () => import('@/app/api/admin/groups/route'),
@@ -65,16 +68,16 @@ async function call({ method, path: pathname, body, headers }: Call): Promise<{ 
   };
   const key = area === 'admin' ? `admin/${sub}` : [area, id && 'id', sub?.split('?')[0], subId && 'id'].filter(Boolean).join('/');
   const handler = (await modules[key]!())[method] as (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-  const params = { id: id?.split('?')[0] ?? '', sha: id?.split('?')[0] ?? '', memberId: subId ?? '', readerId: subId ?? '' };
+  const params = { id: id?.split('?')[0] ?? '', sha: id?.split('?')[0] ?? '', memberId: subId ?? '', readerId: subId ?? '', fileId: subId ?? '' };
   const request = new Request(`${ORIGIN}${pathname}`, {
     method,
     headers: { origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
   });
   const response = await handler(request, { params: Promise.resolve(params) });
   const text = await response.text();
   const json = response.headers.get('content-type')?.startsWith('application/json') && text ? (JSON.parse(text) as Record<string, unknown>) : null;
-  return { status: response.status, json, text };
+  return { status: response.status, json, text, headers: response.headers };
 }
 
 async function newAccount(email: string): Promise<string> {
@@ -295,6 +298,76 @@ describe('the projects’ and shares’ routes', () => {
     as('grouped');
     await expect(open('not-a-uuid')).rejects.toThrow(/NEXT_HTTP_ERROR_FALLBACK;404|NEXT_NOT_FOUND/);
     await expect(open(crypto.randomUUID())).rejects.toThrow(/NEXT_HTTP_ERROR_FALLBACK;404|NEXT_NOT_FOUND/);
+  });
+
+  it('the project’s dataset library: its members read an upload’s bytes by id and by hash, see a device-kept one by name, size, columns and hash; those who can edit change it; anyone else gets the same 404; a removed member at once', async () => {
+    const bytes = new TextEncoder().encode('région,montant\n"Île-de-France ""Nord""",12\n数据,3\n');
+    const csv = (name: string): Call => ({ method: 'POST', path: `/api/projects/${project}/files`, raw: bytes, headers: { 'x-file-name': encodeURIComponent(name), 'content-type': 'application/octet-stream' } });
+    as('owner');
+    const user = await call({ method: 'POST', path: `/api/projects/${project}/members`, body: { email: PEOPLE.user, role: 'use' } });
+    const uploaded = await call(csv('ventes «Q3» "v2".csv'));
+    expect([uploaded.status, uploaded.json]).toEqual([201, expect.objectContaining({ name: 'ventes «Q3» _v2_.csv', size: bytes.byteLength, mediaType: 'text/csv', location: 'account' })]);
+    const [fileId, sha] = [uploaded.json!.id as string, uploaded.json!.sha256 as string];
+    // The browser's reader tells the columns it found; a header row's names are kept.
+    expect((await call({ method: 'PATCH', path: `/api/projects/${project}/files/${fileId}`, body: { columns: [{ name: 'région', type: 'VARCHAR' }, { name: 'montant', type: 'BIGINT' }], header: true, rows: 2 } })).json).toMatchObject({ columns: [{ name: 'région' }, { name: 'montant' }], rows: 2 });
+    const keptSha = 'e'.repeat(64);
+    const kept = await call({ method: 'POST', path: `/api/projects/${project}/device-files`, body: { name: 'clients.parquet', size: 123_456, sha256: keptSha, columns: [{ name: 'Zoë "first row"', type: 'VARCHAR' }], header: false } });
+    // Without a header row its first row is data: the reader's own names are stored, never a value.
+    expect([kept.status, kept.json]).toEqual([201, expect.objectContaining({ name: 'clients.parquet', location: 'device', columns: [{ name: 'column0', type: 'VARCHAR' }] })]);
+    expect(JSON.stringify(kept.json)).not.toContain('first row');
+    const keptId = kept.json!.id as string;
+    // The same name again gets a suffix, as a conversation's upload does.
+    expect((await call(csv('ventes «Q3» "v2".csv'))).json).toMatchObject({ name: 'ventes «Q3» _v2_ (1).csv' });
+
+    const reads = (fileIds: string[]): Call[] => [{ method: 'GET', path: `/api/projects/${project}/files` }, ...fileIds.map((id) => ({ method: 'GET', path: `/api/projects/${project}/files/${id}` }) as Call), { method: 'GET', path: `/api/blobs/${sha}?project=${project}` }];
+    const changes: Call[] = [
+      csv('mine.csv'),
+      { method: 'POST', path: `/api/projects/${project}/device-files`, body: { name: 'mine.csv', size: 1, sha256: 'f'.repeat(64) } },
+      { method: 'PATCH', path: `/api/projects/${project}/files/${fileId}`, body: { columns: [] } },
+      { method: 'DELETE', path: `/api/projects/${project}/files/${fileId}` },
+    ];
+    for (const who of ['user', 'grouped'] as const) {
+      as(who);
+      const listed = await call(reads([])[0]!);
+      expect(listed.json).toEqual({ files: expect.arrayContaining([expect.objectContaining({ id: keptId, name: 'clients.parquet', size: 123_456, sha256: keptSha, location: 'device', columns: [{ name: 'column0', type: 'VARCHAR' }] })]) });
+      // By id: a redirect to the bytes by hash with the project named; by hash: the bytes.
+      const byId = await call(reads([fileId])[1]!);
+      expect([byId.status]).toEqual([303]);
+      const byHash = await call(reads([])[1]!);
+      expect([byHash.status, byHash.text]).toEqual([200, new TextDecoder().decode(bytes)]);
+      // The browser asks again each time it uses them (a 304 while the membership holds): nothing it kept outlives a removal.
+      expect(byHash.headers.get('cache-control')).toMatch(/no-cache/);
+      // A device-kept dataset has no bytes here.
+      expect((await call({ method: 'GET', path: `/api/projects/${project}/files/${keptId}` })).status).toBe(404);
+      // Can use: no changes, 403 in words.
+      for (const request of changes) expect([who, request.method, request.path, (await call(request)).status]).toEqual([who, request.method, request.path, 403]);
+    }
+    // Anyone else, and an id that names nothing: the same 404 for the list, the file by id and by hash (with or without the project), and every change.
+    for (const who of ['stranger', 'guest'] as const) {
+      as(who);
+      for (const request of [...reads([fileId, keptId, crypto.randomUUID(), 'not-a-uuid']), { method: 'GET', path: `/api/blobs/${sha}` } as Call, { method: 'GET', path: `/api/blobs/${sha}?project=${crypto.randomUUID()}` } as Call, ...changes]) {
+        const answer = await call(request);
+        expect([who, request.method, request.path, answer.status, answer.json?.error]).toEqual([who, request.method, request.path, 404, 'Not found.']);
+      }
+    }
+    // Can edit: adds, describes and removes; the bytes go when nothing holds them any more.
+    as('editor');
+    const added = await call(csv('editor.csv'));
+    expect(added.status).toBe(201);
+    expect((await call({ method: 'DELETE', path: `/api/projects/${project}/files/${added.json!.id as string}` })).status).toBe(204);
+    // Removed, a member gets the same 404 as a stranger on their next request.
+    as('owner');
+    expect((await call({ method: 'DELETE', path: `/api/projects/${project}/members/${user.json!.id as string}` })).status).toBe(204);
+    as('user');
+    for (const request of reads([fileId])) expect([request.path, (await call(request)).status]).toEqual([request.path, 404]);
+    const { projectDatasetsFor } = await import('@/lib/chat/project-datasets.server');
+    expect(await projectDatasetsFor(await db(), { userId: ids.user, kind: 'account' }, project)).toEqual([]);
+    expect((await projectDatasetsFor(await db(), { userId: ids.grouped, kind: 'account' }, project)).map((file) => file.name)).toEqual(['ventes «Q3» _v2_.csv', 'clients.parquet', 'ventes «Q3» _v2_ (1).csv']);
+    // An upload counts against its uploader's storage and the project's.
+    const { projects, users } = await import('@/lib/db/schema.server');
+    const { eq } = await import('drizzle-orm');
+    expect((await (await db()).select({ stored: projects.storedBytes }).from(projects).where(eq(projects.id, project)))[0]!.stored).toBe(2 * bytes.byteLength);
+    expect((await (await db()).select({ stored: users.storedBytes }).from(users).where(eq(users.id, ids.editor)))[0]!.stored).toBe(0);
   });
 
   it('bodies are checked: the origin, the type, the shape', async () => {

@@ -7,7 +7,7 @@ import { APICallError, createUIMessageStreamResponse, streamText, toUIMessageStr
 import { findConfiguredModel, getConfig, type AppConfig, type ModelConfig } from '@/lib/config.server';
 import { projectModelSees } from '@/lib/access/projects.server';
 import type { ProjectRow } from '@/lib/db/queries/projects.server';
-import { projectForChat, projectInstructions } from './project-context.server';
+import { projectForChat, projectPrompt } from './project-context.server';
 import { chooseModel } from './choose-model.server';
 import { getDb, type Db } from '@/lib/db/client.server';
 import { AppError } from '@/lib/errors.server';
@@ -125,6 +125,7 @@ async function answer({ identity, request, timing, log, db, config, existing, en
     codeMode,
     modelSees,
   });
+  const projectText = await projectPrompt(db, project, request.id);
   const instructions =
     buildSystemPrompt({
       packages: mainAvailablePackages(),
@@ -133,7 +134,7 @@ async function answer({ identity, request, timing, log, db, config, existing, en
       budgetSpent,
       codeMode,
     }) +
-    projectInstructions(project) +
+    projectText +
     (continuing ? '\n\nYour previous answer was cut off before it ended. Continue it exactly where it stopped, without repeating what you already wrote.' : '');
 
   // No byte from the model for the idle timeout (counted on the wire) aborts the call like a Stop

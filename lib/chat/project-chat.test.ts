@@ -1,7 +1,8 @@
 /**
  * A conversation in a project, through the real chat handler (route() and handleChat, embedded
  * PGlite): a member's first message with `projectId` starts it in the project, the project's
- * instructions reach the model's instructions and its model-sees policy applies; a project the
+ * instructions and its datasets (names and columns) reach the model's instructions and its
+ * model-sees policy applies; a project the
  * person may not work in is a 404 and stores nothing; an author removed from the project cannot
  * continue; a conversation cannot change project.
  */
@@ -58,12 +59,17 @@ describe('a conversation in a project, through the chat handler', () => {
     const project = await createProject(await db(), owner.userId, { name: 'Ventes "Q3"', instructions: INSTRUCTIONS, modelSees: 'schema' });
     const membership = await putProjectMember(await db(), project.id, { userId: member.userId }, 'use', owner.userId);
 
+    // A dataset kept on the owner's device: the model is told its name, size and columns, under /data.
+    const { addProjectFile } = await import('@/lib/files/project-files.server');
+    await addProjectFile(await db(), owner.userId, project.id, { name: 'clients «Q3».csv', mediaType: 'text/csv', size: 4321, sha256: 'a'.repeat(64), location: 'device', columns: [{ name: 'client "nom"', type: 'VARCHAR' }], header: true }, { conversationBytes: 1e9, guestBytes: 1e9 });
+
     model.prompts.length = 0;
     const conversationId = crypto.randomUUID();
     expect((await chat(member, { id: conversationId, projectId: project.id, message: question('total?') })).status).toBe(200);
     await settled(conversationId);
     expect(model.prompts).toHaveLength(1);
     expect(JSON.stringify(model.prompts[0])).toContain(JSON.stringify(INSTRUCTIONS).slice(1, -1));
+    expect(JSON.stringify(model.prompts[0])).toContain(JSON.stringify('/data/clients «Q3».csv (4,321 bytes, text/csv, kept on members’ devices; each member’s own verified copy): columns client "nom" (VARCHAR)').slice(1, -1));
     const { getConversationById } = await import('@/lib/db/queries/conversations.server');
     expect(await getConversationById(await db(), conversationId)).toMatchObject({ ownerId: member.userId, projectId: project.id });
     const { listModelInputs } = await import('@/lib/db/queries/model-inputs.server');
@@ -76,6 +82,7 @@ describe('a conversation in a project, through the chat handler', () => {
     expect((await chat(member, { id: outside, message: question('total?') })).status).toBe(200);
     await settled(outside);
     expect(JSON.stringify(model.prompts[1])).not.toContain('ZEBRA-7781');
+    expect(JSON.stringify(model.prompts[1])).not.toContain('clients «Q3».csv');
 
     // A stranger naming the project: the same 404 as a project that does not exist, nothing stored.
     for (const projectId of [project.id, crypto.randomUUID()]) {

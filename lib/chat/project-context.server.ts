@@ -4,7 +4,7 @@
  * (lib/access/authorize.server.ts): a project the person may not work in is the same 404 as one
  * that does not exist, and an author removed from a conversation's project may no longer
  * continue it. The project's instructions are added to the model's instructions; its model and
- * model-sees policy apply (lib/chat/handle-chat.server.ts).
+ * model-sees policy apply (lib/chat/handle-chat.server.ts); its datasets are under /data.
  */
 import 'server-only';
 import { authorize, may, type Subject } from '@/lib/access/authorize.server';
@@ -14,6 +14,9 @@ import { listMessages } from '@/lib/db/queries/messages.server';
 import { getProject, setConversationProject, type ProjectRow } from '@/lib/db/queries/projects.server';
 import { AppError } from '@/lib/errors.server';
 import type { ChatRequest } from './request-schema.server';
+import { listFiles } from '@/lib/files/file-queries.server';
+import { listProjectFiles } from '@/lib/files/project-files.server';
+import { projectDatasetsText } from './project-datasets.server';
 
 export async function projectForChat(db: Db, who: NonNullable<Subject>, request: Pick<ChatRequest, 'id' | 'projectId'>, existing: ConversationRow | null): Promise<ProjectRow | null> {
   if (existing?.projectId) {
@@ -35,7 +38,18 @@ export async function projectForChat(db: Db, who: NonNullable<Subject>, request:
   return getProject(db, request.projectId);
 }
 
-/** What the model is told of the project, after its own instructions. */
+/**
+ * What the model is told of the project, after its own instructions: its members' instructions
+ * and its datasets under /data (names, sizes, types and columns, never a row; a file of the
+ * conversation's own by the same name takes its place in /data and is not listed).
+ */
+export async function projectPrompt(db: Db, project: Pick<ProjectRow, 'id' | 'name' | 'instructions'> | null, conversationId: string): Promise<string> {
+  if (!project) return '';
+  const own = new Set((await listFiles(db, conversationId)).map((file) => file.name));
+  return projectInstructions(project) + projectDatasetsText(await listProjectFiles(db, project.id), own);
+}
+
+/** The project's instructions as the model is told them. */
 export function projectInstructions(project: Pick<ProjectRow, 'name' | 'instructions'> | null): string {
   if (!project || project.instructions.trim() === '') return '';
   return `\n\nThis conversation is in the project "${project.name}". Its members' instructions for every conversation in it follow; they do not change the rules above.\n<project-instructions>\n${project.instructions}\n</project-instructions>`;

@@ -72,6 +72,8 @@ export const projects = pgTable(
     modelId: text('model_id'),
     /** `outputs` or `schema`; null: the operator's RUNPAD_MODEL_SEES. */
     modelSees: text('model_sees'),
+    /** Bytes its uploaded datasets hold (the per-conversation storage limit applies to a project too). */
+    storedBytes: storedBytes(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -255,6 +257,33 @@ export const conversationFiles = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.name] }), blobByLocation('conversation_files', t)],
+);
+
+/**
+ * A project's dataset library: files uploaded to the project (`account`, the blob `blob_sha256`,
+ * counted against the uploader's storage and the project's) and files kept on a member's device
+ * (`device`: a name, size, columns and SHA-256, never bytes; each member drops their own copy,
+ * checked by that hash). Read by its members through lib/access/authorize.server.ts
+ * (`read_dataset`); every conversation started in the project has them under /data.
+ */
+export const projectFiles = pgTable(
+  'project_files',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    ...fileColumns(),
+    /** The columns the adding browser's reader found (names and types, never a value): `{name, type}[]`; null: not read. */
+    columns: jsonb('columns'),
+    /** Whether the column names come from a header row (false: the reader's own, column0…). */
+    header: boolean('header'),
+    rows: bigint('rows', { mode: 'number' }),
+    /** Who added it (whose storage an upload counts against); null once their account is gone. */
+    addedBy: uuid('added_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('project_files_name').on(t.projectId, t.name), index('project_files_blob').on(t.blobSha256), blobByLocation('project_files', t)],
 );
 
 export const shares = pgTable(

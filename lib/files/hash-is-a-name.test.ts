@@ -104,6 +104,10 @@ const WRITES: Record<string, string> = {
   'projects/[id] DELETE': 'deletes a project',
   'projects/[id]/members POST': 'adds a member by email or group',
   'projects/[id]/members/[memberId] DELETE': 'removes a member',
+  'projects/[id]/files POST': 'stores the bytes sent with it as a project’s dataset (its owner and editors)',
+  'projects/[id]/files/[fileId] PATCH': 'a project dataset’s columns (names and types, no bytes)',
+  'projects/[id]/files/[fileId] DELETE': 'removes a project’s dataset',
+  'projects/[id]/device-files POST': 'lists a dataset kept on a member’s device in a project: a name, a size and a hash, no bytes (the claim below)',
   'shares/[id]/fork POST': 'copies a share into the person’s own conversation (the claim below)',
 };
 
@@ -168,6 +172,9 @@ let victimShareAgain = '';
 let secretSha = '';
 let figureSha = '';
 let victimShare = '';
+/** The victim's project: the secret file uploaded to it, and kept on the victim's device. */
+let victimProject = '';
+const victimProjectFiles: string[] = [];
 
 describe('a hash is a name, never a key', () => {
   beforeAll(async () => {
@@ -189,6 +196,16 @@ describe('a hash is a name, never a key', () => {
       expect(kept.status).toBe(201);
       await upsertMessage(await getDb(), victim.userId, id, { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'Look at kept.csv' }], metadata: { files: [{ name: 'kept.csv', size: secretCsv.byteLength, mediaType: 'text/csv', sha256: secretSha, location: 'device' }] } });
     }
+    const project = await call('projects', 'POST', {}, { body: JSON.stringify({ name: 'Victim’s project', instructions: 'secret work' }), headers: { 'content-type': 'application/json' } });
+    expect(project.status).toBe(201);
+    victimProject = ((await project.json()) as { id: string }).id;
+    const inProject = await call('projects/[id]/files', 'POST', { id: victimProject }, { body: secretCsv, headers: { 'x-file-name': encodeURIComponent('secret.csv') } });
+    expect(inProject.status).toBe(201);
+    const keptInProject = await call('projects/[id]/device-files', 'POST', { id: victimProject }, { body: JSON.stringify({ name: 'kept.csv', size: secretCsv.byteLength, sha256: secretSha }), headers: { 'content-type': 'application/json' } });
+    expect(keptInProject.status).toBe(201);
+    for (const answer of [inProject, keptInProject]) victimProjectFiles.push(((await answer.json()) as { id: string }).id);
+    // The victim, a member, reads the project's upload by hash (what the walk below looks for is there to find).
+    expect(victimsIn(await bodyOf(await call('blobs/[sha]', 'GET', { sha: secretSha }, { search: `?project=${victimProject}` })))).toContain('the secret file');
     const shared = await call('conversations/[id]/share', 'POST', { id: victimKept });
     expect(shared.status).toBe(200);
     victimShare = ((await shared.json()) as { id: string }).id;
@@ -235,6 +252,11 @@ describe('a hash is a name, never a key', () => {
       expect([share, fork, victimsFork].every(Boolean)).toBe(true);
 
       const conversations = [claim, fork, victimsFork, victimFiles, victimKept];
+      // The attacker's own project (a guest makes none), which claims the victim's hash as a dataset kept on a device.
+      const madeProject = await call('projects', 'POST', {}, json({ name: 'mine' }));
+      expect(madeProject.status).toBe(kind === 'account' ? 201 : 401);
+      const ownProject = madeProject.status === 201 ? ((await madeProject.json()) as { id: string }).id : crypto.randomUUID();
+      expect((await call('projects/[id]/device-files', 'POST', { id: ownProject }, json({ name: 'secret.csv', size: secretCsv.byteLength, sha256: secretSha }))).status).toBe(kind === 'account' ? 201 : 404);
       // The model is asked in the conversation that shows the victim's figure: it is sent none of it.
       const chatted = await chatIn(claim);
       expect(chatted.answer.status).toBe(200);
@@ -258,12 +280,14 @@ describe('a hash is a name, never a key', () => {
             : name === 'toolCallId' ? [`call-${crypto.randomUUID()}`]
             : name === 'id' && pattern.startsWith('shares/') ? [share, victimShare]
             : name === 'id' && pattern.startsWith('admin/') ? [victim.userId]
+            : name === 'id' && pattern.startsWith('projects/') ? [ownProject, victimProject]
+            : name === 'fileId' ? victimProjectFiles
             : conversations;
           sets = sets.flatMap((set) => values.map((value) => ({ ...set, [name]: value })));
         }
         return sets;
       };
-      const searches = (pattern: string) => (pattern === 'blobs/[sha]' ? ['', `?share=${share}`, `?share=${victimShare}`] : ['']);
+      const searches = (pattern: string) => (pattern === 'blobs/[sha]' ? ['', `?share=${share}`, `?share=${victimShare}`, `?project=${ownProject}`, `?project=${victimProject}`] : ['']);
 
       const patterns = routePatterns();
       expect(patterns).toEqual(expect.arrayContaining(['conversations/[id]/bundle', 'account/export', 'blobs/[sha]', 'conversations/[id]/notebook', 'conversations/[id]/script', 'shares/[id]/notebook', 'shares/[id]/script']));

@@ -12,6 +12,7 @@ export function storageQuota(): StorageQuota {
 }
 
 export function quotaMessage(error: QuotaExceededError): string {
+  if (error.scope === 'project') return `This project already holds close to its ${formatBytes(error.limitBytes)} of datasets; delete some it no longer needs, or keep this one on your device.`;
   return error.scope === 'conversation'
     ? `This conversation already holds close to its ${formatBytes(error.limitBytes)} of files and outputs; delete some files or start a new conversation.`
     : `You have stored close to the ${formatBytes(error.limitBytes)} allowed per guest; delete files or conversations you no longer need.`;

@@ -12,8 +12,10 @@ import type { Db } from '@/lib/db/client.server';
 import { deleteBlobIfUnreferenced, linkBlob, recordBlob } from '@/lib/db/queries/blobs.server';
 import { getConversation, ownOrCreateConversation } from '@/lib/db/queries/conversations.server';
 import { addFile } from './file-queries.server';
+import { addProjectFile } from './project-files.server';
 import { exceededQuota } from '@/lib/db/queries/quota.server';
-import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName } from './accept';
+import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName, UPLOAD_LIMITS } from './accept';
+import { formatBytes } from '@/lib/format';
 import { quotaMessage, storageQuota } from './storage-quota.server';
 
 export type StoredFile = { name: string; size: number; mediaType: string; sha256: string };
@@ -26,6 +28,26 @@ export function checkUpload(rawName: string): { name: string; mediaType: string 
   const mediaType = acceptedMediaType(name);
   if (!mediaType) throw new AppError('upload:unsupported_type', { message: `“${name}” is not a supported type. Accepted: ${ACCEPTED_DESCRIPTION}.` });
   return { name, mediaType };
+}
+
+/**
+ * What an upload request says before any byte is read: its file's stored name and media type (the
+ * name URI-encoded in `x-file-name`), its declared size, refused at once when over the limit, and
+ * its body, the raw bytes.
+ */
+export function uploadRequest(request: Request): { file: { name: string; mediaType: string }; declared: number; tooLarge: string; body: ReadableStream<Uint8Array> } {
+  let rawName = '';
+  try {
+    rawName = decodeURIComponent(request.headers.get('x-file-name') ?? '');
+  } catch {
+    throw new AppError('upload:invalid_name', { message: 'The file name is not valid.', reason: 'file name not URI-encoded' });
+  }
+  const file = checkUpload(rawName);
+  const tooLarge = `“${file.name}” is larger than the ${formatBytes(UPLOAD_LIMITS.fileBytes)} limit per file.`;
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > UPLOAD_LIMITS.fileBytes) throw new AppError('upload:too_large', { message: tooLarge, reason: `declared ${declared} bytes` });
+  if (!request.body) throw new AppError('request:invalid', { message: 'The upload has no body.', reason: 'no body' });
+  return { file, declared: Number.isFinite(declared) ? declared : 0, tooLarge, body: request.body };
 }
 
 /** The user's conversation (created when new); conversation:not_found when the id is someone else's. */
@@ -72,6 +94,21 @@ export async function storeUpload(db: Db, store: BlobStore, target: Target, file
     addFile(tx, target.userId, target.conversationId, { name: file.name, mediaType: file.mediaType, ...stored }, storageQuota()), limits.signal);
   if (result.name === null) throw new AppError('conversation:not_found', { reason: 'conversation not owned when adding the file' });
   return { name: result.name, size: result.size, mediaType: file.mediaType, sha256: result.sha256 };
+}
+
+/**
+ * An upload to a project's dataset library: streamed into the store as a conversation's upload is,
+ * then added to the project under its name, counted against the uploader's storage and the
+ * project's. The caller authorized the uploader to change the project's datasets.
+ */
+export async function storeProjectUpload(db: Db, store: BlobStore, target: { userId: string; projectId: string }, file: { name: string; mediaType: string }, body: BlobSource, limits: { maxBytes: number; tooLarge: string; signal?: AbortSignal }): Promise<StoredFile & { id: string }> {
+  let id = '';
+  const result = await storeStream(db, store, body, limits.maxBytes, limits.tooLarge, async (tx, stored) => {
+    const added = await addProjectFile(tx, target.userId, target.projectId, { name: file.name, mediaType: file.mediaType, location: 'account', ...stored }, storageQuota());
+    id = added.id;
+    return added.name;
+  }, limits.signal);
+  return { id, name: result.name ?? file.name, size: result.size, mediaType: file.mediaType, sha256: result.sha256 };
 }
 
 /** A file a run wrote under /output/: a blob linked to the conversation, with its media type. */

@@ -5,6 +5,9 @@ export function headerlessName(index: number): string {
   return `column${index}`;
 }
 
+/** A file's columns as the browser's reader found them: names and types, never a value. */
+export const columnsSchema = z.array(z.object({ name: z.string().max(200), type: z.string().max(40) })).max(2_000);
+
 const attachmentFields = z.object({
   name: z.string().max(200),
   size: z.number().int().nonnegative(),
@@ -13,7 +16,7 @@ const attachmentFields = z.object({
   /** Where the bytes are (lib/files/data-file.ts); absent on attachments stored before files could stay on a device: uploaded. */
   location: z.enum(['account', 'device']).optional(),
   /** The file's columns as the browser's reader found them: names and types, never a value. */
-  columns: z.array(z.object({ name: z.string().max(200), type: z.string().max(40) })).max(2_000).optional(),
+  columns: columnsSchema.optional(),
   /**
    * Whether the column names come from a header row the reader detected (lib/files/sniff.client.ts
    * decides as DuckDB's sniffer does). False: the first row is data, and the names are the reader's

@@ -1,7 +1,7 @@
 /**
  * Content-addressed bytes and the references that grant access to them. A blob is reachable
- * only through a reference: a conversation's (to its owner) or a share's (to anyone with the
- * link). The media type lives on the reference, so the same bytes uploaded as CSV by one guest
+ * only through a reference: a conversation's (to its owner), a share's (to anyone with the
+ * link) or a project's dataset (to its members, lib/files/project-files.server.ts). The media type lives on the reference, so the same bytes uploaded as CSV by one guest
  * and as HTML by another are each served as their own owner said.
  */
 import 'server-only';
@@ -135,7 +135,7 @@ export async function getBlobForShare(db: Db, shareId: string, sha256: string): 
   return file ? { sha256, ...file } : null;
 }
 
-/** Drops content no conversation or share references any more (after a refused or undone store). */
+/** Drops content no conversation, share or project references any more (after a refused or undone store). */
 export async function deleteBlobIfUnreferenced(db: Db, store: BlobStore, sha256: string): Promise<void> {
   const deleted = await db.execute(
     sql`delete from blobs where sha256 = ${sha256}
@@ -143,6 +143,7 @@ export async function deleteBlobIfUnreferenced(db: Db, store: BlobStore, sha256:
       and not exists (select 1 from conversation_files where blob_sha256 = ${sha256})
       and not exists (select 1 from share_blobs where sha256 = ${sha256})
       and not exists (select 1 from share_files where blob_sha256 = ${sha256})
+      and not exists (select 1 from project_files where blob_sha256 = ${sha256})
       returning sha256`,
   );
   if (rowCount(deleted) > 0) await store.delete(sha256);

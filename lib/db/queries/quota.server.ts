@@ -13,7 +13,7 @@ export type StorageQuota = { conversationBytes: number; guestBytes: number };
 
 export class QuotaExceededError extends Error {
   constructor(
-    readonly scope: 'conversation' | 'guest',
+    readonly scope: 'conversation' | 'project' | 'guest',
     readonly limitBytes: number,
   ) {
     super(`${scope} storage quota exceeded`);

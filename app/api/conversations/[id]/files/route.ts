@@ -4,8 +4,7 @@ import { deleteBlobIfUnreferenced } from '@/lib/db/queries/blobs.server';
 import { listFiles, removeFile, setFileLocation } from '@/lib/files/file-queries.server';
 import { AppError } from '@/lib/errors.server';
 import { UPLOAD_LIMITS } from '@/lib/files/accept';
-import { checkHeadroom, checkUpload, ownOrNewConversation, storeUpload } from '@/lib/files/store-upload.server';
-import { formatBytes } from '@/lib/format';
+import { checkHeadroom, ownOrNewConversation, storeUpload, uploadRequest } from '@/lib/files/store-upload.server';
 import { getBlobStore } from '@/lib/files/app-blob-store.server';
 import { storageQuota } from '@/lib/files/storage-quota.server';
 import { readJson } from '@/lib/http/read-json.server';
@@ -31,24 +30,14 @@ export const POST = route<Params>(
   async ({ request, params }) => {
     const user = await requireUser();
     const id = idOrNotFound(conversationIdSchema, params.id, 'conversation:not_found', 'conversation id');
-    let rawName = '';
-    try {
-      rawName = decodeURIComponent(request.headers.get('x-file-name') ?? '');
-    } catch {
-      throw new AppError('upload:invalid_name', { message: 'The file name is not valid.', reason: 'file name not URI-encoded' });
-    }
-    const checked = checkUpload(rawName);
-    const tooLarge = `“${checked.name}” is larger than the ${formatBytes(UPLOAD_LIMITS.fileBytes)} limit per file.`;
-    const declared = Number(request.headers.get('content-length') ?? '0');
-    if (declared > UPLOAD_LIMITS.fileBytes) throw new AppError('upload:too_large', { message: tooLarge, reason: `declared ${declared} bytes` });
-    if (!request.body) throw new AppError('request:invalid', { message: 'The upload has no body.', reason: 'no body' });
+    const upload = uploadRequest(request);
     const db = await getDb();
     // Authorize before reading or storing anything.
     await ownOrNewConversation(db, user.userId, id);
-    await checkHeadroom(db, user.userId, id, Number.isFinite(declared) ? declared : 0);
-    const stored = await storeUpload(db, await getBlobStore(), { userId: user.userId, conversationId: id }, checked, request.body, {
+    await checkHeadroom(db, user.userId, id, upload.declared);
+    const stored = await storeUpload(db, await getBlobStore(), { userId: user.userId, conversationId: id }, upload.file, upload.body, {
       maxBytes: UPLOAD_LIMITS.fileBytes,
-      tooLarge,
+      tooLarge: upload.tooLarge,
       signal: request.signal,
     });
     recordUpload(stored.size);

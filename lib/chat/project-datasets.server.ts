@@ -1,0 +1,61 @@
+/**
+ * A project's dataset library, once `authorize` (lib/access/authorize.server.ts) said yes: what a page may
+ * say about a dataset (checked with zod), and the library as a conversation started in the
+ * project sees it. Reading the bytes is `read_dataset` on the project (its members, Can use and
+ * up); adding, describing and removing datasets is `change_instructions` (Can edit and the owner).
+ */
+import 'server-only';
+import { z } from 'zod';
+import type { Db } from '@/lib/db/client.server';
+import { listProjectFiles, type DatasetColumn, type ProjectFile } from '@/lib/files/project-files.server';
+import { columnsSchema, headerlessName } from '@/lib/messages/attachment';
+import { may, type Subject } from '@/lib/access/authorize.server';
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** What the adding browser's reader found of a dataset: its columns and types, whether from a header row, its rows. Never a value. */
+export const datasetFactsSchema = z.strictObject({ columns: columnsSchema, header: z.boolean().optional(), rows: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional() });
+
+/** A dataset kept on the adding member's device: its name, size, SHA-256 and, when read, its columns. No bytes. */
+export const deviceDatasetSchema = z.strictObject({
+  name: z.string().min(1).max(300),
+  size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  sha256,
+  columns: columnsSchema.optional(),
+  header: z.boolean().optional(),
+  rows: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+});
+
+/**
+ * What is stored of what a reader found: without a header row the first row is data, so its
+ * names (values) are replaced by the reader's own (column0, column1, …), as a device file's
+ * attachment is (lib/messages/attachment.ts); the row count as told.
+ */
+export function storedFacts(facts: { columns?: DatasetColumn[]; header?: boolean; rows?: number }): { columns?: DatasetColumn[]; header?: boolean; rows?: number } {
+  const rows = facts.rows === undefined ? {} : { rows: facts.rows };
+  if (facts.columns === undefined) return rows;
+  if (facts.header === true) return { columns: facts.columns, header: true, ...rows };
+  return { columns: facts.columns.map((column, i) => ({ ...column, name: headerlessName(i) })), header: false, ...rows };
+}
+
+/**
+ * The project's datasets a conversation in it has under /data, for `who`: none once they may no
+ * longer read the project's datasets (a removed member's conversation loses them at once).
+ */
+export async function projectDatasetsFor(db: Db, who: Subject, projectId: string | null): Promise<ProjectFile[]> {
+  if (!projectId || !(await may(db, who, 'read_dataset', { project: projectId }))) return [];
+  return listProjectFiles(db, projectId);
+}
+
+/** What the model is told of the project's datasets: names, sizes, types and columns, never a row. */
+export function projectDatasetsText(files: readonly ProjectFile[], shadowed: ReadonlySet<string> = new Set()): string {
+  const shown = files.filter((file) => !shadowed.has(file.name));
+  if (shown.length === 0) return '';
+  const lines = shown.map((file) => {
+    const columns = (file.columns ?? []).map((column) => `${column.name} (${column.type})`).join(', ');
+    const where = file.location === 'device' ? 'kept on members’ devices; each member’s own verified copy' : 'uploaded to the project';
+    const rows = file.rows === null ? '' : `, ${file.rows.toLocaleString('en-US')} rows`;
+    return `/data/${file.name} (${file.size.toLocaleString('en-US')} bytes, ${file.mediaType}${rows}, ${where})${columns ? `: columns ${columns}` : ''}`;
+  });
+  return `\n\nThe project's datasets, available to the code under /data/:\n${lines.join('\n')}`;
+}
