@@ -49,7 +49,10 @@ export function writeResults(r) {
     ...readNotes(),
     '',
   ];
-  fs.writeFileSync('bench/RESULTS.md', lines.join('\n'));
+  // The slow-CPU section (bench/report-slow-cpu.mjs) is kept when this run did not measure one.
+  const previous = fs.existsSync('bench/RESULTS.md') ? fs.readFileSync('bench/RESULTS.md', 'utf8') : '';
+  const kept = previous.match(/<!-- section:slow-cpu -->[\s\S]*<!-- \/section:slow-cpu -->/)?.[0];
+  fs.writeFileSync('bench/RESULTS.md', [...lines, ...(kept && !r.throttled ? [kept, ''] : [])].join('\n'));
 }
 
 // `node bench/report.mjs bench/out/<run>.json` rewrites RESULTS.md from a stored full run (after editing NOTES.md).

@@ -10,7 +10,9 @@ import { pyodideVersion } from '../scripts/pyodide-assets.mjs';
 import { rssMb, startApp, startBareServer } from './servers.mjs';
 import { concurrency, routeOverhead } from './route.mjs';
 import { writeResults } from './report.mjs';
+import { writeSlowCpu } from './report-slow-cpu.mjs';
 import { outputHandling, streamingRender } from './render.mjs';
+import { calibrate, cpuRates, throttlePage } from './cpu-throttle.mjs';
 
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
 /**
@@ -21,6 +23,14 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
  */
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? null;
 const wanted = (section) => !ONLY || ONLY.includes(section);
+/**
+ * BENCH_CPU_RATES=1,3,6: the page-side sections (cold start, round trip, interrupt and restart,
+ * output, streaming) measured again with Chromium's CPU throttling at each rate, on every page the
+ * bench opens, the bare baseline's included (bench/cpu-throttle.mjs). The first rate's figures are
+ * the run's main table; the others are in `throttled[rate]`. The server's sections run once.
+ */
+const RATES = cpuRates();
+let rate = RATES[0];
 /** BENCH_PORT_OFFSET moves the bench's ports (3300, 3301, 4011), so runs on a shared machine do not collide. */
 const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 0);
 const BARE_PORT = 3300 + OFFSET;
@@ -34,7 +44,7 @@ const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.c
 const stats = (xs) => ({ median: Math.round(median(xs) * 10) / 10, p95: Math.round(p95(xs) * 10) / 10, n: xs.length });
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : '/usr/bin/chromium-headless-shell'),
   args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
 });
 const bare = await startBareServer(BARE_PORT);
@@ -43,6 +53,7 @@ const app = await startApp(APP_PORT, { PORT: String(APP_PORT), OPENAI_BASE_URL: 
 
 async function bareStart(context) {
   const page = await context.newPage();
+  await throttlePage(page, rate);
   await page.goto(BARE);
   await page.waitForFunction(() => window.bareReady !== undefined, null, { timeout: 60_000 });
   return { page, ms: await page.evaluate(() => window.bareReady) };
@@ -51,6 +62,7 @@ async function bareStart(context) {
 /** Both cold starts are timed in the page from its navigation start (performance.now()). */
 async function appStart(context) {
   const page = await context.newPage();
+  await throttlePage(page, rate);
   await page.addInitScript(() => {
     const observer = new MutationObserver(() => {
       if (document.querySelector('[data-kernel-state="ready"]')) {
@@ -155,11 +167,17 @@ async function appRunRoundTrip(page, code) {
   return { total: done[1] - (complete ?? (queued ?? done)[1]), running: done[1] - running[1] };
 }
 
-const results = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, ${os.type()} ${os.release()}`, versions: { node: process.version, pyodide: pyodideVersion, chromium: browser.version() }, repeat: REPEAT, loadAverage: { start: os.loadavg()[0] }, uptime: { start: uptime() } };
-try {
+const results = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, ${os.type()} ${os.release()}`, versions: { node: process.version, pyodide: pyodideVersion, chromium: browser.version() }, repeat: REPEAT, cpuRates: RATES, loadAverage: { start: os.loadavg()[0] }, uptime: { start: uptime() } };
+/** The page-side sections at the current `rate`. */
+async function pageSections() {
+  const measured = { loadAverage: { start: os.loadavg()[0] } };
+  if (rate !== 1) {
+    console.log(`CPU throttled ${rate}×: calibration`);
+    measured.calibration = await calibrate(browser, rate);
+  }
   if (wanted('coldStart')) {
     console.log('1. cold start');
-    results.coldStart = await coldStartsInterleaved();
+    measured.coldStart = await coldStartsInterleaved();
   }
 
   if (wanted('roundTrip')) {
@@ -180,7 +198,7 @@ try {
       appTimes.onePlusOne.push((await appRunRoundTrip(appPage, '1+1')).total);
       appTimes.print10k.push((await appRunRoundTrip(appPage, print10k)).total);
     }
-    results.runRoundTrip = {
+    measured.runRoundTrip = {
       bare: { onePlusOne: stats(bareTimes.onePlusOne), print10k: stats(bareTimes.print10k) },
       app: { onePlusOne: stats(appTimes.onePlusOne), print10k: stats(appTimes.print10k) },
     };
@@ -217,19 +235,32 @@ try {
       cachedStart.push(cached.ms);
       await cached.page.close();
     }
-    results.interrupt = { toUsableAfterLimitMs: stats(interrupt.filter(Number.isFinite)), hardRestartAfterLimitMs: stats(restart), cachedStartBetweenRestartsMs: stats(cachedStart) };
+    measured.interrupt = { toUsableAfterLimitMs: stats(interrupt.filter(Number.isFinite)), hardRestartAfterLimitMs: stats(restart), cachedStartBetweenRestartsMs: stats(cachedStart) };
     await appContext.close();
     await bareContext.close();
   }
 
   if (wanted('output')) {
     console.log('4a. output handling: 1 MB of stdout and 20 images');
-    results.outputHandling = await outputHandling({ browser, start: appStart, fake, repeat: REPEAT, stats });
+    measured.outputHandling = await outputHandling({ browser, start: appStart, fake, repeat: REPEAT, stats });
   }
   if (wanted('streaming')) {
     console.log('4b. streaming render: 20,000-token markdown answer');
-    results.streamingRender = await streamingRender({ browser, start: appStart, fake, repeat: REPEAT, stats });
+    measured.streamingRender = await streamingRender({ browser, start: appStart, fake, repeat: REPEAT, stats });
   }
+
+  measured.loadAverage.end = os.loadavg()[0];
+  return measured;
+}
+
+try {
+  Object.assign(results, await pageSections());
+  for (const r of RATES.slice(1)) {
+    rate = r;
+    results.throttled ??= {};
+    results.throttled[r] = await pageSections();
+  }
+  rate = RATES[0];
 
   if (wanted('route') || wanted('routeOverhead')) {
     console.log('5. chat route overhead');
@@ -254,8 +285,11 @@ const stamp = results.date.slice(0, 19).replace(/:/g, '-');
 if (ONLY) {
   const label = process.env.BENCH_LABEL ?? 'experiment';
   fs.writeFileSync(`bench/out/${stamp}-partial-${label}.json`, JSON.stringify({ ...results, only: ONLY, label }, null, 2));
+  // A slow-CPU run's table is its own section of RESULTS.md, written from a partial run too.
+  writeSlowCpu({ ...results, only: ONLY });
 } else {
   fs.writeFileSync(`bench/out/${stamp}.json`, JSON.stringify(results, null, 2));
   writeResults(results);
+  writeSlowCpu(results);
 }
 console.log(JSON.stringify(results, null, 2));
