@@ -15,6 +15,8 @@ export const CLIENT_CONFIG_FIELDS = [
   'stepBudget',
   /** The operator's RUNPAD_MODEL_SEES: Settings shows `schema` as set, and cannot turn it off. */
   'modelSees',
+  /** The operator's RUNPAD_PUBLIC_SHARES: Share offers only the links that exist. */
+  'publicShares',
 ] as const satisfies ReadonlyArray<keyof AppConfig>;
 
 /** What the server tells the browser about its configuration (lib/client-config.server.ts makes it). */

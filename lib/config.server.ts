@@ -39,6 +39,8 @@ const envSchema = z.object({
   RUNPAD_CODE_MODE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['tools', 'blocks']).default('tools')),
   /** What the model may see of outputs and dropped files (lib/ai/model-sees.server.ts). */
   RUNPAD_MODEL_SEES: z.preprocess((v) => (v === '' ? undefined : v), modelSeesSchema.default('outputs')),
+  /** Share links: `on` (anyone with the link, or signed-in people only), `signed-in` (only links for signed-in people), `off` (no links: sharing to people only). */
+  RUNPAD_PUBLIC_SHARES: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['on', 'signed-in', 'off']).default('on')),
   RUNPAD_MODEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
   RUNPAD_PUBLIC_ORIGIN: optionalUrl,
   RUNPAD_TRUST_PROXY: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
@@ -64,6 +66,8 @@ const envSchema = z.object({
   RUNPAD_OIDC_CLIENT_ID: optionalString,
   RUNPAD_OIDC_CLIENT_SECRET: optionalString,
   RUNPAD_OIDC_NAME: optionalString,
+  /** A claim of the ID token or userinfo whose values are the account's groups, kept in step at each sign-in. */
+  RUNPAD_OIDC_GROUPS_CLAIM: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).max(200).regex(/^[^\s]+$/, 'a claim name has no spaces').optional()),
   /** Email-and-password sign-in (better-auth's own): on unless 0 or false. */
   RUNPAD_PASSWORD_SIGN_IN: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['0', '1', 'true', 'false']).optional()),
   RUNPAD_SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol: /^smtps?$/, error: 'RUNPAD_SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example:587' }).optional()),
@@ -187,6 +191,8 @@ export type AppConfig = {
   codeMode: 'tools' | 'blocks';
   /** The operator's policy of what the model sees; a conversation may only be stricter (lib/ai/model-sees.server.ts). */
   modelSees: ModelSees;
+  /** RUNPAD_PUBLIC_SHARES: which share links exist (`off`: none; existing links answer 404 while it is). */
+  publicShares: 'on' | 'signed-in' | 'off';
   /** How long the model may send nothing (before its first chunk, or between chunks). */
   modelIdleTimeoutMs: number;
   /**
@@ -232,7 +238,7 @@ export type AppConfig = {
     /** Email-and-password accounts (RUNPAD_PASSWORD_SIGN_IN, default on). */
     passwordSignIn: boolean;
     /** The OpenID Connect provider people sign in with; null when none is configured. */
-    oidc: { issuer: string; clientId: string; clientSecret: string | undefined; name: string } | null;
+    oidc: { issuer: string; clientId: string; clientSecret: string | undefined; name: string; groupsClaim: string | null } | null;
   };
   /** Where invitations and password-reset links are mailed from (RUNPAD_SMTP_URL); null: shown to copy only. */
   email: { smtpUrl: string; from: string } | null;
@@ -296,6 +302,7 @@ function readConfiguration(): { config: AppConfig; problems: [] } | { config: nu
     modelIdleTimeoutMs: env.RUNPAD_MODEL_IDLE_TIMEOUT_MS,
     codeMode: env.RUNPAD_CODE_MODE,
     modelSees: env.RUNPAD_MODEL_SEES,
+    publicShares: env.RUNPAD_PUBLIC_SHARES,
     publicOrigin: env.RUNPAD_PUBLIC_ORIGIN ? new URL(env.RUNPAD_PUBLIC_ORIGIN).origin : null,
     trustProxy: env.RUNPAD_TRUST_PROXY === '1' || env.RUNPAD_TRUST_PROXY === 'true',
     redisUrl: env.REDIS_URL ?? null,
@@ -347,6 +354,9 @@ function accessConfig(env: z.infer<typeof envSchema>): { access: AppConfig['acce
     problems.push({ variable: 'RUNPAD_OIDC_ISSUER', problem: 'not set, and RUNPAD_OIDC_CLIENT_ID is', fix: "set your OpenID Connect provider's issuer URL (its discovery document is <issuer>/.well-known/openid-configuration)" });
   }
   // A link mailed or sent through a provider must not take its host from a request (which anyone writes).
+  if (env.RUNPAD_OIDC_GROUPS_CLAIM && !env.RUNPAD_OIDC_ISSUER) {
+    problems.push({ variable: 'RUNPAD_OIDC_GROUPS_CLAIM', problem: 'set, and no OpenID Connect provider is (RUNPAD_OIDC_ISSUER is empty): no sign-in would carry the claim', fix: 'configure the provider (RUNPAD_OIDC_ISSUER, RUNPAD_OIDC_CLIENT_ID, RUNPAD_OIDC_CLIENT_SECRET), or empty RUNPAD_OIDC_GROUPS_CLAIM' });
+  }
   const linksLeave = [env.RUNPAD_SMTP_URL ? 'RUNPAD_SMTP_URL' : null, env.RUNPAD_OIDC_ISSUER ? 'RUNPAD_OIDC_ISSUER' : null].filter((name) => name !== null);
   if (linksLeave.length > 0 && !env.RUNPAD_PUBLIC_ORIGIN) {
     problems.push({
@@ -390,7 +400,7 @@ function accessConfig(env: z.infer<typeof envSchema>): { access: AppConfig['acce
       passwordSignIn,
       oidc:
         env.RUNPAD_OIDC_ISSUER && env.RUNPAD_OIDC_CLIENT_ID
-          ? { issuer: env.RUNPAD_OIDC_ISSUER.replace(/\/$/, ''), clientId: env.RUNPAD_OIDC_CLIENT_ID, clientSecret: env.RUNPAD_OIDC_CLIENT_SECRET, name: env.RUNPAD_OIDC_NAME ?? 'single sign-on' }
+          ? { issuer: env.RUNPAD_OIDC_ISSUER.replace(/\/$/, ''), clientId: env.RUNPAD_OIDC_CLIENT_ID, clientSecret: env.RUNPAD_OIDC_CLIENT_SECRET, name: env.RUNPAD_OIDC_NAME ?? 'single sign-on', groupsClaim: env.RUNPAD_OIDC_GROUPS_CLAIM ?? null }
           : null,
     },
   };

@@ -57,7 +57,7 @@ describe('the one module that reads the environment', () => {
 /** The problems a fresh module finds in this environment (every variable named unset unless given). */
 async function problemsWith(env: Record<string, string>) {
   vi.resetModules();
-  const blank = ['RUNPAD_MODELS', 'RUNPAD_MODEL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'RUNPAD_ACCESS', 'RUNPAD_ALLOWED_EMAILS', 'RUNPAD_ADMIN_EMAILS', 'RUNPAD_OIDC_ISSUER', 'RUNPAD_OIDC_CLIENT_ID', 'RUNPAD_PASSWORD_SIGN_IN', 'AUTH_SECRET', 'RUNPAD_SMTP_URL', 'RUNPAD_PUBLIC_ORIGIN'];
+  const blank = ['RUNPAD_MODELS', 'RUNPAD_MODEL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'RUNPAD_ACCESS', 'RUNPAD_ALLOWED_EMAILS', 'RUNPAD_ADMIN_EMAILS', 'RUNPAD_OIDC_ISSUER', 'RUNPAD_OIDC_CLIENT_ID', 'RUNPAD_PASSWORD_SIGN_IN', 'AUTH_SECRET', 'RUNPAD_SMTP_URL', 'RUNPAD_PUBLIC_ORIGIN', 'RUNPAD_PUBLIC_SHARES', 'RUNPAD_OIDC_GROUPS_CLAIM'];
   for (const name of blank) vi.stubEnv(name, '');
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   const config = await import('./config.server');
@@ -154,5 +154,17 @@ describe('a configuration that cannot work is refused at once, one problem per s
       { variable: 'RUNPAD_ACCESS', problem: 'not one of the values it takes (it is "closed")', fix: 'set one of open, accounts, invite, or leave it empty for the default' },
     ]);
     expect(JSON.stringify(problems)).not.toContain('short-secret-value');
+  });
+
+  it('share links and the groups claim: a value that is not one of them, or a claim without a provider, is named with what to set', async () => {
+    for (const value of ['no', 'Off ', 'signed_in', '"off"']) {
+      expect((await problemsWith({ RUNPAD_PUBLIC_SHARES: value })).problems).toEqual([
+        { variable: 'RUNPAD_PUBLIC_SHARES', problem: `not one of the values it takes (it is "${value}")`, fix: 'set one of on, signed-in, off, or leave it empty for the default' },
+      ]);
+    }
+    for (const value of ['on', 'signed-in', 'off']) expect((await problemsWith({ RUNPAD_PUBLIC_SHARES: value })).problems).toEqual([]);
+    expect((await problemsWith({ RUNPAD_OIDC_GROUPS_CLAIM: 'groups' })).problems).toEqual([expect.objectContaining({ variable: 'RUNPAD_OIDC_GROUPS_CLAIM', fix: expect.stringContaining('RUNPAD_OIDC_ISSUER') })]);
+    expect((await problemsWith({ ...OIDC, RUNPAD_OIDC_GROUPS_CLAIM: 'team groups' })).problems).toEqual([expect.objectContaining({ variable: 'RUNPAD_OIDC_GROUPS_CLAIM' })]);
+    expect((await problemsWith({ ...OIDC, RUNPAD_OIDC_GROUPS_CLAIM: 'https://id.example/claims/groups' })).problems).toEqual([]);
   });
 });

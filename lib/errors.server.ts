@@ -27,6 +27,9 @@ const ERRORS = {
   // One "Not found." for an id that is malformed, names nothing, or is someone else's: ids cannot be probed.
   'conversation:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },
   'share:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },
+  'share:sign_in_required': { status: 401, level: 'info', message: 'This link opens only for people signed in to this Runpad: sign in, then open it again.', retryable: false, cause: 'sign-in-required' },
+  'share:links_off': { status: 403, level: 'warn', message: 'Share links are off on this Runpad (its operator set RUNPAD_PUBLIC_SHARES=off): share with people or groups instead.', retryable: false },
+  'share:anyone_links_off': { status: 403, level: 'warn', message: 'Links for anyone are off on this Runpad (its operator set RUNPAD_PUBLIC_SHARES=signed-in): make a link for signed-in people only.', retryable: false },
   'file:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },
   'file:not_uploaded': { status: 409, level: 'warn', message: 'Upload the file before keeping it in your account.', retryable: false },
   'person:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },

@@ -49,7 +49,7 @@ export const ChatHeader = memo(function ChatHeader({ conversationId, saved, titl
         </span>
       )}
       <KernelStatus state={kernelState} onRestart={onRestart} />
-      <ShareButton conversationId={conversationId} disabled={!saved} />
+      <ShareButton conversationId={conversationId} disabled={!saved} links={config.publicShares} />
       {saved && <ExportMenu basePath={`/api/conversations/${conversationId}`} script={scriptLanguage} withData />}
       <button type="button" onClick={onOpenSettings} className={iconButton}>
         <svg aria-hidden viewBox="0 0 24 24" className="size-4 lg:hidden" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useDismiss } from '@/components/ui/use-dismiss';
+import type { ClientConfig } from '@/lib/client-config';
+import { ShareLink, type LinkAudience } from './share-link';
 import { ShareWithPeople } from './share-with-people';
 
 type ShareState = { kind: 'idle' } | { kind: 'busy'; url: string | null } | { kind: 'shared'; url: string } | { kind: 'error'; message: string };
@@ -22,11 +24,12 @@ async function copy(text: string): Promise<boolean> {
 
 /**
  * Share: creates (or updates) the link to a snapshot of the conversation and copies it; the
- * button says "Copied" and a live region says so. The link, and Revoke to turn it off, are in a
- * panel under the button (over the page, so the header keeps its single row); Esc or a click
- * elsewhere closes the panel.
+ * button says "Copied" and a live region says so. The link, whom it opens for, and Revoke to turn
+ * it off, are in a panel under the button (over the page, so the header keeps its single row),
+ * above sharing with people; Esc or a click elsewhere closes the panel. Where the operator turned
+ * links off (RUNPAD_PUBLIC_SHARES=off), Share opens the panel with sharing to people only.
  */
-export function ShareButton({ conversationId, disabled }: { conversationId: string; disabled: boolean }) {
+export function ShareButton({ conversationId, disabled, links }: { conversationId: string; disabled: boolean; links: ClientConfig['publicShares'] }) {
   const [state, setState] = useState<ShareState>({ kind: 'idle' });
   const [panelOpen, setPanelOpen] = useState(false);
   /** Whether the current link reached the clipboard (null: not tried yet). */
@@ -34,6 +37,8 @@ export function ShareButton({ conversationId, disabled }: { conversationId: stri
   /** The button says "Copied" for a moment after each copy. */
   const [copied, setCopied] = useState(false);
   const [announcement, setAnnouncement] = useState('');
+  /** Whom the link opens for (the server's answer; before any, the widest the operator allows). */
+  const [audience, setAudience] = useState<LinkAudience>(links === 'on' ? 'anyone' : 'signed_in');
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
 
@@ -46,26 +51,27 @@ export function ShareButton({ conversationId, disabled }: { conversationId: stri
   const closePanel = useCallback(() => setPanelOpen(false), []);
   useDismiss(panelOpen, closePanel, root, button, { escapeOnlyFromInside: true });
 
-  const share = async () => {
+  const share = async (audience?: LinkAudience) => {
     setState({ kind: 'busy', url: state.kind === 'shared' ? state.url : null });
     setCopied(false);
     setInClipboard(null);
     setAnnouncement('');
-    const response = await fetch(`/api/conversations/${conversationId}/share`, { method: 'POST' }).catch(() => null); // no answer: worded below
+    const body = audience ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ audience }) } : {};
+    const response = await fetch(`/api/conversations/${conversationId}/share`, { method: 'POST', ...body }).catch(() => null); // no answer: worded below
     if (!response?.ok) {
       // Not found: the conversation is not stored yet. Anything else in the server's words (a database that is down).
       const message = response?.status === 404 ? 'Send a message first: only saved conversations can be shared.' : await failureWords(response, 'The link could not be made: Runpad could not be reached. Try again.');
       setState({ kind: 'error', message });
       return;
     }
-    const body = await readJsonAs(response, z.object({ path: z.string().startsWith('/') }));
-    if (!body) {
+    const answer = await readJsonAs(response, z.object({ path: z.string().startsWith('/'), audience: z.enum(['anyone', 'signed_in']) }));
+    if (!answer) {
       setState({ kind: 'error', message: 'The share link in the server’s answer was not understood. Try again.' });
       return;
     }
-    const { path } = body;
-    const url = new URL(path, window.location.origin).href;
+    const url = new URL(answer.path, window.location.origin).href;
     setState({ kind: 'shared', url });
+    setAudience(answer.audience);
     setPanelOpen(true);
     // The link is shown first: a clipboard that never answers (a pending permission) delays nothing.
     const wasCopied = await copy(url);
@@ -89,7 +95,9 @@ export function ShareButton({ conversationId, disabled }: { conversationId: stri
     }
   };
 
-  const url = state.kind === 'shared' ? state.url : null;
+  // While a change is on its way the link stays shown (the panel stays open, focus where it was).
+  const url = state.kind === 'shared' || state.kind === 'busy' ? state.url : null;
+  const open = panelOpen && (url !== null || links === 'off');
   return (
     // Narrow screens: the panel is placed against the header (relative there), across its width.
     <div ref={root} className="flex items-center text-xs max-sm:static sm:relative">
@@ -98,8 +106,10 @@ export function ShareButton({ conversationId, disabled }: { conversationId: stri
         type="button"
         // Not disabled while busy (a disabled button loses focus): a click then does nothing.
         onClick={() => {
-          if (state.kind !== 'busy') void share();
+          if (links === 'off') setPanelOpen((value) => !value);
+          else if (state.kind !== 'busy') void share();
         }}
+        aria-expanded={links === 'off' ? open : undefined}
         disabled={disabled}
         aria-disabled={state.kind === 'busy' || undefined}
         className="flex items-center gap-1 whitespace-nowrap rounded px-1.5 py-0.5 underline hover:bg-zinc-100 disabled:opacity-40 dark:hover:bg-zinc-800"
@@ -118,27 +128,24 @@ export function ShareButton({ conversationId, disabled }: { conversationId: stri
       <span role="status" className="sr-only">
         {announcement}
       </span>
-      {url && panelOpen && (
+      {open && (
         <div
           role="group"
           aria-label="Share"
           className="absolute top-full z-30 mt-1 rounded-lg border border-zinc-200 bg-white p-3 text-zinc-900 shadow-lg max-sm:inset-x-2 sm:right-0 sm:w-80 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
         >
-          <p className="text-zinc-700 dark:text-zinc-300">
-            {inClipboard ? 'Link copied. ' : inClipboard === false ? 'Copy this link: ' : ''}Anyone with the link sees this conversation as it is now; Share again updates it.
-          </p>
-          <input
-            aria-label="Share link"
-            readOnly
-            value={url}
-            onFocus={(event) => event.currentTarget.select()}
-            className="mt-2 block w-full rounded border border-zinc-300 bg-transparent px-1.5 py-1 font-mono dark:border-zinc-600"
-          />
+          {url ? (
+            <ShareLink url={url} inClipboard={inClipboard} audience={audience} links={links} busy={state.kind === 'busy'} onChange={(chosen) => void share(chosen)} />
+          ) : (
+            links === 'off' && <p className="text-zinc-700 dark:text-zinc-300">Share links are off on this Runpad: share with people or groups.</p>
+          )}
           <ShareWithPeople conversationId={conversationId} />
           <div className="mt-2 flex justify-end gap-2">
-            <button type="button" onClick={revoke} className="rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800">
-              Revoke
-            </button>
+            {url && (
+              <button type="button" onClick={revoke} className="rounded px-1.5 py-0.5 underline hover:bg-zinc-100 dark:hover:bg-zinc-800">
+                Revoke
+              </button>
+            )}
             <button
               type="button"
               onClick={() => {

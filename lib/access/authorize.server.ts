@@ -9,13 +9,20 @@
  * project, continuing it also needs the project still: a removed member's conversations stop);
  * a reader (directly or through a group) reads it, re-runs it in their browser, reads its files'
  * bytes and exports it. A conversation in a project is its author's alone until shared: the
- * project's other members are not its readers. Nobody else may do anything, guests and no one
- * included. `authorize` answers with the refusal route() shows: 404 to whoever may not read (the
- * same as an id that names nothing), 403 to whoever may read but not do this.
+ * project's other members are not its readers. A share link: whoever holds an active link reads
+ * its snapshot, re-runs it, reads the files it holds and exports it — anyone (no one signed in
+ * included) when the link is for anyone, only people signed in to an account of this instance
+ * when it is for them (or when the operator allows only such links, RUNPAD_PUBLIC_SHARES=signed-in),
+ * and no one while the operator turned links off (RUNPAD_PUBLIC_SHARES=off). Nobody else may do
+ * anything, guests and no one included. `authorize` answers with the refusal route() shows: 404 to
+ * whoever may not read (the same as an id that names nothing), 403 to whoever may read but not do
+ * this, and to no one or a guest at a signed-in people's link, the 401 that sends them to sign in.
  */
 import 'server-only';
+import { getConfig } from '@/lib/config.server';
 import type { Db } from '@/lib/db/client.server';
 import { conversationGrants, projectGrants, type MemberRole } from '@/lib/db/queries/projects.server';
+import { activeShareAudience } from '@/lib/db/queries/shares.server';
 import { AppError } from '@/lib/errors.server';
 
 export const ACTIONS = ['read', 'run', 'continue', 'change_instructions', 'manage_members', 'read_dataset', 'export', 'delete'] as const;
@@ -23,27 +30,46 @@ export type Action = (typeof ACTIONS)[number];
 
 /** Who asks: a person (a guest or an account) by id, or no one. */
 export type Subject = { userId: string; kind: 'guest' | 'account' } | null;
-export type Target = { project: string } | { conversation: string };
+export type Target = { project: string } | { conversation: string } | { share: string };
+type Kind = 'project' | 'conversation' | 'share';
 
-/** What a person is to a project or a conversation. */
-export type Standing = 'owner' | MemberRole | 'reader' | 'none';
+/** What a person is to a project, a conversation or a share link (`link`: the link opens for them). */
+export type Standing = 'owner' | MemberRole | 'reader' | 'link' | 'none';
 
-const ALLOWED: Record<'project' | 'conversation', Record<Standing, ReadonlySet<Action>>> = {
+const READ_ONLY = new Set<Action>(['read', 'run', 'read_dataset', 'export']);
+const NOTHING = new Set<Action>();
+
+const ALLOWED: Record<Kind, Record<Standing, ReadonlySet<Action>>> = {
   project: {
     owner: new Set(ACTIONS),
     edit: new Set<Action>(['read', 'run', 'continue', 'change_instructions', 'manage_members', 'read_dataset', 'export']),
     use: new Set<Action>(['read', 'run', 'continue', 'read_dataset', 'export']),
-    reader: new Set<Action>(),
-    none: new Set<Action>(),
+    reader: NOTHING,
+    link: NOTHING,
+    none: NOTHING,
   },
   conversation: {
     owner: new Set(ACTIONS),
-    edit: new Set<Action>(),
-    use: new Set<Action>(),
-    reader: new Set<Action>(['read', 'run', 'read_dataset', 'export']),
-    none: new Set<Action>(),
+    edit: NOTHING,
+    use: NOTHING,
+    reader: READ_ONLY,
+    link: NOTHING,
+    none: NOTHING,
   },
+  // A link is changed and revoked through its conversation (manage_members there), never through itself.
+  share: { owner: NOTHING, edit: NOTHING, use: NOTHING, reader: NOTHING, link: READ_ONLY, none: NOTHING },
 };
+
+const kindOf = (target: Target): Kind => ('project' in target ? 'project' : 'conversation' in target ? 'conversation' : 'share');
+
+/** Whether the link opens for `who`; `signInFirst`: it would, once they sign in to an account. */
+async function shareStanding(db: Db, who: Subject, shareId: string): Promise<{ standing: Standing; signInFirst: boolean }> {
+  const links = getConfig().publicShares;
+  const audience = links === 'off' ? null : await activeShareAudience(db, shareId);
+  if (audience === null) return { standing: 'none', signInFirst: false };
+  if (audience === 'anyone' && links === 'on') return { standing: 'link', signInFirst: false };
+  return who?.kind === 'account' ? { standing: 'link', signInFirst: false } : { standing: 'none', signInFirst: true };
+}
 
 /** The person's standing on the project (the widest of their grants). */
 async function projectStanding(db: Db, who: NonNullable<Subject>, projectId: string): Promise<Standing> {
@@ -56,6 +82,7 @@ async function projectStanding(db: Db, who: NonNullable<Subject>, projectId: str
 
 /** What `who` is to the target: owner, edit, use, reader or none. */
 export async function standingOn(db: Db, who: Subject, target: Target): Promise<Standing> {
+  if ('share' in target) return (await shareStanding(db, who, target.share)).standing;
   if (!who) return 'none';
   if ('project' in target) return projectStanding(db, who, target.project);
   const grants = await conversationGrants(db, who.userId, target.conversation);
@@ -66,13 +93,13 @@ export async function standingOn(db: Db, who: Subject, target: Target): Promise<
 
 /** May `who` do `action` to the target? The one rule (this module's header says it in words). */
 export async function may(db: Db, who: Subject, action: Action, target: Target): Promise<boolean> {
-  if (!who) return false;
-  const kind = 'project' in target ? 'project' : 'conversation';
+  const kind = kindOf(target);
+  if (!who && kind !== 'share') return false;
   const standing = await standingOn(db, who, target);
   if (!ALLOWED[kind][standing].has(action)) return false;
   // An author continues a conversation of a project only while they may still work in that project.
-  if (kind === 'conversation' && standing === 'owner' && action === 'continue') {
-    const { conversationProjectId } = await conversationGrants(db, who.userId, (target as { conversation: string }).conversation);
+  if (who && 'conversation' in target && standing === 'owner' && action === 'continue') {
+    const { conversationProjectId } = await conversationGrants(db, who.userId, target.conversation);
     if (conversationProjectId) return ALLOWED.project[await projectStanding(db, who, conversationProjectId)].has('continue');
   }
   return true;
@@ -84,8 +111,12 @@ export async function may(db: Db, who: Subject, action: Action, target: Target):
  */
 export async function authorize(db: Db, who: Subject, action: Action, target: Target): Promise<void> {
   if (await may(db, who, action, target)) return;
-  const project = 'project' in target;
-  const reason = `${action} refused on ${project ? 'project' : 'conversation'}`;
-  if (action === 'read' || !(await may(db, who, 'read', target))) throw new AppError(project ? 'project:not_found' : 'conversation:not_found', { reason });
-  throw new AppError(project ? 'project:not_allowed' : 'conversation:not_allowed', { reason });
+  const kind = kindOf(target);
+  const reason = `${action} refused on ${kind}`;
+  if ('share' in target) {
+    if ((await shareStanding(db, who, target.share)).signInFirst) throw new AppError('share:sign_in_required', { reason });
+    throw new AppError('share:not_found', { reason });
+  }
+  if (action === 'read' || !(await may(db, who, 'read', target))) throw new AppError(kind === 'project' ? 'project:not_found' : 'conversation:not_found', { reason });
+  throw new AppError(kind === 'project' ? 'project:not_allowed' : 'conversation:not_allowed', { reason });
 }

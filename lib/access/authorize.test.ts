@@ -1,13 +1,17 @@
 /**
  * The one authorization rule, walked whole: every standing a person can have (owner, can edit,
  * can use, a conversation's reader, a group's member, a removed member, a stranger, a guest, no
- * one) × every action, on a project and on a conversation in it, on the embedded database and on
- * Postgres. Every answer is asserted, and `authorize`'s refusal is a 404 unless the person may read.
+ * one) × every action, on a project, on a conversation in it and on its share links (for anyone,
+ * for signed-in people only, revoked; under each RUNPAD_PUBLIC_SHARES), on the embedded database
+ * and on Postgres. Every answer is asserted, and `authorize`'s refusal is a 404 unless the person
+ * may read (a 401 to sign in first at a signed-in people's link).
  */
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
+import type { AppConfig } from '@/lib/config.server';
 import { createDb, type Db } from '@/lib/db/client.server';
 import { authUsers, conversations, groupMembers } from '@/lib/db/schema.server';
+import { createOrUpdateShare, revokeShare } from '@/lib/db/queries/shares.server';
 import { conversationGrants, createGroup, createProject, putConversationReader, putProjectMember, removeConversationReader, removeProjectMember } from '@/lib/db/queries/projects.server';
 import { isAppError } from '@/lib/errors.server';
 import { ensureUser } from '@/lib/db/queries/users.server';
@@ -52,6 +56,16 @@ const EXPECTED: Record<Role, { project: Set<Action>; conversation: Set<Action> }
   guest: { project: NONE, conversation: NONE },
   anonymous: { project: NONE, conversation: NONE },
 };
+
+/** The operator's RUNPAD_PUBLIC_SHARES, as the rule reads it (the rest of the configuration is not read here). */
+const settings = vi.hoisted(() => ({ links: 'on' as AppConfig['publicShares'] }));
+vi.mock('@/lib/config.server', () => ({ getConfig: () => ({ publicShares: settings.links }) }));
+
+const LINKS = ['on', 'signed-in', 'off'] as const;
+const ACCOUNTS = new Set<Role>(ROLES.filter((role) => role !== 'guest' && role !== 'anonymous'));
+/** What each person may do through a link for anyone, and through one for signed-in people, under each setting. */
+const expectedAtLink = (role: Role, audience: 'anyone' | 'signed_in', links: (typeof LINKS)[number]): Set<Action> =>
+  links === 'off' ? NONE : audience === 'anyone' && links === 'on' ? READ : ACCOUNTS.has(role) ? READ : NONE;
 
 const subject = (role: Role): Subject => (role === 'anonymous' ? null : { userId: ids[role], kind: role === 'guest' ? 'guest' : 'account' });
 
@@ -141,6 +155,49 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
         expect(await status(role, 'read', { project: crypto.randomUUID() })).toBe(404);
         expect(await status(role, 'read', { conversation: crypto.randomUUID() })).toBe(404);
       }
+    });
+
+    live('every person × every action through a link for anyone, one for signed-in people and a revoked one, under each RUNPAD_PUBLIC_SHARES', async () => {
+      const forAnyone = (await createOrUpdateShare(db, ids.owner, conversationId, 'anyone'))!;
+      const signedInConversation = crypto.randomUUID();
+      await db.insert(conversations).values({ id: signedInConversation, ownerId: ids.owner });
+      const forSignedIn = (await createOrUpdateShare(db, ids.owner, signedInConversation, 'signed_in'))!;
+      const revokedConversation = crypto.randomUUID();
+      await db.insert(conversations).values({ id: revokedConversation, ownerId: ids.owner });
+      const revoked = (await createOrUpdateShare(db, ids.owner, revokedConversation))!;
+      expect(await revokeShare(db, ids.owner, revokedConversation)).toBe(true);
+      const status = async (role: Role, action: Action, target: Target) =>
+        authorize(db, subject(role), action, target).then(
+          () => 200,
+          (error: unknown) => (isAppError(error) ? error.status : Promise.reject(error)),
+        );
+      try {
+        for (const links of LINKS) {
+          settings.links = links;
+          const answers: Record<string, Record<string, boolean>> = {};
+          const expected: Record<string, Record<string, boolean>> = {};
+          for (const role of ROLES) {
+            for (const [audience, share] of [['anyone', forAnyone], ['signed_in', forSignedIn], ['revoked', revoked]] as const) {
+              const allowed = audience === 'revoked' ? NONE : expectedAtLink(role, audience, links);
+              for (const action of ACTIONS) {
+                const key = `${links}: ${role} at a link for ${audience}`;
+                (answers[key] ??= {})[action] = await may(db, subject(role), action, { share });
+                (expected[key] ??= {})[action] = allowed.has(action);
+              }
+              // Refused: a 404 as for an id that names nothing, or a 401 to sign in first where the link would open for an account.
+              const refusal = audience !== 'revoked' && links !== 'off' && !ACCOUNTS.has(role) && expectedAtLink('stranger', audience, links).has('read') ? 401 : 404;
+              expect([links, role, audience, await status(role, 'read', { share })]).toEqual([links, role, audience, allowed.has('read') ? 200 : refusal]);
+              expect([links, role, audience, await status(role, 'delete', { share })]).toEqual([links, role, audience, allowed.has('read') ? 404 : refusal]);
+            }
+          }
+          expect(answers).toEqual(expected);
+        }
+      } finally {
+        settings.links = 'on';
+      }
+      // A link is its own target: holding it grants nothing on the conversation or the project.
+      expect(await may(db, subject('stranger'), 'read', { conversation: conversationId })).toBe(false);
+      expect(await may(db, null, 'read', { share: 'A'.repeat(22) })).toBe(false);
     });
 
     live('a removed member no longer continues their own conversation in the project, and still reads it', async () => {

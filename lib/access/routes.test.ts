@@ -15,6 +15,12 @@ const ORIGIN = 'https://runpad.example';
 type Who = { userId: string; kind: 'account' | 'guest'; isAdmin: boolean };
 let identity: { ok: true; identity: Who } | { ok: false; refusal: AppError } = { ok: false, refusal: new AppError('session:sign_in_required') };
 vi.mock('@/lib/auth/current-user.server', () => ({ sessionGuestId: async () => null, resolveIdentity: async () => identity }));
+/** RUNPAD_PUBLIC_SHARES as an operator would change it between restarts (undefined: as the environment says). */
+const links = vi.hoisted(() => ({ setting: undefined as undefined | 'on' | 'signed-in' | 'off' }));
+vi.mock('@/lib/config.server', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@/lib/config.server')>();
+  return { ...actual, getConfig: () => ({ ...actual.getConfig(), ...(links.setting ? { publicShares: links.setting } : {}) }) };
+});
 
 beforeAll(() => {
   stubEnvs({
@@ -65,6 +71,9 @@ async function call({ method, path: pathname, body, headers, raw }: Call): Promi
     'conversations/id/share': () => import('@/app/api/conversations/[id]/share/route'),
     'chat/id/stream': () => import('@/app/api/chat/[id]/stream/route'),
     'blobs/id': () => import('@/app/api/blobs/[sha]/route'),
+    'shares/id/notebook': () => import('@/app/api/shares/[id]/notebook/route'),
+    'shares/id/script': () => import('@/app/api/shares/[id]/script/route'),
+    'shares/id/fork': () => import('@/app/api/shares/[id]/fork/route'),
   };
   const key = area === 'admin' ? `admin/${sub}` : [area, id && 'id', sub?.split('?')[0], subId && 'id'].filter(Boolean).join('/');
   const handler = (await modules[key]!())[method] as (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -271,6 +280,67 @@ describe('the projects’ and shares’ routes', () => {
     expect((await call({ method: 'DELETE', path: `/api/conversations/${conversation}/readers/${shared.json!.id}` })).status).toBe(204);
     as('user');
     for (const request of reads(conversation)) expect([request.path, (await call(request)).status]).toEqual([request.path, 404]);
+  });
+
+  it('share links: for anyone, or for signed-in people only (no one and guests are sent to sign in, and back); refused in words and gone while the operator turned them off', async () => {
+    const { conversations, messages } = await import('@/lib/db/schema.server');
+    const talk = crypto.randomUUID();
+    await (await db()).insert(conversations).values({ id: talk, ownerId: ids.owner, title: 'Ventes « Q3 » "net"' });
+    await (await db()).insert(messages).values({ conversationId: talk, id: 'm1', seq: 0, role: 'user', parts: [{ type: 'text', text: 'Quel total ?' }] });
+    const sharePage = (await import('@/app/s/[shareId]/page')).default;
+    const openPage = async (id: string) => sharePage({ params: Promise.resolve({ shareId: id }) }).then(
+      () => 'shown',
+      (error: unknown) => String((error as { digest?: string }).digest ?? error),
+    );
+    as('owner');
+    const made = await call({ method: 'POST', path: `/api/conversations/${talk}/share` });
+    expect(made.json).toMatchObject({ audience: 'anyone' });
+    const link = made.json!.id as string;
+    expect((await call({ method: 'GET', path: `/api/conversations/${talk}/share` })).json).toEqual({ links: 'on', link: { id: link, path: `/s/${link}`, audience: 'anyone' } });
+    const opens = async (who: Person | 'guest' | null) => {
+      as(who);
+      return [(await call({ method: 'GET', path: `/api/shares/${link}/notebook` })).status, (await call({ method: 'GET', path: `/api/shares/${link}/script` })).status, (await openPage(link)).split(';').slice(0, 3).join(';')];
+    };
+    for (const who of [null, 'guest', 'stranger'] as const) expect([who, ...(await opens(who))]).toEqual([who, 200, 200, 'shown']);
+
+    // For signed-in people only: the same link, narrowed; no one and guests are sent to sign in and back.
+    as('owner');
+    expect((await call({ method: 'POST', path: `/api/conversations/${talk}/share`, body: { audience: 'signed_in' } })).json).toMatchObject({ id: link, audience: 'signed_in' });
+    expect([...(await opens('stranger'))]).toEqual([200, 200, 'shown']);
+    for (const who of [null, 'guest'] as const) {
+      expect([who, ...(await opens(who))]).toEqual([who, 401, 401, `NEXT_REDIRECT;replace;/sign-in?next=%2Fs%2F${link}`]);
+      expect((await call({ method: 'GET', path: `/api/shares/${link}/notebook` })).json?.error).toMatch(/opens only for people signed in to this Runpad/);
+    }
+    as('guest');
+    expect((await call({ method: 'POST', path: `/api/shares/${link}/fork` })).status).toBe(401);
+    as('owner');
+    for (const body of [{ audience: 'everyone' }, { audience: 'anyone', owner: ids.stranger }, { audience: "signed_in'; --" }]) {
+      expect([body, (await call({ method: 'POST', path: `/api/conversations/${talk}/share`, body })).status]).toEqual([body, 400]);
+    }
+    // Another person's conversation cannot be shared by a claimed id.
+    as('stranger');
+    expect((await call({ method: 'POST', path: `/api/conversations/${talk}/share`, body: { audience: 'anyone' } })).status).toBe(404);
+
+    try {
+      // Links only for signed-in people: one for anyone is refused in words; the existing one opens for accounts only.
+      links.setting = 'signed-in';
+      as('owner');
+      const wide = await call({ method: 'POST', path: `/api/conversations/${talk}/share`, body: { audience: 'anyone' } });
+      expect([wide.status, wide.json?.error]).toEqual([403, expect.stringMatching(/RUNPAD_PUBLIC_SHARES=signed-in/)]);
+      expect((await call({ method: 'POST', path: `/api/conversations/${talk}/share` })).json).toMatchObject({ id: link, audience: 'signed_in' });
+
+      // Links off: none is made (in words naming the setting), and the existing one answers 404 to everyone.
+      links.setting = 'off';
+      as('owner');
+      const refused = await call({ method: 'POST', path: `/api/conversations/${talk}/share`, body: { audience: 'signed_in' } });
+      expect([refused.status, refused.json?.error]).toEqual([403, expect.stringMatching(/RUNPAD_PUBLIC_SHARES=off/)]);
+      expect((await call({ method: 'GET', path: `/api/conversations/${talk}/share` })).json).toEqual({ links: 'off', link: null });
+      for (const who of [null, 'guest', 'stranger', 'owner'] as const) expect([who, ...(await opens(who))]).toEqual([who, 404, 404, 'NEXT_HTTP_ERROR_FALLBACK;404']);
+    } finally {
+      links.setting = undefined;
+    }
+    // On again: the link, never revoked, opens again.
+    expect([...(await opens('stranger'))]).toEqual([200, 200, 'shown']);
   });
 
   it('the project’s page and its New chat: a member sees its instructions and members and starts a chat in it; anyone else gets “not found” and an ordinary new chat', async () => {

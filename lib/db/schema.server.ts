@@ -97,9 +97,11 @@ export const groupMembers = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** Who put them in: an admin on /admin (`admin`), or the sign-in provider's groups claim (`oidc`, kept in step at each sign-in). */
+    source: text('source').$type<'admin' | 'oidc'>().notNull().default('admin'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_members_user').on(t.userId)],
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_members_user').on(t.userId), check('group_members_source', sql`${t.source} in ('admin', 'oidc')`)],
 );
 
 /** A grant to one account or one group (exactly one of the two): a project's member, a conversation's reader. */
@@ -286,6 +288,8 @@ export const projectFiles = pgTable(
   (t) => [uniqueIndex('project_files_name').on(t.projectId, t.name), index('project_files_blob').on(t.blobSha256), blobByLocation('project_files', t)],
 );
 
+export type ShareAudience = 'anyone' | 'signed_in';
+
 export const shares = pgTable(
   'shares',
   {
@@ -301,10 +305,16 @@ export const shares = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Who the link opens for: `anyone` with it, or `signed_in` people of this instance only (lib/access/authorize.server.ts). */
+    audience: text('audience').$type<ShareAudience>().notNull().default('anyone'),
   },
   // A conversation has at most one active link: Share pressed twice at once updates it, never
   // makes a second (createOrUpdateShare's upsert names this index).
-  (t) => [index('shares_conversation').on(t.conversationId), uniqueIndex('shares_one_active').on(t.conversationId).where(sql`${t.revokedAt} is null`)],
+  (t) => [
+    index('shares_conversation').on(t.conversationId),
+    uniqueIndex('shares_one_active').on(t.conversationId).where(sql`${t.revokedAt} is null`),
+    check('shares_audience', sql`${t.audience} in ('anyone', 'signed_in')`),
+  ],
 );
 
 /** What a share grants: the blobs its snapshot's messages reference, recorded when it is made or updated. */

@@ -5,6 +5,7 @@
  */
 import 'server-only';
 import { z } from 'zod';
+import type { Subject } from '@/lib/access/authorize.server';
 import { resolveIdentity, type Identity } from '@/lib/auth/current-user.server';
 import { AppError, type ErrorCode } from '@/lib/errors.server';
 
@@ -17,6 +18,12 @@ export async function requireUser(): Promise<Identity> {
   const result = await resolveIdentity();
   if (!result.ok) throw result.refusal;
   return result.identity;
+}
+
+/** Who asks, as the authorization rule names them: the person, or null when there is none (no session, not admitted). */
+export async function askingSubject(): Promise<Subject> {
+  const result = await resolveIdentity();
+  return result.ok ? { userId: result.identity.userId, kind: result.identity.kind } : null;
 }
 
 /** Like requireUser, for the pages only people with an account use (sessions, export, admin). */

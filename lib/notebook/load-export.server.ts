@@ -20,7 +20,7 @@ import { getConversationById } from '@/lib/db/queries/conversations.server';
 import { authorize, type Subject } from '@/lib/access/authorize.server';
 import { listMessages, type StoredMessage } from '@/lib/db/queries/messages.server';
 import { getShare } from '@/lib/db/queries/shares.server';
-import { conversationIdSchema, idOrNotFound, requireUser, shareIdSchema } from '@/lib/http/session.server';
+import { askingSubject, conversationIdSchema, idOrNotFound, requireUser, shareIdSchema } from '@/lib/http/session.server';
 import { AppError } from '@/lib/errors.server';
 import { notebookFileName, toNotebook } from './to-ipynb.server';
 import { scriptFormat, toScript } from './to-script.server';
@@ -105,10 +105,14 @@ export async function ownConversationExport(rawId: unknown): Promise<{ userId: s
   return { userId: ownerId, conversationId, source };
 }
 
-/** An active share's snapshot, or null when the id is malformed, unknown or revoked. */
+/**
+ * An active share's snapshot, or null when the id is malformed, unknown or revoked; throws the
+ * refusal when the link does not open for whoever asks (signed-in people's link, links off).
+ */
 export async function loadShareExport(shareId: string): Promise<ExportSource | null> {
   if (!shareIdSchema.safeParse(shareId).success) return null;
   const db = await getDb();
+  await authorize(db, await askingSubject(), 'export', { share: shareId });
   const share = await getShare(db, shareId);
   if (!share) return null;
   return { title: share.title, messages: share.messages, resolveImage: imageResolver(share.messages, (sha) => getBlobForShare(db, share.id, sha)) };

@@ -13,12 +13,13 @@ import { saltedHash, shareHashSalt } from '@/lib/security/salted-hash';
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.server';
-import { conversationBlobs, conversationFiles, conversations, messages, shareBlobs, shareFiles, shares } from '../schema.server';
+import { conversationBlobs, conversationFiles, conversations, messages, shareBlobs, shareFiles, shares, type ShareAudience } from '../schema.server';
 import { getConversation } from './conversations.server';
 import { listMessages, parseStoredMessages, type StoredMessage } from './messages.server';
 import { reserveStorage, type StorageQuota } from './quota.server';
 
-export type Share = { id: string; conversationId: string; title: string | null; messages: StoredMessage[]; updatedAt: Date };
+export type Share = { id: string; conversationId: string; title: string | null; messages: StoredMessage[]; updatedAt: Date; audience: ShareAudience };
+export type { ShareAudience };
 
 const BLOB_REF = /blob:([0-9a-f]{64})/g;
 
@@ -37,15 +38,15 @@ export function referencedBlobs(list: StoredMessage[]): string[] {
  * statement decides which (an upsert on the one-active-link index): Share pressed twice at once,
  * or in two tabs, updates one link instead of making two.
  */
-export async function createOrUpdateShare(db: Db, userId: string, conversationId: string): Promise<string | null> {
+export async function createOrUpdateShare(db: Db, userId: string, conversationId: string, audience: ShareAudience = 'anyone'): Promise<string | null> {
   const conversation = await getConversation(db, userId, conversationId);
   if (!conversation) return null;
   return db.transaction(async (tx) => {
     const snapshot = await listMessages(tx as unknown as Db, conversationId);
     const [{ id }] = await tx
       .insert(shares)
-      .values({ id: newShareId(), conversationId, ownerId: userId, title: conversation.title, snapshot })
-      .onConflictDoUpdate({ target: shares.conversationId, targetWhere: isNull(shares.revokedAt), set: { snapshot, title: conversation.title, updatedAt: sql`now()` } })
+      .values({ id: newShareId(), conversationId, ownerId: userId, title: conversation.title, snapshot, audience })
+      .onConflictDoUpdate({ target: shares.conversationId, targetWhere: isNull(shares.revokedAt), set: { snapshot, title: conversation.title, audience, updatedAt: sql`now()` } })
       .returning({ id: shares.id });
     // What the link grants is recorded afresh: the snapshot's blobs and files as they are now.
     await tx.delete(shareBlobs).where(eq(shareBlobs.shareId, id));
@@ -76,12 +77,24 @@ export async function revokeShare(db: Db, userId: string, conversationId: string
   return rows.length > 0;
 }
 
+/** Whom an active link opens for, or null when there is no active link with this id. */
+export async function activeShareAudience(db: Db, id: string): Promise<ShareAudience | null> {
+  const [row] = await db.select({ audience: shares.audience }).from(shares).where(and(eq(shares.id, id), isNull(shares.revokedAt))).limit(1);
+  return row?.audience ?? null;
+}
+
+/** The conversation's active link (its id and audience), or null. */
+export async function activeShareOf(db: Db, conversationId: string): Promise<{ id: string; audience: ShareAudience } | null> {
+  const [row] = await db.select({ id: shares.id, audience: shares.audience }).from(shares).where(and(eq(shares.conversationId, conversationId), isNull(shares.revokedAt))).limit(1);
+  return row ?? null;
+}
+
 /** An active share as its readers see it: its messages' attachments carry hashes salted with the share's salt. */
 export async function getShare(db: Db, id: string): Promise<Share | null> {
   const [row] = await db.select().from(shares).where(and(eq(shares.id, id), isNull(shares.revokedAt))).limit(1);
   if (!row) return null;
   const salt = await shareHashSalt(row.id);
-  return { id: row.id, conversationId: row.conversationId, title: row.title, messages: await saltAttachments(parseStoredMessages(snapshotEntries(row.snapshot)), salt), updatedAt: row.updatedAt };
+  return { id: row.id, conversationId: row.conversationId, title: row.title, messages: await saltAttachments(parseStoredMessages(snapshotEntries(row.snapshot)), salt), updatedAt: row.updatedAt, audience: row.audience };
 }
 
 /** The messages with each attachment's hash salted (the page uses it only to tell attachments apart). */

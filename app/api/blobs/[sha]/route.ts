@@ -7,7 +7,7 @@ import { getBlobForProject } from '@/lib/files/project-files.server';
 import { servingHeaders } from '@/lib/files/media-types.server';
 import { AppError, isAppError } from '@/lib/errors.server';
 import { route } from '@/lib/http/route.server';
-import { conversationIdSchema, idOrNotFound, requireUser, sha256Schema, shareIdSchema } from '@/lib/http/session.server';
+import { askingSubject, conversationIdSchema, idOrNotFound, requireUser, sha256Schema, shareIdSchema } from '@/lib/http/session.server';
 
 export const runtime = 'nodejs';
 
@@ -16,7 +16,7 @@ export const runtime = 'nodejs';
  * holding an active share link whose snapshot holds it (`?share=<id>`), or to whoever may read
  * a conversation's datasets (lib/access/authorize.server.ts) when that conversation references it
  * (`?conversation=<id>`), or to a project's members when its dataset library holds it as an upload
- * (`?project=<id>`, `read_dataset`). Served as the media
+ * (`?project=<id>`, `read_dataset`); a share's link is asked the same rule (whom it opens for). Served as the media
  * type of that reference, inline only when the type is on the allow-list; streamed from the blob
  * store, with `Range` (206) and an `ETag` that is the content hash itself.
  */
@@ -33,7 +33,12 @@ export const GET = route<{ sha: string }>(async ({ request, params }) => {
   const db = await getDb();
   let blob = null;
   if (shareParam !== null) {
-    blob = await getBlobForShare(db, idOrNotFound(shareIdSchema, shareParam, 'file:not_found', 'share id'), sha256);
+    // To whoever the link opens for (anyone, or signed-in people only; no one while links are off).
+    const shareId = idOrNotFound(shareIdSchema, shareParam, 'file:not_found', 'share id');
+    await authorize(db, await askingSubject(), 'read_dataset', { share: shareId }).catch((error: unknown) => {
+      throw isAppError(error) && error.status === 404 ? new AppError('file:not_found', { reason: 'share not readable' }) : error;
+    });
+    blob = await getBlobForShare(db, shareId, sha256);
   } else if (conversationParam !== null) {
     // A conversation's file, to whoever may read its datasets' bytes (its owner, its readers).
     const conversationId = idOrNotFound(conversationIdSchema, conversationParam, 'file:not_found', 'conversation id');
