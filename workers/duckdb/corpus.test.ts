@@ -258,6 +258,52 @@ describe('Parquet written by native DuckDB', () => {
   }
 });
 
+/**
+ * Types a reader could flatten to text: each column's type and every value (as native DuckDB
+ * prints it) equal native DuckDB's reading the same file. An instant is its UTC time as TIMESTAMP
+ * offline (offlineTypes): its values are compared as epochs.
+ */
+const KEPT_TYPES_TABLE = `SELECT i::INTEGER AS id, TIME '01:02:03.456789' + to_seconds(i * 97) AS at_time,
+    ('00000000-0000-4000-8000-' || lpad(i::VARCHAR, 12, '0'))::UUID AS uid,
+    MAP {'a': i, 'b': i * 2} AS counts, INTERVAL 1 month + to_days(i) + to_milliseconds(i * 7) AS span,
+    (i * 12345.0123456789)::DECIMAL(38,10) AS exact, (i * 0.01)::DECIMAL(4,2) AS small_price, (i * 7.5)::DECIMAL(18,3) AS mid,
+    TIMESTAMPTZ '2024-03-31 01:30:00+00' + to_seconds(i * 61) AS seen_utc, TIMESTAMP_MS '2024-01-01 00:00:00.123' + to_seconds(i) AS at_ms,
+    [[i, i + 1], [i]] AS nested_list, {'x': [i, i], 's': {'y': 'q' || i}} AS nested_struct,
+    ('\\x00\\xFF' || i::VARCHAR)::BLOB AS bytes, (['sad', 'ok', 'happy'][1 + i % 3])::ENUM('sad', 'ok', 'happy') AS mood
+  FROM range(0, 40) t(i)
+  UNION ALL SELECT 40, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL`;
+
+/** Every column's values as native DuckDB prints them, in id order (instants as epochs). */
+async function expectSameValues(table: string, reference: string, types: Record<string, string>): Promise<void> {
+  for (const [column, type] of Object.entries(types)) {
+    const value = type === 'TIMESTAMP WITH TIME ZONE' ? `epoch_us("${column}")::VARCHAR` : `"${column}"::VARCHAR`;
+    const [[mine]] = engine.rows(`SELECT list(${value} ORDER BY id) FROM "${table}"`);
+    const [[theirs]] = (await native.runAndReadAll(`SELECT list(${value} ORDER BY id) FROM ${reference}`)).getRowsJS();
+    expect(mine, `${column} (${type})`).toEqual(theirs);
+  }
+}
+
+describe('Types kept, not text: TIME, UUID, MAP, INTERVAL, DECIMAL, TIMESTAMPTZ, nested LIST and STRUCT, BLOB, ENUM', () => {
+  it('written by native DuckDB', async () => {
+    const file = path.join(dir, 'kept_types_native.parquet');
+    await native.run(`COPY (${KEPT_TYPES_TABLE}) TO ${quote(file)} (FORMAT parquet, ROW_GROUP_SIZE 16)`);
+    const expected = await nativeSummary(`read_parquet(${quote(file)})`);
+    expectSameSummary(await runpadSummary(file), expected);
+    await expectSameValues('/data/kept_types_native.parquet', `read_parquet(${quote(file)})`, expected.types);
+  });
+
+  it('the same table written again by arrow-rs (parquet-wasm)', async () => {
+    const source = path.join(dir, 'kept_types_source.parquet');
+    await native.run(`COPY (${KEPT_TYPES_TABLE}) TO ${quote(source)} (FORMAT parquet)`);
+    const file = path.join(dir, 'kept_types_arrow_rs.parquet');
+    const properties = new parquetWasm.WriterPropertiesBuilder().setCompression(parquetWasm.Compression.ZSTD).setMaxRowGroupSize(16).build();
+    writeFileSync(file, parquetWasm.writeParquet(parquetWasm.readParquet(new Uint8Array(readFileSync(source))), properties));
+    const expected = await nativeSummary(`read_parquet(${quote(file)})`);
+    expectSameSummary(await runpadSummary(file), expected);
+    await expectSameValues('/data/kept_types_arrow_rs.parquet', `read_parquet(${quote(file)})`, expected.types);
+  });
+});
+
 describe('Parquet written by arrow-rs (parquet-wasm) and by hyparquet-writer', () => {
   const arrow = () =>
     tableFromArrays({

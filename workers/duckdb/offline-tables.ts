@@ -1,8 +1,8 @@
 /**
  * Parquet, JSON and Excel files as DuckDB tables when DuckDB's extension for the format cannot load
- * (offline, no mirror): a kept JavaScript reader (lib/files/formats/) reads the file, and its rows
- * go into DuckDB through its core CSV reader with the column types given, one chunk at a time
- * (a Parquet row group), so no text copy of the whole file is ever made. The table is named by the
+ * (offline, no mirror): a kept JavaScript reader (lib/files/formats/) reads the file, and its
+ * columns go into DuckDB as Arrow record batches (no text in between), one batch at a time (a
+ * Parquet row group), each cast on arrival to DuckDB's own type for its column. The table is named by the
  * file's path, so `FROM '/data/x.parquet'` finds it as written; table macros named like the
  * extension's functions (`read_parquet`, `read_json_auto`, `read_xlsx`, …) read the same tables.
  *
@@ -16,7 +16,7 @@ import { tableToIPC } from 'apache-arrow';
 import { arrowColumns, readArrowTable } from '@/lib/files/formats/arrow.client';
 export { bytesAsFile } from '@/lib/files/formats/parquet.client';
 import { openTable, type TableReader } from '@/lib/files/formats/read-table.client';
-import { chunkToCsv, declaredType, FormatReadError, formatFailureText, type TableColumn, type TabularFormat } from '@/lib/files/formats/table.client';
+import { declaredType, FormatReadError, formatFailureText, type TableColumn, type TabularFormat } from '@/lib/files/formats/table.client';
 
 /** What the import needs of DuckDB: statements, and buffers its CSV reader can read by name. */
 export type ImportTarget = {
@@ -31,10 +31,6 @@ export type ImportAnswer = { ok: true; rows: number; columns: TableColumn[] } | 
 
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
-}
-
-function quoteLiteral(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
 }
 
 /** The extension's table functions and the named options the model may pass them (accepted, unused). */
@@ -64,10 +60,6 @@ export function readerMacros(format: TabularFormat): string[] {
 
 /** Between a workbook's path and a sheet's name in the name of the sheet's table. */
 const SHEET_MARK = '#';
-
-function csvColumns(columns: readonly TableColumn[]): string {
-  return `{${columns.map((column) => `${quoteLiteral(column.name)}: '${column.type}'`).join(', ')}}`;
-}
 
 let scratch = 0;
 
@@ -115,28 +107,35 @@ async function importArrow(target: ImportTarget, path: string, fileName: string,
   return { ok: true, rows: table.numRows, columns: arrowColumns(table) };
 }
 
-/** Creates table `path` with `reader`'s columns and inserts its rows, a chunk at a time, through DuckDB's CSV reader. */
+/** The statement's expression that gives batch column `c<index>` DuckDB's own type for `column`. */
+export function arrivalExpression(column: TableColumn, index: number): string {
+  if (column.entriesType) return `map_from_entries(CAST(c${index} AS ${column.entriesType}))`;
+  return `CAST(c${index} AS ${declaredType(column)})`;
+}
+
+/**
+ * Creates table `path` with `reader`'s columns and inserts its Arrow record batches, one at a
+ * time: each lands in a scratch table as Arrow's types and is cast into the table.
+ */
 async function fillTable(target: ImportTarget, path: string, format: TabularFormat, fileName: string, reader: TableReader): Promise<ImportAnswer> {
   const { columns } = reader;
   if (columns.length === 0) return { ok: false, message: formatFailureText(fileName, new FormatReadError('empty', format, 'no columns')) };
   const table = quoteIdentifier(path);
   target.query(`CREATE OR REPLACE TABLE ${table} (${columns.map((column) => `${quoteIdentifier(column.name)} ${declaredType(column)}`).join(', ')})`);
-  // Each field as the CSV reader reads its kind, then cast to DuckDB's own type for the column.
-  const select = columns.map((column) => (column.sqlType ? `CAST(${quoteIdentifier(column.name)} AS ${column.sqlType})` : quoteIdentifier(column.name))).join(', ');
-  const options = `header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = ${csvColumns(columns)}`;
+  const select = columns.map(arrivalExpression).join(', ');
   let rows = 0;
   try {
-    await reader.rows((chunk) => {
-      if (chunk.length === 0) return;
+    await reader.batches((batch) => {
+      if (batch.numRows === 0) return;
       scratch += 1;
-      const name = `/runpad-import/${scratch}.csv`;
-      target.registerBuffer(name, new TextEncoder().encode(chunkToCsv(columns, chunk, false)));
+      const name = `runpad_import_${scratch}`;
+      target.insertArrow(name, tableToIPC(batch, 'stream'));
       try {
-        target.query(`INSERT INTO ${table} SELECT ${select} FROM read_csv(${quoteLiteral(name)}, ${options})`);
+        target.query(`INSERT INTO ${table} SELECT ${select} FROM ${quoteIdentifier(name)}`);
       } finally {
-        target.dropBuffer(name);
+        target.query(`DROP TABLE IF EXISTS ${quoteIdentifier(name)}`);
       }
-      rows += chunk.length;
+      rows += batch.numRows;
     });
   } catch (error) {
     target.query(`DROP TABLE IF EXISTS ${table}`);

@@ -5,7 +5,10 @@
 import 'client-only';
 import { parquetMetadataAsync, parquetRead, parquetSchema, type AsyncBuffer, type Compressors, type FileMetaData, type SchemaElement, type SchemaTree } from 'hyparquet';
 import { decompressBrotli, decompressGzip, decompressLz4, decompressLz4Raw, decompressZstd } from 'hyparquet-compressors';
+import { arrowBatch } from './arrow-batch.client';
+import { columnPlan, intervalText, type ColumnPlan } from './parquet-plan.client';
 import { cellOf, FormatReadError, type Cell, type SqlType, type TableColumn } from './table.client';
+import type { Table } from 'apache-arrow';
 
 /** Snappy is hyparquet's own (pure JavaScript); these are the other codecs writers use (Polars: zstd). */
 const COMPRESSORS: Compressors = {
@@ -46,7 +49,11 @@ function primitiveType(element: SchemaElement): string | null {
   if (logical?.type === 'INTEGER') return INTEGER_TYPES[`${logical.isSigned ? '' : 'U'}INT_${logical.bitWidth}`] ?? null;
   if (converted && converted in INTEGER_TYPES) return INTEGER_TYPES[converted];
   if (logical?.type === 'FLOAT16') return 'FLOAT';
-  if (logical || converted) return null; // TIME, UUID, INTERVAL, BSON…: text
+  if (logical?.type === 'TIME' || converted === 'TIME_MILLIS' || converted === 'TIME_MICROS') return logical?.type === 'TIME' && logical.isAdjustedToUTC ? 'TIME WITH TIME ZONE' : 'TIME';
+  if (logical?.type === 'UUID') return 'UUID';
+  if (converted === 'INTERVAL') return 'INTERVAL';
+  if (logical || converted) return null; // BSON, geometry…: text
+  if (element.type === 'BYTE_ARRAY' || element.type === 'FIXED_LEN_BYTE_ARRAY') return 'BLOB';
   switch (element.type) {
     case 'BOOLEAN':
       return 'BOOLEAN';
@@ -92,20 +99,48 @@ function duckdbType(node: SchemaTree): string | null {
 
 const KIND_OF: Record<string, SqlType> = { BOOLEAN: 'BOOLEAN', DATE: 'DATE', FLOAT: 'DOUBLE', DOUBLE: 'DOUBLE' };
 
+/** A MAP's key and value types, as DuckDB gives them; null for a map of something read as text. */
+function mapTypes(node: SchemaTree): { key: string; value: string } | null {
+  const annotation = node.element.logical_type?.type ?? node.element.converted_type;
+  if (annotation !== 'MAP' && annotation !== 'MAP_KEY_VALUE') return null;
+  const [keyValue] = node.children;
+  const [keyNode, valueNode] = keyValue?.children ?? [];
+  const key = keyNode ? duckdbType(keyNode) : null;
+  const value = valueNode ? duckdbType({ ...valueNode, element: { ...valueNode.element, repetition_type: 'OPTIONAL' } }) : null;
+  return key && value ? { key, value } : null;
+}
+
 /** A top-level Parquet column: the kind of value its cells hold, and DuckDB's own type for it. */
 export function parquetColumn(node: SchemaTree): TableColumn {
   const name = node.element.name;
+  const map = mapTypes(node);
+  if (map) return { name, type: 'VARCHAR', sqlType: `MAP(${map.key}, ${map.value})`, entriesType: `STRUCT("key" ${map.key}, "value" ${map.value})[]` };
   const sqlType = duckdbType(node);
   if (sqlType === null) return { name, type: 'VARCHAR' };
   let type: SqlType;
-  if (sqlType.endsWith(']') || sqlType.startsWith('STRUCT(') || sqlType === 'VARCHAR') type = 'VARCHAR';
+  if (sqlType.endsWith(']') || sqlType.startsWith('STRUCT(') || ['VARCHAR', 'BLOB', 'UUID', 'INTERVAL'].includes(sqlType) || sqlType.startsWith('TIME ') || sqlType === 'TIME') type = 'VARCHAR';
   else if (sqlType.startsWith('TIMESTAMP')) type = 'TIMESTAMP';
   else if (sqlType.startsWith('DECIMAL(')) type = 'DOUBLE';
   else type = KIND_OF[sqlType] ?? 'BIGINT';
   return sqlType === type ? { name, type } : { name, type, sqlType };
 }
 
-export type ParquetFile = { columns: TableColumn[]; rowCount: number; metadata: FileMetaData };
+/** The file's footer with the given columns' annotations taken off (hyparquet then converts none of their values). */
+function withoutAnnotations(metadata: FileMetaData, elements: ReadonlySet<SchemaElement>): FileMetaData {
+  if (elements.size === 0) return metadata;
+  return { ...metadata, schema: metadata.schema.map((element) => (elements.has(element) ? { ...element, converted_type: undefined, logical_type: undefined } : element)) };
+}
+
+export type ParquetFile = {
+  columns: TableColumn[];
+  rowCount: number;
+  metadata: FileMetaData;
+  /** The footer the rows are read with (intervals as their bytes: hyparquet reads none). */
+  rowsMetadata: FileMetaData;
+  /** The footer the Arrow batches are read with (the `raw` columns' stored values). */
+  batchMetadata: FileMetaData;
+  plans: ColumnPlan[];
+};
 
 function unreadable(error: unknown): FormatReadError {
   return new FormatReadError('unreadable', 'parquet', error instanceof Error ? error.message : String(error));
@@ -119,8 +154,25 @@ export async function openParquet(file: AsyncBuffer): Promise<ParquetFile> {
   } catch (error) {
     throw unreadable(error);
   }
-  const columns = parquetSchema(metadata).children.map(parquetColumn);
-  return { columns, rowCount: Number(metadata.num_rows), metadata };
+  const nodes = parquetSchema(metadata).children;
+  const columns = nodes.map(parquetColumn);
+  const plans = nodes.map((node, i) => columnPlan(node, columns[i]));
+  const raw = new Set(nodes.filter((_, i) => plans[i].raw).map((node) => node.element));
+  const intervals = new Set(nodes.filter((_, i) => plans[i].text === intervalText).map((node) => node.element));
+  return { columns, rowCount: Number(metadata.num_rows), metadata, rowsMetadata: withoutAnnotations(metadata, intervals), batchMetadata: withoutAnnotations(metadata, raw), plans };
+}
+
+/** The row groups overlapping rows `[rowStart, rowEnd)`, each with its own first and last row. */
+function* groupRanges(metadata: FileMetaData, rowStart: number, rowEnd: number): Generator<{ start: number; end: number; last: boolean }> {
+  let groupStart = 0;
+  for (const group of metadata.row_groups) {
+    const groupEnd = groupStart + Number(group.num_rows);
+    const start = Math.max(groupStart, rowStart);
+    const end = Math.min(groupEnd, rowEnd);
+    groupStart = groupEnd;
+    if (start < end) yield { start, end, last: groupEnd >= rowEnd };
+    if (groupEnd >= rowEnd) return;
+  }
 }
 
 /**
@@ -133,22 +185,15 @@ export async function readParquetRows(
   onRows: (rows: Cell[][]) => void | Promise<void>,
   range: { rowStart?: number; rowEnd?: number } = {},
 ): Promise<void> {
-  const { columns, metadata } = parquet;
-  const end = Math.min(range.rowEnd ?? parquet.rowCount, parquet.rowCount);
-  let groupStart = 0;
-  for (const group of metadata.row_groups) {
-    const groupEnd = groupStart + Number(group.num_rows);
-    const rowStart = Math.max(groupStart, range.rowStart ?? 0);
-    const rowEnd = Math.min(groupEnd, end);
-    groupStart = groupEnd;
-    if (rowStart >= rowEnd) continue;
+  const { columns, plans } = parquet;
+  for (const { start, end } of groupRanges(parquet.metadata, range.rowStart ?? 0, Math.min(range.rowEnd ?? parquet.rowCount, parquet.rowCount))) {
     let rows: unknown[][] = [];
     try {
       await parquetRead({
         file,
-        metadata,
-        rowStart,
-        rowEnd,
+        metadata: parquet.rowsMetadata,
+        rowStart: start,
+        rowEnd: end,
         compressors: COMPRESSORS,
         rowFormat: 'array',
         onComplete: (read: unknown[][]) => {
@@ -158,8 +203,52 @@ export async function readParquetRows(
     } catch (error) {
       throw unreadable(error);
     }
-    await onRows(rows.map((row) => columns.map((column, i) => cellOf(row[i], column.type))));
-    if (groupEnd >= end) break;
+    await onRows(rows.map((row) => columns.map((column, i) => cellOf(plans[i].text ? plans[i].text(row[i]) : row[i], column.type))));
+  }
+}
+
+type Chunk = { columnData: ArrayLike<unknown>; rowStart: number; rowEnd: number };
+
+/** A column's values for rows `[start, end)` from the chunks hyparquet handed over (pages may overlap the range). */
+function gather(chunks: readonly Chunk[], start: number, end: number): ArrayLike<unknown> {
+  const [only] = chunks;
+  if (chunks.length === 1 && only.rowStart === start && only.rowEnd === end) return only.columnData;
+  const values: unknown[] = new Array(end - start).fill(null);
+  for (const chunk of chunks) {
+    for (let row = Math.max(chunk.rowStart, start); row < Math.min(chunk.rowEnd, end); row += 1) values[row - start] = chunk.columnData[row - chunk.rowStart];
+  }
+  return values;
+}
+
+/**
+ * The file as Arrow record batches, one per row group, each handed to `onBatch` (and awaited)
+ * before the next is read: only one row group's values are held at once. Columns `c0`, `c1`, …
+ * in the file's order, each in its plan's transport.
+ */
+export async function readParquetBatches(file: AsyncBuffer, parquet: ParquetFile, onBatch: (batch: Table) => void | Promise<void>): Promise<void> {
+  const { plans } = parquet;
+  for (const { start, end } of groupRanges(parquet.metadata, 0, parquet.rowCount)) {
+    const chunks = new Map<string, Chunk[]>(plans.map((plan) => [plan.name, []]));
+    try {
+      await parquetRead({
+        file,
+        metadata: parquet.batchMetadata,
+        rowStart: start,
+        rowEnd: end,
+        compressors: COMPRESSORS,
+        utf8: false,
+        onChunk: (chunk) => chunks.get(chunk.columnName)?.push(chunk),
+      });
+    } catch (error) {
+      throw unreadable(error);
+    }
+    const batch = arrowBatch(
+      plans.map((plan) => {
+        const values = gather(chunks.get(plan.name) ?? [], start, end);
+        return { values: plan.prepare ? Array.from(values, plan.prepare) : values, transport: plan.transport };
+      }),
+    );
+    await onBatch(batch);
   }
 }
 

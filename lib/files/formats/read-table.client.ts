@@ -5,9 +5,11 @@
  */
 import 'client-only';
 import type { AsyncBuffer } from 'hyparquet';
+import type { Table } from 'apache-arrow';
+import { rowsBatch } from './arrow-batch.client';
 import { arrowColumns, arrowRows, readArrowTable } from './arrow.client';
 import { jsonRecords, recordsTable } from './json.client';
-import { openParquet, readParquetRows } from './parquet.client';
+import { openParquet, readParquetBatches, readParquetRows } from './parquet.client';
 import { readXlsx } from './xlsx.client';
 import type { Cell, TableColumn, TabularFormat } from './table.client';
 
@@ -21,7 +23,15 @@ export type TableReader = {
   sheetTables?: () => Array<{ name: string; reader: TableReader }>;
   /** Hands the rows over in chunks (each in order, one at a time); stops after `limit` rows. */
   rows(onRows: (rows: Cell[][]) => void | Promise<void>, limit?: number): Promise<void>;
+  /**
+   * Hands the whole table over as Arrow record batches (columns `c0`, `c1`, … in `columns`' order,
+   * each cast by DuckDB to its column's type), each awaited before the next is read.
+   */
+  batches(onBatch: (batch: Table) => void | Promise<void>): Promise<void>;
 };
+
+/** Rows read whole go to DuckDB in batches of this many (a batch's Arrow copy is all that is added). */
+const BATCH_ROWS = 65_536;
 
 const FORMAT_OF: Record<string, TabularFormat> = { parquet: 'parquet', json: 'json', jsonl: 'jsonl', ndjson: 'jsonl', xlsx: 'xlsx', arrow: 'arrow', feather: 'arrow' };
 
@@ -42,6 +52,7 @@ export async function openTable(format: TabularFormat, file: AsyncBuffer): Promi
       columns: parquet.columns,
       rowCount: parquet.rowCount,
       rows: (onRows, limit) => readParquetRows(file, parquet, onRows, { rowEnd: limit }),
+      batches: (onBatch) => readParquetBatches(file, parquet, onBatch),
     };
   }
   if (format === 'xlsx') {
@@ -51,7 +62,8 @@ export async function openTable(format: TabularFormat, file: AsyncBuffer): Promi
   if (format === 'arrow') {
     const table = readArrowTable(await allBytes(file));
     const columns = arrowColumns(table);
-    return { columns, rowCount: table.numRows, rows: async (onRows, limit) => onRows(arrowRows(table, columns, limit)) };
+    const rows = async (onRows: (rows: Cell[][]) => void | Promise<void>, limit?: number) => onRows(arrowRows(table, columns, limit));
+    return { columns, rowCount: table.numRows, rows, batches: (onBatch) => rows((cells) => onBatch(rowsBatch(columns, cells))) };
   }
   return inMemory(recordsTable(jsonRecords(new TextDecoder().decode(await allBytes(file)), format), format));
 }
@@ -62,5 +74,8 @@ function inMemory(table: { columns: TableColumn[]; rows: Cell[][] }): TableReade
     columns: table.columns,
     rowCount: table.rows.length,
     rows: async (onRows, limit) => onRows(limit === undefined ? table.rows : table.rows.slice(0, limit)),
+    batches: async (onBatch) => {
+      for (let start = 0; start < table.rows.length; start += BATCH_ROWS) await onBatch(rowsBatch(table.columns, table.rows.slice(start, start + BATCH_ROWS)));
+    },
   };
 }

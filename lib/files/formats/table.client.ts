@@ -14,7 +14,13 @@ export type Cell = null | number | bigint | boolean | string | Date;
  * `sqlType`: DuckDB's own type for the column when it differs from `type` (INTEGER, DECIMAL(12,2),
  * TIMESTAMP WITH TIME ZONE, INTEGER[], STRUCT(…), JSON…), the type native DuckDB gives the file.
  */
-export type TableColumn = { name: string; type: SqlType; sqlType?: string };
+export type TableColumn = {
+  name: string;
+  type: SqlType;
+  sqlType?: string;
+  /** A MAP's entries as a list of key/value structs (`STRUCT("key" K, "value" V)[]`): how its cells' text is cast before `map_from_entries`. */
+  entriesType?: string;
+};
 
 /** The type DuckDB gives the column. */
 export function declaredType(column: TableColumn): string {
