@@ -1,5 +1,5 @@
 import { Chat } from '@/components/chat/chat';
-import { KernelBoot } from '@/components/chat/kernel-boot.server';
+import { EngineBoot } from '@/components/chat/engine-boot.server';
 import { getClientConfig } from '@/lib/client-config.server';
 import { resolveIdentity } from '@/lib/auth/current-user.server';
 import { initialModelId } from '@/lib/chat/choose-model.server';
@@ -26,7 +26,7 @@ async function NewConversationPage({ searchParams }: { searchParams: Promise<{ p
   const modelId = (project?.modelId && findConfiguredModel(project.modelId)?.id) || (await initialModelId(db, who.ok ? who.identity.userId : null, null));
   return (
     <>
-      <KernelBoot location={config} />
+      <EngineBoot config={config} />
       <Chat key={`new-${project?.id ?? ''}`} projectId={project?.id} conversationId={crypto.randomUUID()} initialMessages={[]} initialFiles={[]} title={null} config={config} signedIn={who.ok && who.identity.kind === 'account'} initialModelId={modelId} />
     </>
   );

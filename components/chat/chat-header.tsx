@@ -1,7 +1,7 @@
 'use client';
 
 import { memo } from 'react';
-import type { KernelState } from '@/lib/targets/python/kernel.client';
+import type { EngineStatus } from '@/lib/targets/engine';
 import type { ClientConfig } from '@/lib/client-config';
 import { KernelStatus } from './kernel-status';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
@@ -18,7 +18,8 @@ type ChatHeaderProps = {
   modelId: string;
   onPickModel: (id: string) => void;
   modelPickDisabled: boolean;
-  kernelState: KernelState;
+  /** The page's engines' statuses (the interpreter's). */
+  engines: readonly EngineStatus[];
   onRestart: () => void;
   onOpenSidebar: () => void;
   onOpenSettings: () => void;
@@ -26,7 +27,7 @@ type ChatHeaderProps = {
   scriptLanguage: ScriptLanguage;
 };
 
-export const ChatHeader = memo(function ChatHeader({ conversationId, saved, title, config, modelId, onPickModel, modelPickDisabled, kernelState, onRestart, onOpenSidebar, onOpenSettings, scriptLanguage }: ChatHeaderProps) {
+export const ChatHeader = memo(function ChatHeader({ conversationId, saved, title, config, modelId, onPickModel, modelPickDisabled, engines, onRestart, onOpenSidebar, onOpenSettings, scriptLanguage }: ChatHeaderProps) {
   // One row at every width. Below lg, Share, Settings and Theme are icons (their names stay, for
   // screen readers); on phones (390 px) the model label goes and the interpreter's status shows
   // as its dot (the words stay in its live region); beside the sidebar (md to lg) the label goes.
@@ -48,7 +49,9 @@ export const ChatHeader = memo(function ChatHeader({ conversationId, saved, titl
           {config.isDemo ? 'Offline demo model' : config.modelLabel}
         </span>
       )}
-      <KernelStatus state={kernelState} onRestart={onRestart} />
+      {engines.map((status) => (
+        <KernelStatus key={status.name} status={status} onRestart={onRestart} />
+      ))}
       <ShareButton conversationId={conversationId} disabled={!saved} links={config.publicShares} />
       {saved && <ExportMenu basePath={`/api/conversations/${conversationId}`} script={scriptLanguage} withData />}
       <button type="button" onClick={onOpenSettings} className={iconButton}>

@@ -5,11 +5,11 @@ import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { expectedDeviceFile, toDataFiles, type DataFile, type DataFileLocation } from '@/lib/files/data-file';
 import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/lib/targets/pipeline.client';
-import { RunnerSet } from '@/lib/targets/runners.client';
 import { readRunPart } from '@/lib/targets/run-part';
 import type { Target } from '@/lib/targets/registry';
-import { useKernel, useKernelState } from '@/lib/targets/python/use-kernel.client';
-import type { KernelStart } from '@/lib/targets/python/kernel.client';
+import { useEngineStatuses, useRunsController } from '@/lib/targets/use-runs.client';
+import { NO_RUNNERS } from '@/lib/targets/runs.client';
+import type { EngineStart } from '@/lib/targets/engine';
 import { lastPackageSources, rememberPackageSources, usePackageSources } from './use-package-source';
 import { PackageSourceNotice } from './package-source-notice';
 import { StopFailedNotice } from './stop-failed-notice';
@@ -58,10 +58,10 @@ type ChatProps = {
   /** The model this conversation answers with (its own, or the one used last for a new one). */
   initialModelId: string;
   /**
-   * When Python starts: with the page for a new conversation (a question is coming), when first
-   * needed for a stored one opened to be read (a run, Reload them, the person typing).
+   * When the engines (Python) start: with the page for a new conversation (a question is coming),
+   * when first needed for a stored one opened to be read (a run, Reload them, the person typing).
    */
-  pythonStart?: KernelStart;
+  engineStart?: EngineStart;
   /** The project a new conversation starts in (its instructions, model and policy apply; the server checks membership). */
   projectId?: string;
 };
@@ -72,21 +72,22 @@ function firstQuestion(messages: UIMessage[]): string | null {
   return first ? questionText(first.parts) : null;
 }
 
-export function Chat({ conversationId, initialMessages, initialFiles, title, config, signedIn, initialModelId, pythonStart = 'now', projectId }: ChatProps) {
+export function Chat({ conversationId, initialMessages, initialFiles, title, config, signedIn, initialModelId, engineStart = 'now', projectId }: ChatProps) {
   // The picked model goes with every request; the server checks it and stores it with the conversation.
   const [modelId, setModelId] = useState(initialModelId);
   useEffect(() => pickModel(conversationId, modelId), [conversationId, modelId]);
-  const kernel = useKernel(config, pythonStart);
-  const kernelState = useKernelState(kernel, pythonStart);
-  // The markdown renderer loads once Python has started, not beside it (components/chat/markdown.tsx).
-  const pythonStarting = kernelState.kind === 'starting';
+  // The page's runners and engines (lib/targets/runs.client.ts), made once the page is mounted.
+  const controller = useRunsController(config, engineStart);
+  const engines = useEngineStatuses(controller, engineStart);
+  // The markdown renderer loads once the engines have started, not beside them (components/chat/markdown.tsx).
+  const enginesStarting = engines.some((engine) => engine.state.kind === 'starting');
   useEffect(() => {
-    if (!pythonStarting) preloadMarkdown();
-  }, [pythonStarting]);
-  const kernelRef = useRef(kernel);
+    if (!enginesStarting) preloadMarkdown();
+  }, [enginesStarting]);
+  const controllerRef = useRef(controller);
   useEffect(() => {
-    kernelRef.current = kernel;
-  }, [kernel]);
+    controllerRef.current = controller;
+  }, [controller]);
   const runs = useMemo(() => new RunStore(), []);
   const runHold = useMemo(() => new RunHold<UIMessage[]>(), []);
   const [files, setFiles] = useState<ConversationFile[]>(initialFiles);
@@ -116,21 +117,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   // The latest messages, for callbacks that outlive a render (tool calls, restore).
   const messagesRef = useRef<UIMessage[]>(initialMessages);
   const restoreRef = useRef<RestoreApi | null>(null);
-  // Every target's runner in this page (lib/targets/runners.client.ts); Python and SQL share the kernel.
-  const runners = useMemo(
-    () =>
-      new RunnerSet({
-        interpreter: () => {
-          if (!kernel) throw new Error('the interpreter has not started');
-          return kernel;
-        },
-        webr: { webrBasePath: config.webrBasePath, rPackageRepoUrl: config.rPackageRepoUrl },
-      }),
-    [kernel, config.webrBasePath, config.rPackageRepoUrl],
-  );
-  useEffect(() => () => runners.dispose(), [runners]);
+  // Every target's runner in this page, from the controller (Python and SQL share the interpreter).
+  const runners = controller ?? NO_RUNNERS;
   // Each target's package source, as its runner found it (R's when R starts, never at page load).
-  const packageSources = usePackageSources(kernel ? runners : null);
+  const packageSources = usePackageSources(controller);
   useEffect(() => rememberPackageSources(packageSources), [packageSources]);
   // Stop ends every run of the turn: the signal each run gets is aborted, and a new one made.
   const stopSignalRef = useRef(new AbortController());
@@ -249,10 +239,10 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   useEffect(() => {
     messagesRef.current = messages;
   }, [messages]);
-  const restore = useRestore(kernel ? runners : null, messages, messagesRef, {
+  const restore = useRestore(controller, messages, messagesRef, {
     files: () => dataFilesRef.current,
     timeoutMs: runTimeoutMs,
-    mayAutoRestore: () => kernel?.generation === 0,
+    mayAutoRestore: () => controller?.fresh() === true,
   });
   useEffect(() => {
     restoreRef.current = restore;
@@ -276,19 +266,19 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     if (previousStatus.current !== status && (status === 'ready' || status === 'error')) setSidebarVersion((v) => v + 1);
     previousStatus.current = status;
   }, [status]);
-  usePrefetchImports(messages, kernel, kernel ? runners : null);
+  usePrefetchImports(messages, controller);
 
   const exportScript = useMemo(() => scriptLanguage(messages), [messages]);
   const { setMessages } = chat;
   const runCell = useCellRuns({ conversationId, setMessages, runCode });
-  const kernelContext = useMemo(() => ({ kernel, runCell }), [kernel, runCell]);
-  const busy = status === 'submitted' || status === 'streaming' || kernelState.kind === 'busy';
+  const kernelContext = useMemo(() => ({ ready: controller !== null, runCell }), [controller, runCell]);
+  const busy = status === 'submitted' || status === 'streaming' || engines.some((engine) => engine.state.kind === 'busy');
   const sync = useConversationSync({ conversationId, status, saved: stored, busy, messages, setMessages });
   useEffect(() => {
     syncRef.current = sync;
   }, [sync]);
 
-  // Stable callbacks (the chat's methods are), so that a re-render of `Chat` for the interpreter's
+  // Stable callbacks (the chat's methods are), so that a re-render of `Chat` for an engine's
   // state does not draw the memoised message list, header and sidebar again.
   const { sendMessage, regenerate, stop } = chat;
   const takeAttachments = uploads.takeAttachments;
@@ -335,8 +325,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   const openSidebar = useCallback(() => setSidebarOpen(true), []);
   const openSettings = useCallback(() => setSettingsOpen(true), []);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
-  const restartKernel = useCallback(() => kernel?.restart(), [kernel]);
-  const startPython = useCallback(() => kernel?.start(), [kernel]);
+  const restartEngines = useCallback(() => controller?.restart(), [controller]);
+  const startEngines = useCallback(() => controller?.startEngines(), [controller]);
 
   const stopAll = useCallback(() => {
     stoppedRef.current = true;
@@ -346,7 +336,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     void stopUpstream(conversationId).then(setStopFailed);
     stopSignalRef.current.abort();
     stopSignalRef.current = new AbortController();
-    kernelRef.current?.stop();
+    controllerRef.current?.interrupt();
     composerRef.current?.focus();
   }, [stop, conversationId]);
 
@@ -373,8 +363,8 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         modelId={modelId}
         onPickModel={setModelId}
         modelPickDisabled={status === 'submitted' || status === 'streaming'}
-        kernelState={kernelState}
-        onRestart={restartKernel}
+        engines={engines}
+        onRestart={restartEngines}
         onOpenSidebar={openSidebar}
         onOpenSettings={openSettings}
         scriptLanguage={exportScript}
@@ -424,7 +414,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
           onSend={send}
           onStop={stopAll}
           onFiles={uploads.add}
-          onTyping={startPython}
+          onTyping={startEngines}
           attachments={attachments}
         />
         <p className="mt-1 text-center text-xs text-zinc-500 dark:text-zinc-400">Code runs in your browser<span className="max-sm:hidden">, in sandboxed workers: Python, SQL (DuckDB), R, Graphviz and JavaScript</span>.</p>

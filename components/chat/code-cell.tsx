@@ -53,7 +53,7 @@ export function CodeCell({ part, target, runs }: { part: RunPart; target: Target
   const outputs = rerun ? rerun.outputs : (result?.outputs ?? live?.outputs ?? []);
   const finished = status.kind === 'finished';
   const showCode = editing || (codeChoice ?? !finished);
-  const canRun = finished && Boolean(kernelContext?.kernel) && !rerun;
+  const canRun = finished && kernelContext?.ready === true && !rerun;
 
   return (
     <section aria-label={`${target.name} code cell`} data-tool-call-id={part.toolCallId} data-target={target.id} data-cell-status={finished ? result?.status : status.kind} className="my-3 overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800">

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import type { KernelState } from '@/lib/targets/python/kernel.client';
+import type { EngineState, EngineStatus } from '@/lib/targets/engine';
 
 /**
  * A run shows "busy" here once it has run this long. Most runs end within a few ms: the dot
@@ -10,10 +10,10 @@ import type { KernelState } from '@/lib/targets/python/kernel.client';
  */
 export const BUSY_SHOWN_AFTER_MS = 300;
 
-/** `state`, except a busy interpreter looks as it did before until it has been busy a while. */
-function useShownState(state: KernelState): KernelState {
+/** `state`, except a busy engine looks as it did before until it has been busy a while. */
+function useShownState(state: EngineState): EngineState {
   const [idle, setIdle] = useState(state);
-  const [busyShown, setBusyShown] = useState<KernelState | null>(null);
+  const [busyShown, setBusyShown] = useState<EngineState | null>(null);
   if (state.kind !== 'busy' && idle !== state) setIdle(state);
   useEffect(() => {
     if (state.kind !== 'busy') return;
@@ -25,19 +25,19 @@ function useShownState(state: KernelState): KernelState {
 
 const PHASE_LABEL = { downloading: 'downloading…', starting: 'starting…', installing: 'preparing…', ready: 'ready' } as const;
 
-/** A compact indicator of the interpreter's state, with Restart (Start, before it has started). */
-export function KernelStatus({ state: current, onRestart }: { state: KernelState; onRestart: () => void }) {
+/** A compact indicator of an engine's state (the page's interpreter), with Restart (Start, before it has started). */
+export function KernelStatus({ status: { name, state: current }, onRestart }: { status: EngineStatus; onRestart: () => void }) {
   const state = useShownState(current);
   const [dot, label] =
     state.kind === 'not-started'
-      ? ['bg-zinc-400', 'Python starts when you ask']
+      ? ['bg-zinc-400', `${name} starts when you ask`]
       : state.kind === 'starting'
-      ? ['bg-amber-500 animate-pulse', `Python ${PHASE_LABEL[state.phase]}`]
+      ? ['bg-amber-500 animate-pulse', `${name} ${PHASE_LABEL[state.phase]}`]
       : state.kind === 'ready'
-        ? ['bg-emerald-500', state.restarted ? 'Python ready (restarted, state lost)' : 'Python ready']
+        ? ['bg-emerald-500', state.restarted ? `${name} ready (restarted, state lost)` : `${name} ready`]
         : state.kind === 'busy'
-          ? ['bg-blue-500 animate-pulse', 'Python busy']
-          : ['bg-red-500', `Python failed: ${state.message}`];
+          ? ['bg-blue-500 animate-pulse', `${name} busy`]
+          : ['bg-red-500', `${name} failed: ${state.message}`];
   return (
     <div className="flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
       <span role="status" data-testid="kernel-status" data-kernel-state={state.kind} className="flex items-center gap-1.5">

@@ -5,42 +5,45 @@
  * the summary ("Re-ran 5 cells: 4 same, 1 different."). The summary is a status region that is
  * always in the page, so screen readers announce it when it changes.
  */
-import type { KernelState } from '@/lib/targets/python/kernel.client';
+import type { EngineStatus } from '@/lib/targets/engine';
 import { summaryText, type ShareRerunState } from '@/lib/share/rerun-state.client';
 
 /** The chat page's start-up phases (components/chat/kernel-status.tsx), in words of their own. */
-const PHASE_LABEL = { downloading: 'Downloading Python…', starting: 'Starting Python…', installing: 'Preparing Python…', ready: 'Python ready' } as const;
+const PHASE_LABEL = { downloading: 'Downloading', starting: 'Starting', installing: 'Preparing' } as const;
 
-function interpreterLabel(state: KernelState): { dot: string; text: string } {
+function interpreterLabel({ name, state }: EngineStatus): { dot: string; text: string } {
   switch (state.kind) {
     case 'not-started':
-      return { dot: 'bg-zinc-400', text: 'Python not started' };
+      return { dot: 'bg-zinc-400', text: `${name} not started` };
     case 'starting':
-      return { dot: 'bg-amber-500 animate-pulse motion-reduce:animate-none', text: PHASE_LABEL[state.phase] };
+      return { dot: 'bg-amber-500 animate-pulse motion-reduce:animate-none', text: state.phase === 'ready' ? `${name} ready` : `${PHASE_LABEL[state.phase]} ${name}…` };
     case 'ready':
-      return { dot: 'bg-emerald-500', text: 'Python ready' };
+      return { dot: 'bg-emerald-500', text: `${name} ready` };
     case 'busy':
-      return { dot: 'bg-blue-500 animate-pulse motion-reduce:animate-none', text: 'Python busy' };
+      return { dot: 'bg-blue-500 animate-pulse motion-reduce:animate-none', text: `${name} busy` };
     case 'failed':
-      return { dot: 'bg-red-500', text: `Python failed: ${state.message}` };
+      return { dot: 'bg-red-500', text: `${name} failed: ${state.message}` };
   }
 }
 
-type RerunPanelProps = { state: ShareRerunState; kernelState: KernelState | null; onStart: () => void; onStop: () => void };
+type RerunPanelProps = { state: ShareRerunState; engines: readonly EngineStatus[] | null; onStart: () => void; onStop: () => void };
 
 /** Under the share page's header (whose one or two rows stay as they are at any width). */
-export function RerunPanel({ state, kernelState, onStart, onStop }: RerunPanelProps) {
+export function RerunPanel({ state, engines, onStart, onStop }: RerunPanelProps) {
   const running = state.phase === 'running';
-  const interpreter = kernelState && (running || kernelState.kind === 'failed') ? interpreterLabel(kernelState) : null;
+  const shown = (engines ?? []).filter((engine) => running || engine.state.kind === 'failed');
   return (
     <section aria-label="Re-run in your browser" className="border-b border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900">
       <div className="mx-auto flex w-full max-w-3xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 text-sm">
-        {interpreter && kernelState && (
-          <span data-testid="kernel-status" data-kernel-state={kernelState.kind} className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
-            <span aria-hidden className={`inline-block size-2 rounded-full ${interpreter.dot}`} />
-            {interpreter.text}
-          </span>
-        )}
+        {shown.map((engine) => {
+          const label = interpreterLabel(engine);
+          return (
+            <span key={engine.name} data-testid="kernel-status" data-kernel-state={engine.state.kind} className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
+              <span aria-hidden className={`inline-block size-2 rounded-full ${label.dot}`} />
+              {label.text}
+            </span>
+          );
+        })}
         {state.phase === 'idle' && (
           <p className="min-w-0 flex-1 text-zinc-600 dark:text-zinc-400">Check these results by running the code again, here in your browser. Nothing is saved.</p>
         )}

@@ -11,8 +11,7 @@ import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { BlobAccessProvider, useBlobUrl } from '@/components/outputs/blob-url';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
-import type { RLocation } from '@/lib/targets/runner-env';
-import type { KernelLocation } from '@/lib/targets/python/use-kernel.client';
+import type { TargetConfig } from '@/lib/targets/engine';
 import { isCodePartType } from '@/lib/targets/registry';
 import { traceConversation } from '@/lib/trace';
 import { scriptLanguage } from '@/lib/notebook/script-language';
@@ -33,9 +32,8 @@ type SharedConversationProps = {
   messages: UIMessage[];
   sharedAt: string;
   files: SharedFile[];
-  location: KernelLocation;
-  webr: RLocation;
-  maxRunTimeoutMs: number;
+  /** The configuration the targets read, for "Re-run in my browser". */
+  config: TargetConfig;
 };
 
 export function SharedConversation(props: SharedConversationProps) {
@@ -47,13 +45,13 @@ export function SharedConversation(props: SharedConversationProps) {
   );
 }
 
-function SharedConversationView({ source, title, messages, sharedAt, files, location, webr, maxRunTimeoutMs }: SharedConversationProps) {
+function SharedConversationView({ source, title, messages, sharedAt, files, config }: SharedConversationProps) {
   const shareId = 'share' in source ? source.share : null;
   const runs = useMemo(() => new RunStore(), []);
   const blobUrl = useBlobUrl();
   // A file kept on the owner's device is not served: the re-run says so, naming it (dataset-missing, on-device).
   const dataFiles = toDataFiles(files, blobUrl);
-  const rerun = useShareRerun({ messages, files: dataFiles, location, webr, maxRunTimeoutMs, blobUrl });
+  const rerun = useShareRerun({ messages, files: dataFiles, config, blobUrl });
   // The same file dropped on a failed cell is kept on this reader's device (never uploaded), and the re-run starts again.
   const startRerun = rerun.start;
   const missingFiles = useMemo<MissingFiles>(
@@ -108,7 +106,7 @@ function SharedConversationView({ source, title, messages, sharedAt, files, loca
         <p className="border-b border-zinc-200 px-4 py-1 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400" data-testid="shared-model-sees">
           {modelSeesWords(messages)}
         </p>
-        {hasCells && <RerunPanel state={rerun.state} kernelState={rerun.kernelState} onStart={() => void rerun.start()} onStop={rerun.stop} />}
+        {hasCells && <RerunPanel state={rerun.state} engines={rerun.engines} onStart={() => void rerun.start()} onStop={rerun.stop} />}
         {error && (
           <p role="alert" className="mx-auto mt-3 max-w-3xl px-4 text-sm text-red-700">
             {error}

@@ -7,23 +7,22 @@
  * (lib/share/compare-outputs.client.ts). Nothing is sent to the server and nothing recorded changes:
  * the new results live in this page only.
  *
- * No interpreter starts until asked — most visitors only read — so the Kernel is created here on
- * demand, by the same createKernel as the chat page's, and a fresh one for every
- * re-run (a re-run starts from an empty state, as the recorded conversation did). Each cell runs
+ * No engine starts until asked — most visitors only read — so the runs controller
+ * (lib/targets/runs.client.ts) is made here on demand, as the chat page's is, and a fresh one for
+ * every re-run (a re-run starts from an empty state, as the recorded conversation did). Each cell runs
  * through the pipeline; restore's replay is not used because it returns only a verdict on
  * stdout, and a re-run compares and shows every output. A cell that reads a file kept on the
  * owner's device waits for the reader's own copy; the others run without it (lib/share/rerun.client.ts).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Kernel } from '@/lib/targets/python/kernel.client';
 import type { DataFile } from '@/lib/files/data-file';
 import type { RunPhase } from '@/lib/targets/runner';
 import { waitWords } from './run-status';
 import type { RunResult } from '@/lib/runtime/protocol';
-import { createKernel, useKernelState, type KernelLocation } from '@/lib/targets/python/use-kernel.client';
+import type { TargetConfig } from '@/lib/targets/engine';
 import { runOnTarget } from '@/lib/targets/pipeline.client';
-import type { RLocation } from '@/lib/targets/runner-env';
-import { RunnerSet } from '@/lib/targets/runners.client';
+import { RunsController } from '@/lib/targets/runs.client';
+import { useEngineStatuses } from '@/lib/targets/use-runs.client';
 import { compareOutputs } from '@/lib/share/compare-outputs.client';
 import { pixelLoader } from '@/lib/share/decode-image.client';
 import { deviceFileHandle } from '@/lib/files/device-files.client';
@@ -32,15 +31,14 @@ import { rerunShare } from '@/lib/share/rerun.client';
 import type { ShareRerunState } from '@/lib/share/rerun-state.client';
 import { currentSettings } from './use-settings';
 
-type Session = { kernel: Kernel; abort: AbortController; runners: RunnerSet };
+type Session = { runs: RunsController; abort: AbortController };
 
 type Options = {
   messages: ReadonlyArray<{ role: string; parts: ReadonlyArray<unknown> }>;
   /** The files the share grants, as the interpreter should see them under /data/. */
   files: readonly DataFile[];
-  location: KernelLocation;
-  webr: RLocation;
-  maxRunTimeoutMs: number;
+  /** The configuration the targets read (where the engines come from, the longest run). */
+  config: TargetConfig;
   /** How this page reaches a stored blob (through the share). */
   blobUrl: (sha256: string) => string;
 };
@@ -59,13 +57,13 @@ function whenAborted(signal: AbortSignal): Promise<'stopped'> {
 function endSession(session: Session | null): void {
   if (!session) return;
   session.abort.abort();
-  session.runners.dispose();
-  session.kernel.dispose();
+  session.runs.dispose();
 }
 
-export function useShareRerun({ messages, files, location, webr, maxRunTimeoutMs, blobUrl }: Options) {
-  const [kernel, setKernel] = useState<Kernel | null>(null);
-  const kernelState = useKernelState(kernel);
+export function useShareRerun({ messages, files, config, blobUrl }: Options) {
+  const [runs, setRuns] = useState<RunsController | null>(null);
+  const engines = useEngineStatuses(runs);
+  const { maxRunTimeoutMs } = config;
   const [state, setState] = useState<ShareRerunState>({ phase: 'idle' });
   const session = useRef<Session | null>(null);
   useEffect(() => () => endSession(session.current), []);
@@ -75,7 +73,7 @@ export function useShareRerun({ messages, files, location, webr, maxRunTimeoutMs
       const timeoutMs = Math.min(currentSettings().timeoutMs, maxRunTimeoutMs);
       // Stop interrupts a running cell; one still waiting for its engine to start is abandoned.
       const result = await Promise.race([
-        runOnTarget(step.target, step.code, { runId: step.toolCallId, signal: current.abort.signal, onPhase }, { runners: current.runners, files: () => [...given], timeoutMs: () => timeoutMs }),
+        runOnTarget(step.target, step.code, { runId: step.toolCallId, signal: current.abort.signal, onPhase }, { runners: current.runs, files: () => [...given], timeoutMs: () => timeoutMs }),
         whenAborted(current.abort.signal),
       ]);
       return current.abort.signal.aborted ? 'stopped' : result;
@@ -85,27 +83,26 @@ export function useShareRerun({ messages, files, location, webr, maxRunTimeoutMs
 
   const start = useCallback(async () => {
     endSession(session.current);
-    const kernel = createKernel(location);
-    const current: Session = { kernel, abort: new AbortController(), runners: new RunnerSet({ interpreter: () => kernel, webr }) };
+    const current: Session = { runs: new RunsController(config), abort: new AbortController() };
     session.current = current;
-    setKernel(current.kernel);
+    setRuns(current.runs);
 
     const compareDeps = { loadPixels: pixelLoader(blobUrl) };
     await rerunShare(planRerun(messages, files), {
       files,
       hasKept: async (file) => (await deviceFileHandle(file.sha256, file.salts)) !== null,
       run: (step, given, onPhase) => runStep(step, given, current, onPhase),
-      restart: (target) => current.runners.get(target).restart(),
+      restart: (target) => current.runs.get(target).restart(),
       compare: (recorded, result) => compareOutputs(recorded, result, compareDeps),
       aborted: () => current.abort.signal.aborted,
-      engineFailed: () => current.kernel.state.kind === 'failed',
+      engineFailed: () => current.runs.statuses().some((engine) => engine.state.kind === 'failed'),
       phaseDetail,
       // A newer re-run (or the page going away) owns the state now.
       publish: (state) => {
         if (session.current === current) setState(state);
       },
     });
-  }, [blobUrl, location, webr, messages, files, runStep]);
+  }, [blobUrl, config, messages, files, runStep]);
 
   const stop = useCallback(() => {
     const current = session.current;
@@ -114,5 +111,5 @@ export function useShareRerun({ messages, files, location, webr, maxRunTimeoutMs
     current.abort.abort();
   }, []);
 
-  return { state, kernelState: kernel ? kernelState : null, start, stop };
+  return { state, engines: runs ? engines : null, start, stop };
 }

@@ -24,7 +24,6 @@ import { conversationCells, skippedSource, STOPPED_CELL_TAGS } from './cells.ser
 import { notebookOutputs, toLines, type Notebook, type NotebookCell, type ResolveImage } from './outputs.server';
 
 export { conversationCells, exportNeeds, REQUIREMENTS_CELL, type ConversationCell, type StoredRun } from './cells.server';
-export { dotCellSource } from '@/lib/targets/graphviz/notebook';
 export { TABLE_ROWS_SHOWN, tableToFixedWidth, tableToHtml, toLines, type CodeCell, type MarkdownCell, type MimeData, type Notebook, type NotebookCell, type NotebookOutput, type Table } from './outputs.server';
 
 // ---------------------------------------------------------------------------------------------

@@ -10,10 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
 import { pythonStringLiteral } from '@/lib/targets/python-string-literal';
 import { SQL_SETUP_SOURCE, sqlTableNames } from '@/lib/targets/sql/notebook';
+import { dotCellSource } from '@/lib/targets/graphviz/notebook';
 import { FAKE_DUCKDB_MODULE } from '../testing/fake-duckdb';
 import { isolatedPythonMissing, pythonEnvMissing, pythonEnvWith, stdlibPython } from '../testing/python-env';
 import { skipOutsideCi } from '../testing/required';
-import { dotCellSource, notebookFileName, toLines, toNotebook, type CodeCell, type MimeData, type Notebook } from './to-ipynb.server';
+import { notebookFileName, toLines, toNotebook, type CodeCell, type MimeData, type Notebook } from './to-ipynb.server';
 
 /** A valid 1×1 PNG (grey and alpha). */
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';

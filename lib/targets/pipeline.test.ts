@@ -1,3 +1,4 @@
+import type { TargetConfig } from './engine';
 import { describe, expect, it } from 'vitest';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import { runOnTarget, runToolCall, type PipelineOptions } from './pipeline.client';
@@ -6,7 +7,7 @@ import type { RunContext, RunnerState, TargetRunner } from './runner';
 import { BROWSER_TARGETS, RunnerSet, type BrowserTarget } from './runners.client';
 
 /** Where R would load from: never used here (the runners are fakes). */
-const NO_WEBR = { webrBasePath: '/webr/test/', rPackageRepoUrl: 'http://127.0.0.1:9/' };
+const NO_WEBR = { webrBasePath: '/webr/test/', rPackageRepoUrl: 'http://127.0.0.1:9/' } as TargetConfig;
 
 type Call = { code: string; context: RunContext };
 
@@ -52,7 +53,7 @@ function fakes(answers: Partial<Record<TargetId, (code: string) => RunResult | P
     TARGET_LIST.map((target) => [target.id, new FakeRunner(target.stateful, answers[target.id] ?? ((code) => ok([printed(`${target.id}: ${code}`)])))]),
   ) as Record<TargetId, FakeRunner>;
   const set = new RunnerSet(
-    { interpreter: () => { throw new Error('no interpreter in this test'); }, webr: NO_WEBR },
+    { engine: () => { throw new Error('no interpreter in this test'); }, config: NO_WEBR },
     // The fakes stand in for the runners; the steps targets declare are the real ones.
     Object.fromEntries(TARGET_LIST.map((target) => [target.id, { ...BROWSER_TARGETS[target.id], create: (): TargetRunner => runners[target.id] }])) as unknown as Record<TargetId, BrowserTarget>,
   );
@@ -158,7 +159,7 @@ describe('the run pipeline', () => {
   });
 
   it('turns a runner that cannot be made or that throws into a result that says so', async () => {
-    const set = new RunnerSet({ interpreter: () => { throw new Error('the interpreter has not started'); }, webr: NO_WEBR });
+    const set = new RunnerSet({ engine: () => { throw new Error('the interpreter has not started'); }, config: NO_WEBR });
     const result = await runOnTarget(TARGETS.python, 'print(1)', {}, options(set));
     expect(result).toMatchObject({ status: 'error', failures: [{ kind: 'engine-start', engine: 'Python', detail: 'the interpreter has not started' }] });
     const { set: throwing } = fakes({ graphviz: () => Promise.reject(new Error('worker died')) });

@@ -10,6 +10,7 @@ import { python } from './python/meta';
 import { r } from './r/meta';
 import { sql } from './sql/meta';
 import type { TargetDefinition } from './target';
+import type { TargetConfig } from './engine';
 
 export { codeInputSchema, type CodeInput } from './target';
 
@@ -31,6 +32,11 @@ export const TARGETS = Object.fromEntries(TARGET_LIST.map((target) => [target.id
 
 /** Every worker script a target runs in, with its Content-Security-Policy (served by lib/assets/serve-engine-assets.server.ts). */
 export const TARGET_WORKERS = TARGET_LIST.flatMap((target) => target.workers);
+
+/** The scripts that start the targets' engines with the page, as its HTML arrives (components/chat/engine-boot.server.tsx). */
+export function engineBootScripts(config: TargetConfig): string[] {
+  return TARGET_LIST.flatMap((target) => (target.bootScript ? [target.bootScript(config)] : []));
+}
 
 /** The `tool-<name>` message part types of code runs, one per target. */
 export const CODE_PART_TYPES = TARGET_LIST.map((target) => `tool-${target.toolName}` as const);

@@ -1,15 +1,13 @@
 /**
- * What a page gives the runners it makes (browser-only): the engines targets may share. Today
- * that is the conversation's Python interpreter, which Python and SQL both run in.
+ * What a page gives the runners it makes (browser-only), naming no target: the configuration the
+ * targets read, and the engines targets may share, each made once per page by the runs controller
+ * (lib/targets/runs.client.ts) from its target's declaration (Python's kernel, which Python and
+ * SQL both run in: `env.engine(pythonEngine)`).
  */
-import type { Kernel } from '@/lib/targets/python/kernel.client';
-
-/** Where the page's R (lib/targets/r) loads webR from and installs packages from (the client config). */
-export type RLocation = { webrBasePath: string; rPackageRepoUrl: string };
+import type { Engine, EngineDeclaration, TargetConfig } from './engine';
 
 export type RunnerEnv = {
-  /** The page's Python interpreter (one per conversation or share re-run), made on first need. */
-  interpreter: () => Kernel;
-  /** Where R's worker finds webR and R packages. */
-  webr: RLocation;
+  /** The page's engine of this declaration (one per conversation or share re-run), made with the page. */
+  engine: <E extends Engine, Field extends keyof TargetConfig>(declaration: EngineDeclaration<E, Field>) => E;
+  config: TargetConfig;
 };

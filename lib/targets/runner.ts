@@ -48,6 +48,8 @@ export interface TargetRunner {
   readonly replay: ReplayPolicy;
   /** Starts (or prefetches) the engine; safe to call repeatedly. */
   start(): Promise<void>;
+  /** Code still being written: a head start on what it will need (Python's packages for its complete import lines). */
+  prefetch?(code: string): void;
   run(code: string, context: RunContext): Promise<RunResult>;
   /**
    * Of these stored runs (tool call ids), those the runner's current engine has not executed

@@ -2,17 +2,20 @@
  * The page's side of each target, one line per target (browser-only; the server-safe list is
  * registry.ts): its runner's factory and the post-processing step it declares for every run's
  * result (DOT drawn by the Graphviz target). The `Record<TargetId, …>` makes a target without its
- * line a type error.
+ * line a type error. Below it, the engines targets declare (one line each), which the runs
+ * controller (runs.client.ts) makes with the page.
  */
 import 'client-only';
 import { drawDotOutputs } from './graphviz/dot-outputs.client';
 import { createGraphvizRunner } from './graphviz/graphviz-runner.client';
 import { createJavaScriptRunner } from './javascript/runner.client';
+import { pythonEngine } from './python/engine.client';
 import { createPythonRunner } from './python/runner.client';
 import { createRRunner } from './r/r-runner.client';
 import type { TargetId } from './registry';
 import type { PostProcessStep, RunnerSource, TargetRunner } from './runner';
 import type { RunnerEnv } from './runner-env';
+import type { EngineDeclaration } from './engine';
 import { createSqlRunner } from './sql/runner.client';
 
 export type RunnerFactory = (env: RunnerEnv) => TargetRunner;
@@ -26,6 +29,11 @@ export const BROWSER_TARGETS: Record<TargetId, BrowserTarget> = {
   r: { create: createRRunner },
   javascript: { create: createJavaScriptRunner },
 };
+
+/** The engines the page makes with itself, whose status it shows (Python's kernel, which SQL shares). */
+export const ENGINES: readonly EngineDeclaration[] = [
+  pythonEngine,
+];
 
 /** One page's runners, each made on its target's first run (a diagram worker only when drawn). */
 export class RunnerSet implements RunnerSource {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { DisplayMimeType } from '@/lib/runtime/mime-types';
 import type { DeclaredWorker } from '@/lib/security/csp';
+import type { TargetConfig } from './engine';
 
 /** How restore treats a target's earlier runs after a reload. */
 export type ReplayPolicy =
@@ -125,6 +126,11 @@ export type TargetDefinition<Id extends string = string> = {
    * worker declares none (SQL runs in Python's); a worker no target declares is served with none.
    */
   workers: readonly DeclaredWorker[];
+  /**
+   * Its engine's boot: a script the page's HTML starts it with, before the page's own JavaScript
+   * (Python's worker), when the engine starts with the page. Server-safe: a URL.
+   */
+  bootScript?: (config: TargetConfig) => string;
   /** Whether its outputs are drawings, not results (tracing reads no numbers from them). */
   diagrams: boolean;
 };

@@ -1,7 +1,8 @@
 import { notFound } from 'next/navigation';
 import { Chat } from '@/components/chat/chat';
-import { KernelBoot } from '@/components/chat/kernel-boot.server';
+import { EngineBoot } from '@/components/chat/engine-boot.server';
 import { getClientConfig } from '@/lib/client-config.server';
+import { targetConfigOf } from '@/lib/targets/engine';
 import { resolveIdentity } from '@/lib/auth/current-user.server';
 import { loadOwnConversation, loadReadableConversation } from '@/lib/chat/load-conversation.server';
 import { SharedConversation } from '@/components/chat/shared-conversation';
@@ -21,7 +22,6 @@ async function ConversationPage({ params }: { params: Promise<{ id: string }> })
     // Shared with them to read (a person or a group), else the same 404 as an id that names nothing.
     const readable = who.ok ? await loadReadableConversation(who.identity, id) : null;
     if (!readable) notFound();
-    const { pyodideIndexPath, packageBaseUrl, packageLockUrl, duckdbAssetPath, duckdbExtensionUrl, webrBasePath, rPackageRepoUrl, maxRunTimeoutMs } = config;
     return (
       <SharedConversation
         source={{ conversation: readable.id }}
@@ -29,19 +29,17 @@ async function ConversationPage({ params }: { params: Promise<{ id: string }> })
         messages={readable.messages}
         sharedAt={readable.updatedAt.toISOString()}
         files={readable.files.map((file) => ({ name: file.name, sha256: file.sha256, salts: file.salts, location: file.location, size: file.size }))}
-        location={{ pyodideIndexPath, packageBaseUrl, packageLockUrl, duckdbAssetPath, duckdbExtensionUrl }}
-        webr={{ webrBasePath, rPackageRepoUrl }}
-        maxRunTimeoutMs={maxRunTimeoutMs}
+        config={targetConfigOf(config)}
       />
     );
   }
   const modelId = await initialModelId(await getDb(), userId, conversation.modelId);
-  // A stored conversation is opened to be read first: Python starts when something needs it
-  // (components/chat/chat.tsx, `pythonStart`), so its worker is not booted with the page.
-  const pythonStart = conversation.messages.length > 0 ? 'when-needed' : 'now';
+  // A stored conversation is opened to be read first: its engines (Python) start when something
+  // needs them (components/chat/chat.tsx, `engineStart`), so no worker is booted with the page.
+  const engineStart = conversation.messages.length > 0 ? 'when-needed' : 'now';
   return (
     <>
-      {pythonStart === 'now' && <KernelBoot location={config} />}
+      {engineStart === 'now' && <EngineBoot config={config} />}
       <Chat
         key={conversation.id}
         conversationId={conversation.id}
@@ -51,7 +49,7 @@ async function ConversationPage({ params }: { params: Promise<{ id: string }> })
         config={config}
         signedIn={who.ok && who.identity.kind === 'account'}
         initialModelId={modelId}
-        pythonStart={pythonStart}
+        engineStart={engineStart}
       />
     </>
   );

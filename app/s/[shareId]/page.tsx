@@ -8,6 +8,7 @@ import { getShare, listShareFiles } from '@/lib/db/queries/shares.server';
 import { getClientConfig } from '@/lib/client-config.server';
 import { askingSubject, shareIdSchema } from '@/lib/http/session.server';
 import { signInPath } from '@/lib/http/redirect-target';
+import { targetConfigOf } from '@/lib/targets/engine';
 import { withPageErrors } from '@/lib/http/page-errors.server';
 
 export const dynamic = 'force-dynamic';
@@ -31,7 +32,6 @@ async function SharePage({ params }: { params: Promise<{ shareId: string }> }) {
   if (!share) notFound();
   // The files the share grants, for "Re-run in my browser" (the interpreter reads them from /data).
   const files = await listShareFiles(await getDb(), share.id);
-  const { pyodideIndexPath, packageBaseUrl, packageLockUrl, duckdbAssetPath, duckdbExtensionUrl, webrBasePath, rPackageRepoUrl, maxRunTimeoutMs } = getClientConfig();
   return (
     <SharedConversation
       source={{ share: share.id }}
@@ -39,9 +39,7 @@ async function SharePage({ params }: { params: Promise<{ shareId: string }> }) {
       messages={await toUIMessages(share.messages)}
       sharedAt={share.updatedAt.toISOString()}
       files={files.map((file) => ({ name: file.name, sha256: file.sha256, salts: file.salts, location: file.location, size: file.size }))}
-      location={{ pyodideIndexPath, packageBaseUrl, packageLockUrl, duckdbAssetPath, duckdbExtensionUrl }}
-      webr={{ webrBasePath, rPackageRepoUrl }}
-      maxRunTimeoutMs={maxRunTimeoutMs}
+      config={targetConfigOf(getClientConfig())}
     />
   );
 }

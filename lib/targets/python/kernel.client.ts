@@ -12,19 +12,15 @@ import { OutputBudget } from '@/lib/runtime/output-budget.client';
 import { packageFailureResult } from './package-errors.client';
 import { mayImport } from './may-import.client';
 import { mentionsSql } from './mentions-sql.client';
-import { FLUSH_EVERY_MS, type RunLanguage, type StartPhase } from './worker-api.client';
+import { FLUSH_EVERY_MS, type RunLanguage } from './worker-api.client';
 import { WorkerHandle, type WorkerConfig } from './worker-handle.client';
 import { KernelDatasets } from './kernel-datasets.client';
+import type { Engine, EngineStart, EngineState } from '../engine';
 import type { RunPhase } from '../runner';
 import type { PackageSourceAnswer as PackageSourceState } from '../target';
 
-export type KernelState =
-  /** Made with `start: 'when-needed'` and nothing has needed Python yet: no worker, nothing downloaded. */
-  | { kind: 'not-started' }
-  | { kind: 'starting'; phase: StartPhase; restarted: boolean }
-  | { kind: 'ready'; restarted: boolean }
-  | { kind: 'busy' }
-  | { kind: 'failed'; message: string };
+/** The interpreter's state, in the words every engine's status uses (lib/targets/engine.ts). */
+export type KernelState = EngineState;
 
 const SQL_START_TIMEOUT_MS = 120_000;
 
@@ -51,14 +47,10 @@ const PACKAGE_LOAD_TIMEOUT_MS = 180_000;
 /** How long after the interrupt flag a run that has not stopped gets a replacement started. */
 const SPARE_AFTER_MS = 50;
 
-/**
- * When the interpreter starts: with the page (a new conversation, where a question is coming), or
- * when something first needs it (a stored conversation opened to be read: a run, a restore, the
- * person typing), so that reading costs no download and no start.
- */
-export type KernelStart = 'now' | 'when-needed';
+/** When the interpreter starts (lib/targets/engine.ts, `EngineStart`). */
+export type KernelStart = EngineStart;
 
-export class Kernel {
+export class Kernel implements Engine {
   private packageSourceAnswer: Promise<PackageSourceState> | null = null;
   /** The current interpreter; null until something needs one (`start: 'when-needed'`). */
   private handleValue: WorkerHandle | null = null;

@@ -2,6 +2,7 @@
 import { PYTHON_MIME_TYPES } from '@/lib/runtime/mime-types';
 import { pythonWorker } from '@/lib/security/csp';
 import { codeInputSchema, defineTarget } from '../target';
+import { pythonBootScriptUrl } from './worker-url';
 
 export const python = defineTarget({
   id: 'python',
@@ -28,5 +29,6 @@ export const python = defineTarget({
     script: { extension: '.py', contentType: 'text/x-python; charset=utf-8', label: 'Python script (.py)', kind: 'a Python script' },
   },
   workers: [pythonWorker],
+  bootScript: pythonBootScriptUrl,
   diagrams: false,
 });

@@ -10,6 +10,7 @@ import type { RunLanguage } from '@/lib/targets/python/worker-api.client';
 import type { RunContext, RunnerState, TargetRunner } from '../runner';
 import type { RunnerEnv } from '../runner-env';
 import type { PackageSourceAnswer } from '../target';
+import { completeImportLines, pythonEngine } from './engine.client';
 
 function runnerState(state: KernelState): RunnerState {
   if (state.kind === 'starting') return { kind: 'starting', detail: state.phase };
@@ -95,10 +96,12 @@ export class InterpreterRunner implements TargetRunner {
 class PythonRunner extends InterpreterRunner {
   private source: PackageSourceAnswer = 'unknown';
   private readonly sourceListeners = new Set<() => void>();
+  /** Import lines whose packages are loading already. */
+  private readonly prefetched = new Set<string>();
 
-  constructor(kernel: Kernel) {
-    super(kernel, 'python');
-    void kernel.packageSource().then(
+  constructor(private readonly interpreter: Kernel) {
+    super(interpreter, 'python');
+    void interpreter.packageSource().then(
       (answer) => this.heard(answer),
       // The worker died before it could ask: nothing is known until the next interpreter asks.
       () => this.heard('unknown'),
@@ -114,6 +117,14 @@ class PythonRunner extends InterpreterRunner {
     return this.source;
   }
 
+  /** Starts loading the packages the complete import lines of code still being written need. */
+  prefetch(code: string): void {
+    const fresh = completeImportLines(code).filter((line) => !this.prefetched.has(line));
+    if (fresh.length === 0) return;
+    for (const line of fresh) this.prefetched.add(line);
+    this.interpreter.prefetch(fresh.join('\n'));
+  }
+
   subscribe(listener: (state: RunnerState) => void): () => void {
     const onSource = () => listener(this.state());
     this.sourceListeners.add(onSource);
@@ -126,5 +137,5 @@ class PythonRunner extends InterpreterRunner {
 }
 
 export function createPythonRunner(env: RunnerEnv): TargetRunner {
-  return new PythonRunner(env.interpreter());
+  return new PythonRunner(env.engine(pythonEngine));
 }

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { Kernel, KernelState } from './kernel.client';
 import { createPythonRunner } from './runner.client';
 import { createSqlRunner } from '../sql/runner.client';
+import type { Engine, TargetConfig } from '../engine';
+import type { RunnerEnv } from '../runner-env';
 
 /** An interpreter whose package source answers when the test says so. */
 function fakeKernel() {
@@ -27,7 +29,10 @@ function fakeKernel() {
   return { kernel, answer, listeners };
 }
 
-const env = (kernel: Kernel) => ({ interpreter: () => kernel, webr: { webrBasePath: '/webr/test/', rPackageRepoUrl: 'http://127.0.0.1:9/' } });
+const env = (kernel: Kernel): RunnerEnv => ({
+  engine: <E extends Engine>() => kernel as unknown as E,
+  config: { webrBasePath: '/webr/test/', rPackageRepoUrl: 'http://127.0.0.1:9/' } as TargetConfig,
+});
 
 describe("Python's runner", () => {
   it('knows nothing of its package source until the interpreter answers, then tells its subscribers', async () => {

@@ -1,7 +1,7 @@
 /**
  * The Python worker's URL. It names where Pyodide and the packages come from, so the worker can
  * start loading the interpreter as soon as its script runs — before the kernel's init message,
- * and even before the page has hydrated (see components/chat/kernel-boot.server.tsx).
+ * and even before the page has hydrated (see components/chat/engine-boot.server.tsx).
  */
 const WORKER_PATH = '/workers/python.worker.mjs';
 /** The page's starter of that worker (workers/python-boot.client.ts, built to public/workers/). */

@@ -14,7 +14,8 @@
 import 'client-only';
 import type { RunContext, RunnerState, TargetRunner } from '@/lib/targets/runner';
 import { connectWorker, disconnectWorker, RunnerStates, type WorkerPort } from '@/lib/targets/runner-state.client';
-import type { RLocation, RunnerEnv } from '@/lib/targets/runner-env';
+import type { RunnerEnv } from '@/lib/targets/runner-env';
+import type { TargetConfig } from '@/lib/targets/engine';
 import type { DataFile } from '@/lib/files/data-file';
 import type { PackageSourceAnswer as PackageSourceState } from '../target';
 import { RESTARTED_NOTICE, outputSchema, type Output, type RunResult } from '@/lib/runtime/protocol';
@@ -25,6 +26,9 @@ import { OutputBudget } from '@/lib/runtime/output-budget.client';
 import { accountDataset, openDataset } from '@/lib/files/dataset-cache.client';
 import { R_LIMITS, replySchema, type Reply, type RequestIn } from './protocol.client';
 import { deviceFile } from '@/lib/files/device-files.client';
+
+/** Where R's worker finds webR and R packages (the configuration's fields R reads). */
+type RLocation = Pick<TargetConfig, 'webrBasePath' | 'rPackageRepoUrl'>;
 
 const WORKER_URL = '/workers/r.worker.mjs';
 const ENGINE = 'R';
@@ -312,5 +316,5 @@ function withAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 }
 
 export function createRRunner(env: RunnerEnv): TargetRunner {
-  return new RRunner(env.webr);
+  return new RRunner(env.config);
 }

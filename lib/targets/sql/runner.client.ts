@@ -4,12 +4,13 @@
  * DuckDB, so the engine loads while the model is still writing its query.
  */
 import 'client-only';
+import { pythonEngine } from '../python/engine.client';
 import { InterpreterRunner } from '../python/runner.client';
 import type { TargetRunner } from '../runner';
 import type { RunnerEnv } from '../runner-env';
 
 export function createSqlRunner(env: RunnerEnv): TargetRunner {
-  const kernel = env.interpreter();
+  const kernel = env.engine(pythonEngine);
   const runner = new InterpreterRunner(kernel, 'sql');
   const start = runner.start.bind(runner);
   runner.start = () => {
