@@ -38,7 +38,7 @@ export const sql = defineTarget({
       name: 'sql-setup',
       source: SQL_SETUP_SOURCE,
       intro:
-        'SQL cells call `_runpad_sql`, and Python can call `sql()` and `sql_table()` and read `_sql`, as in Runpad: a setup cell defines them. Each query runs in DuckDB (`pip install duckdb`, the engine Runpad uses) over every CSV/TSV/JSON/Parquet file in `./data/`, each a table.',
+        'SQL cells call `_runpad_sql`, and Python can call `sql()` and `sql_table()` and read `_sql`, as in Runpad: a setup cell defines them. Each query runs in DuckDB (`pip install duckdb`, the engine Runpad uses) over every CSV/TSV/JSON/Parquet file in `./data/`, each a table; an Excel (.xlsx) or Arrow file is read by pandas (`pip install pandas openpyxl`, or `pyarrow`) into one, with no DuckDB extension to download.',
       namesOfFiles: sqlTableNames,
       usedBy: (code, targetId) => targetId === 'python' && /\b(sql|sql_table)\s*\(|\b_sql\b/.test(code),
       requires: [{ module: 'duckdb', why: 'the SQL cells and sql()' }],

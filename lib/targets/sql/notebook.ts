@@ -81,11 +81,13 @@ export function sqlCellSource(query: string): string {
  */
 export const SQL_SETUP_SOURCE = String.raw`# Runpad's SQL outside Runpad: sql(query), sql_table(name, data), _sql and the SQL cells run in
 # DuckDB (pip install duckdb), Runpad's own SQL engine, in an in-memory database in which every
-# CSV/TSV/JSON/Parquet file of ./data/ is a table named after its file (sales-2024.csv ->
-# sales_2024), read by DuckDB's own readers. Results are pandas DataFrames when pandas is
-# installed, else tables with .columns and .rows.
+# CSV/TSV/JSON/Parquet/Excel/Arrow file of ./data/ is a table named after its file (sales-2024.csv
+# -> sales_2024), read by DuckDB's own readers; Excel (.xlsx, its first sheet) and Arrow/Feather
+# by pandas (openpyxl, pyarrow), as DuckDB reads them only through an extension it downloads.
+# Results are pandas DataFrames when pandas is installed, else tables with .columns and .rows.
 _runpad_sql_db = None
 _RUNPAD_SQL_READERS = {".csv": "read_csv", ".tsv": "read_csv", ".json": "read_json", ".jsonl": "read_json", ".ndjson": "read_json", ".parquet": "read_parquet"}
+_RUNPAD_SQL_FRAMES = {".xlsx": "pandas openpyxl", ".arrow": "pandas pyarrow", ".feather": "pandas pyarrow"}
 _RUNPAD_NO_DUCKDB = "DuckDB is not installed, and this cell needs it (Runpad's SQL engine): pip install duckdb (or pip install -r requirements.txt), then run the notebook again."
 
 
@@ -116,6 +118,21 @@ def _runpad_sql_source(path):
     return f"{_RUNPAD_SQL_READERS[extension]}('{path.replace(chr(39), chr(39) * 2)}'{options})"
 
 
+def _runpad_sql_load_frame(db, table, path):
+    """An Excel or Arrow file as table "table" (and as its path, ./data/<file>), read by pandas."""
+    import os
+    import pandas as pd
+    frame = pd.read_excel(path, sheet_name=0, engine="openpyxl") if path.lower().endswith(".xlsx") else pd.read_feather(path)
+    db.register("_runpad_sql_frame", frame)
+    try:
+        db.execute(f"CREATE OR REPLACE TABLE {_runpad_sql_quote(table)} AS SELECT * FROM _runpad_sql_frame")
+    finally:
+        db.unregister("_runpad_sql_frame")
+    db.execute(f"CREATE OR REPLACE VIEW {_runpad_sql_quote('./' + path.replace(os.sep, '/'))} AS SELECT * FROM {_runpad_sql_quote(table)}")
+    # read_xlsx('./data/x.xlsx') as in Runpad, without DuckDB's excel extension: the path's table.
+    db.execute("CREATE OR REPLACE TEMP MACRO read_xlsx(path, sheet := NULL, header := NULL, all_varchar := NULL, ignore_errors := NULL, range := NULL) AS TABLE SELECT * FROM query_table(path)")
+
+
 def _runpad_sql_connect():
     import os, sys
     duckdb = _runpad_duckdb()
@@ -125,8 +142,17 @@ def _runpad_sql_connect():
         return db
     files = [name for name in os.listdir(folder) if os.path.isfile(os.path.join(folder, name))]
     for file_name, table in _runpad_sql_table_names(files).items():
-        if os.path.splitext(file_name)[1].lower() not in _RUNPAD_SQL_READERS:
-            print(f"sql: ./data/{file_name} was not loaded: outside Runpad, SQL cells read CSV, TSV, JSON and Parquet files.", file=sys.stderr)
+        extension = os.path.splitext(file_name)[1].lower()
+        if extension in _RUNPAD_SQL_FRAMES:
+            try:
+                _runpad_sql_load_frame(db, table, os.path.join(folder, file_name))
+            except ImportError as error:
+                print(f"sql: ./data/{file_name} was not loaded: {error.name} is not installed (pip install {_RUNPAD_SQL_FRAMES[extension]}).", file=sys.stderr)
+            except Exception as error:
+                print(f"sql: ./data/{file_name} was not loaded: {error}", file=sys.stderr)
+            continue
+        if extension not in _RUNPAD_SQL_READERS:
+            print(f"sql: ./data/{file_name} was not loaded: outside Runpad, SQL cells read CSV, TSV, JSON, Parquet, Excel and Arrow files.", file=sys.stderr)
             continue
         try:
             db.execute(f"CREATE TABLE {_runpad_sql_quote(table)} AS SELECT * FROM {_runpad_sql_source(os.path.join(folder, file_name))}")
