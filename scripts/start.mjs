@@ -3,8 +3,9 @@
 // since (saying so, with the build's own output and a line every 30 s; RUNPAD_NO_BUILD=1 refuses
 // instead, naming the command to run), then serves the app on PORT (default 3000). Next's
 // telemetry is off (NEXT_TELEMETRY_DISABLED=1) for everything it runs. The build it makes skips
-// Next's type check (RUNPAD_BUILD_SKIP_TYPECHECK=1): types are the suite's to check (`npm test`),
-// and that pass was a third of a first start's build on a 2-core machine.
+// Next's type check (types are the suite's to check, `npm test`; that pass was a quarter of a first
+// start's build on a loaded 2-core machine) and, the first time, Turbopack's build cache
+// (buildSettings): what a start does not need to answer.
 //
 // Stopping. Next's own CLI runs with this Node binary (no `npx` or shell in between) in a process
 // group of its own, and every signal goes to that whole group:
@@ -165,6 +166,16 @@ function noBuild() {
   return process.env.RUNPAD_NO_BUILD === '1' || process.env.RUNPAD_NO_BUILD === 'true';
 }
 
+/**
+ * What the build `npm start` makes leaves out: Next's type check always (the suite's to run), and
+ * Turbopack's build cache on a first build (written for a later build to read: ~20 s of a first
+ * start on a 2-core machine, bench/NOTES-ci.md), unless RUNPAD_BUILD_CACHE says otherwise.
+ */
+function buildSettings(build) {
+  const cache = process.env.RUNPAD_BUILD_CACHE ?? (build.state === 'missing' ? 'off' : undefined);
+  return { RUNPAD_BUILD_SKIP_TYPECHECK: '1', ...(cache === undefined ? {} : { RUNPAD_BUILD_CACHE: cache }) };
+}
+
 /** "1 min 30 s", "45 s". */
 function elapsed(ms) {
   const seconds = Math.round(ms / 1000);
@@ -202,7 +213,7 @@ async function main() {
     console.log(`runpad: ${buildReason(build)}; building first (npm run build, a few minutes; its output follows)…`);
     const started = Date.now();
     const heartbeat = setInterval(() => console.log(`runpad: still building (${elapsed(Date.now() - started)} so far)…`), BUILD_HEARTBEAT_MS);
-    prepared = await run('npm', ['run', 'build'], { RUNPAD_BUILD_SKIP_TYPECHECK: '1' }).finally(() => clearInterval(heartbeat));
+    prepared = await run('npm', ['run', 'build'], buildSettings(build)).finally(() => clearInterval(heartbeat));
     if (exitCode(prepared) === 0) console.log(`runpad: built in ${elapsed(Date.now() - started)}; starting the server.`);
     else if (!stopSignal) console.error(`runpad: the build failed (exit ${exitCode(prepared)}); its output is above. Fix what it names, then \`npm start\` again.`);
   } else {
