@@ -52,7 +52,8 @@ type Call = { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; body?: 
 /** Calls the route file that Next would for `path`, with the params it would pass. */
 async function call({ method, path: pathname, body, headers, raw }: Call): Promise<{ status: number; json: Record<string, unknown> | null; text: string; headers: Headers }> {
   const segments = pathname.split('/').slice(2);
-  const [area, id, sub, subId] = segments[0] === 'admin' ? ['admin', undefined, segments[1], undefined] : segments;
+  // /api/admin/groups[/<id>[/members/<userId>]] as /api/<area>/<id>/<sub>/<subId> with area "admin/groups".
+  const [area, id, sub, subId] = segments[0] === 'admin' ? [`admin/${segments[1]}`, segments[2], segments[3], segments[4]] : segments;
   const modules: Record<string, () => Promise<Record<string, unknown>>> = {
     'projects': () => import('@/app/api/projects/route'),
     'projects/id': () => import('@/app/api/projects/[id]/route'),
@@ -64,6 +65,9 @@ async function call({ method, path: pathname, body, headers, raw }: Call): Promi
     'conversations/id/readers': () => import('@/app/api/conversations/[id]/readers/route'),
     'conversations/id/readers/id': () => import('@/app/api/conversations/[id]/readers/[readerId]/route'),
     'admin/groups': () => import('@/app/api/admin/groups/route'),
+    'admin/groups/id': () => import('@/app/api/admin/groups/[id]/route'),
+    'admin/groups/id/members/id': () => import('@/app/api/admin/groups/[id]/members/[userId]/route'),
+    'groups': () => import('@/app/api/groups/route'),
     'conversations/id': () => import('@/app/api/conversations/[id]/route'),
     'conversations/id/notebook': () => import('@/app/api/conversations/[id]/notebook/route'),
     'conversations/id/script': () => import('@/app/api/conversations/[id]/script/route'),
@@ -75,9 +79,9 @@ async function call({ method, path: pathname, body, headers, raw }: Call): Promi
     'shares/id/script': () => import('@/app/api/shares/[id]/script/route'),
     'shares/id/fork': () => import('@/app/api/shares/[id]/fork/route'),
   };
-  const key = area === 'admin' ? `admin/${sub}` : [area, id && 'id', sub?.split('?')[0], subId && 'id'].filter(Boolean).join('/');
+  const key = [area, id && 'id', sub?.split('?')[0], subId && 'id'].filter(Boolean).join('/');
   const handler = (await modules[key]!())[method] as (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-  const params = { id: id?.split('?')[0] ?? '', sha: id?.split('?')[0] ?? '', memberId: subId ?? '', readerId: subId ?? '', fileId: subId ?? '' };
+  const params = { id: id?.split('?')[0] ?? '', sha: id?.split('?')[0] ?? '', memberId: subId ?? '', readerId: subId ?? '', fileId: subId ?? '', userId: subId ?? '' };
   const request = new Request(`${ORIGIN}${pathname}`, {
     method,
     headers: { origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -341,6 +345,74 @@ describe('the projects’ and shares’ routes', () => {
     }
     // On again: the link, never revoked, opens again.
     expect([...(await opens('stranger'))]).toEqual([200, 200, 'shown']);
+  });
+
+  it('groups: admins make, rename and fill them by email, take members out (reading through the group ends at once) and delete them; names of every script and quoting, one line', async () => {
+    const { conversations } = await import('@/lib/db/schema.server');
+    const talk = crypto.randomUUID();
+    await (await db()).insert(conversations).values({ id: talk, ownerId: ids.owner, title: 'Pour le groupe' });
+    const NAME = `  Ventes "Q3" ‘α’ «β» 数据 'd' \`x\`  `;
+    as('admin');
+    for (const name of ['', '   ', 'two\nlines', 'tab\there', 'x'.repeat(201), 42]) {
+      expect([name, (await call({ method: 'POST', path: '/api/admin/groups', body: { name, emails: [] } })).status]).toEqual([name, 400]);
+    }
+    const made = await call({ method: 'POST', path: '/api/admin/groups', body: { name: NAME, emails: [PEOPLE.user.toUpperCase(), ` ${PEOPLE.grouped} `] } });
+    expect(made.status).toBe(201);
+    const group = made.json!.id as string;
+    // Not an admin: refused, whatever id it claims; no one: sign in first.
+    for (const who of ['owner', 'user', 'guest'] as const) {
+      as(who);
+      for (const request of [
+        { method: 'PATCH', path: `/api/admin/groups/${group}`, body: { name: 'mine' } },
+        { method: 'DELETE', path: `/api/admin/groups/${group}` },
+        { method: 'DELETE', path: `/api/admin/groups/${group}/members/${ids.user}` },
+        { method: 'GET', path: '/api/admin/groups' },
+      ] as Call[]) {
+        expect([who, request.method, request.path, (await call(request)).status]).toEqual([who, request.method, request.path, who === 'guest' ? 401 : 403]);
+      }
+    }
+    // Whoever has an account sees the groups' names to share with; a guest does not.
+    as('user');
+    expect((await call({ method: 'GET', path: '/api/groups' })).json?.groups).toEqual(expect.arrayContaining([{ id: group, name: NAME.trim() }]));
+    as('guest');
+    expect((await call({ method: 'GET', path: '/api/groups' })).status).toBe(401);
+
+    as('admin');
+    const unknown = await call({ method: 'PATCH', path: `/api/admin/groups/${group}`, body: { name: 'Renamed', emails: [PEOPLE.editor, "o'ghost@example.com"] } });
+    expect([unknown.status, unknown.json?.error]).toEqual([404, expect.stringContaining("o'ghost@example.com")]);
+    const renamed = await call({ method: 'PATCH', path: `/api/admin/groups/${group}`, body: { name: 'Équipe “renamed” 团队', emails: [PEOPLE.editor.toUpperCase()] } });
+    expect(renamed.json).toEqual({ id: group, name: 'Équipe “renamed” 团队' });
+    const listed = (await call({ method: 'GET', path: '/api/admin/groups' })).json!.groups as Array<{ id: string; members: Array<{ email: string; source: string }> }>;
+    expect(listed.find((entry) => entry.id === group)?.members.map((member) => member.email).sort()).toEqual([PEOPLE.editor, PEOPLE.grouped, PEOPLE.user].sort());
+    for (const request of [
+      { method: 'PATCH', path: `/api/admin/groups/${crypto.randomUUID()}`, body: { name: 'x' } },
+      { method: 'PATCH', path: '/api/admin/groups/not-a-uuid', body: { name: 'x' } },
+      { method: 'DELETE', path: `/api/admin/groups/${crypto.randomUUID()}` },
+      { method: 'DELETE', path: `/api/admin/groups/${group}/members/${ids.stranger}` },
+      { method: 'DELETE', path: `/api/admin/groups/${group}/members/not-a-uuid` },
+    ] as Call[]) {
+      expect([request.method, request.path, (await call(request)).status]).toEqual([request.method, request.path, 404]);
+    }
+
+    // Shared with the group: its members read it; taken out, a member reads it no more, at their next request.
+    as('owner');
+    expect((await call({ method: 'POST', path: `/api/conversations/${talk}/readers`, body: { groupId: group } })).status).toBe(201);
+    as('user');
+    expect((await call({ method: 'GET', path: `/api/conversations/${talk}` })).status).toBe(200);
+    as('admin');
+    const out = await call({ method: 'DELETE', path: `/api/admin/groups/${group}/members/${ids.user}` });
+    expect(out.status).toBe(204);
+    as('user');
+    expect((await call({ method: 'GET', path: `/api/conversations/${talk}` })).status).toBe(404);
+    as('editor');
+    expect((await call({ method: 'GET', path: `/api/conversations/${talk}` })).status).toBe(200);
+    // Deleted, the group grants nothing, and the reader's row goes with it.
+    as('admin');
+    expect((await call({ method: 'DELETE', path: `/api/admin/groups/${group}` })).status).toBe(204);
+    as('editor');
+    expect((await call({ method: 'GET', path: `/api/conversations/${talk}` })).status).toBe(404);
+    as('owner');
+    expect((await call({ method: 'GET', path: `/api/conversations/${talk}/readers` })).json).toEqual({ readers: [] });
   });
 
   it('the project’s page and its New chat: a member sees its instructions and members and starts a chat in it; anyone else gets “not found” and an ordinary new chat', async () => {

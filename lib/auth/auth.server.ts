@@ -19,6 +19,8 @@
  * the sign-in (a second sign-in, or a passkey after the provider, would otherwise leave the
  * earlier token valid); the guest this browser was is merged into the account
  * (lib/db/queries/merge-guest.server.ts), and the browser gets a new guest id for whenever it signs out.
+ * A sign-in through the provider also keeps the account's groups in step with its groups claim
+ * (RUNPAD_OIDC_GROUPS_CLAIM; lib/auth/claimed-groups.server.ts).
  */
 import 'server-only';
 import { passkey } from '@better-auth/passkey';
@@ -39,6 +41,7 @@ import { fingerprintKey } from '@/lib/log/fingerprint.server';
 import { passwordResetMail, sendMail, verificationMail } from '@/lib/email/mailer.server';
 import { PENDING_APPROVAL, signInRefusal } from './access.server';
 import { admissionOnCreate } from './admission.server';
+import { applyClaimedGroups, noteClaimedGroups } from './claimed-groups.server';
 import { betterAuthLogger } from './auth-log.server';
 import { accountCookiePrefix } from './account-cookie.server';
 import { getAuthSecret } from './secret.server';
@@ -49,6 +52,30 @@ export const OIDC_PROVIDER_ID = 'oidc';
 const ACCOUNT_SESSION_S = 30 * 24 * 60 * 60;
 /** A password-reset link someone asked for by mail works this long (an admin's: lib/auth/password-reset.server.ts). */
 export const RESET_LINK_S = 60 * 60;
+
+/** The OpenID Connect provider (discovery, PKCE), whose groups claim is noted for the after-hook below. */
+function oidcPlugin(oidc: NonNullable<ReturnType<typeof getConfig>['access']['oidc']>) {
+  return genericOAuth({
+    config: [
+      {
+        providerId: OIDC_PROVIDER_ID,
+        name: oidc.name,
+        discoveryUrl: `${oidc.issuer}/.well-known/openid-configuration`,
+        clientId: oidc.clientId,
+        clientSecret: oidc.clientSecret,
+        scopes: ['openid', 'email', 'profile'],
+        pkce: true,
+        // Signing out of Runpad does not sign the person out of their provider.
+        disableProviderLogout: true,
+        // The groups claim, noted for the hook below (nothing of the account changes here).
+        mapProfileToUser: (profile: Record<string, unknown>) => {
+          if (oidc.groupsClaim) noteClaimedGroups(profile, oidc.groupsClaim);
+          return {};
+        },
+      },
+    ],
+  });
+}
 
 function buildAuth(db: Db, origin: string) {
   const config = getConfig();
@@ -125,25 +152,7 @@ function buildAuth(db: Db, origin: string) {
     },
     plugins: [
       passkey({ rpID: new URL(origin).hostname, rpName: 'Runpad', origin }),
-      ...(oidc
-        ? [
-            genericOAuth({
-              config: [
-                {
-                  providerId: OIDC_PROVIDER_ID,
-                  name: oidc.name,
-                  discoveryUrl: `${oidc.issuer}/.well-known/openid-configuration`,
-                  clientId: oidc.clientId,
-                  clientSecret: oidc.clientSecret,
-                  scopes: ['openid', 'email', 'profile'],
-                  pkce: true,
-                  // Signing out of Runpad does not sign the person out of their provider.
-                  disableProviderLogout: true,
-                },
-              ],
-            }),
-          ]
-        : []),
+      ...(oidc ? [oidcPlugin(oidc)] : []),
     ],
     databaseHooks: {
       user: {
@@ -171,6 +180,16 @@ function buildAuth(db: Db, origin: string) {
       after: createAuthMiddleware(async (ctx) => {
         const created = ctx.context.newSession;
         if (!created) return;
+        if (oidc?.groupsClaim && ctx.path.includes('callback')) {
+          try {
+            await applyClaimedGroups(db, created.user, log);
+          } catch (error) {
+            // Groups the provider no longer names must not outlive the sign-in: no session, in words.
+            log.error({ err: error, account: created.user.id }, 'keeping the groups in step with the provider failed');
+            await ctx.context.internalAdapter.deleteSession(created.session.token);
+            throw new APIError('SERVICE_UNAVAILABLE', { message: 'Your groups could not be brought up to date: sign in again in a moment.' });
+          }
+        }
         const previous = await ctx.getSignedCookie(ctx.context.authCookies.sessionToken.name, ctx.context.secret);
         if (previous && previous !== created.session.token) await ctx.context.internalAdapter.deleteSession(previous);
         const guestCookie = sessionCookieName(secure);

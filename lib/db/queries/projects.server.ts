@@ -107,13 +107,6 @@ export async function createGroup(db: Db, values: { name: string; createdBy: str
   });
 }
 
-export async function listGroups(db: Db): Promise<Array<{ id: string; name: string; members: number }>> {
-  return db
-    .select({ id: groups.id, name: groups.name, members: sql<number>`(select count(*)::int from ${groupMembers} where ${groupMembers.groupId} = ${groups.id})` })
-    .from(groups)
-    .orderBy(asc(groups.name));
-}
-
 export type Member = { id: string; role: MemberRole; userId: string | null; email: string | null; groupId: string | null; groupName: string | null };
 
 /** Adds (or changes the role of) a project's member; its row's id. */
