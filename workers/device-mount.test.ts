@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { newDropId } from '@/lib/files/data-file';
 import { DeviceFileReader, deviceMountPath, isDataFileName, ReadAhead, type SyncReader } from './device-mount';
 
 /** A file of `size` bytes (byte i is i % 251) whose range reads are recorded. */
@@ -127,6 +128,13 @@ describe('deviceMountPath', () => {
     expect(deviceMountPath(sha)).toBe(`/mnt/device/${sha}/dataset`);
     expect(() => deviceMountPath('../etc')).toThrow(TypeError);
     expect(() => deviceMountPath('A'.repeat(64))).toThrow(TypeError);
+  });
+
+  it('mounts a file dropped and not kept yet by its drop id, and nothing shaped otherwise', () => {
+    const id = newDropId();
+    expect(deviceMountPath(id)).toBe(`/mnt/device/${id}/dataset`);
+    expect(() => deviceMountPath('dropped-../x')).toThrow(TypeError);
+    expect(() => deviceMountPath(`${id}/..`)).toThrow(TypeError);
   });
 
   it('accepts names that live directly in /data', () => {

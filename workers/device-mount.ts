@@ -18,9 +18,15 @@
  * whatever the file system's getattr says, so a larger block size cannot be reported): a read-ahead
  * window of `READ_AHEAD_BYTES`, one buffer reused, serves small sequential reads from one read.
  *
+ * A file just dropped is mounted the same way before it is kept (its hash not known yet): the
+ * `File` the browser handed the page, read with FileReaderSync, under its drop id; the next run
+ * after the keep links /data/<name> to the kept copy instead (docs/DECISIONS.md, 2026-12-07).
+ *
  * Used by the Python worker (Pyodide's FS, DuckDB's reads); the same layout is used for R
  * (workers/r.worker.ts), whose reads are webR's own WORKERFS.
  */
+
+import { DROP_ID } from '@/lib/files/data-file';
 
 /** Where kept datasets are mounted, one directory per SHA-256. */
 export const DEVICE_MOUNT_ROOT = '/mnt/device';
@@ -31,10 +37,13 @@ export const READ_AHEAD_BYTES = 4 * 1024 * 1024;
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
-/** The mounted file's path for a dataset's hash. */
-export function deviceMountPath(sha256: string): string {
-  if (!SHA256.test(sha256)) throw new TypeError('A device dataset is named by its SHA-256 in lowercase hex.');
-  return `${DEVICE_MOUNT_ROOT}/${sha256}/${DEVICE_MOUNT_FILE}`;
+/**
+ * The mounted file's path for a dataset's hash, or for a dropped file not kept yet its drop id
+ * (`dropped-` and 32 hex digits, lib/files/data-file.ts): read in place from the dropped `File`.
+ */
+export function deviceMountPath(key: string): string {
+  if (!SHA256.test(key) && !DROP_ID.test(key)) throw new TypeError('A device dataset is named by its SHA-256 in lowercase hex, or a dropped one by its drop id.');
+  return `${DEVICE_MOUNT_ROOT}/${key}/${DEVICE_MOUNT_FILE}`;
 }
 
 /** A file name that can live directly in /data (no directory parts, not `.` or `..`). */
@@ -188,21 +197,22 @@ export function blobRangeReader(blob: Blob): (start: number, end: number) => Uin
 }
 
 /**
- * Makes `file` readable at `/data/<name>`: mounted (once per hash) under /mnt/device/<sha256>/,
+ * Makes `file` readable at `/data/<name>`: mounted (once per hash) under /mnt/device/<sha256>/
+ * (a dropped file not kept yet: its `File`, under its drop id, `key`),
  * read ahead in windows, and linked from /data. A file already at `/data/<name>` (an earlier
  * upload, an earlier link) is replaced by the link. `handle` is the file's OPFS handle, for the
  * read-only access handle of each run (null: FileReaderSync reads it).
  */
-export function mountDeviceFile(FS: EmscriptenFs, name: string, sha256: string, file: Blob, handle: SyncReadable | null): void {
+export function mountDeviceFile(FS: EmscriptenFs, name: string, key: string, file: Blob, handle: SyncReadable | null): void {
   if (!isDataFileName(name)) throw new TypeError('A dataset name cannot contain "/".');
-  const target = deviceMountPath(sha256);
+  const target = deviceMountPath(key);
   const dir = target.slice(0, target.lastIndexOf('/'));
   FS.mkdirTree(dir);
   if (!FS.isMountpoint(FS.lookupPath(dir).node)) {
     FS.mount(FS.filesystems.WORKERFS, { blobs: [{ name: DEVICE_MOUNT_FILE, data: file }] }, dir);
     const node = FS.lookupPath(target).node as WorkerFsNode;
     const reader = new DeviceFileReader(node.contents, handle);
-    deviceReaders.set(sha256, reader);
+    deviceReaders.set(key, reader);
     readerOfNode.set(node, reader);
     const ahead = new ReadAhead(node.size, (into, position) => reader.readInto(into, position));
     // Per node (WORKERFS shares one stream_ops object between all its files): streams opened

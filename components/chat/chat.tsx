@@ -96,11 +96,14 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     [],
   );
   const uploads = useUploads(conversationId, addStoredFile);
-  // The conversation's files as every engine should see them under /data/.
+  // The conversation's files as every engine should see them under /data/; a file still being kept
+  // is read in place from the dropped File meanwhile, unless its name is taken (the server renames it).
   const dataFilesRef = useRef<DataFile[]>([]);
+  const { inPlace } = uploads;
   useEffect(() => {
-    dataFilesRef.current = toDataFiles(files, (sha256) => `/api/blobs/${sha256}`);
-  }, [files]);
+    const listed = toDataFiles(files, (sha256) => `/api/blobs/${sha256}`);
+    dataFilesRef.current = [...listed, ...inPlace.filter((file) => !listed.some((other) => other.name === file.name))];
+  }, [files, inPlace]);
   // A failed cell's "Drop the same file to continue" checks a dropped file against this conversation's.
   const missingFiles = useMemo<MissingFiles>(
     () => ({

@@ -1,10 +1,10 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName, UPLOAD_LIMITS } from '@/lib/files/accept';
 import type { Attachment } from '@/lib/messages/attachment';
-import type { DataFileLocation } from '@/lib/files/data-file';
+import { newDropId, type DataFile, type DataFileLocation } from '@/lib/files/data-file';
 import { rememberUpload } from '@/lib/files/dataset-cache.client';
 import { defaultLocation } from '@/lib/files/default-location';
 import { deviceStorageAvailable } from '@/lib/files/device-files.client';
@@ -33,6 +33,8 @@ export type Upload = {
   /** Why the last switch between this device and the account did not happen (the file stays where it is). */
   switchError?: string;
   stored?: Attachment;
+  /** The dropped File and its drop id: the engines read it in place until it is kept (lib/files/data-file.ts, `dropped`). */
+  dropped?: { id: string; file: File };
 };
 
 /** Not yet stored: the message cannot go while such a file is attached. */
@@ -84,7 +86,7 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
           setUploads((list) => [...list, { ...base, status: 'error', error: rejection }]);
           continue;
         }
-        setUploads((list) => [...list, base]);
+        setUploads((list) => [...list, { ...base, dropped: { id: newDropId(), file } }]);
         const controller = new AbortController();
         inFlight.current.set(localId, controller);
         const onPhase = (phase: UploadPhase) => {
@@ -184,5 +186,8 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
     return done;
   }, [uploads]);
 
-  return { uploads, add, addExisting, remove, switchLocation, takeAttachments, busy: uploads.some(isPending) };
+  /** Files dropped and not kept yet, for the engines to read in place meanwhile (a query need not wait for the keep). */
+  const inPlace = useMemo(() => uploads.flatMap((u): DataFile[] => (u.dropped && !u.stored && isPending(u) ? [{ name: u.name, location: 'dropped', dropId: u.dropped.id, file: u.dropped.file }] : [])), [uploads]);
+
+  return { uploads, add, addExisting, remove, switchLocation, takeAttachments, inPlace, busy: uploads.some(isPending) };
 }

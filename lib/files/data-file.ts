@@ -5,13 +5,30 @@
  * - `device`: kept on the device that added it (lib/files/device-files.client.ts), never uploaded;
  *   read in place, by its SHA-256. Another device, a cleared browser or a share's reader does not
  *   have it: the run fails as `dataset-missing` with reason `on-device`, naming the file.
+ * - `dropped` (the page's own, never stored or listed): a file just dropped, read in place from the
+ *   `File` the browser handed the page while it is being kept or uploaded (its hash not known yet);
+ *   `dropId` names its mount until then. Once kept, it is a `device` or `account` file like any other.
  */
 export type DataFileLocation = 'account' | 'device';
 
 export type DataFile =
   | { name: string; sha256: string; location: 'account'; url: string }
   /** `salts`: `sha256` is the value a share showed, salted with these (lib/security/salted-hash.ts); the kept file is found by computing it. */
-  | { name: string; sha256: string; location: 'device'; salts?: readonly string[] };
+  | { name: string; sha256: string; location: 'device'; salts?: readonly string[] }
+  | { name: string; location: 'dropped'; dropId: string; file: Blob };
+
+/** A file as an engine holds it: its name and the bytes' identity (their SHA-256, or the drop they came from until kept). */
+export function dataFileKey(file: DataFile): string {
+  return `${file.name}@${file.location === 'dropped' ? file.dropId : file.sha256}`;
+}
+
+/** What names a dropped file's mount until it is kept (workers/device-mount.ts): `dropped-` and 32 hex digits. */
+export const DROP_ID = /^dropped-[0-9a-f]{32}$/;
+
+/** A fresh drop id. */
+export function newDropId(): string {
+  return `dropped-${crypto.randomUUID().replaceAll('-', '')}`;
+}
 
 /** A file as a page holds it: what the server listed (a conversation's or a share's). */
 type ListedFile = { name: string; sha256: string; location: DataFileLocation; size: number; salts?: readonly string[] };

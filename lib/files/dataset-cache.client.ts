@@ -43,7 +43,7 @@ type DatasetRef = { name: string; sha256: string; url: string };
 
 /** An uploaded dataset's reference; a file kept on another device cannot be opened here (it fails as `dataset-missing`, `on-device`). */
 export function accountDataset(file: DataFile): DatasetRef {
-  if (file.location === 'device') throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
+  if (file.location !== 'account') throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
   return file;
 }
 

@@ -41,7 +41,7 @@ export async function rerunShare(steps: readonly RerunStep[], deps: ShareRerunDe
   );
   deps.publish(progress.state());
   // The files this browser can put under /data: the share's uploads, and kept files it holds itself.
-  const held = await Promise.all(deps.files.map(async (file) => (file.location === 'account' || (await deps.hasKept(file)) ? file : null)));
+  const held = await Promise.all(deps.files.map(async (file): Promise<DataFile | null> => (file.location === 'account' || (file.location === 'device' && (await deps.hasKept(file))) ? file : null)));
   const available = held.filter((file): file is DataFile => file !== null);
   const missing = new Set(deps.files.filter((file) => !available.includes(file)).map((file) => file.name));
   for (const step of steps) {

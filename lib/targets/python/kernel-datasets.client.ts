@@ -7,17 +7,13 @@
 import 'client-only';
 import { accountDataset, openDataset } from '@/lib/files/dataset-cache.client';
 import { deviceFileHandle } from '@/lib/files/device-files.client';
-import type { DataFile } from '@/lib/files/data-file';
+import { dataFileKey, type DataFile } from '@/lib/files/data-file';
 import { RunFailureError } from '@/lib/runtime/run-failure';
 import type { RunPhase } from '../runner';
 import type { WorkerHandle } from './worker-handle.client';
 
 /** Files that become SQL tables (workers/python/runpad/dataset_tables.py FORMATS). */
 const TABLE_FILE = /\.(csv|tsv|json|jsonl|ndjson|parquet|xlsx|arrow|feather)$/i;
-
-function fileKey(file: DataFile): string {
-  return `${file.name}@${file.sha256}`;
-}
 
 export class KernelDatasets {
   private files = new Map<string, DataFile>();
@@ -31,7 +27,8 @@ export class KernelDatasets {
   }
 
   /**
-   * Fills `handle`'s /data/ with the files it does not have yet. A file kept on the device is
+   * Fills `handle`'s /data/ with the files it does not have yet. A file just dropped is mounted
+   * from its File while it is kept (the next run after the keep links the kept copy). A file kept on the device is
    * mounted where it lies (its OPFS File, read in ranges on demand; a device without it fails the
    * run as `dataset-missing`, `on-device`). An uploaded one is written, from the browser's dataset
    * cache when it has the bytes (a return visit), from the server otherwise
@@ -41,13 +38,19 @@ export class KernelDatasets {
   async fill(handle: WorkerHandle, onPhase?: (phase: RunPhase) => void): Promise<void> {
     const written = this.written.get(handle) ?? new Set<string>();
     this.written.set(handle, written);
-    const all = [...this.files.values()].filter((file) => !written.has(fileKey(file)));
+    const all = [...this.files.values()].filter((file) => !written.has(dataFileKey(file)));
     if (all.length === 0) return;
-    const kept = await Promise.all(all.filter((file) => file.location === 'device').map(async (file) => ({ file, kept: await deviceFileHandle(file.sha256, file.salts) })));
+    // Just dropped, not kept yet: read in place from the dropped File, under its drop id, at once.
+    for (const file of all) {
+      if (file.location !== 'dropped') continue;
+      await handle.mountDeviceFile(file.name, file.dropId, file.file, null);
+      written.add(dataFileKey(file));
+    }
+    const kept = await Promise.all(all.flatMap((file) => (file.location === 'device' ? [file] : [])).map(async (file) => ({ file, kept: await deviceFileHandle(file.sha256, file.salts) })));
     for (const { file, kept: found } of kept) {
       if (!found) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
       await handle.mountDeviceFile(file.name, file.sha256, found.file, found.handle);
-      written.add(fileKey(file));
+      written.add(dataFileKey(file));
     }
     const files = all.filter((file) => file.location === 'account');
     if (files.length === 0) return;
@@ -56,7 +59,7 @@ export class KernelDatasets {
     for (const [i, file] of files.entries()) {
       // A fresh buffer each: transferred to the worker, not copied.
       await handle.writeFile(`/data/${file.name}`, await sources[i].read());
-      written.add(fileKey(file));
+      written.add(dataFileKey(file));
     }
   }
 }

@@ -7,6 +7,7 @@
  */
 import 'client-only';
 import { z } from 'zod';
+import { DROP_ID } from '@/lib/files/data-file';
 import { outputSchema } from '@/lib/runtime/protocol';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import { runFailureSchema } from '@/lib/runtime/run-failure';
@@ -37,12 +38,13 @@ export const requestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run'), id: z.int(), code: z.string() }),
   z.object({ type: z.literal('write-file'), id: z.int(), path: z.string().regex(/^\/data\/[^/]+$/), bytes: z.instanceof(Uint8Array) }),
   z.object({ type: z.literal('read-file'), id: z.int(), path: z.string().regex(/^\/output\/[^\0]+$/) }),
-  /** A file kept on the device, mounted read-only where it lies and linked at /data/<name> (workers/device-mount.ts). */
+  /** A file kept on the device (or just dropped), mounted read-only where it lies and linked at /data/<name> (workers/device-mount.ts). */
   z.object({
     type: z.literal('mount-file'),
     id: z.int(),
     name: z.string().min(1).max(255).regex(/^[^/\0]+$/).refine((name) => name !== '.' && name !== '..'),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    /** Its SHA-256; a dropped file not kept yet: its drop id (lib/files/data-file.ts), read from the dropped File. */
+    sha256: z.union([z.string().regex(/^[0-9a-f]{64}$/), z.string().regex(DROP_ID)]),
     // A guard rather than z.instanceof, so importing this module never touches Blob where there is none.
     file: z.custom<Blob>((value) => typeof Blob !== 'undefined' && value instanceof Blob, 'not a Blob'),
   }),

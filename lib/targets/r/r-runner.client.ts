@@ -16,7 +16,7 @@ import type { RunContext, RunnerState, TargetRunner } from '@/lib/targets/runner
 import { connectWorker, disconnectWorker, RunnerStates, type WorkerPort } from '@/lib/targets/runner-state.client';
 import type { RunnerEnv } from '@/lib/targets/runner-env';
 import type { TargetConfig } from '@/lib/targets/engine';
-import type { DataFile } from '@/lib/files/data-file';
+import { dataFileKey, type DataFile } from '@/lib/files/data-file';
 import type { PackageSourceAnswer as PackageSourceState } from '../target';
 import { RESTARTED_NOTICE, outputSchema, type Output, type RunResult } from '@/lib/runtime/protocol';
 import { failureForPerson, failureOfError, RunFailureError, type RunFailure } from '@/lib/runtime/run-failure';
@@ -200,15 +200,18 @@ export class RRunner implements TargetRunner {
 
   /** Writes the conversation's files R does not have yet into /data/, from the browser's dataset cache when it can. */
   private async writeFiles(connection: Connection, files: readonly DataFile[], context: RunContext): Promise<void> {
-    const unwritten = files.filter((file) => !connection.written.has(`${file.name}@${file.sha256}`));
+    const unwritten = files.filter((file) => !connection.written.has(dataFileKey(file)));
     if (unwritten.length === 0) return;
     // Kept on the device: mounted where it lies (never read whole); a device without it fails the run.
-    for (const file of unwritten.filter((f) => f.location === 'device')) {
-      const blob = await deviceFile(file.sha256, file.salts);
+    // Just dropped (not kept yet): its File, mounted the same way under its drop id.
+    for (const file of unwritten) {
+      if (file.location === 'account') continue;
+      const blob = file.location === 'dropped' ? file.file : await deviceFile(file.sha256, file.salts);
       if (!blob) throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'on-device' });
-      const reply = await this.request(connection, (id) => ({ type: 'mount-file', id, name: file.name, sha256: file.sha256, file: blob }), this.startTimeoutMs);
+      const key = file.location === 'dropped' ? file.dropId : file.sha256;
+      const reply = await this.request(connection, (id) => ({ type: 'mount-file', id, name: file.name, sha256: key, file: blob }), this.startTimeoutMs);
       if (reply?.type !== 'done') throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'not-written' });
-      connection.written.add(`${file.name}@${file.sha256}`);
+      connection.written.add(dataFileKey(file));
     }
     const missing = unwritten.filter((file) => file.location === 'account');
     if (missing.length === 0) return;
@@ -218,7 +221,7 @@ export class RRunner implements TargetRunner {
       const bytes = await sources[i].read();
       const reply = await this.request(connection, (id) => ({ type: 'write-file', id, path: `/data/${file.name}`, bytes }), this.startTimeoutMs, [bytes.buffer]);
       if (reply?.type !== 'done') throw new RunFailureError({ kind: 'dataset-missing', name: file.name, reason: 'not-written' });
-      connection.written.add(`${file.name}@${file.sha256}`);
+      connection.written.add(dataFileKey(file));
     }
   }
 

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as deviceFiles from '@/lib/files/device-files.client';
+import { newDropId } from '@/lib/files/data-file';
 import { connectMessageSchema, R_LIMITS, requestSchema, type Reply } from './protocol.client';
 import { RRunner } from './r-runner.client';
 
@@ -274,6 +275,22 @@ describe('RRunner and files kept on the device', () => {
 
     const missing = await runner.run('3', { ...context('r3'), files: [...files, { name: 'elsewhere.csv', sha256: ABSENT, location: 'device' as const }] });
     expect(missing.failures).toEqual([{ kind: 'dataset-missing', name: 'elsewhere.csv', reason: 'on-device' }]);
+    runner.dispose();
+  });
+
+  it('reads a file just dropped in place from its File while it is kept, and the kept copy from the next run after the keep', async () => {
+    vi.spyOn(deviceFiles, 'deviceFile').mockImplementation(async (sha256) => (sha256 === KEPT ? new File([keptBlob], 'kept') : null));
+    const requests: unknown[] = [];
+    globalThis.Worker = recordingWorker(requests) as unknown as typeof Worker;
+    const runner = new RRunner(location);
+    const dropId = newDropId();
+    const dropped = new File(['x,y\n1,2\n'], 'big.csv');
+    expect((await runner.run('1', { ...context('r1'), files: [{ name: 'big.csv', location: 'dropped', dropId, file: dropped }] })).status).toBe('ok');
+    expect((await runner.run('2', { ...context('r2'), files: [{ name: 'big.csv', sha256: KEPT, location: 'device' }] })).status).toBe('ok');
+    const mounts = requests.filter((r) => (r as { type: string }).type === 'mount-file') as Array<{ name: string; sha256: string; file: Blob }>;
+    expect(mounts.map(({ name, sha256 }) => ({ name, sha256 }))).toEqual([{ name: 'big.csv', sha256: dropId }, { name: 'big.csv', sha256: KEPT }]);
+    expect(await mounts[0].file.text()).toBe(await dropped.text());
+    expect(requests.some((r) => (r as { type: string }).type === 'write-file')).toBe(false);
     runner.dispose();
   });
 });
