@@ -1,4 +1,4 @@
-// Keeping a file on the device (issue 39): the keep worker (workers/device-keep.worker.ts) reads a
+// Keeping a file on the device (issue 39): the keep worker (lib/files/device-keep.worker.ts) reads a
 // dropped file in chunks, writes it into OPFS through a sync access handle and hashes it (SHA-256,
 // hash-wasm) in one pass. This bench drops a generated file (1 GB by default, BENCH_KEEP_MB) into a
 // bare page served with the app's isolation headers and the built worker (npm run build, or

@@ -1,6 +1,6 @@
 // Native DuckDB (@duckdb/node-api) on one thread: the same-run baseline of bench/duckdb.mjs (DuckDB-wasm
 // in Node) and bench/duckdb-browser.mjs (the app in Chromium). Same statements as the app runs: a
-// /data file becomes a table through read_csv (workers/python/runpad/sql.py), then the GROUP BY.
+// /data file becomes a table through read_csv (lib/targets/python/engine/runpad/sql.py), then the GROUP BY.
 
 /** The GROUP BY every bench runs, over the sales CSV of bench/targets-data.mjs. */
 export const groupBy = (table) => `SELECT region, count(*) AS n, sum(amount) AS total FROM ${table} GROUP BY region ORDER BY region`;

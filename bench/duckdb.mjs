@@ -1,5 +1,5 @@
 // DuckDB as Runpad's SQL engine: DuckDB-wasm's blocking bindings (what the Python worker runs,
-// workers/duckdb/bridge.ts) against native DuckDB (@duckdb/node-api) on one thread, same machine,
+// lib/targets/sql/engine/bridge.ts) against native DuckDB (@duckdb/node-api) on one thread, same machine,
 // same run, same 1,000,000-row CSV (bench/targets-data.mjs). Also the price of the alternative
 // placement (DuckDB in a worker of its own, Python calling it over a SharedArrayBuffer bridge):
 // the file's bytes copied to that worker and one synchronous round trip.

@@ -1,5 +1,5 @@
 // Parquet without DuckDB's parquet extension: the kept reader (hyparquet → DuckDB's core CSV
-// reader with the column types given, one row group at a time: workers/duckdb/offline-tables.ts)
+// reader with the column types given, one row group at a time: lib/targets/sql/engine/offline-tables.ts)
 // in DuckDB-wasm's blocking bindings (what the Python worker runs), against native DuckDB
 // (@duckdb/node-api, one thread) reading the same file with its own Parquet reader. Same machine,
 // same run, samples interleaved. The file is the 1,000,000-row sales CSV of bench/targets-data.mjs

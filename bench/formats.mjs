@@ -1,5 +1,5 @@
 // One row per data format: a file written by another tool read into a table the way the browser
-// reads it offline (DuckDB-wasm's blocking bindings, the kept readers of workers/duckdb/offline-tables.ts,
+// reads it offline (DuckDB-wasm's blocking bindings, the kept readers of lib/targets/sql/engine/offline-tables.ts,
 // no extension), beside the reference reading the same file: native DuckDB (@duckdb/node-api, one
 // thread, its own readers) and, for Excel, pandas over openpyxl (native DuckDB's excel extension is
 // not installable here). Each row also says whether the row count and the numeric sums agree.
@@ -114,7 +114,7 @@ const lines = [
   '',
   `Written by \`node bench/formats.mjs\` on ${new Date().toISOString()} (Node ${process.version}, 2 cores, load average ${os.loadavg()[0].toFixed(1)} at the end; other work on the machine inflates every number, the ratios less). Medians of ${REPEAT}.`,
   'Runpad: DuckDB-wasm (blocking bindings, as in the worker) with no extension, the file read by the kept reader into a table. Reference: native DuckDB (one thread, its own reader, `CREATE TABLE AS`) or pandas.',
-  'Row counts, column types and numeric sums are checked equal per file by workers/duckdb/corpus.test.ts; here, the row count.',
+  'Row counts, column types and numeric sums are checked equal per file by lib/targets/sql/engine/corpus.test.ts; here, the row count.',
   '',
   '| format (writer) | size | rows | Runpad offline | reference | reference is | ratio | same row count |',
   '| --- | ---: | ---: | ---: | ---: | --- | ---: | --- |',

@@ -1,4 +1,4 @@
-// What the format benches share: the kept offline readers (workers/duckdb/offline-tables.ts)
+// What the format benches share: the kept offline readers (lib/targets/sql/engine/offline-tables.ts)
 // bundled for Node as the worker bundles them, a median and a timer.
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -17,6 +17,6 @@ export async function time(task) {
 /** The offline readers, bundled into `dir` and imported. */
 export async function loadOfflineReaders(dir) {
   const bundle = path.join(dir, 'offline-tables.mjs');
-  await esbuild.build({ entryPoints: [path.join(root, 'workers/duckdb/offline-tables.ts')], outfile: bundle, bundle: true, format: 'esm', platform: 'node', alias: { '@': root }, logLevel: 'warning', banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
+  await esbuild.build({ entryPoints: [path.join(root, 'lib/targets/sql/engine/offline-tables.ts')], outfile: bundle, bundle: true, format: 'esm', platform: 'node', alias: { '@': root }, logLevel: 'warning', banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
   return import(bundle);
 }

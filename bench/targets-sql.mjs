@@ -7,10 +7,10 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { stats } from './targets-data.mjs';
 
-const PYTHON_ROOT = 'workers/python';
+const PYTHON_ROOT = 'lib/targets/python/engine';
 const HARNESS = 'bench/targets_sql.py';
 
-/** workers/python as path → source: what scripts/build-workers.mjs embeds in the app's worker. */
+/** lib/targets/python/engine (the runpad package) as path → source: what scripts/build-workers.mjs embeds in the app's worker. */
 function pythonSources(dir = PYTHON_ROOT) {
   const files = {};
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

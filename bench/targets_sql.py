@@ -2,7 +2,7 @@
 (bench/bare/targets-sql-worker.mjs imports it) and natively under CPython (`python3
 bench/targets_sql.py <data_dir> <repeat>`), so both sides time the same code over the same file.
 
-SQL goes through the app's own package (workers/python/runpad): `Kernel.run_sql`, the call the
+SQL goes through the app's own package (lib/targets/python/engine/runpad): `Kernel.run_sql`, the call the
 Python worker makes for a SQL cell. Its SQLite engine loads each /data file as a table
 (`SqliteEngine.load`) and then runs the statements (`SqliteEngine.execute`); both are wrapped
 with a timer here so load and query are reported separately. The baseline loop reads the same

@@ -112,7 +112,7 @@ try {
     '# webR (R target) benchmark',
     '',
     `Measured ${new Date().toISOString()} by \`node bench/webr.mjs\` on ${process.platform}, Chromium ${browser.version()}, webR ${webrVersion}; medians of ${REPEAT} unless said. ` +
-      'Runpad = the app\'s built R worker (workers/r.worker.ts) started and driven as lib/targets/r/r-runner.client.ts does; bare = `new WebR()` in a page of its own, `evalR` + `toJs`. ' +
+      'Runpad = the app\'s built R worker (lib/targets/r/engine/r.worker.ts) started and driven as lib/targets/r/runner.client.ts does; bare = `new WebR()` in a page of its own, `evalR` + `toJs`. ' +
       'Same machine, same run; the ratio is what matters (the machine is shared and loaded).',
     '',
     '| measure | Runpad | bare webR | ratio |',

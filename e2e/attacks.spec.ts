@@ -1,6 +1,6 @@
 import { expect, test, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
-import { SNAPSHOT_CACHE_NAME } from '../workers/snapshot-store';
+import { SNAPSHOT_CACHE_NAME } from '../lib/targets/python/worker-url';
 import { SNAPSHOT_DIGEST_KEY } from '../lib/targets/python/snapshot-digest.client';
 
 /**

@@ -10,7 +10,7 @@ import { addScenarios, openChat, PNG_CHART_CODE, send, waitForTurn } from './hel
  * (404) to strangers, for revoked links and for malformed ids.
  *
  * No table output here: offline there is no pandas, and the worker's display() passes on only
- * PNG/JPEG/text/markdown of other objects (workers/python/runpad/formatters.py), so a data
+ * PNG/JPEG/text/markdown of other objects (lib/targets/python/engine/runpad/formatters.py), so a data
  * resource table cannot be produced with the standard library. The unit tests of the exporter
  * cover tables (lib/notebook/to-ipynb.test.ts).
  */

@@ -1,9 +1,9 @@
 import { BUILT_SNAPSHOT_PATH as BUILT_SNAPSHOT, expect, test, type BrowserContext, type Page } from './test';
 import { addScenarios, openChat, send, waitForTurn } from './helpers';
-import { SNAPSHOT_CACHE_NAME } from '../workers/snapshot-store';
+import { SNAPSHOT_CACHE_NAME } from '../lib/targets/python/worker-url';
 
 /**
- * How Python starts on a first visit (workers/interpreter.ts): from the memory snapshot the build
+ * How Python starts on a first visit (lib/targets/python/engine/interpreter.ts): from the memory snapshot the build
  * made (scripts/build-snapshot.mjs), kept for the next start; without it, or when it does not load,
  * Python is initialised in the browser and makes a snapshot of its own. Every interpreter restored
  * from a snapshot draws its own random numbers.

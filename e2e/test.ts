@@ -2,7 +2,7 @@
  * The suite's `test`: Playwright's, with every test's browser a returning visitor's. A visitor who
  * has been here before holds the app's files in the HTTP cache, their compiled code in the code
  * cache (V8's for the scripts, and Pyodide's wasm module) and the Pyodide memory snapshot in Cache
- * Storage (workers/snapshot-store.ts), and no session: each test is still a new guest. Only the
+ * Storage (lib/targets/python/engine/snapshot-store.ts), and no session: each test is still a new guest. Only the
  * tests about a first visit pay for Python's cold start, the snapshot's making and the compiles:
  * `test.use({ firstVisit: true })` gives them an empty profile.
  *
@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect as baseExpect, type BrowserContext, type BrowserType, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
-import { SNAPSHOT_CACHE_NAME } from '../workers/snapshot-store';
+import { SNAPSHOT_CACHE_NAME } from '../lib/targets/python/worker-url';
 import { SNAPSHOT_DIGEST_KEY } from '../lib/targets/python/snapshot-digest.client';
 import { APP_SERVERS_URL } from './ports';
 import { patience, patientExpect } from './patience';

@@ -80,7 +80,7 @@ describe('unknown RUNPAD_* settings', () => {
         }
       }
     };
-    for (const dir of ['app', 'components', 'lib', 'scripts', 'workers', 'deploy', 'e2e']) walk(path.join(root, dir));
+    for (const dir of ['app', 'components', 'lib', 'scripts', 'deploy', 'e2e']) walk(path.join(root, dir));
     for (const file of ['playwright.config.ts', 'next.config.ts', 'instrumentation.ts', 'proxy.ts', '.env.example']) {
       if (fs.existsSync(path.join(root, file))) for (const match of fs.readFileSync(path.join(root, file), 'utf8').matchAll(/\bRUNPAD_[A-Z0-9_]*[A-Z0-9]\b/g)) used.add(match[0]);
     }

@@ -1,10 +1,12 @@
-// Bundles workers/*.worker.ts into public/workers/*.mjs as module workers (see ARCHITECTURE.md,
-// "Worker build"). webR's main-thread library is bundled into workers/r.worker.ts. The Python package under workers/python/ is embedded as a map of
-// path → source, written into Pyodide's filesystem when the worker starts, with the name of the
+// Bundles every *.worker.ts under lib/ (each target's engine folder, lib/targets/<target>/engine/,
+// and the dataset workers in lib/files/; scripts/engine-sources.mjs) into public/workers/*.mjs as
+// module workers (see ARCHITECTURE.md, "Worker build"). webR's main-thread library is bundled into
+// lib/targets/r/engine/r.worker.ts. The Python package under lib/targets/python/engine/runpad/ is
+// embedded as a map of path → source, written into Pyodide's filesystem when the worker starts, with the name of the
 // memory snapshot built from it (scripts/build-snapshot.mjs).
 import * as esbuild from 'esbuild';
-import fs from 'node:fs';
 import path from 'node:path';
+import { pageScripts, PAGE_SCRIPT_SUFFIX, workerScripts } from './engine-sources.mjs';
 import { pyodideVersion } from './pyodide-assets.mjs';
 import { listPythonFiles, pythonStart, readPythonSources, snapshotFileName } from './python-sources.mjs';
 import { writeOutputs } from './write-outputs.mjs';
@@ -26,13 +28,10 @@ const pythonSourcesPlugin = {
   },
 };
 
-const entryPoints = fs
-  .readdirSync(path.join(root, 'workers'))
-  .filter((name) => name.endsWith('.worker.ts'))
-  .map((name) => path.join(root, 'workers', name));
+const entryPoints = workerScripts(root).map(([name, file]) => ({ in: path.join(root, file), out: name }));
 // Modules a worker imports on first need, bundled beside the workers (their CSP allows /workers/):
-// the offline readers for Parquet, JSON and Excel (workers/duckdb/offline-tables.ts).
-const lazyModules = [{ in: path.join(root, 'workers/duckdb/offline-tables.ts'), out: 'offline-tables' }];
+// the offline readers for Parquet, JSON and Excel (lib/targets/sql/engine/offline-tables.ts).
+const lazyModules = [{ in: path.join(root, 'lib/targets/sql/engine/offline-tables.ts'), out: 'offline-tables' }];
 
 const result = await esbuild.build({
   entryPoints: [...entryPoints, ...lazyModules],
@@ -53,18 +52,12 @@ const result = await esbuild.build({
   alias: { '@': root },
   logLevel: 'warning',
 });
-// workers/*.client.ts run in the page, beside the workers they start (the Python boot script,
-// lib/targets/python/worker-url.ts): classic scripts (an async script tag cannot be a module and
-// still skip the parser), served from the same directory as <name>.js.
-const PAGE_SCRIPT_SUFFIX = '.client.ts';
-const pageEntryPoints = Object.fromEntries(
-  fs
-    .readdirSync(path.join(root, 'workers'))
-    .filter((name) => name.endsWith(PAGE_SCRIPT_SUFFIX))
-    .map((name) => [name.slice(0, -PAGE_SCRIPT_SUFFIX.length), path.join(root, 'workers', name)]),
-);
+// The *.client.ts directly in an engine folder run in the page, beside the workers they start (the
+// Python boot script, lib/targets/python/worker-url.ts): classic scripts (an async script tag
+// cannot be a module and still skip the parser), served from the same directory as <name>.js.
+const pageEntryPoints = Object.fromEntries(pageScripts(root).map(([name, file]) => [name, path.join(root, file)]));
 // Every page asks for the Python boot script: a build without it answered each page load with a 404.
-if (Object.keys(pageEntryPoints).length === 0) throw new Error(`build-workers: no page script (workers/*${PAGE_SCRIPT_SUFFIX}) found; the Python boot script would be missing`);
+if (Object.keys(pageEntryPoints).length === 0) throw new Error(`build-workers: no page script (lib/targets/<target>/engine/*${PAGE_SCRIPT_SUFFIX}) found; the Python boot script would be missing`);
 const pageResult = await esbuild.build({
   entryPoints: pageEntryPoints,
   write: false,

@@ -1,6 +1,6 @@
 // Copies DuckDB-wasm's engine into public/duckdb/<version>/ and bundles the module that loads it
 // beside it: the blocking (same-thread) bindings with the apache-arrow functions the bridge
-// (workers/duckdb/bridge.ts) uses, so the Python worker's own script stays small. Served by the app
+// (lib/targets/sql/engine/bridge.ts) uses, so the Python worker's own script stays small. Served by the app
 // itself under a versioned path, cached as immutable (next.config.ts). Cheap when nothing changed.
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';

@@ -1,8 +1,8 @@
 """Generates lib/targets/sql/notebook-python.generated.ts from the Python the worker runs.
 
 An exported notebook's SQL cells work as the app's do: the data files' table names
-(workers/python/runpad/dataset_tables.py) and the result table without pandas with its text form
-(workers/python/runpad/sql_results.py) are the worker's own Python, taken from its source by this
+(lib/targets/python/engine/runpad/dataset_tables.py) and the result table without pandas with its text form
+(lib/targets/python/engine/runpad/sql_results.py) are the worker's own Python, taken from its source by this
 script, renamed `_runpad_…` so they cannot collide with a notebook's own variables, and embedded
 in the notebook's setup cell (lib/targets/sql/notebook.ts); the table files' extensions are
 the worker's FORMATS. lib/targets/sql/notebook.test.ts fails when the generated file is not what
@@ -24,14 +24,14 @@ TARGET = "lib/targets/sql/notebook-python.generated.ts"
 
 # What the notebook takes from each source, in this order, and the name each gets there.
 TAKEN = {
-    "workers/python/runpad/dataset_tables.py": {
+    "lib/targets/python/engine/runpad/dataset_tables.py": {
         "FORMATS": "_RUNPAD_TABLE_FORMATS",
         "base_table_name": "_runpad_base_table_name",
         "unique_name": "_runpad_unique_name",
         "table_format": "_runpad_table_format",
         "table_names": "_runpad_table_names",
     },
-    "workers/python/runpad/sql_results.py": {
+    "lib/targets/python/engine/runpad/sql_results.py": {
         "TEXT_ROWS": "_RUNPAD_TEXT_ROWS",
         "TEXT_COLUMNS": "_RUNPAD_TEXT_COLUMNS",
         "TEXT_CELL_CHARS": "_RUNPAD_TEXT_CELL_CHARS",

@@ -1,4 +1,4 @@
-// Our Python package (workers/python/) as the worker embeds it, and the name of the memory snapshot
+// Our Python package (lib/targets/python/engine/runpad/) as the worker embeds it, and the name of the memory snapshot
 // built from it (scripts/build-snapshot.mjs). Shared by the worker build and the snapshot build, so
 // the name the worker asks for is the name the build wrote.
 import crypto from 'node:crypto';
@@ -7,12 +7,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const pythonRoot = path.join(root, 'workers/python');
-const start = JSON.parse(fs.readFileSync(path.join(root, 'workers/python-start.json'), 'utf8'));
+/** The folder that holds the package (runpad/): paths are relative to it, as Pyodide's file system has them. */
+export const pythonRoot = path.join(root, 'lib/targets/python/engine');
+const start = JSON.parse(fs.readFileSync(path.join(pythonRoot, 'python-start.json'), 'utf8'));
 /**
- * How the interpreter is started (workers/interpreter.ts, scripts/build-snapshot.mjs): its
+ * How the interpreter is started (lib/targets/python/engine/interpreter.ts, scripts/build-snapshot.mjs): its
  * environment, where our package lives, and the preload a snapshot holds: the package on sys.path
- * and the modules of workers/python-start.json imported.
+ * and the modules of lib/targets/python/engine/python-start.json imported.
  */
 export const pythonStart = {
   packageRoot: start.packageRoot,
@@ -37,7 +38,7 @@ export function listPythonFiles(dir = pythonRoot) {
     });
 }
 
-/** Path (relative to workers/python/) → source, in a stable order. */
+/** Path (relative to lib/targets/python/engine/, e.g. runpad/kernel.py) → source, in a stable order. */
 export function readPythonSources() {
   return Object.fromEntries(listPythonFiles().map((file) => [path.relative(pythonRoot, file), fs.readFileSync(file, 'utf8')]));
 }

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { checkConfiguration, loadEnvFiles } from './doctor.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCE_DIRS = ['app', 'components', 'lib', 'workers', 'public', 'scripts'];
+const SOURCE_DIRS = ['app', 'components', 'lib', 'public', 'scripts'];
 const SOURCE_FILES = ['package-lock.json', 'next.config.ts', 'proxy.ts', 'postcss.config.mjs', 'tsconfig.json'];
 
 /** While building, how often to say it is still building. */
@@ -42,7 +42,7 @@ const NOT_BUILT = /\.test\.tsx?$/;
 
 /**
  * Folders that hold no source: installed packages, the copied engines and built workers under
- * public/, and CPython's bytecode caches (tests that run workers/python under CPython write them).
+ * public/, and CPython's bytecode caches (tests that run lib/targets/python/engine/runpad under CPython write them).
  */
 const NOT_SOURCE_DIRS = new Set(['node_modules', 'pyodide', 'workers', '__pycache__']);
 

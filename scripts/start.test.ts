@@ -17,7 +17,7 @@ beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-start-'));
   fs.mkdirSync(path.join(root, 'scripts'));
   for (const file of ['start.mjs', 'doctor.mjs']) fs.copyFileSync(path.join(checkout, 'scripts', file), path.join(root, 'scripts', file));
-  for (const entry of ['node_modules', 'lib', 'app', 'components', 'workers', 'public', 'package.json', 'package-lock.json', 'tsconfig.json', 'next.config.ts']) {
+  for (const entry of ['node_modules', 'lib', 'app', 'components', 'public', 'package.json', 'package-lock.json', 'tsconfig.json', 'next.config.ts']) {
     fs.symlinkSync(path.join(checkout, entry), path.join(root, entry));
   }
 });
@@ -122,8 +122,8 @@ describe('whether the build is out of date', () => {
       expect(buildState(dir)).toEqual({ state: 'current' });
       at('lib/config.test.ts', 300);
       at('scripts/start.test.ts', 300);
-      // CPython's bytecode caches (a test that imports workers/python under CPython writes them).
-      at('workers/python/runpad/__pycache__/kernel.cpython-311.pyc', 300);
+      // CPython's bytecode caches (a test that imports lib/targets/python/engine/runpad under CPython writes them).
+      at('lib/targets/python/engine/runpad/__pycache__/kernel.cpython-311.pyc', 300);
       expect(buildState(dir)).toEqual({ state: 'current' });
       at('lib/config.server.ts', 400);
       at('package-lock.json', 500);

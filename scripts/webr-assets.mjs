@@ -12,6 +12,6 @@ export const webrVersion = JSON.parse(fs.readFileSync(path.join(webrDir, '..', '
 /**
  * What R needs at run time: the worker, R's wasm build with its Emscripten loader, BLAS/LAPACK,
  * and `vfs/` (the base library and fonts, fetched on demand). The REPL, tests, webR's main-thread
- * library (bundled into workers/r.worker.ts instead) and source maps are left out.
+ * library (bundled into lib/targets/r/engine/r.worker.ts instead) and source maps are left out.
  */
 export const RUNTIME_ENTRIES = ['webr-worker.js', 'R.js', 'R.wasm', 'libRblas.so', 'libRlapack.so', 'vfs'];

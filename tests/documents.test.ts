@@ -25,7 +25,7 @@ describe('the documents, as the code is', () => {
   it('the table of long files lists exactly the files over 300 lines', () => {
     const counts = new Map<string, number>();
     for (const file of repository().files) {
-      if (!/^(lib|components|app|workers)\//.test(file) || !/\.tsx?$/.test(file) || /\.(test|spec)\.tsx?$/.test(file)) continue;
+      if (!/^(lib|components|app)\//.test(file) || !/\.tsx?$/.test(file) || /\.(test|spec)\.tsx?$/.test(file)) continue;
       counts.set(file, fs.readFileSync(file, 'utf8').split('\n').length - 1);
     }
     expect(longFileProblems(listedLongFiles(fs.readFileSync('docs/ARCHITECTURE.md', 'utf8')), counts)).toEqual([]);
@@ -34,7 +34,7 @@ describe('the documents, as the code is', () => {
   it('the table of long functions lists exactly the functions over 150 lines', () => {
     const counts = new Map<string, number>();
     for (const file of repository().files) {
-      if (!/^(lib|components|app|workers)\//.test(file) || !/\.tsx?$/.test(file) || /\.(test|spec)\.tsx?$/.test(file) || file.endsWith('.d.ts')) continue;
+      if (!/^(lib|components|app)\//.test(file) || !/\.tsx?$/.test(file) || /\.(test|spec)\.tsx?$/.test(file) || file.endsWith('.d.ts')) continue;
       for (const [name, lines] of longFunctions(file, fs.readFileSync(file, 'utf8'), 150)) counts.set(name, lines);
     }
     const listed = listedLongFunctions(fs.readFileSync('docs/ARCHITECTURE.md', 'utf8'));
@@ -49,20 +49,20 @@ describe('the documents, as the code is', () => {
 
 describe('the checks of the documents', () => {
   const repo: Repository = {
-    files: new Set(['lib/chat/handle-chat.server.ts', 'bench/README.md', 'workers/python/runpad/sql.py', 'app/api/conversations/[id]/route.ts']),
+    files: new Set(['lib/chat/handle-chat.server.ts', 'bench/README.md', 'lib/targets/python/engine/runpad/sql.py', 'app/api/conversations/[id]/route.ts']),
     ignored: (p) => p.startsWith('public/workers'),
   };
 
   it('names a stale path in backticks, in prose, in a link and alone, and passes the ones that exist', () => {
     const text = [
       'The route (`lib/chat/handle-chat.ts`) and lib/chat/handle-chat.server.ts, `handle-chat.server.ts`, `handle-chat.ts`.',
-      'See [the bench](../bench/README.md) and [gone](../bench/NOTES-gone.md#a-section); `workers/python/runpad/`.',
+      'See [the bench](../bench/README.md) and [gone](../bench/NOTES-gone.md#a-section); `lib/targets/python/engine/runpad/`.',
       'Routes such as `app/api/conversations/[id]/route.ts`, `app/**/route.ts` (a pattern) and `lib/<target>/meta.ts` (a placeholder).',
       'Built: `public/workers/python-boot.js`; outside: `webr-worker.js`. A path ending a sentence: lib/chat/handle-chat.server.ts.',
       'Unicode and quotes around it: «`lib/ünïcode/file.ts`» "lib/x/\'quoted\'.ts"',
     ].join('\n');
     expect(namedPaths('docs/ARCHITECTURE.md', text).map(([, target]) => target)).toEqual(
-      expect.arrayContaining(['lib/chat/handle-chat.ts', 'lib/chat/handle-chat.server.ts', 'handle-chat.ts', 'bench/NOTES-gone.md', 'bench/README.md', 'workers/python/runpad/', 'app/api/conversations/[id]/route.ts', 'lib/ünïcode/file.ts']),
+      expect.arrayContaining(['lib/chat/handle-chat.ts', 'lib/chat/handle-chat.server.ts', 'handle-chat.ts', 'bench/NOTES-gone.md', 'bench/README.md', 'lib/targets/python/engine/runpad/', 'app/api/conversations/[id]/route.ts', 'lib/ünïcode/file.ts']),
     );
     const problems = missingPaths('docs/ARCHITECTURE.md', text, repo);
     expect(problems.map((p) => /`([^`]+)`/.exec(p)![1]).sort()).toEqual(['../bench/NOTES-gone.md', 'handle-chat.ts', 'lib/chat/handle-chat.ts', 'lib/x/', 'lib/ünïcode/file.ts'].sort());

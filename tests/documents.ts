@@ -2,7 +2,7 @@
  * What the documents say that the code can check (docs/ARCHITECTURE.md is the living map;
  * docs/DECISIONS.md the log of decisions):
  * - every repository path the map names exists: a path from a top folder (`lib/db/client.server.ts`,
- *   `workers/python/runpad/`), a link (`../bench/README.md`), or a file named alone in backticks
+ *   `lib/targets/python/engine/runpad/`), a link (`../bench/README.md`), or a file named alone in backticks
  *   (`handle-chat.server.ts`), which some folder must hold. A path into what the build makes
  *   (git-ignored: `public/workers/`) counts when git ignores it; the few names outside the
  *   repository are listed with where they live.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { importSpecifiers, layerProblems, readLayers } from './layers';
 
 function repositoryFiles(): Map<string, string> {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib', 'components', 'app', 'workers'], { encoding: 'utf8' });
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib', 'components', 'app'], { encoding: 'utf8' });
   const files = new Map<string, string>();
   for (const file of listed.split('\n')) if (/\.tsx?$/.test(file) && fs.existsSync(file)) files.set(file, fs.readFileSync(file, 'utf8'));
   return files;

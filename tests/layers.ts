@@ -5,7 +5,7 @@
  *   names folders of `lib/` (`lib/db/`) or `lib/` itself for the files directly in it;
  * - a module under `lib/` imports only its own folder and folders on lower floors: never a folder
  *   on its own floor or above, and never a folder the list does not name;
- * - no file imports itself back, through any chain, anywhere in lib/, app/, components/, workers/.
+ * - no file imports itself back, through any chain, anywhere in lib/, app/, components/.
  * Every import counts, type-only ones too: a type names a concept of the folder it comes from.
  * Imports are parsed with the TypeScript compiler (static, `export … from`, dynamic `import()`).
  */

@@ -3,7 +3,10 @@
  * (docs/ARCHITECTURE.md, "Layout"):
  * - `*.server.ts(x)` run only on the server and import 'server-only'; so do app's route handlers.
  * - `lib/**\/*.client.ts(x)` run only in the page (or its workers) and import 'client-only';
- *   `components/**` (but `*.server.tsx`), `workers/**` and every 'use client' module are page-side too.
+ *   `components/**` (but `*.server.tsx`), the engines (`lib/targets/<target>/engine/**`, what
+ *   they share in `lib/targets/shared/engine/**`), every `*.worker.ts` and every 'use client' module are
+ *   page-side too. An engine's files run in its workers (or, its `*.client.ts`, as a page script
+ *   the worker build bundles): they need no 'client-only', which guards Next's bundles.
  * - every other module under `lib/` is shared: it runs on either side, so it imports neither side's
  *   modules nor a server package.
  * - blobs and the database do not import each other's values, nor the targets the exporters that
@@ -30,12 +33,15 @@ export function valueImports(file: string, source: string, files: SourceFiles): 
   return found;
 }
 
+/** A file of an engine folder: a target's engine (lib/targets/<target>/engine/), or what engines share (lib/targets/shared/engine/). */
+export const isEngineFile = (file: string) => /^lib\/targets\/[^/]+\/engine\//.test(file);
+
 export type Side = 'server' | 'page' | 'shared' | 'other';
 
 export function sideOf(file: string, source: string): Side {
   if (/\.server\.tsx?$/.test(file) || /^app\/.*\/route\.ts$/.test(file)) return 'server';
   if (/^\s*(?:\/\*[\s\S]*?\*\/\s*)?['"]use client['"]/.test(source)) return 'page';
-  if (/\.client\.tsx?$/.test(file) || file.startsWith('workers/') || file.startsWith('components/')) return 'page';
+  if (/\.client\.tsx?$/.test(file) || isEngineFile(file) || file.endsWith('.worker.ts') || file.startsWith('components/')) return 'page';
   if (file.startsWith('lib/') && !file.startsWith('lib/testing/')) return 'shared';
   return 'other';
 }
@@ -49,7 +55,7 @@ export function sideProblems(files: SourceFiles): string[] {
     const side = sideOf(file, source);
     const imports = valueImports(file, source, files);
     if (/\.server\.tsx?$/.test(file) && !/^import 'server-only';$/m.test(source)) problems.push(`${file}: a .server module must import 'server-only'.`);
-    if (/^lib\/.*\.client\.tsx?$/.test(file) && !/^import 'client-only';$/m.test(source)) problems.push(`${file}: a .client module must import 'client-only'.`);
+    if (/^lib\/.*\.client\.tsx?$/.test(file) && !isEngineFile(file) && !/^import 'client-only';$/m.test(source)) problems.push(`${file}: a .client module must import 'client-only'.`);
     for (const [spec, target] of imports) {
       const targetSide = target ? sideOf(target, files.get(target) ?? '') : null;
       if (side === 'page' && targetSide === 'server') problems.push(`${file}: page-side code imports the server module ${target}.`);

@@ -1,11 +1,11 @@
 // The SQL target in the browser, for bench/targets.mjs: Pyodide from the same self-hosted files as
 // the app, the app's Python package written where the app's worker writes it, and a SQL cell run
-// through the call the app's worker makes (`__runpad_kernel.run_sql(code)`, workers/python.worker.ts).
+// through the call the app's worker makes (`__runpad_kernel.run_sql(code)`, lib/targets/python/engine/python.worker.ts).
 // The server substitutes the Pyodide version for the placeholder in the import below.
 const { loadPyodide } = await import('/pyodide/VERSION/pyodide.mjs');
 const pyodide = await loadPyodide({ indexURL: '/pyodide/VERSION/', stdout: () => undefined, stderr: () => undefined });
 
-// Where workers/interpreter.ts installs the package, and /data as the kernel uses it.
+// Where lib/targets/python/engine/interpreter.ts installs the package, and /data as the kernel uses it.
 const PACKAGE_ROOT = '/runpad-lib';
 const HARNESS_ROOT = '/bench-lib';
 const CSV_PATH = '/data/sales.csv';

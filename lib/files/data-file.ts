@@ -22,7 +22,7 @@ export function dataFileKey(file: DataFile): string {
   return `${file.name}@${file.location === 'dropped' ? file.dropId : file.sha256}`;
 }
 
-/** What names a dropped file's mount until it is kept (workers/device-mount.ts): `dropped-` and 32 hex digits. */
+/** What names a dropped file's mount until it is kept (lib/files/device-mount.ts): `dropped-` and 32 hex digits. */
 export const DROP_ID = /^dropped-[0-9a-f]{32}$/;
 
 /** A fresh drop id. */
@@ -45,7 +45,7 @@ export function expectedDeviceFile(files: readonly ListedFile[], name: string): 
 }
 
 /**
- * The SQL table a file in /data is (workers/python/runpad/dataset_tables.py, base_table_name):
+ * The SQL table a file in /data is (lib/targets/python/engine/runpad/dataset_tables.py, base_table_name):
  * `Sales 2024.csv` → `sales_2024`; a leading digit or `sqlite_` gets `t_`.
  */
 export function tableNameOf(file: string): string {

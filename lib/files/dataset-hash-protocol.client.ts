@@ -1,5 +1,5 @@
 /**
- * Messages between the page and the dataset hash worker (workers/dataset-hash.worker.ts), checked
+ * Messages between the page and the dataset hash worker (lib/files/dataset-hash.worker.ts), checked
  * on both sides. The page sends a Blob (a reference: no bytes are copied to send it); the worker
  * answers its SHA-256 and, when asked, the bytes it read (transferred, not copied).
  */

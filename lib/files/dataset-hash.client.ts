@@ -1,6 +1,6 @@
 /**
  * SHA-256 of a dataset, and its bytes, read off the page's thread by a small worker
- * (workers/dataset-hash.worker.ts), so that checking a 100 MB file before Python sees it does not
+ * (lib/files/dataset-hash.worker.ts), so that checking a 100 MB file before Python sees it does not
  * freeze the page. Where no worker can be started (or it fails), the page does it itself, as
  * before. Browser-only.
  */

@@ -1,5 +1,5 @@
 /**
- * Messages between the page and the keep worker (workers/device-keep.worker.ts), checked on both
+ * Messages between the page and the keep worker (lib/files/device-keep.worker.ts), checked on both
  * sides. The page sends the File (a reference: no bytes are copied to send it); the worker copies
  * it into the device's datasets directory (lib/files/device-files.client.ts) while hashing it, and
  * answers with facts, never words: the page words them (lib/files/keep-on-device.client.ts).

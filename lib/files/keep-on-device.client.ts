@@ -1,5 +1,5 @@
 /**
- * Keeps a file on this device (issue 39): the keep worker (workers/device-keep.worker.ts) copies it
+ * Keeps a file on this device (issue 39): the keep worker (lib/files/device-keep.worker.ts) copies it
  * into the device's datasets directory and hashes it in one pass, off the page's thread; this module
  * starts it, reports progress, and words what went wrong for the person (storage full: how much the
  * browser allows and what to do). The first file kept asks the browser to keep the storage

@@ -5,7 +5,7 @@ import { mimeBundleSchema } from './protocol';
 
 /** The Python copy, read by CPython itself (the file has no imports, so it runs outside Pyodide). */
 function pythonList(name: string): string[] {
-  const script = `import json, runpy; print(json.dumps(list(runpy.run_path("workers/python/runpad/mime_types.py")["${name}"])))`;
+  const script = `import json, runpy; print(json.dumps(list(runpy.run_path("lib/targets/python/engine/runpad/mime_types.py")["${name}"])))`;
   return JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8' })) as string[];
 }
 

@@ -2,7 +2,7 @@
  * The one list of display MIME types a run's output may carry: what the page renders, what the
  * server stores and exports, and (those marked `fromPython`) what the Python side passes on from
  * `_repr_mimebundle_` / `display(..., raw=True)`. The Python copy is
- * workers/python/runpad/mime_types.py; lib/runtime/mime-types.test.ts fails when the two differ.
+ * lib/targets/python/engine/runpad/mime_types.py; lib/runtime/mime-types.test.ts fails when the two differ.
  *
  * Anything else (text/html, application/javascript, …) is dropped where it enters: the page never
  * renders markup or code of a run's making.

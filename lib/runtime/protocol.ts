@@ -42,7 +42,7 @@ const base64OrBlobRef = z
 /** Vega-Lite MIME types (a JSON spec with inline data), rendered interactively in the page. */
 export const VEGALITE_MIME_TYPES = ['application/vnd.vegalite.v5+json', 'application/vnd.vegalite.v6+json'] as const;
 export type VegaLiteMimeType = (typeof VEGALITE_MIME_TYPES)[number];
-/** Bytes of one Vega-Lite spec as JSON (its data is inline). workers/python/runpad/formatters.py mirrors it. */
+/** Bytes of one Vega-Lite spec as JSON (its data is inline). lib/targets/python/engine/runpad/formatters.py mirrors it. */
 export const VEGALITE_SPEC_MAX_BYTES = 5_000_000;
 const vegaLiteSpecSchema = z
   .record(z.string(), z.unknown())

@@ -3,10 +3,9 @@
  * its target (lib/targets/<id>/meta.ts, `workers`) or among the page's own workers; a script no one
  * declared gets none, and this test names it.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TARGET_WORKERS } from '@/lib/targets/registry';
+import { workerScripts as builtWorkers } from '../../scripts/engine-sources.mjs';
 import { workerScriptCsp, type WorkerCspSettings } from './csp';
 
 const settings: WorkerCspSettings = {
@@ -20,11 +19,8 @@ const settings: WorkerCspSettings = {
 const origin = 'https://runpad.example';
 const csp = (pathname: string) => workerScriptCsp(pathname, origin, settings, TARGET_WORKERS);
 
-/** The worker scripts the build makes: workers/<name>.worker.ts → /workers/<name>.worker.mjs. */
-const workerScripts = fs
-  .readdirSync(path.join(process.cwd(), 'workers'))
-  .filter((name) => name.endsWith('.worker.ts'))
-  .map((name) => `/workers/${name.replace(/\.ts$/, '.mjs')}`);
+/** The worker scripts the build makes (scripts/engine-sources.mjs): every <name>.worker.ts under lib/ → /workers/<name>.worker.mjs. */
+const workerScripts = builtWorkers().map(([name]) => `/workers/${name}.mjs`);
 
 describe('worker policies', () => {
   it('finds the worker scripts the build makes', () => {

@@ -24,7 +24,7 @@ export function workerCsp(
 }
 
 /**
- * The R worker's policy (workers/r.worker.ts): it loads nothing itself but starts webR's worker
+ * The R worker's policy (lib/targets/r/engine/r.worker.ts): it loads nothing itself but starts webR's worker
  * from webR's directory (worker-src falls back to script-src), and fetches only the R package
  * repository (it asks once whether the repository answers).
  */

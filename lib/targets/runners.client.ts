@@ -7,11 +7,11 @@
  */
 import 'client-only';
 import { drawDotOutputs } from './graphviz/dot-outputs.client';
-import { createGraphvizRunner } from './graphviz/graphviz-runner.client';
+import { createGraphvizRunner } from './graphviz/runner.client';
 import { createJavaScriptRunner } from './javascript/runner.client';
 import { pythonEngine } from './python/engine.client';
 import { createPythonRunner } from './python/runner.client';
-import { createRRunner } from './r/r-runner.client';
+import { createRRunner } from './r/runner.client';
 import type { TargetId } from './registry';
 import type { PostProcessStep, RunnerSource, TargetRunner } from './runner';
 import type { RunnerEnv } from './runner-env';

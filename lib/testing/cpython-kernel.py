@@ -1,6 +1,6 @@
-"""The page's Python interpreter (workers/python/runpad) run by CPython for Node tests
+"""The page's Python interpreter (lib/targets/python/engine/runpad) run by CPython for Node tests
 (lib/testing/real-engines.ts): one Kernel, SQL cells and sql() answered by native DuckDB in the
-Node process through the bridge's protocol (workers/duckdb/bridge.ts). One JSON message a line:
+Node process through the bridge's protocol (lib/targets/sql/engine/bridge.ts). One JSON message a line:
 runs come in on stdin; queries go out on stdout and their answers come back on stdin."""
 
 import asyncio
@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "workers", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "targets", "python", "engine"))
 os.environ["MPLBACKEND"] = "module://runpad.mpl_backend"
 
 from runpad import duckdb_bridge, sql  # noqa: E402

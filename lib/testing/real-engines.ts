@@ -19,7 +19,7 @@ const PACKAGES = ['python3-pandas', 'python3-matplotlib', 'python3-numpy'];
 
 type Kind = 'integer' | 'number' | 'boolean' | 'string' | 'date' | 'datetime' | 'other';
 
-/** DuckDB's type name as the bridge's kinds (workers/duckdb/result.ts). */
+/** DuckDB's type name as the bridge's kinds (lib/targets/sql/engine/result.ts). */
 function kindOf(type: string): Kind {
   if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT)$/.test(type)) return 'integer';
   if (/^(FLOAT|DOUBLE|DECIMAL)/.test(type)) return 'number';

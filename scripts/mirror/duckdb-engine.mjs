@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 export async function openEngine() {
   const duckdb = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs');
   const engine = path.join(duckdbDistDir, DUCKDB_WASM_FILE);
-  // Both bundles name the app's engine, as the browser's bridge does (workers/duckdb/bridge.ts).
+  // Both bundles name the app's engine, as the browser's bridge does (lib/targets/sql/engine/bridge.ts).
   const bundles = { mvp: { mainModule: engine, mainWorker: '' }, eh: { mainModule: engine, mainWorker: '' } };
   const db = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
   await db.instantiate(() => undefined);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { duckdbExtensionPath } from '../../lib/package-sources/layout.mjs';
-import { extensionSettings } from '../../workers/duckdb/extension-settings';
+import { extensionSettings } from '../../lib/targets/sql/engine/extension-settings';
 import { mirrorDuckdbExtensions } from './duckdb.mjs';
 import { directoryRoute, fakeExtension, startServer, type TestServer } from './test-support';
 

@@ -14,7 +14,7 @@ import { replaceAtomically } from './replace.mjs';
 import { extensionProblem } from './wasm-extension.mjs';
 
 export const OFFICIAL_EXTENSION_REPOSITORY = 'https://extensions.duckdb.org';
-/** The readers the app loads on its own (workers/python/runpad/sql.py, EXTENSION_OF). */
+/** The readers the app loads on its own (lib/targets/python/engine/runpad/sql.py, EXTENSION_OF). */
 export const DEFAULT_EXTENSIONS = ['parquet', 'json', 'excel'];
 export const DEFAULT_OUT = 'public/duckdb-extensions';
 

@@ -58,7 +58,7 @@ describe('a mirror made by npm run mirror -- r', () => {
   it("is what the app's R loader installs from: library() of a package and its dependencies", async () => {
     const capture = fs.readFileSync(path.resolve('lib/targets/r/capture.R'), 'utf8');
     await webR.evalRVoid(capture);
-    // As the R worker sets it at start (workers/r.worker.ts).
+    // As the R worker sets it at start (lib/targets/r/engine/r.worker.ts).
     await webR.evalRVoid(`.runpad$repo <- ${JSON.stringify(`${mirror.origin}/r-repo/`)}\n.runpad$repo_reachable <- TRUE`);
     await webR.evalRVoid('.runpad$ensure_package("alpha")');
     const installed = await webR.evalRString('paste(vapply(c("alpha", "beta", "gamma"), function(p) as.character(packageVersion(p)), ""), collapse = " ")');

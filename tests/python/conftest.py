@@ -17,7 +17,7 @@ if _missing:
         + ": install " + " ".join(REQUIRED[name] for name in _missing) + " (Debian) or pip install " + " ".join(_missing)
     )
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "workers", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "lib", "targets", "python", "engine"))
 os.environ["MPLBACKEND"] = "module://runpad.mpl_backend"
 
 from runpad.kernel import Kernel  # noqa: E402

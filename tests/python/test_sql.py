@@ -1,7 +1,7 @@
 """The Python side of SQL (runpad.sql, runpad.duckdb_bridge, runpad.dataset_tables) against a
 fake bridge: DuckDB's Python wheel is not installable here, and the real engine is DuckDB-wasm in
 the browser (tested end to end in e2e/duckdb.spec.ts). The fake speaks the bridge's protocol
-(workers/duckdb/bridge.ts: JSON results, pending queries polled, files registered by path) over
+(lib/targets/sql/engine/bridge.ts: JSON results, pending queries polled, files registered by path) over
 sqlite3, understanding just the DuckDB table functions the glue writes (read_csv, read_json,
 read_parquet) and information_schema."""
 
@@ -54,7 +54,7 @@ class FakeBridge:
         self.cancelled = 0
         self.statements = []
         self.imports = []
-        # DuckDB's extensions whose file is at the source (workers/duckdb/bridge.ts, loadExtension)
+        # DuckDB's extensions whose file is at the source (lib/targets/sql/engine/bridge.ts, loadExtension)
         self.available_extensions = set()
         self.extension_loads = []
         self.restart_on_load = False
@@ -150,7 +150,7 @@ class FakeBridge:
             return json.dumps({"loaded": True, "reason": None, "restarted": False})
         return json.dumps({"loaded": False, "reason": f"https://mirror.example/duckdb/v-fake/wasm_eh/{name}.duckdb_extension.wasm could not be fetched", "restarted": False})
 
-    # -- the kept JavaScript readers (workers/duckdb/offline-tables.ts): JSON (and Arrow, as JSON here) read here; others fail
+    # -- the kept JavaScript readers (lib/targets/sql/engine/offline-tables.ts): JSON (and Arrow, as JSON here) read here; others fail
     async def importFile(self, path, fmt):
         self.imports.append(path)
         name = path.rsplit("/", 1)[-1]
@@ -234,7 +234,7 @@ def test_a_csv_is_a_table_read_by_duckdbs_reader_from_the_registered_file(cell, 
 
 def test_a_file_kept_on_the_device_is_a_view_read_in_place(cell, bridge, data_dir, tmp_path, monkeypatch):
     # The worker mounts a kept file under /mnt/device/<sha256>/ and links /data/<name> to it
-    # (workers/device-mount.ts): here a directory stands in for the mount.
+    # (lib/files/device-mount.ts): here a directory stands in for the mount.
     mount = tmp_path / "mnt" / "device"
     (mount / ("a" * 64)).mkdir(parents=True)
     (mount / ("a" * 64) / "dataset").write_text(SALES_CSV)

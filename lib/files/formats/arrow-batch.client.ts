@@ -2,7 +2,7 @@
  * Columns of values as Arrow record batches, the form DuckDB-wasm takes a table in without text in
  * between (`insertArrowFromIPCStream`). Each column travels as one Arrow type DuckDB reads as it
  * is (integers, floats, booleans, dates, timestamps, times, decimals, text, bytes) and is cast on
- * arrival to DuckDB's own type for it (workers/duckdb/offline-tables.ts). Pure: no DOM, no DuckDB.
+ * arrival to DuckDB's own type for it (lib/targets/sql/engine/offline-tables.ts). Pure: no DOM, no DuckDB.
  */
 import 'client-only';
 import {

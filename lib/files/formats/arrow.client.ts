@@ -1,7 +1,7 @@
 /**
  * Arrow IPC files (`.arrow`, Feather v2 `.feather`, and the IPC stream format) with apache-arrow:
  * the columns as the SQL types DuckDB gets from Arrow, and the rows. DuckDB itself receives the
- * file's record batches unchanged (workers/duckdb/offline-tables.ts), so its types are Arrow's own;
+ * file's record batches unchanged (lib/targets/sql/engine/offline-tables.ts), so its types are Arrow's own;
  * this reader serves the preview the model is told.
  */
 import 'client-only';

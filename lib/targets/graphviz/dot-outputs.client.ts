@@ -71,5 +71,5 @@ export async function withDrawnDiagrams(result: RunResult, draw: DrawDot): Promi
   return { ...result, outputs };
 }
 
-/** What workers/python/runpad/formatters.py puts beside DOT when Python gave no text of its own. */
+/** What lib/targets/python/engine/runpad/formatters.py puts beside DOT when Python gave no text of its own. */
 export const DEFAULT_DOT_TEXT = '<Graphviz diagram>';

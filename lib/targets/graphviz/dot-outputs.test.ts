@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import { withDrawnDiagrams, type DrawDot } from './dot-outputs.client';
-import { diagramBundle } from './graphviz-runner.client';
+import { diagramBundle } from './runner.client';
 
 const dotOutput = (dot: string, text = '<Graphviz diagram>'): Output => ({ output_type: 'display_data', data: { 'text/vnd.graphviz': dot, 'text/plain': text } });
 const run = (outputs: Output[]): RunResult => ({ status: 'ok', durationMs: 1, outputs });

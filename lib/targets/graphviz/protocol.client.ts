@@ -1,5 +1,5 @@
 /**
- * Messages between the page and the Graphviz worker (workers/graphviz.worker.ts), and the limits
+ * Messages between the page and the Graphviz worker (lib/targets/graphviz/engine/graphviz.worker.ts), and the limits
  * both sides enforce. The page creates the worker, then hands it a private MessagePort with one
  * `connect` message on the worker's global scope; everything after that travels on the port.
  *

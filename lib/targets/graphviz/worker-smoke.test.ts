@@ -1,5 +1,5 @@
 /**
- * Bundles workers/graphviz.worker.ts the way scripts/build-workers.mjs does and runs the bundle in
+ * Bundles lib/targets/graphviz/engine/graphviz.worker.ts the way scripts/build-workers.mjs does and runs the bundle in
  * a Node worker thread dressed as a dedicated worker (self, message events, postMessage), with
  * every network API replaced by a trap. It checks what unit tests of the parts cannot: Graphviz
  * starts without the network, the worker removes the network APIs, it listens only on the port it
@@ -83,7 +83,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphviz-worker-'));
   const bundle = path.join(dir, 'graphviz.worker.mjs');
   await build({
-    entryPoints: [path.join(root, 'workers/graphviz.worker.ts')],
+    entryPoints: [path.join(root, 'lib/targets/graphviz/engine/graphviz.worker.ts')],
     outfile: bundle,
     bundle: true,
     format: 'esm',

@@ -1,5 +1,5 @@
 /**
- * Messages between the page and the JavaScript worker (workers/javascript.worker.ts). The page
+ * Messages between the page and the JavaScript worker (lib/targets/javascript/engine/javascript.worker.ts). The page
  * makes one worker per run and hands it a private MessagePort with one `connect` message; the run
  * request and every reply travel on the port. Each side parses what it receives: the worker runs
  * model-written code, so its replies are untrusted. Imports only zod and the run failure union.

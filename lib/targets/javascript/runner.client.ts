@@ -1,6 +1,6 @@
 /**
  * The JavaScript target's runner (browser-only): each run gets a fresh dedicated worker
- * (workers/javascript.worker.ts) on a private port, terminated when the run ends. The time limit
+ * (lib/targets/javascript/engine/javascript.worker.ts) on a private port, terminated when the run ends. The time limit
  * and Stop terminate it too, so a loop that never ends costs nothing after its limit; with no
  * state there is nothing to lose or replay. Everything the worker sends is parsed (it runs
  * model-written code) and kept within the run's output caps.

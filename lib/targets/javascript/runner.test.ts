@@ -1,5 +1,5 @@
 /**
- * The JavaScript runner's contract against a stand-in for workers/javascript.worker.ts that
+ * The JavaScript runner's contract against a stand-in for lib/targets/javascript/engine/javascript.worker.ts that
  * speaks its protocol on the private port: printed text streamed as stdout/stderr, the last value
  * as a result, an error as the code's own failure with its line, the time limit and Stop by
  * terminating the worker, and a reply it cannot read ended at once.

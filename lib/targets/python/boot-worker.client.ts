@@ -1,5 +1,5 @@
 /**
- * The Python worker the page's boot script starts (workers/python-boot.client.ts), handed to the
+ * The Python worker the page's boot script starts (lib/targets/python/engine/python-boot.client.ts), handed to the
  * first kernel. The interpreter then loads while the page's JavaScript downloads and hydrates,
  * instead of after it. Later kernels (restarts, other conversations) start their own.
  */

@@ -12,7 +12,7 @@ import { RunFailureError } from '@/lib/runtime/run-failure';
 import type { RunPhase } from '../runner';
 import type { WorkerHandle } from './worker-handle.client';
 
-/** Files that become SQL tables (workers/python/runpad/dataset_tables.py FORMATS). */
+/** Files that become SQL tables (lib/targets/python/engine/runpad/dataset_tables.py FORMATS). */
 const TABLE_FILE = /\.(csv|tsv|json|jsonl|ndjson|parquet|xlsx|arrow|feather)$/i;
 
 export class KernelDatasets {

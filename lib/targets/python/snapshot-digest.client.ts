@@ -1,5 +1,5 @@
 /**
- * The Pyodide memory snapshot a browser keeps (Cache Storage, workers/snapshot-store.ts) is
+ * The Pyodide memory snapshot a browser keeps (Cache Storage, lib/targets/python/engine/snapshot-store.ts) is
  * restored only when its SHA-256 is the one this page recorded when the worker stored it. Cache
  * Storage is written by any same-origin context (another worker, a page); a snapshot is the whole
  * interpreter's memory, so a written one would run its writer's code in every conversation. The

@@ -17,14 +17,14 @@ export type WorkerInitOptions = {
   /** Shared interrupt flag; the kernel writes 2 (SIGINT) to stop a run. */
   interruptBuffer: Uint8Array;
   caps: OutputCaps;
-  /** DuckDB, the SQL engine, started in the worker on first need (workers/duckdb/bridge.ts). */
+  /** DuckDB, the SQL engine, started in the worker on first need (lib/targets/sql/engine/bridge.ts). */
   duckdb: DuckdbLocation;
 };
 
 /**
  * The signal the kernel writes into the interrupt buffer (when it holds nothing else) every
  * FLUSH_EVERY_MS while a run goes on: Python's handler sends the text printed so far, so a print
- * just before a long computation shows without waiting for the next print (workers/python/runpad/streams.py).
+ * just before a long computation shows without waiting for the next print (lib/targets/python/engine/runpad/streams.py).
  * SIGUSR1: Pyodide ignores every signal but SIGINT unless a handler is installed.
  */
 export const FLUSH_SIGNAL = 10;
@@ -37,7 +37,7 @@ export type DuckdbLocation = {
   extensionRepository: string;
 };
 
-/** What the interpreter runs: Python, or SQL in the same namespace (workers/python/runpad/sql.py). */
+/** What the interpreter runs: Python, or SQL in the same namespace (lib/targets/python/engine/runpad/sql.py). */
 export type RunLanguage = 'python' | 'sql';
 
 export type ProgressCallback = (phase: StartPhase) => void;
@@ -59,7 +59,7 @@ export interface PythonWorkerApi {
   /** Whether the package source answers (its lock file, fetched through the loader's own path). */
   probePackageSource(): Promise<unknown>;
   writeFile(path: string, bytes: Uint8Array): Promise<unknown>;
-  /** Makes a file kept on the device (its OPFS File, and its handle for reads during runs) readable at /data/<name>, read in place (workers/device-mount.ts). */
+  /** Makes a file kept on the device (its OPFS File, and its handle for reads during runs) readable at /data/<name>, read in place (lib/files/device-mount.ts). */
   mountDeviceFile(name: string, sha256: string, file: Blob, handle: FileSystemFileHandle | null): Promise<unknown>;
   readFile(path: string): Promise<unknown>;
 }
@@ -70,7 +70,7 @@ export type StartPhase = z.infer<typeof startPhaseSchema>;
 export const initResultSchema = z.object({
   pythonVersion: z.string(),
   pyodideVersion: z.string(),
-  /** The kept Pyodide snapshot's digest, for the page to record, and whether one was discarded (workers/interpreter.ts). */
+  /** The kept Pyodide snapshot's digest, for the page to record, and whether one was discarded (lib/targets/python/engine/interpreter.ts). */
   snapshot: z.object({ kept: z.string().regex(/^[0-9a-f]{64}$/).nullable(), discarded: z.enum(['mismatch', 'unrecorded']).nullable() }),
 });
 export const heapBytesSchema = z.number().nonnegative();

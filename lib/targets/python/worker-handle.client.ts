@@ -76,7 +76,7 @@ export class WorkerHandle {
     // Without cross-origin isolation there is no SharedArrayBuffer: timeouts then kill the worker.
     const shared = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated;
     // Four bytes, though Pyodide reads one: the worker waits on them as an Int32Array (a sleeping
-    // run blocks there instead of spinning, and an interrupt wakes it: workers/python/runpad/waiting.py).
+    // run blocks there instead of spinning, and an interrupt wakes it: lib/targets/python/engine/runpad/waiting.py).
     this.interruptBuffer = new Uint8Array(shared ? new SharedArrayBuffer(4) : new ArrayBuffer(4), 0, 1);
     // The page's boot script may already have started this worker (and its interpreter).
     this.worker = takeBootWorker(config.workerUrl) ?? new Worker(withSnapshotDigest(config.workerUrl), PYTHON_WORKER_OPTIONS);

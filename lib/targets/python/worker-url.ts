@@ -4,10 +4,13 @@
  * and even before the page has hydrated (see components/chat/engine-boot.server.tsx).
  */
 const WORKER_PATH = '/workers/python.worker.mjs';
-/** The page's starter of that worker (workers/python-boot.client.ts, built to public/workers/). */
+/** The page's starter of that worker (lib/targets/python/engine/python-boot.client.ts, built to public/workers/). */
 const BOOT_SCRIPT_PATH = '/workers/python-boot.js';
 
-/** Query parameter names, read back by the worker (workers/interpreter.ts). */
+/** The Cache Storage name the worker keeps Pyodide memory snapshots under (engine/snapshot-store.ts); also read by the e2e suite's returning visitors (e2e/test.ts). */
+export const SNAPSHOT_CACHE_NAME = 'runpad-pyodide-snapshot-v1';
+
+/** Query parameter names, read back by the worker (lib/targets/python/engine/interpreter.ts). */
 export const BOOT_PARAMS = { index: 'index', packages: 'packages', lock: 'lock' } as const;
 /** The boot script's one parameter: the worker URL it starts. */
 export const BOOT_SCRIPT_PARAM = 'worker';

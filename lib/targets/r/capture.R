@@ -1,5 +1,5 @@
 # Runpad's R side (lib/targets/r): evaluates one run's code and returns what it did as a list of
-# events, in order. The R worker (workers/r.worker.ts) converts them into the output protocol
+# events, in order. The R worker (lib/targets/r/engine/r.worker.ts) converts them into the output protocol
 # (lib/targets/r/events.client.ts); nothing here trusts the page or is trusted by it.
 #
 # - Every top-level expression is evaluated in the global environment; a visible value is printed as
@@ -16,7 +16,7 @@
 local({
   runpad <- new.env()
 
-  # Set by the worker at start (workers/r.worker.ts): the package repository and the output caps.
+  # Set by the worker at start (lib/targets/r/engine/r.worker.ts): the package repository and the output caps.
   runpad$repo <- "https://repo.r-wasm.org/"
   runpad$repo_reachable <- FALSE
   runpad$caps <- list(rows = 1000L, columns = 200L, chars = 200000L, stream_bytes = 1000000L, plot_width = 700L, plot_height = 500L)

@@ -19,7 +19,7 @@ export const r = defineTarget({
     'write files for the user to /output/. Packages beyond the base library (ggplot2, dplyr) may be unavailable: prefer base R.',
   prompt:
     "runs R (webR) with its own state, separate from Python's. Use it when the user asks for R, or for classical statistics where R's output is the reference (summary(lm(...)), glm, t.test, anova). Base R is there (stats, graphics, grDevices, utils, grid, datasets); plots from plot(), hist(), boxplot() are captured as images; a data frame or matrix left as the last value is shown as a table; /data files are readable (`read.csv('/data/sales.csv')`).",
-  // The page asks R's repository once, when R starts (workers/r.worker.ts), and sends the answer with each request.
+  // The page asks R's repository once, when R starts (lib/targets/r/engine/r.worker.ts), and sends the answer with each request.
   packagesPrompt: {
     unknown: 'Packages beyond base R are downloaded from the R package repository on library() when it answers; when it does not, library() fails at once saying so: then do not retry, use base R.',
     reachable: 'Packages beyond base R (ggplot2, dplyr…) are downloaded from the R package repository on library(); the first library() of each takes a moment.',

@@ -1,5 +1,5 @@
 /**
- * Messages between the page and the R worker (workers/r.worker.ts). The page creates the worker,
+ * Messages between the page and the R worker (lib/targets/r/engine/r.worker.ts). The page creates the worker,
  * then hands it a private MessagePort with one `connect` message (carrying where webR's files and
  * the package repository are); everything after that travels on the port. Each side parses what it
  * receives with these schemas; the page treats every reply as untrusted (R code can post too).
@@ -38,7 +38,7 @@ export const requestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run'), id: z.int(), code: z.string() }),
   z.object({ type: z.literal('write-file'), id: z.int(), path: z.string().regex(/^\/data\/[^/]+$/), bytes: z.instanceof(Uint8Array) }),
   z.object({ type: z.literal('read-file'), id: z.int(), path: z.string().regex(/^\/output\/[^\0]+$/) }),
-  /** A file kept on the device (or just dropped), mounted read-only where it lies and linked at /data/<name> (workers/device-mount.ts). */
+  /** A file kept on the device (or just dropped), mounted read-only where it lies and linked at /data/<name> (lib/files/device-mount.ts). */
   z.object({
     type: z.literal('mount-file'),
     id: z.int(),

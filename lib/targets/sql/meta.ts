@@ -1,6 +1,6 @@
 /**
  * The SQL target (server-safe). SQL runs on DuckDB-wasm inside the conversation's Python worker
- * (workers/duckdb/, workers/python/runpad/sql.py), so SQL and Python share one world: the same
+ * (lib/targets/sql/engine/, lib/targets/python/engine/runpad/sql.py), so SQL and Python share one world: the same
  * /data tables, `_sql` and `sql()`; its runner is the interpreter's, in SQL mode.
  */
 import { DATA_FORMATS_PROMPT } from '@/lib/files/formats/prompt';

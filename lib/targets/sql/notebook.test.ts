@@ -1,7 +1,7 @@
 /**
  * The exported notebook's SQL helpers are the Python the app's worker runs, not a second copy:
  * the result table of the notebook (`_RunpadSqlTable`, in SQL_SETUP_SOURCE) is generated from
- * workers/python/runpad/sql_results.py (scripts/generate-notebook-python.py), prints exactly what
+ * lib/targets/python/engine/runpad/sql_results.py (scripts/generate-notebook-python.py), prints exactly what
  * the app's SqlTable prints, its data files get the tables names the worker gives them (in the
  * notebook's Python and in the TypeScript that lists them), and the generated file is current.
  */
@@ -19,7 +19,7 @@ const ROWS: Array<Array<string | number | null>> = [
 ];
 
 function python(script: string): string {
-  return execFileSync('python3', ['-c', script], { encoding: 'utf8', cwd: 'workers/python', input: JSON.stringify({ columns: COLUMNS, rows: ROWS, setup: SQL_SETUP_SOURCE }) });
+  return execFileSync('python3', ['-c', script], { encoding: 'utf8', cwd: 'lib/targets/python/engine', input: JSON.stringify({ columns: COLUMNS, rows: ROWS, setup: SQL_SETUP_SOURCE }) });
 }
 
 describe("the notebook's SQL helpers", () => {
@@ -57,7 +57,7 @@ files = data["files"]
 print(json.dumps([table_names([f for f in files if table_format(f)]), namespace["_runpad_sql_table_names"](files)]))
 `;
     const input = JSON.stringify({ files, setup: SQL_SETUP_SOURCE });
-    const [worker, notebook] = JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8', cwd: 'workers/python', input })) as [Record<string, string>, Record<string, string>];
+    const [worker, notebook] = JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8', cwd: 'lib/targets/python/engine', input })) as [Record<string, string>, Record<string, string>];
     expect(worker['sales_2024.csv']).toBe('sales_2024');
     expect(notebook).toEqual(worker);
     expect(Object.fromEntries(sqlTableNames(files))).toEqual(worker);

@@ -26,7 +26,7 @@ export function isTableFile(fileName: string): boolean {
 }
 
 /**
- * The table a data file becomes, as the worker names it (workers/python/runpad/dataset_tables.py,
+ * The table a data file becomes, as the worker names it (lib/targets/python/engine/runpad/dataset_tables.py,
  * base_table_name): its name without the last extension, lowercased, every character outside
  * `[a-z0-9_]` replaced by `_`; `data` when that is empty; `t_` in front when it starts with a digit
  * or with `sqlite_` (reserved by SQLite).
@@ -70,13 +70,13 @@ export function sqlCellSource(query: string): string {
 }
 
 /**
- * Defines what Runpad's Python has for SQL, as the app has it (workers/python/runpad/sql.py):
+ * Defines what Runpad's Python has for SQL, as the app has it (lib/targets/python/engine/runpad/sql.py):
  * `sql(query)`, `sql_table(name, data)` and `_sql` (the last SQL cell's result), plus
  * `_runpad_sql(query)`, which SQL cells call. Helper names start with `_runpad_` so they do not
  * collide with the conversation's own variables; imports happen inside the functions for the
  * same reason. Without the `duckdb` package every one of them fails saying how to install it.
  * The table names and the result table without pandas are the worker's own Python
- * (workers/python/runpad/dataset_tables.py, sql_results.py), generated into WORKER_PYTHON by
+ * (lib/targets/python/engine/runpad/dataset_tables.py, sql_results.py), generated into WORKER_PYTHON by
  * scripts/generate-notebook-python.py.
  */
 export const SQL_SETUP_SOURCE = String.raw`# Runpad's SQL outside Runpad: sql(query), sql_table(name, data), _sql and the SQL cells run in

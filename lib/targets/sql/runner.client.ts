@@ -1,6 +1,6 @@
 /**
  * The SQL target's runner (browser-only): the conversation's Python interpreter in SQL mode, where
- * DuckDB runs (workers/duckdb/), sharing its state, ledger and restarts. Starting it also starts
+ * DuckDB runs (lib/targets/sql/engine/), sharing its state, ledger and restarts. Starting it also starts
  * DuckDB, so the engine loads while the model is still writing its query.
  */
 import 'client-only';

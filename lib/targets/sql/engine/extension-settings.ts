@@ -12,7 +12,7 @@
  */
 import { duckdbExtensionUrl } from '@/lib/package-sources/layout.mjs';
 
-/** The extensions of the formats Runpad reads (workers/python/runpad/sql_engine.py, EXTENSION_OF). */
+/** The extensions of the formats Runpad reads (lib/targets/python/engine/runpad/sql_engine.py, EXTENSION_OF). */
 export const READER_EXTENSIONS = ['parquet', 'json', 'excel'] as const;
 export type ReaderExtension = (typeof READER_EXTENSIONS)[number];
 

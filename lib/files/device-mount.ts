@@ -23,7 +23,7 @@
  * after the keep links /data/<name> to the kept copy instead (docs/DECISIONS.md, 2026-12-07).
  *
  * Used by the Python worker (Pyodide's FS, DuckDB's reads); the same layout is used for R
- * (workers/r.worker.ts), whose reads are webR's own WORKERFS.
+ * (lib/targets/r/engine/r.worker.ts), whose reads are webR's own WORKERFS.
  */
 
 import { DROP_ID } from '@/lib/files/data-file';

@@ -17,7 +17,7 @@ import { OUTPUT_CAPS } from '@/lib/runtime/limits';
 import type { RunFailure } from '@/lib/runtime/run-failure';
 import { rPackagesIndexUrl } from '@/lib/package-sources/layout.mjs';
 import { lockDownRWorker, webrWorkerLockdownSource } from './r-lockdown';
-import { DEVICE_MOUNT_FILE, deviceMountPath } from './device-mount';
+import { DEVICE_MOUNT_FILE, deviceMountPath } from '@/lib/files/device-mount';
 
 let webR: WebR | null = null;
 
@@ -79,7 +79,7 @@ async function startR(baseUrl: string, repoUrl: string): Promise<{ r: WebR; repo
     ].join('\n'),
   );
   // Before any user code: webR's worker loses storage, messaging, workers and sockets, its network
-  // is limited to webR's files and the repository (workers/r-lockdown.ts); then this worker too.
+  // is limited to webR's files and the repository (lib/targets/r/engine/r-lockdown.ts); then this worker too.
   const allowed = [new URL(baseUrl, self.location.href).href, new URL(repoUrl, self.location.href).href];
   const locked = await r.evalRString('webr::eval_js(code)', { env: { code: webrWorkerLockdownSource(allowed) } });
   if (locked !== 'locked') throw new Error('the R sandbox could not be set up');

@@ -5,7 +5,7 @@
  *
  * - Files in /data are read by DuckDB in the ranges it asks for: the runtime's `readFile` copies
  *   the requested range into DuckDB's heap, from an uploaded file's bytes in Pyodide's in-memory
- *   file system, or from the disk for a file kept on the device (workers/device-mount.ts: its
+ *   file system, or from the disk for a file kept on the device (lib/files/device-mount.ts: its
  *   read-only access handle during a run, else FileReaderSync). Never a second copy of the whole file.
  * - A statement runs as a pending query polled in slices, so Python checks the interrupt flag
  *   between slices and Stop cancels the query, keeping both engines' state.

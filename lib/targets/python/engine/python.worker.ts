@@ -6,12 +6,12 @@ import * as Comlink from 'comlink';
 import type { PyodideAPI } from 'pyodide';
 import { FLUSH_EVERY_MS, FLUSH_SIGNAL, type DuckdbLocation, type OutputMessage, type ProgressCallback, type PythonWorkerApi, type RunLanguage, type WorkerInitOptions } from '@/lib/targets/python/worker-api.client';
 import { bootLocationOf, InterpreterStarter } from './interpreter';
-import { lockDown, type KernelNetwork } from './lockdown';
+import { lockDown, type KernelNetwork } from '@/lib/targets/shared/engine/lockdown';
 import { capMemoryGrowth } from './memory-cap';
 import { PackageLoader } from './packages';
 import { RUN_LIMITS } from '@/lib/runtime/limits';
-import { startDuckdb, type DuckdbBridge, type FileRanges } from './duckdb/bridge';
-import { closeDeviceFiles, deviceReaderOf, mountDeviceFile, openDeviceFiles, unlinkDeviceLink, type EmscriptenFs, type SyncReadable } from './device-mount';
+import { startDuckdb, type DuckdbBridge, type FileRanges } from '@/lib/targets/sql/engine/bridge';
+import { closeDeviceFiles, deviceReaderOf, mountDeviceFile, openDeviceFiles, unlinkDeviceLink, type EmscriptenFs, type SyncReadable } from '@/lib/files/device-mount';
 import { mentionsSql } from '@/lib/targets/python/mentions-sql.client';
 
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
@@ -60,7 +60,7 @@ function heapBytesOf(py: PyodideAPI): number {
 /**
  * A file of the interpreter's file system as DuckDB reads it, or null: an uploaded file (in memory)
  * as a view of its bytes, no copy; a file kept on the device (a link to its WORKERFS mount) as
- * ranges read from the disk on demand (workers/device-mount.ts).
+ * ranges read from the disk on demand (lib/files/device-mount.ts).
  */
 function fileSource(py: PyodideAPI, path: string): FileRanges | null {
   let node: { contents?: ArrayBufferView | Blob | null; usedBytes?: number };

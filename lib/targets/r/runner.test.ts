@@ -1,5 +1,5 @@
 /**
- * The R runner's page side against a stand-in for workers/r.worker.ts that speaks its protocol on
+ * The R runner's page side against a stand-in for lib/targets/r/engine/r.worker.ts that speaks its protocol on
  * the private port: what the page learns of R's package repository when R starts, and what a run
  * says of earlier R runs this R has not run (after a reload without restore).
  */
@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as deviceFiles from '@/lib/files/device-files.client';
 import { newDropId } from '@/lib/files/data-file';
 import { connectMessageSchema, R_LIMITS, requestSchema, type Reply } from './protocol.client';
-import { RRunner } from './r-runner.client';
+import { RRunner } from './runner.client';
 
 /** A worker that answers `ready` (with the repository's answer) and runs every run as `ok`, or answers runs as `answer` says. */
 function fakeWorker(packages: 'reachable' | 'unreachable', answer?: (id: number) => unknown) {

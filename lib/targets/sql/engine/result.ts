@@ -1,5 +1,5 @@
 /**
- * A query's Arrow result as the JSON the Python side reads (workers/python/runpad/duckdb_bridge.py):
+ * A query's Arrow result as the JSON the Python side reads (lib/targets/python/engine/runpad/duckdb_bridge.py):
  * column names, one kind per column, and rows as arrays. Values become what JSON can carry without
  * loss the Python side cannot undo: 64-bit integers as numbers when exact, else as decimal strings;
  * dates and timestamps as ISO text (Python turns them back into date/datetime).

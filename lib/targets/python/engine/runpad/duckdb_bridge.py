@@ -1,4 +1,4 @@
-"""DuckDB as Python sees it: the bridge the worker hands over (workers/duckdb/bridge.ts), or why
+"""DuckDB as Python sees it: the bridge the worker hands over (lib/targets/sql/engine/bridge.ts), or why
 DuckDB could not start.
 
 The bridge runs DuckDB-wasm on the worker's own thread, so every call here is synchronous. A
@@ -148,12 +148,12 @@ def started():
 
 async def import_file(path, fmt):
     """Reads a Parquet, JSON or Excel file with the kept JavaScript readers into the table named by
-    its path (workers/duckdb/offline-tables.ts); {"ok": True, "rows": n} or {"ok": False, "message"}."""
+    its path (lib/targets/sql/engine/offline-tables.ts); {"ok": True, "rows": n} or {"ok": False, "message"}."""
     return json.loads(str(await bridge().importFile(path, fmt)))
 
 
 async def load_extension(name):
-    """Loads DuckDB's extension `name` when its file is at the source (workers/duckdb/bridge.ts):
+    """Loads DuckDB's extension `name` when its file is at the source (lib/targets/sql/engine/bridge.ts):
     {"loaded": bool, "reason": str or None, "restarted": bool}."""
     return json.loads(str(await bridge().loadExtension(name)))
 

@@ -1,5 +1,5 @@
 /**
- * Runs `graphviz` cells in the page: one Graphviz worker (workers/graphviz.worker.ts) on a private
+ * Runs `graphviz` cells in the page: one Graphviz worker (lib/targets/graphviz/engine/graphviz.worker.ts) on a private
  * port, each render raced against the run's time limit — past it the worker is terminated (a
  * layout cannot be interrupted) and the next render starts a fresh one. The result is a run like
  * any other: an SVG (shown as an image) plus a PNG drawn from it in the page, for the model.

@@ -23,7 +23,7 @@ FORMATS = {
     ".feather": "arrow",
 }
 
-# Where the worker mounts files kept on the device; /data/<name> links there (workers/device-mount.ts).
+# Where the worker mounts files kept on the device; /data/<name> links there (lib/files/device-mount.ts).
 DEVICE_MOUNT_ROOT = "/mnt/device/"
 
 

@@ -8,7 +8,7 @@
  * `fetch` and `XMLHttpRequest` for what it must reach (its own files, read lazily, and the R package
  * repository) behind a guard that refuses every other URL and cannot be taken off.
  */
-import { BLOCKED_GLOBALS, removeEverywhere } from './lockdown';
+import { BLOCKED_GLOBALS, removeEverywhere } from '@/lib/targets/shared/engine/lockdown';
 
 /** What webR's worker loses outright: storage, messaging, workers, sockets, script loading. */
 const WEBR_BLOCKED_GLOBALS = ['caches', 'indexedDB', 'BroadcastChannel', 'Worker', 'SharedWorker', 'WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport', 'importScripts'] as const;

@@ -18,7 +18,7 @@ FORMAT_NAME = {"parquet": "Parquet", "json": "JSON", "jsonl": "JSON Lines", "xls
 KEPT_READER_ONLY = {"arrow"}
 _SQL_CALL = re.compile(r"\bsql(_table)?\s*\(")
 # read_xlsx(path, sheet = 'Costs'): DuckDB's excel extension takes its options with `=`; the kept
-# reader's stand-in (a table macro, workers/duckdb/offline-tables.ts) takes named options with `:=`
+# reader's stand-in (a table macro, lib/targets/sql/engine/offline-tables.ts) takes named options with `:=`
 # only, and would read `sheet = 'Costs'` as a comparison in the place of its first option.
 _XLSX_SHEET_OPTION = re.compile(r"(\bread_xlsx\s*\([^()]*?\bsheet)\s*=(?!=)", re.IGNORECASE)
 

@@ -11,7 +11,7 @@ import { loadGraphviz, renderDot } from '@/lib/targets/graphviz/render-dot.clien
 import { sanitizeSvg } from '@/lib/targets/graphviz/sanitize-svg.client';
 import { connectMessageSchema, renderRequestSchema, type WorkerReply } from '@/lib/targets/graphviz/protocol.client';
 
-// Not workers/lockdown.ts: that one is the Python kernel's, which lends fetch back while it loads packages.
+// Not lib/targets/shared/engine/lockdown.ts: that one is the Python kernel's, which lends fetch back while it loads packages.
 const NETWORK_GLOBALS = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport', 'importScripts'];
 
 /** Deletes each name from the global object and its prototypes (fetch lives on WorkerGlobalScope.prototype). */

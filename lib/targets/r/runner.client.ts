@@ -1,5 +1,5 @@
 /**
- * Runs `r` cells in the page (browser only): one R worker (workers/r.worker.ts) per conversation,
+ * Runs `r` cells in the page (browser only): one R worker (lib/targets/r/engine/r.worker.ts) per conversation,
  * on a private port, so R's state (variables, loaded packages, /data) persists between runs.
  *
  * - A run past its time limit, or stopped by the user, is interrupted through webR's

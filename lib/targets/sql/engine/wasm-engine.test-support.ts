@@ -1,7 +1,7 @@
 /**
  * DuckDB-wasm's Node build (the browser's engine) set up as the bridge sets it up (its extension
  * settings: no extension ever fetched), with the kept readers' import target over it. For tests
- * that put files into it through workers/duckdb/offline-tables.ts. DuckDB-wasm and exceljs's tslib
+ * that put files into it through lib/targets/sql/engine/offline-tables.ts. DuckDB-wasm and exceljs's tslib
  * set globals as they load: a test file using it stubs `DUCKDB_RUNTIME` first, so it runs apart.
  */
 import { createRequire } from 'node:module';

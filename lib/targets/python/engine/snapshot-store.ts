@@ -4,8 +4,7 @@
  * our Python package's sources). The Cache Storage object is captured when the store is made,
  * because lockDown() later removes `caches` from the worker's globals; user code cannot reach it.
  */
-/** Also read by the e2e suite's returning visitors (e2e/test.ts). */
-export const SNAPSHOT_CACHE_NAME = 'runpad-pyodide-snapshot-v1';
+import { SNAPSHOT_CACHE_NAME } from '@/lib/targets/python/worker-url';
 
 export type SnapshotStore = {
   load(): Promise<Uint8Array<ArrayBuffer> | null>;
