@@ -6,7 +6,7 @@
 // memory snapshot built from it (scripts/build-snapshot.mjs).
 import * as esbuild from 'esbuild';
 import path from 'node:path';
-import { pageScripts, PAGE_SCRIPT_SUFFIX, workerScripts } from './engine-sources.mjs';
+import { pageScripts, PAGE_SCRIPT_SUFFIX, workerBuildOptions, workerScripts } from './engine-sources.mjs';
 import { pyodideVersion } from './pyodide-assets.mjs';
 import { listPythonFiles, pythonStart, readPythonSources, snapshotFileName } from './python-sources.mjs';
 import { writeOutputs } from './write-outputs.mjs';
@@ -34,23 +34,11 @@ const entryPoints = workerScripts(root).map(([name, file]) => ({ in: path.join(r
 const lazyModules = [{ in: path.join(root, 'lib/targets/sql/engine/offline-tables.ts'), out: 'offline-tables' }];
 
 const result = await esbuild.build({
+  ...workerBuildOptions(root),
   entryPoints: [...entryPoints, ...lazyModules],
   write: false,
   outdir: path.join(root, 'public/workers'),
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  // Always minified: the worker script is on the cold-start path (the source map keeps it debuggable).
-  minify: true,
-  sourcemap: true,
-  external: ['/pyodide/*'],
   plugins: [pythonSourcesPlugin],
-  // R's side of the R target (lib/targets/r/capture.R) is embedded as text.
-  loader: { '.R': 'text' },
-  alias: { '@': root },
-  logLevel: 'warning',
 });
 // The *.client.ts directly in an engine folder run in the page, beside the workers they start (the
 // Python boot script, lib/targets/python/worker-url.ts): classic scripts (an async script tag

@@ -1,7 +1,8 @@
 // Where the engines' sources are, found by globbing (ARCHITECTURE.md, "Worker build"): each target
 // keeps its engine in its own folder, lib/targets/<target>/engine/, and what the engines share is
-// in lib/targets/shared/engine/. Read by the worker build (scripts/build-workers.mjs) and by the tests that
-// keep the layout (tests/engines.test.ts, lib/security/csp.test.ts).
+// in lib/targets/shared/engine/. Read by the worker build (scripts/build-workers.mjs) and by the
+// tests that keep the layout (tests/engines.test.ts, lib/security/csp.test.ts,
+// tests/toy-target.test.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +51,28 @@ export function workerScripts(root = repositoryRoot) {
 export function pageScripts(root = repositoryRoot) {
   const found = engineFolders(root).flatMap((folder) => filesUnder(root, folder).filter((file) => path.posix.dirname(file) === folder && file.endsWith(PAGE_SCRIPT_SUFFIX)));
   return uniqueNames(found, (file) => path.posix.basename(file, PAGE_SCRIPT_SUFFIX));
+}
+
+/**
+ * How a worker script is bundled (scripts/build-workers.mjs; the suite's toy target, tests/toy-target.test.ts):
+ * an ES module worker, `@/` the repository at `root`.
+ */
+export function workerBuildOptions(root = repositoryRoot) {
+  return {
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    // Always minified: the worker script is on the cold-start path (the source map keeps it debuggable).
+    minify: true,
+    sourcemap: true,
+    external: ['/pyodide/*'],
+    // R's side of the R target (lib/targets/r/capture.R) is embedded as text.
+    loader: { '.R': 'text' },
+    alias: { '@': root },
+    logLevel: 'warning',
+  };
 }
 
 function uniqueNames(files, nameOf) {
