@@ -4,6 +4,7 @@ import { AdminPeople } from '@/components/account/admin-people';
 import { AdminUsage } from '@/components/account/admin-usage';
 import { AdminAccess } from '@/components/admin/admin-access.server';
 import { AdminAudit } from '@/components/admin/admin-audit.server';
+import { AdminGroups } from '@/components/admin/admin-groups.server';
 import { ShareAudit } from '@/components/admin/share-audit.server';
 import { resolveIdentity } from '@/lib/auth/current-user.server';
 import { getConfig } from '@/lib/config.server';
@@ -48,6 +49,7 @@ async function AdminPage() {
       />
       <AdminUsage />
       <AdminAccess currentUserId={result.identity.userId} />
+      <AdminGroups />
       <AdminAudit />
       <ShareAudit />
     </main>

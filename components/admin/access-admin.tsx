@@ -5,11 +5,10 @@
  * role, have a password-reset link mailed to the account (without a mail server: shown once, and
  * not offered for an admin's or an owner's account). Every write is refused or done in words (role=status).
  */
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { useHydrated } from '@/components/ui/use-hydrated';
 import { z } from 'zod';
-import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
+import { readJsonAs } from '@/lib/http/error-body.client';
+import { adminButton as button, adminField as field, useAdminWrite } from './use-admin-write';
 
 type InvitationView = { id: string; email: string; role: string; expiresAt: string };
 /** invited: an open invitation names this email, so the sign-up may be a squat and is not offered for approval. */
@@ -22,33 +21,11 @@ type Shown = { title: string; link: string; expiresAt: string; emailed: boolean 
 const sentLinkSchema = z.object({ link: z.url(), expiresAt: z.string(), emailed: z.boolean().nullable() });
 /** A password link mailed to the account's own email: the admin is told, never shown it. */
 const mailedSchema = z.object({ emailed: z.literal(true) });
-const button = 'rounded border border-zinc-300 px-2 py-0.5 text-sm disabled:opacity-60 dark:border-zinc-700';
-const field = 'rounded border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-950';
 const when = (iso: string) => new Date(iso).toLocaleString();
 
 export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, accounts }: Props) {
-  const router = useRouter();
-  const [message, setMessage] = useState<string | null>(null);
+  const { write, message, setMessage, disabled } = useAdminWrite();
   const [shown, setShown] = useState<Shown | null>(null);
-  const [busy, setBusy] = useState(false);
-  const hydrated = useHydrated();
-
-  /** One write: refused in the server's words, else `done` and the page's lists reloaded. */
-  const write = async (url: string, method: string, body: object | null, done: (response: Response) => Promise<string | null>) => {
-    setBusy(true);
-    setMessage(null);
-    try {
-      const response = await fetch(url, { method, ...(body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) }).catch(() => null);
-      if (!response?.ok) {
-        setMessage(await failureWords(response, 'The change could not be saved: Runpad could not be reached. Try again.'));
-        return;
-      }
-      setMessage(await done(response));
-      router.refresh();
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const showLink = (title: string) => async (response: Response) => {
     const sent = await readJsonAs(response, sentLinkSchema);
@@ -73,21 +50,7 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
           {message}
         </p>
       )}
-      {shown && (
-        <section aria-label="Link to hand over" className="rounded-lg border border-zinc-300 p-3 dark:border-zinc-700">
-          <p className="text-sm font-medium">{shown.title}</p>
-          <p className="mt-1 text-xs text-zinc-700 dark:text-zinc-300">
-            Works once, until {when(shown.expiresAt)}.{' '}
-            {shown.emailed === true ? 'It was also mailed.' : shown.emailed === false ? 'The mail could not be sent (see the server log): hand the link over yourself.' : 'Hand it over yourself: no mail server is configured.'}
-          </p>
-          <div className="mt-2 flex gap-2">
-            <input readOnly value={shown.link} aria-label="Link" data-testid="shown-link" className={`${field} flex-1 font-mono`} onFocus={(event) => event.currentTarget.select()} />
-            <button type="button" className={button} onClick={() => void navigator.clipboard?.writeText(shown.link).then(() => setMessage('Link copied.'), () => setMessage('Select the link and copy it.'))}>
-              Copy
-            </button>
-          </div>
-        </section>
-      )}
+      {shown && <LinkHandover shown={shown} onCopied={setMessage} />}
 
       <section aria-labelledby="invite-heading">
         <h2 id="invite-heading" className="text-lg font-semibold">
@@ -108,7 +71,7 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
             <option value="member">member</option>
             <option value="admin">admin</option>
           </select>
-          <button type="submit" disabled={busy || !hydrated} className={button}>
+          <button type="submit" disabled={disabled} className={button}>
             Invite
           </button>
         </form>
@@ -122,7 +85,7 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
                 <span className="flex-1">
                   {invitation.email} · {invitation.role} · until {when(invitation.expiresAt)}
                 </span>
-                <button type="button" className={button} disabled={busy || !hydrated} onClick={() => void write(`/api/admin/invitations/${invitation.id}`, 'DELETE', null, async () => `The invitation for ${invitation.email} was revoked.`)}>
+                <button type="button" className={button} disabled={disabled} onClick={() => void write(`/api/admin/invitations/${invitation.id}`, 'DELETE', null, async () => `The invitation for ${invitation.email} was revoked.`)}>
                   Revoke
                 </button>
               </li>
@@ -147,14 +110,14 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
                     {person.invited && <span className="block text-xs text-zinc-700 dark:text-zinc-300">An invitation is open for this email: this sign-up may not be theirs. Refuse it; the invited person uses their link.</span>}
                   </span>
                   {!person.invited && (
-                    <button type="button" className={button} disabled={busy || !hydrated} onClick={() => void write(`/api/admin/accounts/${person.id}`, 'PATCH', { approved: true }, async () => `${person.email} was approved and can sign in.`)}>
+                    <button type="button" className={button} disabled={disabled} onClick={() => void write(`/api/admin/accounts/${person.id}`, 'PATCH', { approved: true }, async () => `${person.email} was approved and can sign in.`)}>
                       Approve
                     </button>
                   )}
                   <button
                     type="button"
                     className={button}
-                    disabled={busy || !hydrated}
+                    disabled={disabled}
                     onClick={() => void write(`/api/admin/accounts/${person.id}`, 'DELETE', null, async () => `The sign-up of ${person.email} was refused and deleted.`)}
                   >
                     Refuse
@@ -166,6 +129,35 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
         </section>
       )}
 
+      <AccountsSection accounts={accounts} mailConfigured={mailConfigured} write={write} disabled={disabled} showLink={showLink} />
+    </div>
+  );
+}
+
+/** A link an admin hands over (an invitation, a password link): until when it works, whether it was mailed, Copy. */
+function LinkHandover({ shown, onCopied }: { shown: Shown; onCopied: (words: string) => void }) {
+  return (
+    <section aria-label="Link to hand over" className="rounded-lg border border-zinc-300 p-3 dark:border-zinc-700">
+      <p className="text-sm font-medium">{shown.title}</p>
+      <p className="mt-1 text-xs text-zinc-700 dark:text-zinc-300">
+        Works once, until {when(shown.expiresAt)}.{' '}
+        {shown.emailed === true ? 'It was also mailed.' : shown.emailed === false ? 'The mail could not be sent (see the server log): hand the link over yourself.' : 'Hand it over yourself: no mail server is configured.'}
+      </p>
+      <div className="mt-2 flex gap-2">
+        <input readOnly value={shown.link} aria-label="Link" data-testid="shown-link" className={`${field} flex-1 font-mono`} onFocus={(event) => event.currentTarget.select()} />
+        <button type="button" className={button} onClick={() => void navigator.clipboard?.writeText(shown.link).then(() => onCopied('Link copied.'), () => onCopied('Select the link and copy it.'))}>
+          Copy
+        </button>
+      </div>
+    </section>
+  );
+}
+
+type Write = ReturnType<typeof useAdminWrite>['write'];
+
+/** The accounts and their roles: Make admin or member, and a password link (mailed, or shown to hand over). */
+function AccountsSection({ accounts, mailConfigured, write, disabled, showLink }: { accounts: AccountView[]; mailConfigured: boolean; write: Write; disabled: boolean; showLink: (title: string) => (response: Response) => Promise<string | null> }) {
+  return (
       <section aria-labelledby="accounts-heading">
         <h2 id="accounts-heading" className="text-lg font-semibold">
           Accounts and roles
@@ -192,7 +184,7 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
                     <button
                       type="button"
                       className={button}
-                      disabled={busy || !hydrated}
+                      disabled={disabled}
                       onClick={() => {
                         const role = account.role === 'admin' ? 'member' : 'admin';
                         void write(`/api/admin/accounts/${account.id}`, 'PATCH', { role }, async () => `${account.email} is now ${role === 'admin' ? 'an admin' : 'a member'}.`);
@@ -202,7 +194,7 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
                     </button>
                   )}
                   {account.passwordLink && (
-                    <button type="button" className={button} disabled={busy || !hydrated} onClick={() => void write(`/api/admin/accounts/${account.id}/password-reset`, 'POST', null, mailConfigured ? async (response) => ((await readJsonAs(response, mailedSchema)) ? `A link that sets a password was mailed to ${account.email}.` : 'Done, but the answer could not be read: reload the page.') : showLink(`Link that sets a password for ${account.email}${account.hasPassword ? '' : ' (this account has none yet)'}`))}>
+                    <button type="button" className={button} disabled={disabled} onClick={() => void write(`/api/admin/accounts/${account.id}/password-reset`, 'POST', null, mailConfigured ? async (response) => ((await readJsonAs(response, mailedSchema)) ? `A link that sets a password was mailed to ${account.email}.` : 'Done, but the answer could not be read: reload the page.') : showLink(`Link that sets a password for ${account.email}${account.hasPassword ? '' : ' (this account has none yet)'}`))}>
                       {mailConfigured ? 'Mail a password link' : 'Password link'}
                     </button>
                   )}
@@ -212,6 +204,5 @@ export function AccessAdmin({ inviteMode, mailConfigured, invitations, pending, 
           </tbody>
         </table>
       </section>
-    </div>
   );
 }

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { GranteesEditor } from '@/components/chat/grantees-editor';
 import { may } from '@/lib/access/authorize.server';
 import { projectView } from '@/lib/access/projects.server';
 import { resolveIdentity } from '@/lib/auth/current-user.server';
@@ -40,15 +41,22 @@ async function ProjectPage({ params }: { params: Promise<{ id: string }> }) {
         </p>
       </Section>
       <Section id="members" title="Members">
-        <ul className="mt-2 divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
-          {project.members.length === 0 && <li className="py-2 text-zinc-600 dark:text-zinc-400">Only its owner.</li>}
-          {project.members.map((member) => (
-            <li key={member.id} className="flex flex-wrap gap-2 py-2">
-              <span className="min-w-0 flex-1 break-all">{member.email ?? `Group: ${member.groupName ?? 'a deleted group'}`}</span>
-              <span className="text-zinc-600 dark:text-zinc-400">{ROLE_WORDS[member.role]}</span>
-            </li>
-          ))}
-        </ul>
+        {project.role === 'use' ? (
+          <ul className="mt-2 divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
+            {project.members.length === 0 && <li className="py-2 text-zinc-600 dark:text-zinc-400">Only its owner.</li>}
+            {project.members.map((member) => (
+              <li key={member.id} className="flex flex-wrap gap-2 py-2">
+                <span className="min-w-0 flex-1 break-all">{member.email ?? `Group: ${member.groupName ?? 'a deleted group'}`}</span>
+                <span className="text-zinc-600 dark:text-zinc-400">{ROLE_WORDS[member.role]}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          // Its owner and whoever can edit it add and remove members: people by email, or groups.
+          <div className="mt-2 text-sm">
+            <GranteesEditor listUrl={`/api/projects/${project.id}`} listKey="members" base={`/api/projects/${project.id}/members`} label="Add a member by email" listLabel="Members" withRole />
+          </div>
+        )}
       </Section>
       <Section id="conversations" title="Your conversations in it">
         <ul className="mt-2 space-y-1 text-sm">
