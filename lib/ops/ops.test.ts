@@ -2,14 +2,16 @@
  * `npm run backup`, `npm run restore` and `npm run move-to-postgres`, on embedded data directories
  * in a temporary directory and on fresh databases of the machine's Postgres server. Each command
  * runs once as an operator types it (`npm run …`, in a process of its own, configured by the
- * environment), which tests its wiring; a backup refused because another process has the database
- * open needs a second process too. Every other round trip calls the same commands in this process
- * (lib/ops/commands.server.ts), with the settings the environment would give: each spawned command opens
- * PGlite and applies every migration in a new process, and twelve of them were the unit lane's
- * slowest file. After each round trip a conversation, its messages, its uploaded file (the same
- * bytes) and its share link are read back through the app's own queries.
+ * environment), which tests its wiring. Every other round trip calls the same commands in this
+ * process (lib/ops/commands.server.ts), with the settings the environment would give: each spawned
+ * command opens PGlite and applies every migration in a new process, and twelve of them were the
+ * unit lane's slowest file. A backup refused because another process has the database open runs
+ * here too, against a lock naming another live process, as a running server's does. After each round trip a
+ * conversation, its messages, its uploaded file (the same bytes) and its share link are read back
+ * through the app's own queries.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -228,14 +230,21 @@ describe('backup and restore of an embedded instance', { timeout: 300_000 }, () 
   });
 
   it('refuses to back up an embedded database another process has open, naming it', async () => {
-    const { close } = await createDb({ dataDir: path.join(source, 'pglite') }, { holder: 'the Runpad server' });
+    // The other process: a live one on this host whose lock (lib/db/embedded-lock.server.ts) holds
+    // the database, as a running server's does; the command runs in this process.
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const lock = `${path.join(source, 'pglite')}.lock`;
     try {
-      const result = await npmRun('backup', [path.join(root, 'while-open.tar.gz')], { dataDir: source });
+      fs.writeFileSync(lock, JSON.stringify({ pid: other.pid, host: os.hostname(), holder: 'the Runpad server' }));
+      const result = await inProcess(['backup', path.join(root, 'while-open.tar.gz')], { dataDir: source });
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`is in use by the Runpad server (process ${process.pid}). Stop it first`);
+      expect(result.stderr).toContain(`is in use by the Runpad server (process ${other.pid}). Stop it first`);
       expect(fs.existsSync(path.join(root, 'while-open.tar.gz'))).toBe(false);
+      expect(fs.existsSync(lock)).toBe(true);
     } finally {
-      await close();
+      other.kill();
+      await once(other, 'exit');
+      fs.rmSync(lock, { force: true });
     }
   });
 
