@@ -12,6 +12,8 @@ import {
   Decimal,
   Float32,
   Float64,
+  Int8,
+  Int16,
   Int32,
   Int64,
   makeData,
@@ -20,8 +22,11 @@ import {
   TimeMicrosecond,
   TimestampMicrosecond,
   TimestampNanosecond,
+  Uint8,
+  Uint16,
   Uint32,
   Uint64,
+  Type,
   Utf8,
   type DataType,
   type Vector,
@@ -30,7 +35,7 @@ import { cellOf, type Cell, type SqlType, type TableColumn } from './table.clien
 
 /** How a column's values travel. */
 export type Transport =
-  | { kind: 'int32' | 'uint32' | 'int64' | 'uint64' | 'float' | 'double' | 'bool' | 'date' | 'timestamp' | 'timestamp_ns' | 'time' | 'text' | 'blob' }
+  | { kind: 'int8' | 'int16' | 'int32' | 'uint8' | 'uint16' | 'uint32' | 'int64' | 'uint64' | 'float' | 'double' | 'bool' | 'date' | 'timestamp' | 'timestamp_ns' | 'time' | 'text' | 'blob' }
   | { kind: 'decimal'; precision: number; scale: number };
 
 const DAY_MS = 86_400_000;
@@ -134,11 +139,15 @@ export function bigEndianSigned(bytes: Uint8Array): bigint {
 
 type FixedKind = Exclude<Transport['kind'], 'bool' | 'decimal' | 'text' | 'blob'>;
 type Fixed = { type: () => DataType; make: (length: number) => FixedArray; convert: (value: unknown) => number | bigint };
-type FixedArray = Int32Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
+type FixedArray = Int8Array | Int16Array | Uint8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
 
 /** The fixed-width transports: Arrow's type, its array, and a value as it is stored. */
 const FIXED: Record<FixedKind, Fixed> = {
+  int8: { type: () => new Int8(), make: (n) => new Int8Array(n), convert: toNumber },
+  int16: { type: () => new Int16(), make: (n) => new Int16Array(n), convert: toNumber },
   int32: { type: () => new Int32(), make: (n) => new Int32Array(n), convert: toNumber },
+  uint8: { type: () => new Uint8(), make: (n) => new Uint8Array(n), convert: toNumber },
+  uint16: { type: () => new Uint16(), make: (n) => new Uint16Array(n), convert: toNumber },
   uint32: { type: () => new Uint32(), make: (n) => new Uint32Array(n), convert: toNumber },
   int64: { type: () => new Int64(), make: (n) => new BigInt64Array(n), convert: toBigInt },
   uint64: { type: () => new Uint64(), make: (n) => new BigUint64Array(n), convert: (value) => BigInt.asUintN(64, toBigInt(value)) },
@@ -202,4 +211,35 @@ const TRANSPORT_OF: Record<SqlType, Transport> = {
 /** Rows of cells (JSON, Excel) as one record batch, each column travelling as its kind of cell. */
 export function rowsBatch(columns: readonly TableColumn[], rows: readonly Cell[][]): Table {
   return arrowBatch(columns.map((column, i) => ({ values: rows.map((row) => row[i] ?? null), transport: TRANSPORT_OF[column.type] })));
+}
+
+const INT_TYPES: Record<string, string> = { '8': 'TINYINT', '16': 'SMALLINT', '32': 'INTEGER', '64': 'BIGINT' };
+
+/** The type DuckDB gives a column of this Arrow type (the transports' types only; null for any other). */
+export function duckdbTypeOfArrow(type: DataType): string | null {
+  switch (type.typeId) {
+    case Type.Int: {
+      const int = type as Int32;
+      const name = INT_TYPES[String(int.bitWidth)];
+      return name ? `${int.isSigned ? '' : 'U'}${name}` : null;
+    }
+    case Type.Float:
+      return (type as Float64).precision === 2 ? 'DOUBLE' : 'FLOAT';
+    case Type.Bool:
+      return 'BOOLEAN';
+    case Type.Date:
+      return 'DATE';
+    case Type.Timestamp:
+      return (type as TimestampMicrosecond).unit === 2 ? 'TIMESTAMP' : (type as TimestampNanosecond).unit === 3 ? 'TIMESTAMP_NS' : null;
+    case Type.Time:
+      return 'TIME';
+    case Type.Decimal:
+      return `DECIMAL(${(type as Decimal).precision},${(type as Decimal).scale})`;
+    case Type.Utf8:
+      return 'VARCHAR';
+    case Type.Binary:
+      return 'BLOB';
+    default:
+      return null;
+  }
 }

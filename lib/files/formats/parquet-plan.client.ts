@@ -16,11 +16,11 @@ import type { TableColumn } from './table.client';
 export type ColumnPlan = { name: string; transport: Transport; raw: boolean; prepare?: (value: unknown) => unknown; text?: (value: unknown) => unknown };
 
 const TRANSPORT_OF_TYPE: Record<string, Transport['kind']> = {
-  TINYINT: 'int32',
-  SMALLINT: 'int32',
+  TINYINT: 'int8',
+  SMALLINT: 'int16',
   INTEGER: 'int32',
-  UTINYINT: 'uint32',
-  USMALLINT: 'uint32',
+  UTINYINT: 'uint8',
+  USMALLINT: 'uint16',
   UINTEGER: 'uint32',
   BIGINT: 'int64',
   UBIGINT: 'uint64',

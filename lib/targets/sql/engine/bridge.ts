@@ -271,7 +271,7 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
         query: (statement: string) => void conn.query(statement),
         registerBuffer: (buffer: string, bytes: Uint8Array) => db.registerFileBuffer(buffer, bytes),
         dropBuffer: (buffer: string) => db.dropFile(buffer),
-        insertArrow: (table: string, stream: Uint8Array) => db.insertArrowFromIPCStream(connId, stream, { name: table, create: true }),
+        insertArrow: (table: string, stream: Uint8Array, create = true) => db.insertArrowFromIPCStream(connId, stream, { name: table, create }),
       };
       // The kept readers ask for byte ranges: read from the interpreter's memory for an upload, from the disk for a file kept on the device.
       const file = {

@@ -12,8 +12,9 @@
 // First: exceljs (below) must find setImmediate as it loads in the locked-down worker.
 import './set-immediate';
 import type { AsyncBuffer } from 'hyparquet';
-import { tableToIPC } from 'apache-arrow';
+import { tableToIPC, type Table } from 'apache-arrow';
 import { arrowColumns, readArrowTable } from '@/lib/files/formats/arrow.client';
+import { duckdbTypeOfArrow } from '@/lib/files/formats/arrow-batch.client';
 export { bytesAsFile } from '@/lib/files/formats/parquet.client';
 import { openTable, type TableReader } from '@/lib/files/formats/read-table.client';
 import { declaredType, FormatReadError, formatFailureText, type TableColumn, type TabularFormat } from '@/lib/files/formats/table.client';
@@ -23,8 +24,8 @@ export type ImportTarget = {
   query(sql: string): void;
   registerBuffer(name: string, bytes: Uint8Array): void;
   dropBuffer(name: string): void;
-  /** Creates table `table` from an Arrow IPC stream, its types Arrow's own. */
-  insertArrow(table: string, stream: Uint8Array): void;
+  /** Creates table `table` from an Arrow IPC stream, its types Arrow's own; with `create` false, appends the stream's rows to it. */
+  insertArrow(table: string, stream: Uint8Array, create?: boolean): void;
 };
 
 export type ImportAnswer = { ok: true; rows: number; columns: TableColumn[] } | { ok: false; message: string };
@@ -113,9 +114,15 @@ export function arrivalExpression(column: TableColumn, index: number): string {
   return `CAST(c${index} AS ${declaredType(column)})`;
 }
 
+/** Whether every column of `batch` lands in DuckDB as `columns`' declared type (then no cast is needed). */
+function landsAsDeclared(batch: Table, columns: readonly TableColumn[]): boolean {
+  return batch.schema.fields.every((field, i) => columns[i] !== undefined && !columns[i].entriesType && duckdbTypeOfArrow(field.type) === declaredType(columns[i]));
+}
+
 /**
  * Creates table `path` with `reader`'s columns and inserts its Arrow record batches, one at a
- * time: each lands in a scratch table as Arrow's types and is cast into the table.
+ * time: a batch whose columns all arrive as the table's types is appended as it is; any other
+ * lands in a scratch table as Arrow's types and is cast into the table.
  */
 async function fillTable(target: ImportTarget, path: string, format: TabularFormat, fileName: string, reader: TableReader): Promise<ImportAnswer> {
   const { columns } = reader;
@@ -127,6 +134,8 @@ async function fillTable(target: ImportTarget, path: string, format: TabularForm
   try {
     await reader.batches((batch) => {
       if (batch.numRows === 0) return;
+      rows += batch.numRows;
+      if (landsAsDeclared(batch, columns)) return target.insertArrow(path, tableToIPC(batch, 'stream'), false);
       scratch += 1;
       const name = `runpad_import_${scratch}`;
       target.insertArrow(name, tableToIPC(batch, 'stream'));
@@ -135,7 +144,6 @@ async function fillTable(target: ImportTarget, path: string, format: TabularForm
       } finally {
         target.query(`DROP TABLE IF EXISTS ${quoteIdentifier(name)}`);
       }
-      rows += batch.numRows;
     });
   } catch (error) {
     target.query(`DROP TABLE IF EXISTS ${table}`);

@@ -46,7 +46,7 @@ export async function openWasmEngine(): Promise<WasmEngine> {
     query: (sql) => void conn.query(sql),
     registerBuffer: (name, bytes) => db.registerFileBuffer(name, bytes),
     dropBuffer: (name) => db.dropFile(name),
-    insertArrow: (table, stream) => db.insertArrowFromIPCStream(connId, stream, { name: table, create: true }),
+    insertArrow: (table, stream, create = true) => db.insertArrowFromIPCStream(connId, stream, { name: table, create }),
   };
   const rows = (sql: string) => resultOf(conn.query(sql)).rows;
   const types = (from: string) => Object.fromEntries(rows(`SELECT column_name, column_type FROM (DESCRIBE ${from})`) as [string, string][]);
