@@ -8,6 +8,7 @@ const r2 = (x) => Math.round(x * 100) / 100;
 
 /** One rate's figures, as cells of the table's rows (— where that section was not measured). */
 function column(m) {
+  if (m.error) return Object.fromEntries(ROWS.map(([key]) => [key, `not measured (${m.error})`]));
   const cs = m.coldStart;
   const rt = m.runRoundTrip;
   const it = m.interrupt;
@@ -61,7 +62,7 @@ export function slowCpuLines(r) {
     ...ROWS.map(([key, label, goal]) => `| ${label} | ${columns.map((c) => c[key]).join(' | ')} | ${goal} |`),
     '',
     '- Chromium throttles the page\'s main thread only (the command is refused for workers, and the calibration row shows a worker\'s loop taking the same CPU time): a throttled column is a slow page with an interpreter (Pyodide\'s worker) at the machine\'s own speed, not a whole slow laptop. Ratios to the bare page therefore show what the page\'s own work (hydration, rendering, message handling) adds on a slow CPU; the bare page does almost nothing on its main thread.',
-    '- Longest task: CPU time of the page\'s longest main-thread task in a Chromium trace (`tdur`, which counts the throttle\'s slices: at 3× a task computes for about three times as long). Unlike its wall time and the Long Tasks API\'s figure, it does not grow when other processes take the cores: the machine is shared, and wall-clock figures here are inflated by that load.',
+    '- Longest task: CPU time of the page\'s longest main-thread task in a Chromium trace (`tdur`, which counts the throttle\'s slices: at 3× a task computes for about three times as long). It grows less than wall time and the Long Tasks API\'s figure when other processes take the cores, but not zero under throttling (the throttle\'s slices follow the wall time the work took): the machine is shared, and every wall-clock figure here is inflated by that load.',
   ];
 }
 

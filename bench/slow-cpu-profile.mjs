@@ -39,6 +39,29 @@ function selfTimes(profile, from, to) {
   return [...totals].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, ms]) => `${Math.round(ms * 10) / 10} ms ${k}`);
 }
 
+/** The call stack (outermost first) that the most samples within [from, to] µs share below the root. */
+function heaviestStack(profile, from, to) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const counts = new Map();
+  let t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i += 1) {
+    t += profile.timeDeltas[i];
+    if (t < from || t > to) continue;
+    for (let id = profile.samples[i]; id !== undefined; id = parent.get(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const stack = [];
+  let node = profile.nodes.find((n) => !parent.has(n.id));
+  while (node) {
+    const next = (node.children ?? []).map((c) => byId.get(c)).filter((c) => counts.has(c.id) && !['(program)', '(idle)', '(garbage collector)'].includes(c.callFrame.functionName)).sort((a, b) => counts.get(b.id) - counts.get(a.id))[0];
+    if (!next) break;
+    stack.push(`${next.callFrame.functionName || '(anonymous)'} ${next.callFrame.url.split('/').pop()}:${next.callFrame.lineNumber + 1} (${counts.get(next.id)})`);
+    node = next;
+  }
+  return stack.slice(0, 40);
+}
+
 try {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -78,7 +101,7 @@ try {
     const inside = traceEvents.filter((x) => x.ph === 'X' && x.name !== 'RunTask' && x.pid === e.pid && x.tid === e.tid && x.ts >= e.ts && x.ts + (x.dur ?? 0) <= e.ts + e.dur);
     const kinds = {};
     for (const x of inside) if (['Layout', 'UpdateLayoutTree', 'Paint', 'PrePaint', 'Layerize', 'ParseHTML', 'FunctionCall', 'RunMicrotasks', 'EventDispatch', 'TimerFire', 'FireAnimationFrame', 'v8.evaluateModule', 'EvaluateScript', 'v8.compile', 'Decode Image', 'ImageDecodeTask'].includes(x.name)) kinds[x.name] = Math.round(((kinds[x.name] ?? 0) + (x.tdur ?? 0) / 1000) * 10) / 10;
-    return { atMs: Math.round((e.ts - first) / 1000), cpuMs: Math.round(e.tdur / 100) / 10, wallMs: Math.round(e.dur / 100) / 10, kinds, self: selfTimes(profile, e.ts, e.ts + e.dur) };
+    return { atMs: Math.round((e.ts - first) / 1000), cpuMs: Math.round(e.tdur / 100) / 10, wallMs: Math.round(e.dur / 100) / 10, kinds, self: selfTimes(profile, e.ts, e.ts + e.dur), stack: heaviestStack(profile, e.ts, e.ts + e.dur) };
   });
   const result = { what: WHAT, rate: RATE, date: new Date().toISOString(), load: os.loadavg()[0], tasksOver10CpuMs: long.length, totalCpuMs: Math.round(busiest.reduce((s, e) => s + (e.tdur ?? 0), 0) / 1000), longest: out };
   fs.mkdirSync('bench/out', { recursive: true });
