@@ -3,7 +3,7 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { expectedDeviceFile, toDataFiles, type DataFile, type DataFileLocation } from '@/lib/files/data-file';
+import { expectedDeviceFile, withProjectDatasets, type DataFile, type DataFileLocation, type ProjectDatasets } from '@/lib/files/data-file';
 import { runOnTarget, runToolCall, type CellRun, type PipelineOptions } from '@/lib/targets/pipeline.client';
 import { readRunPart } from '@/lib/targets/run-part';
 import type { Target } from '@/lib/targets/registry';
@@ -21,6 +21,7 @@ import type { Attachment } from '@/lib/messages/attachment';
 import { DropZone } from '@/components/files/drop-zone';
 import { MissingFilesProvider, type MissingFiles } from '@/components/files/drop-same-file';
 import { DatasetsDialog } from '@/components/files/datasets-dialog';
+import { ProjectDatasetsNote } from '@/components/files/project-datasets-note';
 import { FileChips } from '@/components/files/file-chips';
 import { conversationFileStore } from '@/components/files/store-output-files';
 import { useUploads } from '@/components/files/use-uploads';
@@ -64,6 +65,8 @@ type ChatProps = {
   engineStart?: EngineStart;
   /** The project a new conversation starts in (its instructions, model and policy apply; the server checks membership). */
   projectId?: string;
+  /** The datasets of the conversation's project, under /data beside its own files. */
+  projectDatasets?: ProjectDatasets | null;
 };
 
 /** Until a title is generated, the first question names the conversation (lib/messages/shown-title.ts). */
@@ -72,7 +75,7 @@ function firstQuestion(messages: UIMessage[]): string | null {
   return first ? questionText(first.parts) : null;
 }
 
-export function Chat({ conversationId, initialMessages, initialFiles, title, config, signedIn, initialModelId, engineStart = 'now', projectId }: ChatProps) {
+export function Chat({ conversationId, initialMessages, initialFiles, title, config, signedIn, initialModelId, engineStart = 'now', projectId, projectDatasets = null }: ChatProps) {
   // The picked model goes with every request; the server checks it and stores it with the conversation.
   const [modelId, setModelId] = useState(initialModelId);
   useEffect(() => pickModel(conversationId, modelId), [conversationId, modelId]);
@@ -96,20 +99,22 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
     [],
   );
   const uploads = useUploads(conversationId, addStoredFile);
-  // The conversation's files as every engine should see them under /data/; a file still being kept
-  // is read in place from the dropped File meanwhile, unless its name is taken (the server renames it).
+  // The conversation's files, and its project's datasets, as every engine should see them under
+  // /data/; a file still being kept is read in place from the dropped File meanwhile, unless its
+  // name is taken (the server renames it).
+  const dataFiles = useMemo(() => withProjectDatasets(files, projectDatasets), [files, projectDatasets]);
   const dataFilesRef = useRef<DataFile[]>([]);
   const { inPlace } = uploads;
   useEffect(() => {
-    const listed = toDataFiles(files, (sha256) => `/api/blobs/${sha256}`);
+    const listed = dataFiles.files;
     dataFilesRef.current = [...listed, ...inPlace.filter((file) => !listed.some((other) => other.name === file.name))];
-  }, [files, inPlace]);
-  // A failed cell's "Drop the same file to continue" checks a dropped file against this conversation's.
+  }, [dataFiles, inPlace]);
+  // A failed cell's "Drop the same file to continue" checks a dropped file against this conversation's (or its project's).
   const missingFiles = useMemo<MissingFiles>(
     () => ({
-      expected: (name) => expectedDeviceFile(files, name),
+      expected: (name) => expectedDeviceFile(dataFiles.listed, name),
     }),
-    [files],
+    [dataFiles],
   );
   const stoppedRef = useRef(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);
@@ -410,6 +415,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
         />
         {stopFailed && <StopFailedNotice message={stopFailed} onDismiss={() => setStopFailed(null)} />}
         <RestoreBanner restore={restore} busy={busy} />
+        {projectDatasets && <ProjectDatasetsNote datasets={projectDatasets} />}
         <Composer
           ref={composerRef}
           busy={busy}

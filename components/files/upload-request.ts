@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorBodySchema } from '@/lib/http/error-body.client';
 
 /** What the server answers for a stored upload (201). */
-export const storedUploadSchema = z.object({ name: z.string(), size: z.number(), mediaType: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+export const storedUploadSchema = z.object({ name: z.string(), size: z.number(), mediaType: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), /** A project's dataset's id (a conversation's file has none). */ id: z.uuid().optional() });
 export type StoredUpload = z.infer<typeof storedUploadSchema>;
 
 /**

@@ -21,6 +21,8 @@ vi.mock('@/lib/config.server', async (importOriginal) => {
   const actual = await importOriginal<typeof import('@/lib/config.server')>();
   return { ...actual, getConfig: () => ({ ...actual.getConfig(), ...(links.setting ? { publicShares: links.setting } : {}) }) };
 });
+// The project page's client parts are rendered to markup here, outside Next's app router.
+vi.mock('next/navigation', async (original) => ({ ...(await original<typeof import('next/navigation')>()), useRouter: () => ({ refresh: () => undefined }) }));
 
 beforeAll(() => {
   stubEnvs({
@@ -431,6 +433,13 @@ describe('the projects’ and shares’ routes', () => {
     expect(html).toContain('Can use');
     expect(html).toContain('Équipe &#x27;data&#x27;');
     expect(html).toContain(`href="/?project=${project}"`);
+    // A member who can use it sees its datasets, and no control that changes the project.
+    expect(html).toContain('Datasets');
+    expect(html).not.toContain('Edit instructions');
+    expect(html).not.toContain('Add a dataset');
+    as('editor');
+    expect(await open(project)).toContain('Edit instructions');
+    as('grouped');
     expect(await chatProject(project)).toBe(project);
     for (const who of ['stranger', 'guest', 'user'] as const) {
       as(who);

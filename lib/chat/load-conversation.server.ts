@@ -14,7 +14,7 @@ import { liveStreamId } from '@/lib/streams/app-streams.server';
 const idSchema = z.uuid();
 
 /** A conversation the user owns, with its messages; null for anything else (the page 404s). */
-export async function loadOwnConversation(userId: string, id: string): Promise<{ id: string; title: string | null; modelId: string | null; messages: UIMessage[]; files: ConversationFile[] } | null> {
+export async function loadOwnConversation(userId: string, id: string): Promise<{ id: string; title: string | null; modelId: string | null; projectId: string | null; messages: UIMessage[]; files: ConversationFile[] } | null> {
   if (!idSchema.safeParse(id).success) return null;
   const db = await getDb();
   const conversation = await getConversation(db, userId, id);
@@ -25,7 +25,7 @@ export async function loadOwnConversation(userId: string, id: string): Promise<{
   const live = (await liveStreamId(id)) !== null;
   let stored = await listMessages(db, id);
   if (!live) stored = await closeAbandonedRuns(db, userId, id, await markCutOffAnswer(db, userId, id, stored, live));
-  return { id, title: conversation.title, modelId: conversation.modelId, messages: await toUIMessages(stored), files: await listFiles(db, id) };
+  return { id, title: conversation.title, modelId: conversation.modelId, projectId: conversation.projectId, messages: await toUIMessages(stored), files: await listFiles(db, id) };
 }
 
 /**

@@ -10,6 +10,8 @@ import type { Db } from '@/lib/db/client.server';
 import { listProjectFiles, type DatasetColumn, type ProjectFile } from '@/lib/files/project-files.server';
 import { columnsSchema, headerlessName } from '@/lib/messages/attachment';
 import { may, type Subject } from '@/lib/access/authorize.server';
+import { getProject } from '@/lib/db/queries/projects.server';
+import type { ProjectDatasets } from '@/lib/files/data-file';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -45,6 +47,15 @@ export function storedFacts(facts: { columns?: DatasetColumn[]; header?: boolean
 export async function projectDatasetsFor(db: Db, who: Subject, projectId: string | null): Promise<ProjectFile[]> {
   if (!projectId || !(await may(db, who, 'read_dataset', { project: projectId }))) return [];
   return listProjectFiles(db, projectId);
+}
+
+/** The project's datasets for a conversation's page, or null when `who` may not read them (or there is no project). */
+export async function projectDatasetsView(db: Db, who: Subject, projectId: string | null): Promise<ProjectDatasets | null> {
+  const project = projectId ? await getProject(db, projectId) : null;
+  if (!project) return null;
+  const files = await projectDatasetsFor(db, who, project.id);
+  if (files.length === 0) return null;
+  return { projectId: project.id, name: project.name, files: files.map(({ name, sha256, size, mediaType, location, columns }) => ({ name, sha256, size, mediaType, location, columns })) };
 }
 
 /** What the model is told of the project's datasets: names, sizes, types and columns, never a row. */

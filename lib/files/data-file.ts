@@ -31,7 +31,22 @@ export function newDropId(): string {
 }
 
 /** A file as a page holds it: what the server listed (a conversation's or a share's). */
-type ListedFile = { name: string; sha256: string; location: DataFileLocation; size: number; salts?: readonly string[] };
+export type ListedFile = { name: string; sha256: string; location: DataFileLocation; size: number; salts?: readonly string[] };
+
+/**
+ * A project's datasets as a conversation's page holds them (lib/chat/project-datasets.server.ts):
+ * an uploaded one is read from the blob route with the project named, a device-kept one from this
+ * device's own copy, found by its SHA-256 (none: the run asks for it, as for a share's).
+ */
+export type ProjectDatasets = { projectId: string; name: string; files: Array<ListedFile & { mediaType: string; columns: Array<{ name: string; type: string }> | null }> };
+
+/** The project's datasets under /data beside a conversation's own files (a file of its own by the same name comes first). */
+export function withProjectDatasets(own: readonly ListedFile[], project: ProjectDatasets | null): { files: DataFile[]; listed: ListedFile[] } {
+  const ownNames = new Set(own.map((file) => file.name));
+  const shown = (project?.files ?? []).filter((file) => !ownNames.has(file.name));
+  const files = [...toDataFiles(own, (sha256) => `/api/blobs/${sha256}`), ...(project ? toDataFiles(shown, (sha256) => `/api/blobs/${sha256}?project=${project.projectId}`) : [])];
+  return { files, listed: [...own, ...shown] };
+}
 
 /** The listed files as the engines see them; an uploaded one is read from `url(sha256)`. */
 export function toDataFiles(files: readonly ListedFile[], url: (sha256: string) => string): DataFile[] {

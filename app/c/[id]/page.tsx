@@ -8,6 +8,7 @@ import { loadOwnConversation, loadReadableConversation } from '@/lib/chat/load-c
 import { SharedConversation } from '@/components/chat/shared-conversation';
 import { initialModelId } from '@/lib/chat/choose-model.server';
 import { getDb } from '@/lib/db/client.server';
+import { projectDatasetsView } from '@/lib/chat/project-datasets.server';
 import { withPageErrors } from '@/lib/http/page-errors.server';
 
 export const dynamic = 'force-dynamic';
@@ -33,7 +34,10 @@ async function ConversationPage({ params }: { params: Promise<{ id: string }> })
       />
     );
   }
-  const modelId = await initialModelId(await getDb(), userId, conversation.modelId);
+  const db = await getDb();
+  const modelId = await initialModelId(db, userId, conversation.modelId);
+  // Its project's datasets under /data, while the person may still read them.
+  const projectDatasets = who.ok ? await projectDatasetsView(db, who.identity, conversation.projectId) : null;
   // A stored conversation is opened to be read first: its engines (Python) start when something
   // needs them (components/chat/chat.tsx, `engineStart`), so no worker is booted with the page.
   const engineStart = conversation.messages.length > 0 ? 'when-needed' : 'now';
@@ -50,6 +54,7 @@ async function ConversationPage({ params }: { params: Promise<{ id: string }> })
         signedIn={who.ok && who.identity.kind === 'account'}
         initialModelId={modelId}
         engineStart={engineStart}
+        projectDatasets={projectDatasets}
       />
     </>
   );

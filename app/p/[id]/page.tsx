@@ -7,13 +7,17 @@ import { resolveIdentity } from '@/lib/auth/current-user.server';
 import { getDb } from '@/lib/db/client.server';
 import { conversationIdSchema } from '@/lib/http/session.server';
 import { withPageErrors } from '@/lib/http/page-errors.server';
+import { listProjectFiles } from '@/lib/files/project-files.server';
+import { ProjectDatasets } from '@/components/projects/project-datasets';
+import { ProjectInstructions } from '@/components/projects/project-instructions';
 
 export const dynamic = 'force-dynamic';
 
 const ROLE_WORDS = { owner: 'Owner', edit: 'Can edit', use: 'Can use' } as const;
 
 /**
- * A project's page: its instructions, members and the person's own conversations in it, with
+ * A project's page: its instructions (its editors change them here), datasets, members and the
+ * person's own conversations in it, with
  * "New chat in this project". To its members only (the one authorization rule); anyone else
  * gets the same page as an address that names nothing.
  */
@@ -24,6 +28,8 @@ async function ProjectPage({ params }: { params: Promise<{ id: string }> }) {
   const db = await getDb();
   if (!parsed.success || !who.ok || !(await may(db, who.identity, 'read', { project: parsed.data }))) notFound();
   const project = await projectView(db, who.identity, parsed.data);
+  const canEdit = project.role !== 'use';
+  const files = (await listProjectFiles(db, project.id)).map(({ id, name, size, mediaType, sha256, location, columns, rows }) => ({ id, name, size, mediaType, sha256, location, columns, rows }));
   return (
     <main className="mx-auto w-full max-w-3xl space-y-8 px-4 py-8">
       <header className="flex flex-wrap items-center gap-3">
@@ -34,11 +40,15 @@ async function ProjectPage({ params }: { params: Promise<{ id: string }> }) {
         </Link>
       </header>
       <Section id="instructions" title="Instructions">
-        <p className="mt-2 whitespace-pre-wrap break-words rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800">{project.instructions || 'None yet.'}</p>
+        <ProjectInstructions projectId={project.id} instructions={project.instructions} canEdit={canEdit} />
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
           The model sees {project.modelSees === 'schema' ? 'only the shape of the data (names, types, sizes)' : 'the outputs of the code and of the files'}
           {project.model ? `; conversations start on ${project.model}` : ''}.
         </p>
+      </Section>
+      <Section id="datasets" title="Datasets">
+        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">Every conversation started in this project has them under /data.</p>
+        <ProjectDatasets projectId={project.id} files={files} canEdit={canEdit} />
       </Section>
       <Section id="members" title="Members">
         {project.role === 'use' ? (
