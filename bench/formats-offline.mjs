@@ -52,7 +52,13 @@ async function wasmRun() {
   conn.query('SET threads = 1');
   conn.query('SET autoinstall_known_extensions = false');
   conn.query('SET autoload_known_extensions = false');
-  const target = { query: (sql) => void conn.query(sql), registerBuffer: (name, buffer) => db.registerFileBuffer(name, buffer), dropBuffer: (name) => db.dropFile(name) };
+  const connId = conn.useUnsafe((_bindings, id) => id);
+  const target = {
+    query: (sql) => void conn.query(sql),
+    registerBuffer: (name, buffer) => db.registerFileBuffer(name, buffer),
+    dropBuffer: (name) => db.dropFile(name),
+    insertArrow: (name, stream, create = true) => db.insertArrowFromIPCStream(connId, stream, { name, create }),
+  };
   const [load, answer] = await time(() => readers.importTable(target, '/data/sales.parquet', 'parquet', readers.bytesAsFile(bytes)));
   if (!answer.ok) throw new Error(answer.message);
   const [query, table] = await time(() => conn.query(groupBy("'/data/sales.parquet'")));

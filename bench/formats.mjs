@@ -64,7 +64,7 @@ async function runpadRead(entry, bytes) {
     query: (sql) => void conn.query(sql),
     registerBuffer: (name, buffer) => db.registerFileBuffer(name, buffer),
     dropBuffer: (name) => db.dropFile(name),
-    insertArrow: (name, stream) => db.insertArrowFromIPCStream(connId, stream, { name, create: true }),
+    insertArrow: (name, stream, create = true) => db.insertArrowFromIPCStream(connId, stream, { name, create }),
   };
   const [ms, answer] = await time(() => readers.importTable(target, '/data/file', entry.format, readers.bytesAsFile(bytes)));
   if (!answer.ok) throw new Error(answer.message);
