@@ -2,7 +2,7 @@
 
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { TableData } from '@/lib/runtime/protocol';
-import { formatCell, tableColumns, viewTable, type Column, type SortState } from '@/lib/tables/table-view';
+import { formatCell, tableColumns, viewTable, type Column, type SortState, type TableView } from '@/lib/tables/table-view';
 import { tableToCsv, tableToTsv } from '@/lib/tables/to-csv.client';
 import { tableShape } from '@/lib/trace/sources';
 import { useVirtualRows } from './use-virtual-rows';
@@ -70,20 +70,73 @@ function nextSort(sort: SortState, column: string): SortState {
 
 type CopyState = { status: 'idle' | 'copied' | 'failed'; rows: number; at: number };
 
+/** The words of a table's size (the one traced figures are matched against, lib/trace/sources.ts), its range and its sort. */
+export function tableWords(table: TableData, columns: Column[], view: TableView, filter: string, sort: SortState) {
+  const full = tableShape(table);
+  const keptColumns = columns.filter((c) => !c.index).length;
+  const shape = `${plural(full.rows, 'row')} × ${plural(full.columns, 'column')}`;
+  const capped: string[] = [];
+  if (table.data.length < full.rows) capped.push(`the first ${count.format(table.data.length)} of ${count.format(full.rows)} rows`);
+  if (keptColumns < full.columns) capped.push(`${capped.length ? '' : 'the first '}${count.format(keptColumns)} of ${count.format(full.columns)} columns`);
+  const cappedText = capped.length ? `showing ${capped.join(' and ')}` : '';
+
+  const filtered = filter.trim() !== '';
+  const first = view.total === 0 ? 0 : view.start + 1;
+  const last = view.start + view.rows.length;
+  const rangeText =
+    view.total === 0
+      ? `Rows 0 of 0${filtered ? ` (filtered from ${count.format(table.data.length)})` : ''}`
+      : `Rows ${count.format(first)}–${count.format(last)} of ${count.format(view.total)}${filtered ? ` (filtered from ${count.format(table.data.length)})` : ''}`;
+  const sortText = sort ? `, sorted by ${sort.column} ${sort.direction === 'asc' ? 'ascending' : 'descending'}` : '';
+  return { shape, cappedText, rangeText, sortText };
+}
+
+/** Downloads these rows of a table as table.csv. */
+function downloadCsv(table: TableData, rows: TableView['matched']): void {
+  // The BOM makes Excel read the file as UTF-8.
+  const blob = new Blob(['\uFEFF', tableToCsv(table, rows)], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'table.csv';
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+}
+
+/** Copy as TSV (with its "Copied" for two seconds) and Download CSV of the rows the filter matches. */
+function useTableExport(table: TableData, matched: TableView['matched']) {
+  const [copy, setCopy] = useState<CopyState>({ status: 'idle', rows: 0, at: 0 });
+  useEffect(() => {
+    if (copy.status === 'idle') return;
+    const timer = setTimeout(() => setCopy((c) => ({ ...c, status: 'idle' })), 2_000);
+    return () => clearTimeout(timer);
+  }, [copy]);
+  const copyRows = async () => {
+    try {
+      if (!navigator.clipboard) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(tableToTsv(table, matched));
+      setCopy({ status: 'copied', rows: matched.length, at: Date.now() });
+    } catch {
+      setCopy({ status: 'failed', rows: matched.length, at: Date.now() });
+    }
+  };
+  return { copy, copyRows, downloadCsv: () => downloadCsv(table, matched) };
+}
+
 /**
- * The state of a table output (components/outputs/table-output.tsx draws it): sort, filter, page
- * or the windowed "All rows", a traced cell to show, Copy and Download CSV of the filtered rows,
- * and the words of its size and range.
+ * The table's view state: sort, filter (followed at low priority), page or the windowed "All
+ * rows", and a traced cell to show: the filter is cleared and the page turned to its row (state
+ * adjusted while rendering, once per request).
  */
-export function useTableOutput(table: TableData, highlight: CellHighlight | undefined) {
+function useTableView(table: TableData, highlight: CellHighlight | undefined) {
   const [sort, setSort] = useState<SortState>(null);
   const [filter, setFilter] = useState('');
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<PageSize>(DEFAULT_PAGE_SIZE);
-  // A traced value: the filter is cleared and the page turned to its row (state adjusted while
-  // rendering, once per request), then the cell is scrolled to and focused when it renders.
   const [shownSeq, setShownSeq] = useState<number | null>(null);
-  const focusSeq = useRef<number | null>(null);
   const [highlightPosition, setHighlightPosition] = useState(0);
   if (highlight && highlight.seq !== shownSeq) {
     setShownSeq(highlight.seq);
@@ -93,9 +146,6 @@ export function useTableOutput(table: TableData, highlight: CellHighlight | unde
     if (pageSize !== 'all') setPage(Math.floor(position / pageSize));
   }
   const marked = highlight && highlight.seq === shownSeq ? highlight : undefined;
-  const [copy, setCopy] = useState<CopyState>({ status: 'idle', rows: 0, at: 0 });
-  const scrollRef = useRef<HTMLDivElement>(null);
-
   // Typing stays responsive on 1,000 × 200 tables: the view follows the filter at low priority.
   const deferredFilter = useDeferredValue(filter);
   const virtualised = pageSize === 'all';
@@ -103,11 +153,17 @@ export function useTableOutput(table: TableData, highlight: CellHighlight | unde
     () => viewTable(table, { sort, filter: deferredFilter, page, pageSize: virtualised ? Infinity : pageSize }),
     [table, sort, deferredFilter, page, pageSize, virtualised],
   );
-  const columns = useMemo(() => tableColumns(table), [table]);
-  const layouts = useMemo(() => layoutColumns(table, columns), [table, columns]);
-  const tableWidth = layouts.reduce((sum, l) => sum + l.width, 0);
-  const virtual = useVirtualRows({ count: view.rows.length, rowHeight: ROW_HEIGHT, containerRef: scrollRef, enabled: virtualised, overscan: 10 });
+  return { sort, setSort, filter, setFilter, setPage, pageSize, setPageSize, deferredFilter, virtualised, view, marked, highlightPosition };
+}
 
+/**
+ * The rows drawn: the page, or the window of "All rows" in the scrolled region; the traced cell
+ * scrolled to and focused when it renders.
+ */
+function useTableWindow(view: TableView, virtualised: boolean, marked: CellHighlight | undefined, highlightPosition: number) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const focusSeq = useRef<number | null>(null);
+  const virtual = useVirtualRows({ count: view.rows.length, rowHeight: ROW_HEIGHT, containerRef: scrollRef, enabled: virtualised, overscan: 10 });
   const markedSeq = marked?.seq;
   useEffect(() => {
     if (markedSeq === undefined) return;
@@ -127,34 +183,27 @@ export function useTableOutput(table: TableData, highlight: CellHighlight | unde
     cell.scrollIntoView({ block: 'center', inline: 'nearest' });
     cell.focus({ preventScroll: true });
   };
-
-  useEffect(() => {
-    if (copy.status === 'idle') return;
-    const timer = setTimeout(() => setCopy((c) => ({ ...c, status: 'idle' })), 2_000);
-    return () => clearTimeout(timer);
-  }, [copy]);
-
-  // The size shown is the one traced figures are matched against (lib/trace/sources.ts).
-  const full = tableShape(table);
-  const keptColumns = columns.filter((c) => !c.index).length;
-  const shape = `${plural(full.rows, 'row')} × ${plural(full.columns, 'column')}`;
-  const capped: string[] = [];
-  if (table.data.length < full.rows) capped.push(`the first ${count.format(table.data.length)} of ${count.format(full.rows)} rows`);
-  if (keptColumns < full.columns) capped.push(`${capped.length ? '' : 'the first '}${count.format(keptColumns)} of ${count.format(full.columns)} columns`);
-  const cappedText = capped.length ? `showing ${capped.join(' and ')}` : '';
-
-  const filtered = deferredFilter.trim() !== '';
-  const first = view.total === 0 ? 0 : view.start + 1;
-  const last = view.start + view.rows.length;
-  const rangeText =
-    view.total === 0
-      ? `Rows 0 of 0${filtered ? ` (filtered from ${count.format(table.data.length)})` : ''}`
-      : `Rows ${count.format(first)}–${count.format(last)} of ${count.format(view.total)}${filtered ? ` (filtered from ${count.format(table.data.length)})` : ''}`;
-  const sortText = sort ? `, sorted by ${sort.column} ${sort.direction === 'asc' ? 'ascending' : 'descending'}` : '';
-
   const scrollToTop = () => {
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
   };
+  const bodyRows = virtualised ? view.rows.slice(virtual.start, virtual.end) : view.rows;
+  const bodyOffset = virtualised ? virtual.start : 0;
+  return { scrollRef, virtual, focusMarked, scrollToTop, bodyRows, bodyOffset };
+}
+
+/**
+ * The state of a table output (components/outputs/table-output.tsx draws it), for its three parts:
+ * the toolbar (size, filter, Copy, Download CSV), the grid (columns, the rows drawn, a traced
+ * cell) and the pager (range, rows per page, Previous and Next).
+ */
+export function useTableOutput(table: TableData, highlight: CellHighlight | undefined) {
+  const { sort, setSort, filter, setFilter, setPage, pageSize, setPageSize, deferredFilter, virtualised, view, marked, highlightPosition } = useTableView(table, highlight);
+  const columns = useMemo(() => tableColumns(table), [table]);
+  const layouts = useMemo(() => layoutColumns(table, columns), [table, columns]);
+  const { scrollRef, virtual, focusMarked, scrollToTop, bodyRows, bodyOffset } = useTableWindow(view, virtualised, marked, highlightPosition);
+  const exported = useTableExport(table, view.matched);
+  const words = tableWords(table, columns, view, deferredFilter, sort);
+
   const changeFilter = (value: string) => {
     setFilter(value);
     setPage(0);
@@ -175,60 +224,25 @@ export function useTableOutput(table: TableData, highlight: CellHighlight | unde
     scrollToTop();
   };
 
-  const copyRows = async () => {
-    const rows = view.matched;
-    try {
-      if (!navigator.clipboard) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(tableToTsv(table, rows));
-      setCopy({ status: 'copied', rows: rows.length, at: Date.now() });
-    } catch {
-      setCopy({ status: 'failed', rows: rows.length, at: Date.now() });
-    }
-  };
-
-  const downloadCsv = () => {
-    // The BOM makes Excel read the file as UTF-8.
-    const blob = new Blob(['\uFEFF', tableToCsv(table, view.matched)], { type: 'text/csv;charset=utf-8' });
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = 'table.csv';
-    link.hidden = true;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1_000);
-  };
-
-  const bodyRows = virtualised ? view.rows.slice(virtual.start, virtual.end) : view.rows;
-  const bodyOffset = virtualised ? virtual.start : 0;
-
   return {
-    sort,
-    filter,
-    deferredFilter,
-    filtered,
-    pageSize,
-    virtualised,
-    view,
-    layouts,
-    tableWidth,
-    virtual,
-    marked,
-    focusMarked,
-    copy,
-    scrollRef,
-    shape,
-    cappedText,
-    rangeText,
-    sortText,
-    bodyRows,
-    bodyOffset,
-    changeFilter,
-    changePage,
-    changePageSize,
-    sortBy,
-    copyRows,
-    downloadCsv,
+    total: view.total,
+    toolbar: { shape: words.shape, cappedText: words.cappedText, total: view.total, filter, onFilter: changeFilter, ...exported },
+    grid: {
+      view,
+      layouts,
+      tableWidth: layouts.reduce((sum, l) => sum + l.width, 0),
+      sort,
+      onSort: sortBy,
+      virtualised,
+      virtual,
+      bodyRows,
+      bodyOffset,
+      marked,
+      focusMarked,
+      scrollRef,
+      caption: `${words.shape}${words.cappedText ? `, ${words.cappedText}` : ''}${words.sortText}`,
+      emptyText: layouts.length === 0 ? 'This table has no columns.' : deferredFilter.trim() !== '' ? `No rows match “${deferredFilter.trim()}”.` : 'This table has no rows.',
+    },
+    pager: { rangeText: words.rangeText, pageSize, onPageSize: changePageSize, virtualised, page: view.page, pages: view.pages, onPage: changePage },
   };
 }

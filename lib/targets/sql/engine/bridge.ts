@@ -131,7 +131,23 @@ function guardedXhr(Base: typeof XMLHttpRequest, prefix: string): typeof XMLHttp
   };
 }
 
-export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge> {
+type Connection = ReturnType<DuckDBBindings['connect']>;
+
+/** The running engine: DuckDB-wasm with one connection, set up, and the interpreter's files registered in it. */
+type DuckdbEngine = {
+  lib: DuckdbLibrary;
+  version: string;
+  /** The interpreter's files registered (read through the runtime's `readFile`). */
+  files: Set<string>;
+  db: DuckDBBindings;
+  conn: Connection;
+  connId: number;
+  /** A fresh engine with one connection, set up (after a load that broke it): its registered files are gone. */
+  reopen(): Promise<void>;
+};
+
+/** DuckDB-wasm's start: the library loaded, its file reads routed to the interpreter's files, the engine opened and set up. */
+async function openDuckdb(options: DuckdbOptions): Promise<DuckdbEngine> {
   const lib = (await import(/* webpackIgnore: true */ `${options.assetUrl}duckdb-blocking.mjs`)) as DuckdbLibrary;
   const runtime = lib.BROWSER_RUNTIME;
   const files = new Set<string>();
@@ -152,24 +168,41 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
     `SET memory_limit = '${Math.floor(options.memoryLimitBytes / 1024 ** 2)}MiB'`,
     'SET threads = 1',
   ];
-  /** A fresh engine with one connection, set up: at start, and after a load that broke it. */
-  async function openEngine() {
-    const engine = await lib.createDuckDB({ mvp: { mainModule: wasm, mainWorker: '' }, eh: { mainModule: wasm, mainWorker: '' } }, new lib.VoidLogger(), runtime);
-    await engine.instantiate(() => undefined);
-    engine.open(config);
-    const connection = engine.connect();
-    for (const statement of setup) connection.query(statement);
-    return { engine, connection, id: connection.useUnsafe((_bindings, id) => id) };
+  async function open() {
+    const db = await lib.createDuckDB({ mvp: { mainModule: wasm, mainWorker: '' }, eh: { mainModule: wasm, mainWorker: '' } }, new lib.VoidLogger(), runtime);
+    await db.instantiate(() => undefined);
+    db.open(config);
+    const conn = db.connect();
+    for (const statement of setup) conn.query(statement);
+    return { db, conn, connId: conn.useUnsafe((_bindings, id) => id) };
   }
-  let { engine: db, connection: conn, id: connId } = await openEngine();
-  const version = db.getVersion();
+  const engine: DuckdbEngine = {
+    lib,
+    version: '',
+    files,
+    ...(await open()),
+    async reopen() {
+      Object.assign(engine, await open());
+      files.clear();
+    },
+  };
+  engine.version = engine.db.getVersion();
+  return engine;
+}
+
+/**
+ * Loading the reader extensions: whether each one's file is at the source (asked at the start,
+ * awaited on first need), `LOAD` over the guarded request lent for that statement, and a fresh
+ * engine when a load left it not answering. Each extension is loaded once.
+ */
+function extensionLoader(engine: DuckdbEngine, options: DuckdbOptions): (name: string) => Promise<ExtensionAnswer> {
   // Whether each extension's file is at the source: asked now (the fetch is lent during the start), awaited on first need.
   const scope = globalThis as unknown as { fetch?: typeof fetch };
   const fetchFn = scope.fetch?.bind(globalThis);
   const availability = new Map<string, Promise<ExtensionAvailability>>(
     READER_EXTENSIONS.map((name) => [
       name,
-      fetchFn ? extensionAvailability(fetchFn, options.extensionRepository, version, name, EXTENSION_CHECK_MS) : Promise.resolve({ available: false, reason: 'the network is not available here' }),
+      fetchFn ? extensionAvailability(fetchFn, options.extensionRepository, engine.version, name, EXTENSION_CHECK_MS) : Promise.resolve({ available: false, reason: 'the network is not available here' }),
     ]),
   );
   const loads = new Map<string, Promise<ExtensionAnswer>>();
@@ -190,7 +223,7 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
   /** Whether the engine still answers (a trap inside a failed load can break its memory). */
   function answers(): boolean {
     try {
-      return Number(resultOf(conn.query('SELECT 42 AS answer')).rows[0]?.[0]) === 42;
+      return Number(resultOf(engine.conn.query('SELECT 42 AS answer')).rows[0]?.[0]) === 42;
     } catch {
       return false;
     }
@@ -201,64 +234,70 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
     if (!found.available) return { loaded: false, reason: found.reason, restarted: false };
     let reason: string;
     try {
-      withNetwork(() => conn.query(`LOAD ${name}`));
+      withNetwork(() => engine.conn.query(`LOAD ${name}`));
       if (answers()) return { loaded: true, reason: null, restarted: false };
       reason = 'the engine stopped answering after loading it';
     } catch (error) {
       reason = error instanceof Error ? error.message : String(error);
     }
     if (answers()) return { loaded: false, reason, restarted: false };
-    ({ engine: db, connection: conn, id: connId } = await openEngine());
-    files.clear();
+    await engine.reopen();
     return { loaded: false, reason, restarted: true };
   }
 
+  return (name) => {
+    let load = loads.get(name);
+    if (!load) {
+      load = loadExtension(name);
+      loads.set(name, load);
+    }
+    return load;
+  };
+}
+
+/** The bridge's calls from Python: files registered, statements started and polled, extensions, the kept readers' imports. */
+function bridgeOf(engine: DuckdbEngine, options: DuckdbOptions, loadExtension: (name: string) => Promise<ExtensionAnswer>): DuckdbBridge {
+  const { lib, files } = engine;
   /** A finished query gives the Arrow stream's header; its record batches are fetched after it. */
   const finished = (header: Uint8Array | null): string | null => {
     if (!header) return null;
     const chunks = [header];
-    for (let chunk = db.fetchQueryResults(connId); chunk && chunk.byteLength > 0; chunk = db.fetchQueryResults(connId)) chunks.push(chunk);
+    for (let chunk = engine.db.fetchQueryResults(engine.connId); chunk && chunk.byteLength > 0; chunk = engine.db.fetchQueryResults(engine.connId)) chunks.push(chunk);
     return JSON.stringify(resultOf(lib.tableFromIPC(chunks)));
   };
 
-  const bridge: DuckdbBridge = {
-    version,
+  return {
+    version: engine.version,
     extensionRepository: options.extensionRepository,
     registerFile(path) {
       const data = options.fileSource(path);
       if (!data) return false;
-      if (files.has(path)) db.dropFile(path);
-      db.registerFileHandle(path, { size: data.size }, lib.DuckDBDataProtocol.BROWSER_FILEREADER, true);
+      if (files.has(path)) engine.db.dropFile(path);
+      engine.db.registerFileHandle(path, { size: data.size }, lib.DuckDBDataProtocol.BROWSER_FILEREADER, true);
       files.add(path);
       return true;
     },
     dropFile(path) {
       if (!files.delete(path)) return;
-      db.dropFile(path);
+      engine.db.dropFile(path);
     },
     start(sql) {
-      return finished(db.startPendingQuery(connId, String(sql), false));
+      return finished(engine.db.startPendingQuery(engine.connId, String(sql), false));
     },
     poll() {
       try {
         options.checkInterrupt();
       } catch (interrupt) {
-        db.cancelPendingQuery(connId); // Stop or the time limit: the statement leaves nothing behind
+        engine.db.cancelPendingQuery(engine.connId); // Stop or the time limit: the statement leaves nothing behind
         throw interrupt;
       }
-      return finished(db.pollPendingQuery(connId));
+      return finished(engine.db.pollPendingQuery(engine.connId));
     },
     cancel() {
-      return db.cancelPendingQuery(connId);
+      return engine.db.cancelPendingQuery(engine.connId);
     },
     async loadExtension(name) {
-      const extension = String(name);
-      let load = loads.get(extension);
-      if (!load) {
-        load = loadExtension(extension);
-        loads.set(extension, load);
-      }
-      return JSON.stringify(await load);
+      return JSON.stringify(await loadExtension(String(name)));
     },
     async importFile(path, format) {
       const name = String(path);
@@ -268,10 +307,10 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
       if (!data) throw new TypeError(`${name} is not a file of the interpreter`);
       const readers = await loadOfflineTables();
       const target = {
-        query: (statement: string) => void conn.query(statement),
-        registerBuffer: (buffer: string, bytes: Uint8Array) => db.registerFileBuffer(buffer, bytes),
-        dropBuffer: (buffer: string) => db.dropFile(buffer),
-        insertArrow: (table: string, stream: Uint8Array, create = true) => db.insertArrowFromIPCStream(connId, stream, { name: table, create }),
+        query: (statement: string) => void engine.conn.query(statement),
+        registerBuffer: (buffer: string, bytes: Uint8Array) => engine.db.registerFileBuffer(buffer, bytes),
+        dropBuffer: (buffer: string) => engine.db.dropFile(buffer),
+        insertArrow: (table: string, stream: Uint8Array, create = true) => engine.db.insertArrowFromIPCStream(engine.connId, stream, { name: table, create }),
       };
       // The kept readers ask for byte ranges: read from the interpreter's memory for an upload, from the disk for a file kept on the device.
       const file = {
@@ -284,5 +323,10 @@ export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge>
       return JSON.stringify(await readers.importTable(target, name, kind as TabularFormat, file));
     },
   };
-  return bridge;
+}
+
+/** DuckDB started in this worker (its library, engine and reader extensions' sources) and the bridge Python calls. */
+export async function startDuckdb(options: DuckdbOptions): Promise<DuckdbBridge> {
+  const engine = await openDuckdb(options);
+  return bridgeOf(engine, options, extensionLoader(engine, options));
 }
