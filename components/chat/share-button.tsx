@@ -135,7 +135,18 @@ export function ShareButton({ conversationId, disabled, links }: { conversationI
           className="absolute top-full z-30 mt-1 rounded-lg border border-zinc-200 bg-white p-3 text-zinc-900 shadow-lg max-sm:inset-x-2 sm:right-0 sm:w-80 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
         >
           {url ? (
-            <ShareLink url={url} inClipboard={inClipboard} audience={audience} links={links} busy={state.kind === 'busy'} onChange={(chosen) => void share(chosen)} />
+            <ShareLink
+              url={url}
+              inClipboard={inClipboard}
+              audience={audience}
+              links={links}
+              busy={state.kind === 'busy'}
+              onChange={(chosen) => {
+                // Shown at once (the server's answer confirms it); a change while one is on its way waits for it.
+                setAudience(chosen);
+                void share(chosen);
+              }}
+            />
           ) : (
             links === 'off' && <p className="text-zinc-700 dark:text-zinc-300">Share links are off on this Runpad: share with people or groups.</p>
           )}

@@ -36,14 +36,14 @@ export function ShareLink({ url, inClipboard, audience, links, busy, onChange }:
 
 /**
  * Who can open the link: anyone with it, or signed-in people of this Runpad only. Two radio
- * buttons (arrow keys move between them); a link for anyone is not offered where the operator
+ * buttons (arrow keys move between them; never disabled while a change is saved, so focus stays); a link for anyone is not offered where the operator
  * allows only links for signed-in people (RUNPAD_PUBLIC_SHARES=signed-in).
  */
 function ShareLinkAudience({ audience, links, busy, onChange }: { audience: LinkAudience; links: ClientConfig['publicShares']; busy: boolean; onChange: (audience: LinkAudience) => void }) {
   const name = useId();
   const option = (value: LinkAudience, label: string, note?: string) => (
     <label className="flex items-center gap-1.5">
-      <input type="radio" name={name} value={value} checked={audience === value} disabled={busy || (value === 'anyone' && links !== 'on')} onChange={() => onChange(value)} />
+      <input type="radio" name={name} value={value} checked={audience === value} disabled={value === 'anyone' && links !== 'on'} onChange={() => busy || onChange(value)} />
       <span>
         {label}
         {note && <span className="text-zinc-600 dark:text-zinc-400"> {note}</span>}
