@@ -101,6 +101,7 @@ test.beforeAll(async () => {
   oidc = await startOidcProvider(OIDC_PORT, [OPEN, ACCOUNTS, INVITE, SECURE_OPEN]);
   startApp(OPEN, {
     RUNPAD_ADMIN_EMAILS: ADMIN,
+    RUNPAD_OIDC_GROUPS_CLAIM: 'groups',
     // Priced, for the admin page's usage: the fake model reports 10 input and 10 output tokens a call.
     RUNPAD_MODELS: JSON.stringify([{ id: 'fake', provider: 'openai-compatible', model: 'fake-model', label: 'Fake model', baseURL: `${FAKE_MODEL}/v1`, price: { input: 2, output: 8 } }]),
     RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: '12',
@@ -364,7 +365,8 @@ test('an admin sees usage, tokens and cost (and their CSV), blocks a person (ref
   // Unblocked with one model request a day for this person only.
   await row.getByRole('textbox', { name: `Requests a day for ${PERSON}` }).fill('1');
   await row.getByRole('button', { name: 'Save limits' }).click();
-  await expect(admin.getByRole('status')).toHaveText(`Limits saved for ${PERSON}.`);
+  // /admin has a status line per section (the Groups section's own too): the one that says something.
+  await expect(admin.getByRole('status').filter({ hasText: /\S/ })).toHaveText(`Limits saved for ${PERSON}.`);
   await row.getByRole('button', { name: 'Unblock' }).click();
   await expect(row).not.toContainText('blocked');
   expect((await chat(person, OPEN, crypto.randomUUID(), 'one')).status()).toBe(200);
@@ -376,7 +378,7 @@ test('an admin sees usage, tokens and cost (and their CSV), blocks a person (ref
   await row.getByRole('textbox', { name: `Requests a day for ${PERSON}` }).fill('');
   await row.getByRole('textbox', { name: `Tokens a day for ${PERSON}` }).fill('1');
   await row.getByRole('button', { name: 'Save limits' }).click();
-  await expect(admin.getByRole('status')).toHaveText(`Limits saved for ${PERSON}.`);
+  await expect(admin.getByRole('status').filter({ hasText: /\S/ })).toHaveText(`Limits saved for ${PERSON}.`);
   const overBudget = await chat(person, OPEN, crypto.randomUUID(), 'three');
   expect(overBudget.status()).toBe(429);
   expect(await overBudget.json()).toMatchObject({ code: 'rate_limit:exceeded', error: expect.stringMatching(/^You have reached the daily number of tokens for the model\. Try again in \d+ hours\.$/) });
@@ -481,7 +483,7 @@ test('local accounts: a sign-up waits for approval, an invitation link makes an 
   await expect(lead.getByRole('heading', { name: 'Waiting for approval' })).toBeVisible();
   await expect(lead.locator('li[data-pending="walk-in@example.com"]')).toContainText('email not verified');
   await lead.locator('li[data-pending="walk-in@example.com"]').getByRole('button', { name: 'Approve' }).click();
-  await expect(lead.getByRole('status')).toHaveText('walk-in@example.com was approved and can sign in.');
+  await expect(lead.getByRole('status').filter({ hasText: /\S/ })).toHaveText('walk-in@example.com was approved and can sign in.');
   await expect(lead.locator('tr[data-account="walk-in@example.com"]')).toBeVisible();
   // On a slow connection the sign-in form is shown before its scripts run: Enter then must not
   // submit it the browser's way, which would put the password in the URL (and the server's logs).
@@ -537,7 +539,7 @@ test('local accounts: a sign-up waits for approval, an invitation link makes an 
   await lead.reload();
   await expect(lead.locator('li[data-invitation="guest.star@example.com"]')).toHaveCount(0);
   await lead.locator('tr[data-account="guest.star@example.com"]').getByRole('button', { name: 'Make admin' }).click();
-  await expect(lead.getByRole('status')).toHaveText('guest.star@example.com is now an admin.');
+  await expect(lead.getByRole('status').filter({ hasText: /\S/ })).toHaveText('guest.star@example.com is now an admin.');
   await invited.goto(`${INVITE}/admin`);
   await expect(invited.getByRole('heading', { name: 'People' })).toBeVisible();
 
@@ -567,7 +569,91 @@ test('local accounts: a sign-up waits for approval, an invitation link makes an 
   await lead.getByRole('button', { name: 'Invite', exact: true }).click();
   const revokedLink = await shownLink(lead, 'Invitation for never@example.com');
   await lead.locator('li[data-invitation="never@example.com"]').getByRole('button', { name: 'Revoke' }).click();
-  await expect(lead.getByRole('status')).toHaveText('The invitation for never@example.com was revoked.');
+  await expect(lead.getByRole('status').filter({ hasText: /\S/ })).toHaveText('The invitation for never@example.com was revoked.');
   await late.goto(revokedLink);
   await expect(late.getByRole('alert').filter({ hasText: 'invitation' })).toContainText('This invitation link does not work any more');
 });
+
+test('the provider’s groups claim keeps an account’s groups in step at each sign-in; an admin edits groups on /admin; Share offers groups and a link for signed-in people only, which sends a visitor to sign in and back', async ({ browser }) => {
+  const MEMBER = 'team.member@example.com';
+  const DATA = 'Équipe "données" ‘α’';
+  const SALES = 'Ventes «Q3» 数据';
+  // What the provider claims, with a value that is not a name (left out).
+  oidc.groups.set(MEMBER, [DATA, SALES, 'two\nlines']);
+  const member = await newPage(browser);
+  await signInWithProvider(member, OPEN, MEMBER);
+  await expect(member.getByTestId('account-email')).toContainText(MEMBER);
+
+  const admin = await newPage(browser);
+  await signInWithProvider(admin, OPEN, ADMIN);
+  await expect(admin.getByTestId('account-email')).toContainText(ADMIN);
+  const talk = crypto.randomUUID();
+  expect((await chat(admin, OPEN, talk, 'For the team')).status()).toBe(200);
+  const groupsNow = async () => JSON.parse((await inPage(admin, '/api/admin/groups')).text) as { groups: Array<{ id: string; name: string; members: Array<{ email: string; source: string }> }> };
+  const groupOf = async (name: string) => (await groupsNow()).groups.find((group) => group.name === name);
+  expect((await groupOf(DATA))?.members).toEqual([{ userId: expect.any(String), email: MEMBER, source: 'oidc' }]);
+  expect((await groupOf(SALES))?.members.map((m) => m.email)).toEqual([MEMBER]);
+  expect((await groupsNow()).groups.some((group) => group.name.includes('lines'))).toBe(false);
+
+  // Share offers the groups: the admin shares the conversation with one, in the panel.
+  await admin.goto(`${OPEN}/c/${talk}`);
+  await admin.getByRole('button', { name: 'Share', exact: true }).click();
+  const panel = admin.getByRole('group', { name: 'Share' });
+  await panel.getByLabel('or a group').selectOption({ label: DATA });
+  await panel.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(panel.getByRole('status').filter({ hasText: `Shared with the group ${DATA}.` })).toBeVisible();
+  await expect(panel.getByRole('list', { name: 'Readers' })).toContainText(`Group: ${DATA}`);
+  expect((await inPage(member, `/api/conversations/${talk}`)).status).toBe(200);
+
+  // A link for signed-in people only: chosen with the keyboard, said in words.
+  await panel.getByRole('radio', { name: 'Signed-in people of this Runpad only' }).click();
+  await expect(panel).toContainText('People signed in to this Runpad who have the link');
+  await expect(panel.getByRole('radio', { name: 'Signed-in people of this Runpad only' })).toBeChecked();
+  const link = await panel.getByLabel('Share link').inputValue();
+  await admin.setViewportSize({ width: 390, height: 844 });
+  await admin.screenshot({ path: test.info().outputPath('share-audience-390.png') });
+  await admin.setViewportSize({ width: 1280, height: 800 });
+  await admin.screenshot({ path: test.info().outputPath('share-audience-1280.png') });
+
+  // No one signed in is sent to sign in, and back to the link after.
+  const visitor = await newPage(browser);
+  await visitor.goto(link);
+  await expect(visitor).toHaveURL(/\/sign-in\?next=%2Fs%2F/);
+  await visitor.getByRole('button', { name: 'Sign in with Test IdP' }).click();
+  await visitor.locator('input[name="login"]').fill('visitor@example.com');
+  await visitor.locator('input[name="password"]').fill('any password');
+  await visitor.getByRole('button', { name: 'Sign-in' }).click();
+  await expect(visitor).toHaveURL(link);
+  await expect(visitor.getByRole('button', { name: 'Continue in my own chat' })).toBeVisible();
+
+  // The provider names other groups: at the next sign-in, the account is in exactly those.
+  // (A signed-in browser is not shown the sign-in page: the next sign-in is another browser's.)
+  oidc.groups.set(MEMBER, [SALES, 'новая группа']);
+  const memberAgain = await newPage(browser);
+  await signInWithProvider(memberAgain, OPEN, MEMBER);
+  await expect(memberAgain.getByTestId('account-email')).toContainText(MEMBER);
+  expect((await groupOf(DATA))?.members).toEqual([]);
+  expect((await groupOf('новая группа'))?.members.map((m) => m.email)).toEqual([MEMBER]);
+  // What the group gave ends with it.
+  expect((await inPage(member, `/api/conversations/${talk}`)).status).toBe(404);
+
+  // The admin makes a group, renames it, and takes a member out, on /admin.
+  await admin.goto(`${OPEN}/admin`);
+  const groups = admin.getByRole('region', { name: 'Groups' });
+  await groups.getByLabel('New group’s name').fill(`  O'Brien “quotes” 'single'  `);
+  await groups.getByLabel('Members’ emails (one a line, or commas)').fill(`${MEMBER}\n${ADMIN}`);
+  await groups.getByRole('button', { name: 'Make group' }).click();
+  await expect(groups.getByRole('status')).toHaveText(`The group O'Brien “quotes” 'single' was made.`);
+  await expect(groups.getByRole('heading', { name: `O'Brien “quotes” 'single'` })).toBeVisible();
+  await groups.getByRole('button', { name: `Remove ${MEMBER} from ${SALES}` }).click();
+  await expect(groups.getByRole('status')).toHaveText(`${MEMBER} was taken out of ${SALES}.`);
+  await expect(groups.getByRole('list', { name: `Members of ${SALES}` })).toHaveCount(0);
+  await groups.getByLabel(`Name of the group новая группа`).fill('Nouvelle équipe');
+  await groups.getByLabel(`Name of the group новая группа`).press('Enter');
+  await expect(groups.getByRole('heading', { name: 'Nouvelle équipe' })).toBeVisible();
+  await admin.screenshot({ path: test.info().outputPath('admin-groups-1280.png'), fullPage: true });
+  await admin.setViewportSize({ width: 390, height: 844 });
+  await groups.scrollIntoViewIfNeeded();
+  await admin.screenshot({ path: test.info().outputPath('admin-groups-390.png') });
+});
+

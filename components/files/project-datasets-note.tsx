@@ -35,15 +35,18 @@ export function ProjectDatasetsNote({ datasets }: { datasets: ProjectDatasets })
 /** The SHA-256s of the project's device-kept datasets this device holds. */
 export function useHeldOnDevice(datasets: Pick<ProjectDatasets, 'files'>, refresh = 0): ReadonlySet<string> {
   const [held, setHeld] = useState<ReadonlySet<string>>(new Set());
+  // Asked again when the list itself or `refresh` changes, not when a caller wraps the same list in
+  // a new object (`{ files }` on every render asked, set and rendered again without end).
+  const { files } = datasets;
   useEffect(() => {
     let live = true;
-    const kept = datasets.files.filter((file) => file.location === 'device');
+    const kept = files.filter((file) => file.location === 'device');
     void Promise.all(kept.map(async (file) => ((await deviceFile(file.sha256).catch(() => null)) ? file.sha256 : null))).then((found) => {
       if (live) setHeld(new Set(found.filter((sha): sha is string => sha !== null)));
     });
     return () => {
       live = false;
     };
-  }, [datasets, refresh]);
+  }, [files, refresh]);
   return held;
 }
