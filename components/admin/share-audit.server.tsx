@@ -6,7 +6,7 @@ import 'server-only';
 import { getDb } from '@/lib/db/client.server';
 import { listShareAudit, type ShareRecord } from '@/lib/db/queries/projects.server';
 
-const WORDS: Record<string, string> = { member_added: 'added to', member_removed: 'removed from', reader_added: 'shared conversation with', reader_removed: 'stopped sharing conversation with' };
+const WORDS: Record<string, string> = { member_added: 'added to', member_invited: 'invited (no account yet) to', member_removed: 'removed from', reader_added: 'shared conversation with', reader_removed: 'stopped sharing conversation with' };
 const ROLE: Record<string, string> = { use: ' (can use)', edit: ' (can edit)' };
 
 function what(record: ShareRecord): string {

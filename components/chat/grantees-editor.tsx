@@ -5,7 +5,11 @@ import { z } from 'zod';
 import { failureWords, readJsonAs } from '@/lib/http/error-body.client';
 
 const granteeSchema = z.object({ id: z.uuid(), email: z.string().nullable(), groupName: z.string().nullable(), role: z.enum(['use', 'edit']).optional() });
-type Grantee = z.infer<typeof granteeSchema>;
+/** An email a project invited that no account has yet (listed to its owner and editors only). */
+const invitationSchema = z.object({ id: z.uuid(), email: z.string(), role: z.enum(['use', 'edit']) });
+type Grantee = z.infer<typeof granteeSchema> & { invited?: boolean };
+/** What adding an email no account has answers: what the inviter reads (whether a mail went, what to tell them). */
+const invitedSchema = z.object({ status: z.literal('invited'), message: z.string() });
 const groupsSchema = z.object({ groups: z.array(z.object({ id: z.uuid(), name: z.string() })) });
 const ROLE_WORDS = { use: 'Can use', edit: 'Can edit' } as const;
 const small = 'rounded px-1.5 py-0.5 underline hover:bg-zinc-100 disabled:opacity-40 dark:hover:bg-zinc-800';
@@ -25,7 +29,8 @@ export type GranteesEditorProps = {
 
 /**
  * People and groups a conversation or a project is shared with: the list with Remove for each, an
- * email or a group (the instance's groups, GET /api/groups) to add, with a role for a project. The
+ * email or a group (the instance's groups, GET /api/groups) to add, with a role for a project (an
+ * email no account has yet is invited: listed as "Invited" until its account exists). The
  * server decides who may and words every refusal; the outcome is said in a live region.
  */
 export function GranteesEditor({ listUrl, listKey, base, label, listLabel, withRole }: GranteesEditorProps) {
@@ -43,9 +48,16 @@ export function GranteesEditor({ listUrl, listKey, base, label, listLabel, withR
   useEffect(() => {
     const aborted = new AbortController();
     const listSchema = z.object({ [listKey]: z.array(granteeSchema) });
+    const pendingSchema = z.object({ invitations: z.array(invitationSchema) });
     void fetch(listUrl, { signal: aborted.signal })
-      .then(async (response) => (response.ok ? readJsonAs(response, listSchema) : null))
-      .then((body) => body && setGrantees(body[listKey] ?? []))
+      .then(async (response): Promise<unknown> => (response.ok ? response.json() : null))
+      .then((json) => {
+        const listed = listSchema.safeParse(json);
+        if (!listed.success) return;
+        const pending = pendingSchema.safeParse(json);
+        const invited: Grantee[] = pending.success ? pending.data.invitations.map((row) => ({ ...row, groupName: null, invited: true })) : [];
+        setGrantees([...(listed.data[listKey] ?? []), ...invited]);
+      })
       .catch(() => undefined);
     return () => aborted.abort();
   }, [listUrl, listKey, version]);
@@ -65,7 +77,8 @@ export function GranteesEditor({ listUrl, listKey, base, label, listLabel, withR
     const response = await fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).catch(() => null);
     setBusy(false);
     if (!response?.ok) return setMessage(await failureWords(response, 'Runpad could not be reached: try again.'));
-    setMessage(`Shared with ${shown}.`);
+    const invited = await readJsonAs(response, invitedSchema).catch(() => null);
+    setMessage(invited ? invited.message : `Shared with ${shown}.`);
     setEmail('');
     setGroupId('');
     setVersion((value) => value + 1);
@@ -73,7 +86,7 @@ export function GranteesEditor({ listUrl, listKey, base, label, listLabel, withR
   const remove = async (grantee: Grantee) => {
     const response = await fetch(`${base}/${grantee.id}`, { method: 'DELETE' }).catch(() => null);
     if (!response?.ok) return setMessage(await failureWords(response, 'Runpad could not be reached: try again.'));
-    setMessage(`${grantee.email ?? `The group ${grantee.groupName ?? ''}`} no longer has access.`);
+    setMessage(grantee.invited ? `The invitation for ${grantee.email ?? ''} is removed.` : `${grantee.email ?? `The group ${grantee.groupName ?? ''}`} no longer has access.`);
     setVersion((value) => value + 1);
   };
   const chosenGroup = groups.find((group) => group.id === groupId);
@@ -135,6 +148,7 @@ export function GranteesEditor({ listUrl, listKey, base, label, listLabel, withR
             return (
               <li key={grantee.id} className="flex items-center gap-2">
                 <span className="min-w-0 flex-1 break-all">{name}</span>
+                {grantee.invited && <span className="rounded bg-amber-100 px-1.5 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">Invited</span>}
                 {grantee.role && <span className="text-zinc-600 dark:text-zinc-400">{ROLE_WORDS[grantee.role]}</span>}
                 <button type="button" onClick={() => void remove(grantee)} className={small}>
                   Remove<span className="sr-only"> {name}</span>

@@ -18,6 +18,8 @@ import { ensureUser } from '@/lib/db/queries/users.server';
 import { openForTests, pgliteBackend, serverBackend } from '@/lib/testing/databases';
 import { ACTIONS, authorize, may, type Action, type Subject, type Target } from './authorize.server';
 import { granteeSchema, resolveGrantee } from './grantee.server';
+import { claimInvitationsOf } from './project-invitations.server';
+import { putProjectInvitation } from '@/lib/db/queries/project-invitations.server';
 
 const ROLES = ['owner', 'editor', 'user', 'reader', 'groupMember', 'removedMember', 'removedReader', 'stranger', 'guest', 'anonymous'] as const;
 type Role = (typeof ROLES)[number];
@@ -58,8 +60,8 @@ const EXPECTED: Record<Role, { project: Set<Action>; conversation: Set<Action> }
 };
 
 /** The operator's RUNPAD_PUBLIC_SHARES, as the rule reads it (the rest of the configuration is not read here). */
-const settings = vi.hoisted(() => ({ links: 'on' as AppConfig['publicShares'] }));
-vi.mock('@/lib/config.server', () => ({ getConfig: () => ({ publicShares: settings.links }) }));
+const settings = vi.hoisted(() => ({ links: 'on' as AppConfig['publicShares'], email: null as AppConfig['email'] }));
+vi.mock('@/lib/config.server', () => ({ getConfig: () => ({ publicShares: settings.links, email: settings.email }) }));
 
 const LINKS = ['on', 'signed-in', 'off'] as const;
 const ACCOUNTS = new Set<Role>(ROLES.filter((role) => role !== 'guest' && role !== 'anonymous'));
@@ -227,6 +229,43 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       } finally {
         await other?.close();
       }
+    });
+
+    live('a pending invitee: nothing until an account with their email exists (verified where emails are verified), then the role given', async () => {
+      const walk = async (who: Subject) => {
+        const answers: string[] = [];
+        for (const [kind, target] of targets()) for (const action of ACTIONS) if (await may(db, who, action, target)) answers.push(`${kind} ${action}`);
+        return answers;
+      };
+      const asEdit = ACTIONS.filter((action) => EDIT.has(action)).map((action) => `project ${action}`);
+      const asUse = ACTIONS.filter((action) => USE.has(action)).map((action) => `project ${action}`);
+      const invitee = crypto.randomUUID();
+      const who: Subject = { userId: invitee, kind: 'account' };
+      await putProjectInvitation(db, projectId, '  Inv\u0069te\u0301e@Example.COM ', 'edit', ids.owner);
+      const later = crypto.randomUUID();
+      await putProjectInvitation(db, projectId, 'later@example.com', 'use', ids.owner);
+      // No account yet: nothing, whoever asks with any id.
+      expect(await walk(who)).toEqual([]);
+      await ensureUser(db, invitee);
+      expect(await walk(who)).toEqual([]);
+      // Where this Runpad verifies emails (a mail server), an unverified account with the email gets nothing yet.
+      settings.email = { smtpUrl: 'smtp://127.0.0.1:1', from: 'runpad@example.com' };
+      try {
+        await db.insert(authUsers).values({ id: invitee, name: 'invitee', email: 'invitée@example.com', emailVerified: false });
+        expect(await claimInvitationsOf(db, { id: invitee, email: 'INVITÉE@example.com', emailVerified: false })).toBe(0);
+        expect(await walk(who)).toEqual([]);
+        // Verified: the role given, on the project only (the owner's conversation stays the owner's).
+        expect(await claimInvitationsOf(db, { id: invitee, email: 'INVITÉE@example.com', emailVerified: true })).toBe(1);
+        expect(await walk(who)).toEqual(asEdit);
+        expect(await claimInvitationsOf(db, { id: invitee, email: 'invitée@example.com', emailVerified: true })).toBe(0);
+      } finally {
+        settings.email = null;
+      }
+      // Without a mail server no email is verified: the account with the email is the invitee.
+      await ensureUser(db, later);
+      await db.insert(authUsers).values({ id: later, name: 'later', email: 'Later@Example.com', emailVerified: false });
+      expect(await claimInvitationsOf(db, { id: later, email: 'Later@Example.com', emailVerified: false })).toBe(1);
+      expect(await walk({ userId: later, kind: 'account' })).toEqual(asUse);
     });
 
     live('a guest’s own conversation is theirs to do everything with', async () => {

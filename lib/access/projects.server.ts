@@ -25,6 +25,7 @@ import {
   type MemberRole,
   type ProjectRow,
 } from '@/lib/db/queries/projects.server';
+import { listProjectInvitations, removeProjectInvitation, type PendingMember } from '@/lib/db/queries/project-invitations.server';
 import { AppError } from '@/lib/errors.server';
 import { modelSeesSchema, strictest, type ModelSees } from '@/lib/messages/model-input-schema';
 import { standingOn, type Subject } from './authorize.server';
@@ -76,6 +77,8 @@ export type ProjectView = {
   role: 'owner' | MemberRole;
   owner: string;
   members: Member[];
+  /** Emails invited that no account has yet (lib/access/project-invitations.server.ts): to its owner and editors only. */
+  invitations: PendingMember[];
   /** The asker's own conversations in it. */
   conversations: Array<{ id: string; title: string | null; updatedAt: Date }>;
 };
@@ -94,6 +97,7 @@ export async function projectView(db: Db, who: NonNullable<Subject>, id: string)
     role: standing,
     owner: project.ownerId,
     members: await listProjectMembers(db, id),
+    invitations: standing === 'use' ? [] : await listProjectInvitations(db, id),
     conversations: await listProjectConversations(db, who.userId, id),
   };
 }
@@ -108,10 +112,13 @@ export async function addMember(db: Db, actorId: string, projectId: string, gran
   return id;
 }
 
+/** Removes a member, or an invitation still waiting for its account (both are listed as the project's members). */
 export async function removeMember(db: Db, actorId: string, projectId: string, memberId: string): Promise<void> {
   const removed = await removeProjectMember(db, projectId, memberId);
-  if (!removed) throw new AppError('member:not_found', { reason: 'no such member' });
-  await recordShare(db, { actorId, kind: 'member_removed', projectId, subjectUserId: removed.userId, subjectGroupId: removed.groupId, role: removed.role });
+  if (removed) return recordShare(db, { actorId, kind: 'member_removed', projectId, subjectUserId: removed.userId, subjectGroupId: removed.groupId, role: removed.role });
+  const invitation = await removeProjectInvitation(db, projectId, memberId);
+  if (!invitation) throw new AppError('member:not_found', { reason: 'no such member' });
+  await recordShare(db, { actorId, kind: 'member_removed', projectId, subjectUserId: null, subjectGroupId: null, subjectEmail: invitation.email, role: invitation.role });
 }
 
 export async function addReader(db: Db, actorId: string, conversationId: string, grantee: Grantee): Promise<string> {

@@ -21,6 +21,10 @@
  * (lib/db/queries/merge-guest.server.ts), and the browser gets a new guest id for whenever it signs out.
  * A sign-in through the provider also keeps the account's groups in step with its groups claim
  * (RUNPAD_OIDC_GROUPS_CLAIM; lib/auth/claimed-groups.server.ts).
+ *
+ * The projects an email was invited to before it had an account become the account's at each
+ * sign-in and when its email is verified (lib/access/project-invitations.server.ts): a new account
+ * sees them at once.
  */
 import 'server-only';
 import { passkey } from '@better-auth/passkey';
@@ -41,6 +45,7 @@ import { fingerprintKey } from '@/lib/log/fingerprint.server';
 import { passwordResetMail, sendMail, verificationMail } from '@/lib/email/mailer.server';
 import { PENDING_APPROVAL, signInRefusal } from './access.server';
 import { admissionOnCreate } from './admission.server';
+import { claimInvitationsOf } from '@/lib/access/project-invitations.server';
 import { applyClaimedGroups, noteClaimedGroups } from './claimed-groups.server';
 import { betterAuthLogger } from './auth-log.server';
 import { accountCookiePrefix } from './account-cookie.server';
@@ -82,6 +87,15 @@ function buildAuth(db: Db, origin: string) {
   const secure = isSecureOrigin(origin);
   const oidc = config.access.oidc;
   const log = logger().child({ component: 'auth' });
+  /** The projects waiting for this account's email (never in the way of a sign-in: a failure is logged, the next sign-in tries again). */
+  const claimInvitations = async (user: { id: string; email: string; emailVerified: boolean }) => {
+    try {
+      const joined = await claimInvitationsOf(db, user);
+      if (joined > 0) log.info({ account: user.id, projects: joined }, 'project invitations became memberships');
+    } catch (error) {
+      log.error({ err: error, account: user.id }, 'making project invitations memberships failed');
+    }
+  };
   return betterAuth({
     appName: 'Runpad',
     baseURL: origin,
@@ -164,6 +178,8 @@ function buildAuth(db: Db, origin: string) {
           },
           after: async (user) => ensureUser(db, user.id),
         },
+        // An email just verified: the projects it was invited to are the account's now.
+        update: { after: async (user) => void (user.emailVerified ? await claimInvitations(user) : undefined) },
       },
       session: {
         create: {
@@ -172,6 +188,11 @@ function buildAuth(db: Db, origin: string) {
             const refusal = user ? signInRefusal(user) : 'This account no longer exists.';
             if (refusal) throw new APIError('FORBIDDEN', { code: refusal === PENDING_APPROVAL ? 'PENDING_APPROVAL' : 'NOT_INVITED', message: refusal });
             if (await isBlocked(db, session.userId)) throw new APIError('FORBIDDEN', { code: 'BLOCKED', message: 'This account is blocked on this Runpad.' });
+          },
+          // Each sign-in (a new account's first one too): the projects its email was invited to are its own now.
+          after: async (session) => {
+            const [user] = await db.select().from(authUsers).where(eq(authUsers.id, session.userId));
+            if (user) await claimInvitations(user);
           },
         },
       },

@@ -136,6 +136,31 @@ export const projectMembers = pgTable(
   ],
 );
 
+/**
+ * A project membership waiting for its account: an email no account had when an owner or editor
+ * added it (normalised: NFC, trimmed, lower case), with the role it will have. It grants nothing;
+ * it becomes a project_members row when an account with that email signs in (its email verified
+ * where this Runpad verifies emails): lib/access/project-invitations.server.ts.
+ */
+export const projectInvitations = pgTable(
+  'project_invitations',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['use', 'edit'] }).notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('project_invitations_email').on(t.projectId, t.email),
+    index('project_invitations_by_email').on(t.email),
+    check('project_invitations_role', sql`${t.role} in ('use', 'edit')`),
+  ],
+);
+
 /** Who may read a conversation besides its author (read-only, at /c/<id>, after sign-in). */
 export const conversationReaders = pgTable(
   'conversation_readers',
@@ -166,7 +191,7 @@ export const shareAudit = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
     actorId: uuid('actor_id'),
     actorEmail: text('actor_email'),
-    /** `member_added`, `member_removed`, `reader_added`, `reader_removed`. */
+    /** `member_added`, `member_invited` (an email with no account yet: subjectEmail), `member_removed`, `reader_added`, `reader_removed`. */
     kind: text('kind').notNull(),
     projectId: uuid('project_id'),
     conversationId: uuid('conversation_id'),

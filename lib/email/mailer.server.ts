@@ -1,5 +1,5 @@
 /**
- * Mail for invitations and password-reset links, through the SMTP server RUNPAD_SMTP_URL names
+ * Mail for invitations (to this Runpad, to a project) and password-reset links, through the SMTP server RUNPAD_SMTP_URL names
  * (nodemailer). Without one nothing is sent: the admin page shows each link to copy instead.
  * A failure is logged by what names it (never the address or the link) and reported to the caller,
  * which still shows the link.
@@ -46,6 +46,21 @@ export function invitationMail(to: string, link: string, expiresAt: Date): Mail 
     to,
     subject: 'You are invited to Runpad',
     text: `You are invited to Runpad.\n\nOpen this link to make your account (it works once, until ${expiresAt.toUTCString()}):\n${link}\n`,
+  };
+}
+
+/** One line of someone's words in a mail: no control characters (a subject stays one header line). */
+const oneLine = (text: string, max = 200) => text.replace(/\p{Cc}+/gu, ' ').trim().slice(0, max);
+
+/** An invitation to a project, for an email no account has yet: the project, who invited them, the link to make their account. */
+export function projectInvitationMail(to: string, invitation: { project: string; inviter: string; role: 'use' | 'edit'; link: string }): Mail {
+  const project = oneLine(invitation.project);
+  const inviter = oneLine(invitation.inviter);
+  const role = invitation.role === 'edit' ? 'can edit it (its instructions, datasets and members)' : 'can use it (start conversations in it, read its datasets)';
+  return {
+    to,
+    subject: `${inviter} invited you to the project “${project}” on Runpad`,
+    text: `${inviter} invited you to the project “${project}” on Runpad: you ${role}.\n\nMake your account with this email (${to}) here, and the project is yours to open:\n${invitation.link}\n\nIf you do not know them, ignore this mail.\n`,
   };
 }
 

@@ -170,12 +170,12 @@ export async function listConversationReaders(db: Db, conversationId: string): P
     .orderBy(asc(conversationReaders.createdAt), asc(conversationReaders.id));
 }
 
-export type ShareAuditKind = 'member_added' | 'member_removed' | 'reader_added' | 'reader_removed';
+export type ShareAuditKind = 'member_added' | 'member_invited' | 'member_removed' | 'reader_added' | 'reader_removed';
 
-/** Records who shared what with whom (the emails and the group's name as they are now). */
+/** Records who shared what with whom (the emails and the group's name as they are now; `subjectEmail`: an email no account has yet). */
 export async function recordShare(
   db: Db,
-  input: { actorId: string; kind: ShareAuditKind; projectId?: string; conversationId?: string; subjectUserId: string | null; subjectGroupId: string | null; role?: MemberRole },
+  input: { actorId: string; kind: ShareAuditKind; projectId?: string; conversationId?: string; subjectUserId: string | null; subjectGroupId: string | null; subjectEmail?: string; role?: MemberRole },
 ): Promise<void> {
   const emailOf = async (id: string | null) => (id ? ((await db.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, id)).limit(1))[0]?.email ?? null) : null);
   await db.insert(shareAudit).values({
@@ -186,7 +186,7 @@ export async function recordShare(
     projectId: input.projectId ?? null,
     conversationId: input.conversationId ?? null,
     subjectUserId: input.subjectUserId,
-    subjectEmail: await emailOf(input.subjectUserId),
+    subjectEmail: input.subjectEmail ?? (await emailOf(input.subjectUserId)),
     subjectGroupId: input.subjectGroupId,
     subjectGroupName: input.subjectGroupId ? ((await getGroup(db, input.subjectGroupId))?.name ?? null) : null,
     role: input.role ?? null,
