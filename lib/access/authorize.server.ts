@@ -9,7 +9,9 @@
  * project, continuing it also needs the project still: a removed member's conversations stop);
  * a reader (directly or through a group) reads it, re-runs it in their browser, reads its files'
  * bytes and exports it. A conversation in a project is its author's alone until shared: the
- * project's other members are not its readers. A share link: whoever holds an active link reads
+ * project's other members are not its readers. A project's dataset: its project's members read it;
+ * so does a conversation's reader, for the datasets that conversation uses (read-only, and only
+ * while its author may still read them), never the project's other datasets nor the project. A share link: whoever holds an active link reads
  * its snapshot, re-runs it, reads the files it holds and exports it — anyone (no one signed in
  * included) when the link is for anyone, only people signed in to an account of this instance
  * when it is for them (or when the operator allows only such links, RUNPAD_PUBLIC_SHARES=signed-in),
@@ -21,7 +23,7 @@
 import 'server-only';
 import { getConfig } from '@/lib/config.server';
 import type { Db } from '@/lib/db/client.server';
-import { conversationGrants, projectGrants, type MemberRole } from '@/lib/db/queries/projects.server';
+import { authorsSharingDataset, conversationGrants, datasetProject, projectGrants, type MemberRole } from '@/lib/db/queries/projects.server';
 import { activeShareAudience } from '@/lib/db/queries/shares.server';
 import { AppError } from '@/lib/errors.server';
 
@@ -30,8 +32,9 @@ export type Action = (typeof ACTIONS)[number];
 
 /** Who asks: a person (a guest or an account) by id, or no one. */
 export type Subject = { userId: string; kind: 'guest' | 'account' } | null;
-export type Target = { project: string } | { conversation: string } | { share: string };
-type Kind = 'project' | 'conversation' | 'share';
+/** `dataset`: a dataset of a project's library, by its id. */
+export type Target = { project: string } | { conversation: string } | { share: string } | { dataset: string };
+type Kind = 'project' | 'conversation' | 'share' | 'dataset';
 
 /** What a person is to a project, a conversation or a share link (`link`: the link opens for them). */
 export type Standing = 'owner' | MemberRole | 'reader' | 'link' | 'none';
@@ -58,9 +61,12 @@ const ALLOWED: Record<Kind, Record<Standing, ReadonlySet<Action>>> = {
   },
   // A link is changed and revoked through its conversation (manage_members there), never through itself.
   share: { owner: NOTHING, edit: NOTHING, use: NOTHING, reader: NOTHING, link: READ_ONLY, none: NOTHING },
+  // A project's dataset is read by the project's members, and by the readers of a conversation that
+  // uses it; it is changed and removed through its project (change_instructions), never through itself.
+  dataset: { owner: READ_ONLY, edit: READ_ONLY, use: READ_ONLY, reader: READ_ONLY, link: NOTHING, none: NOTHING },
 };
 
-const kindOf = (target: Target): Kind => ('project' in target ? 'project' : 'conversation' in target ? 'conversation' : 'share');
+const kindOf = (target: Target): Kind => ('project' in target ? 'project' : 'conversation' in target ? 'conversation' : 'share' in target ? 'share' : 'dataset');
 
 /** Whether the link opens for `who`; `signInFirst`: it would, once they sign in to an account. */
 async function shareStanding(db: Db, who: Subject, shareId: string): Promise<{ standing: Standing; signInFirst: boolean }> {
@@ -80,11 +86,28 @@ async function projectStanding(db: Db, who: NonNullable<Subject>, projectId: str
   return grants.projectRoles.includes('use') ? 'use' : 'none';
 }
 
+/**
+ * The person's standing on a project's dataset: their standing on its project; else `reader` when
+ * they read a conversation that uses it (lib/db/queries/projects.server.ts, `datasetsUsedBy`) whose
+ * author may still read the project's datasets (a reader's grant is the author's, never wider).
+ */
+async function datasetStanding(db: Db, who: NonNullable<Subject>, datasetId: string): Promise<Standing> {
+  const projectId = await datasetProject(db, datasetId);
+  if (!projectId) return 'none';
+  const onProject = await projectStanding(db, who, projectId);
+  if (onProject !== 'none') return onProject;
+  for (const author of await authorsSharingDataset(db, who.userId, datasetId)) {
+    if (ALLOWED.project[await projectStanding(db, { userId: author, kind: 'account' }, projectId)].has('read_dataset')) return 'reader';
+  }
+  return 'none';
+}
+
 /** What `who` is to the target: owner, edit, use, reader or none. */
 export async function standingOn(db: Db, who: Subject, target: Target): Promise<Standing> {
   if ('share' in target) return (await shareStanding(db, who, target.share)).standing;
   if (!who) return 'none';
   if ('project' in target) return projectStanding(db, who, target.project);
+  if ('dataset' in target) return datasetStanding(db, who, target.dataset);
   const grants = await conversationGrants(db, who.userId, target.conversation);
   if (grants.conversationOwner === null) return 'none';
   if (grants.conversationOwner === who.userId) return 'owner';
@@ -117,6 +140,7 @@ export async function authorize(db: Db, who: Subject, action: Action, target: Ta
     if ((await shareStanding(db, who, target.share)).signInFirst) throw new AppError('share:sign_in_required', { reason });
     throw new AppError('share:not_found', { reason });
   }
-  if (action === 'read' || !(await may(db, who, 'read', target))) throw new AppError(kind === 'project' ? 'project:not_found' : 'conversation:not_found', { reason });
-  throw new AppError(kind === 'project' ? 'project:not_allowed' : 'conversation:not_allowed', { reason });
+  const notFound = kind === 'project' ? 'project:not_found' : kind === 'dataset' ? 'file:not_found' : 'conversation:not_found';
+  if (action === 'read' || !(await may(db, who, 'read', target))) throw new AppError(notFound, { reason });
+  throw new AppError(kind === 'conversation' ? 'conversation:not_allowed' : 'project:not_allowed', { reason });
 }

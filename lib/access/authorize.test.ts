@@ -1,7 +1,8 @@
 /**
  * The one authorization rule, walked whole: every standing a person can have (owner, can edit,
  * can use, a conversation's reader, a group's member, a removed member, a stranger, a guest, no
- * one) × every action, on a project, on a conversation in it and on its share links (for anyone,
+ * one) × every action, on a project, on a conversation in it, on its datasets (the one that
+ * conversation uses, the others) and on its share links (for anyone,
  * for signed-in people only, revoked; under each RUNPAD_PUBLIC_SHARES), on the embedded database
  * and on Postgres. Every answer is asserted, and `authorize`'s refusal is a 404 unless the person
  * may read (a 401 to sign in first at a signed-in people's link).
@@ -10,7 +11,7 @@ import { describe, expect, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { AppConfig } from '@/lib/config.server';
 import { createDb, type Db } from '@/lib/db/client.server';
-import { authUsers, conversations, groupMembers } from '@/lib/db/schema.server';
+import { authUsers, blobs, conversationFiles, conversations, groupMembers, messages, projectFiles } from '@/lib/db/schema.server';
 import { createOrUpdateShare, revokeShare } from '@/lib/db/queries/shares.server';
 import { conversationGrants, createGroup, createProject, putConversationReader, putProjectMember, removeConversationReader, removeProjectMember } from '@/lib/db/queries/projects.server';
 import { isAppError } from '@/lib/errors.server';
@@ -44,19 +45,25 @@ const USE = new Set<Action>(['read', 'run', 'continue', 'read_dataset', 'export'
 const EDIT = new Set<Action>([...USE, 'change_instructions', 'manage_members']);
 const READ = new Set<Action>(['read', 'run', 'read_dataset', 'export']);
 
-/** What each person may do to the project, and to the owner's conversation in it. */
-const EXPECTED: Record<Role, { project: Set<Action>; conversation: Set<Action> }> = {
-  owner: { project: ALL, conversation: ALL },
-  editor: { project: EDIT, conversation: NONE },
-  user: { project: USE, conversation: NONE },
-  reader: { project: NONE, conversation: READ },
+/**
+ * What each person may do to the project, to the owner's conversation in it, to the project's
+ * dataset that conversation uses, and to its datasets that conversation does not use (added after
+ * its last message, or shadowed by a file of its own by the same name).
+ */
+type Expected = { project: Set<Action>; conversation: Set<Action>; dataset: Set<Action>; unusedDataset: Set<Action> };
+const EXPECTED: Record<Role, Expected> = {
+  owner: { project: ALL, conversation: ALL, dataset: READ, unusedDataset: READ },
+  editor: { project: EDIT, conversation: NONE, dataset: READ, unusedDataset: READ },
+  user: { project: USE, conversation: NONE, dataset: READ, unusedDataset: READ },
+  // Reading the conversation grants reading the datasets it uses: never the project's others, nor the project.
+  reader: { project: NONE, conversation: READ, dataset: READ, unusedDataset: NONE },
   // In a group that can use the project and reads the conversation.
-  groupMember: { project: USE, conversation: READ },
-  removedMember: { project: NONE, conversation: NONE },
-  removedReader: { project: NONE, conversation: NONE },
-  stranger: { project: NONE, conversation: NONE },
-  guest: { project: NONE, conversation: NONE },
-  anonymous: { project: NONE, conversation: NONE },
+  groupMember: { project: USE, conversation: READ, dataset: READ, unusedDataset: READ },
+  removedMember: { project: NONE, conversation: NONE, dataset: NONE, unusedDataset: NONE },
+  removedReader: { project: NONE, conversation: NONE, dataset: NONE, unusedDataset: NONE },
+  stranger: { project: NONE, conversation: NONE, dataset: NONE, unusedDataset: NONE },
+  guest: { project: NONE, conversation: NONE, dataset: NONE, unusedDataset: NONE },
+  anonymous: { project: NONE, conversation: NONE, dataset: NONE, unusedDataset: NONE },
 };
 
 /** The operator's RUNPAD_PUBLIC_SHARES, as the rule reads it (the rest of the configuration is not read here). */
@@ -86,10 +93,28 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
     let projectId = '';
     let conversationId = '';
     let memberConversation = '';
-    const targets = (): Array<['project' | 'conversation', Target]> => [
+    /** The project's datasets: the one the conversation uses; one added after its last message; one its own file shadows. */
+    const datasets = { used: crypto.randomUUID(), later: crypto.randomUUID(), shadowed: crypto.randomUUID() };
+    const targets = (): Array<[keyof Expected, Target]> => [
       ['project', { project: projectId }],
       ['conversation', { conversation: conversationId }],
+      ['dataset', { dataset: datasets.used }],
+      ['unusedDataset', { dataset: datasets.later }],
+      ['unusedDataset', { dataset: datasets.shadowed }],
     ];
+
+    /** Three uploaded datasets in the project; the conversation (and the member's) had the first and the shadowed one under /data when it was written. */
+    async function addDatasets() {
+      const sha = 'c'.repeat(64);
+      await db.insert(blobs).values({ sha256: sha, size: 3 }).onConflictDoNothing();
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      const file = (id: string, name: string, createdAt: Date) => ({ id, projectId, name, sha256: sha, location: 'account' as const, blobSha256: sha, mediaType: 'text/csv', size: 3, createdAt });
+      await db.insert(projectFiles).values([file(datasets.used, 'ventes "Q3".csv', hourAgo), file(datasets.shadowed, 'own.csv', hourAgo), file(datasets.later, 'later.csv', new Date(Date.now() + 3_600_000))]);
+      for (const id of [conversationId, memberConversation]) {
+        await db.insert(messages).values({ conversationId: id, id: `m-${id}`, seq: 0, role: 'user', parts: [{ type: 'text', text: 'Sum /data/ventes "Q3".csv' }] });
+        await db.insert(conversationFiles).values({ conversationId: id, name: 'own.csv', sha256: 'd'.repeat(64), location: 'device', mediaType: 'text/csv', size: 3 });
+      }
+    }
 
     async function setUp() {
       for (const role of ROLES) if (EMAIL[role]) await db.insert(authUsers).values({ id: ids[role], name: role, email: EMAIL[role], emailVerified: true });
@@ -99,6 +124,7 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       await db.insert(conversations).values({ id: conversationId, ownerId: ids.owner, projectId });
       memberConversation = crypto.randomUUID();
       await db.insert(conversations).values({ id: memberConversation, ownerId: ids.removedMember, projectId });
+      await addDatasets();
       const group = await createGroup(db, { name: "Équipe 'data'", createdBy: ids.owner, userIds: [ids.groupMember] });
       await putProjectMember(db, projectId, { userId: ids.editor }, 'use', ids.owner);
       // Changing a member's role is the same row, not a second grant.
@@ -118,14 +144,14 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       expect(await removeProjectMember(db, crypto.randomUUID(), removed)).toBeNull();
     }
 
-    live('every person × every action, on a project and on a conversation in it', async () => {
+    live('every person × every action, on a project, a conversation in it and the project’s datasets (the one it uses, the others)', async () => {
       await setUp();
       const answers: Record<string, Record<string, boolean>> = {};
       const expected: Record<string, Record<string, boolean>> = {};
       for (const role of ROLES) {
-        for (const [kind, target] of targets()) {
+        for (const [index, [kind, target]] of targets().entries()) {
           for (const action of ACTIONS) {
-            const key = `${role} ${kind}`;
+            const key = `${role} ${kind} ${index}`;
             (answers[key] ??= {})[action] = await may(db, subject(role), action, target);
             (expected[key] ??= {})[action] = EXPECTED[role][kind].has(action);
           }
@@ -209,6 +235,17 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       // The project's owner is not the reader of a member's conversation in it.
       expect(await may(db, subject('owner'), 'read', { conversation: memberConversation })).toBe(false);
       expect((await conversationGrants(db, ids.owner, memberConversation)).reader).toBe(false);
+      // A reader of the removed member's conversation reads it, but not the project's datasets it used: a reader's grant is its author's.
+      const theirReader = crypto.randomUUID();
+      await ensureUser(db, theirReader);
+      await putConversationReader(db, memberConversation, { userId: theirReader }, ids.removedMember);
+      expect(await may(db, { userId: theirReader, kind: 'account' }, 'read', { conversation: memberConversation })).toBe(true);
+      expect(await may(db, { userId: theirReader, kind: 'account' }, 'read_dataset', { dataset: datasets.used })).toBe(false);
+      // The same reader of a conversation whose author still may: the dataset it used, only that one.
+      await putConversationReader(db, conversationId, { userId: theirReader }, ids.owner);
+      expect(await may(db, { userId: theirReader, kind: 'account' }, 'read_dataset', { dataset: datasets.used })).toBe(true);
+      expect(await may(db, { userId: theirReader, kind: 'account' }, 'read_dataset', { dataset: datasets.later })).toBe(false);
+      expect(await may(db, { userId: theirReader, kind: 'account' }, 'read_dataset', { dataset: crypto.randomUUID() })).toBe(false);
     });
 
     live('removing a member ends their access at once, on every instance: nothing holds a membership between requests', async () => {
@@ -234,7 +271,7 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
     live('a pending invitee: nothing until an account with their email exists (verified where emails are verified), then the role given', async () => {
       const walk = async (who: Subject) => {
         const answers: string[] = [];
-        for (const [kind, target] of targets()) for (const action of ACTIONS) if (await may(db, who, action, target)) answers.push(`${kind} ${action}`);
+        for (const [kind, target] of targets().slice(0, 2)) for (const action of ACTIONS) if (await may(db, who, action, target)) answers.push(`${kind} ${action}`);
         return answers;
       };
       const asEdit = ACTIONS.filter((action) => EDIT.has(action)).map((action) => `project ${action}`);

@@ -10,6 +10,7 @@ import { closeAbandonedRuns } from './abandoned-runs.server';
 import { markCutOffAnswer } from './answer-drafts.server';
 import { toUIMessages } from './ui-messages.server';
 import { liveStreamId } from '@/lib/streams/app-streams.server';
+import { sharedProjectDatasets } from './project-datasets.server';
 
 const idSchema = z.uuid();
 
@@ -31,7 +32,8 @@ export async function loadOwnConversation(userId: string, id: string): Promise<{
 /**
  * Someone else's conversation shared to `who` to read (the one rule: lib/access/authorize.server.ts),
  * as stored, with the files uploaded to it (a file kept on its author's device is not theirs to
- * see: neither its bytes nor its hash); null for anything else (the page 404s).
+ * see: neither its bytes nor its hash) and the uploaded datasets of its project it had under /data
+ * (read through it: `/api/blobs/<sha>?conversation=<id>`); null for anything else (the page 404s).
  */
 export async function loadReadableConversation(who: Subject, id: string): Promise<{ id: string; title: string | null; updatedAt: Date; messages: UIMessage[]; files: ConversationFile[] } | null> {
   if (!idSchema.safeParse(id).success) return null;
@@ -39,6 +41,8 @@ export async function loadReadableConversation(who: Subject, id: string): Promis
   if (!(await may(db, who, 'read', { conversation: id }))) return null;
   const conversation = await getConversationById(db, id);
   if (!conversation) return null;
-  const files = (await listFiles(db, id)).filter((file) => file.location === 'account');
+  const own = (await listFiles(db, id)).filter((file) => file.location === 'account');
+  const project = (await sharedProjectDatasets(db, who, id)).map(({ name, sha256, mediaType, size }): ConversationFile => ({ name, sha256, mediaType, size, location: 'account', salts: [] }));
+  const files = [...own, ...project.filter((file) => !own.some((other) => other.name === file.name))];
   return { id, title: conversation.title, updatedAt: conversation.updatedAt, messages: await toUIMessages(await listMessages(db, id)), files };
 }

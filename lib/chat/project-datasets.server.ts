@@ -7,10 +7,11 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/client.server';
-import { listProjectFiles, type DatasetColumn, type ProjectFile } from '@/lib/files/project-files.server';
+import { getBlobForProject, listProjectFiles, type DatasetColumn, type ProjectFile } from '@/lib/files/project-files.server';
+import type { BlobRef } from '@/lib/db/queries/blobs.server';
 import { columnsSchema, headerlessName } from '@/lib/messages/attachment';
 import { may, type Subject } from '@/lib/access/authorize.server';
-import { getProject } from '@/lib/db/queries/projects.server';
+import { datasetsUsedBy, getProject, type UsedDataset } from '@/lib/db/queries/projects.server';
 import type { ProjectDatasets } from '@/lib/files/data-file';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -56,6 +57,26 @@ export async function projectDatasetsView(db: Db, who: Subject, projectId: strin
   const files = await projectDatasetsFor(db, who, project.id);
   if (files.length === 0) return null;
   return { projectId: project.id, name: project.name, files: files.map(({ name, sha256, size, mediaType, location, columns }) => ({ name, sha256, size, mediaType, location, columns })) };
+}
+
+/**
+ * The project's datasets a conversation uses (those it had under /data) that `who` may read by the
+ * one rule: its project's members, and the conversation's readers while its author may still read
+ * them. Uploaded ones only: a device-kept dataset's hash stays with the project's members, as a
+ * conversation's own device files stay with its author.
+ */
+export async function sharedProjectDatasets(db: Db, who: Subject, conversationId: string): Promise<UsedDataset[]> {
+  const readable: UsedDataset[] = [];
+  for (const file of await datasetsUsedBy(db, conversationId)) {
+    if (file.location === 'account' && (await may(db, who, 'read_dataset', { dataset: file.id }))) readable.push(file);
+  }
+  return readable;
+}
+
+/** The bytes behind `sha256` when a project's dataset that this conversation uses holds them and `who` may read it; else null. */
+export async function datasetBlobThroughConversation(db: Db, who: Subject, conversationId: string, sha256: string): Promise<BlobRef | null> {
+  const file = (await sharedProjectDatasets(db, who, conversationId)).find((used) => used.sha256 === sha256);
+  return file ? getBlobForProject(db, file.projectId, sha256) : null;
 }
 
 /** What the model is told of the project's datasets: names, sizes, types and columns, never a row. */

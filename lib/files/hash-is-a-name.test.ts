@@ -4,7 +4,8 @@
  * through a share that recorded such a copy; a file kept on a device is never read from the blob
  * store. An attacker account and an open-mode guest each claim the victim's files by their SHA-256
  * every way a hash can be written (a device file's record, a link to "my datasets", a move to the
- * account, a figure in a run's output, a share and a fork of it, a fork of the victim's share) and
+ * account, a figure in a run's output, a share and a fork of it, a fork of the victim's share, a
+ * dataset of their own project used by their conversation) and
  * then call EVERY route under app/api, found by walking the folder: every GET with each of their
  * ids and the victim's hashes, every other method with a body that names the victim's hash, and
  * the chat route in a conversation that shows the victim's figure (a fake provider records what
@@ -105,7 +106,7 @@ const WRITES: Record<string, string> = {
   'projects POST': 'makes a project (a name and instructions, no bytes)',
   'projects/[id] PATCH': 'changes a project’s name, instructions, model or policy',
   'projects/[id] DELETE': 'deletes a project',
-  'projects/[id]/members POST': 'adds a member by email or group',
+  'projects/[id]/members POST': 'adds a member by email or group, or invites an email no account has (no bytes)',
   'projects/[id]/members/[memberId] DELETE': 'removes a member',
   'projects/[id]/files POST': 'stores the bytes sent with it as a project’s dataset (its owner and editors)',
   'projects/[id]/files/[fileId] PATCH': 'a project dataset’s columns (names and types, no bytes)',
@@ -178,6 +179,8 @@ let victimShare = '';
 /** The victim's project: the secret file uploaded to it, and kept on the victim's device. */
 let victimProject = '';
 const victimProjectFiles: string[] = [];
+/** The victim's conversation in that project, which used its datasets (written after they were added). */
+const victimProjectConversation = crypto.randomUUID();
 
 describe('a hash is a name, never a key', () => {
   beforeAll(async () => {
@@ -207,8 +210,12 @@ describe('a hash is a name, never a key', () => {
     const keptInProject = await call('projects/[id]/device-files', 'POST', { id: victimProject }, { body: JSON.stringify({ name: 'kept.csv', size: secretCsv.byteLength, sha256: secretSha }), headers: { 'content-type': 'application/json' } });
     expect(keptInProject.status).toBe(201);
     for (const answer of [inProject, keptInProject]) victimProjectFiles.push(((await answer.json()) as { id: string }).id);
-    // The victim, a member, reads the project's upload by hash (what the walk below looks for is there to find).
+    // The victim, a member, reads the project's upload by hash, by the dataset and through their conversation that used it (what the walk below looks for is there to find).
     expect(victimsIn(await bodyOf(await call('blobs/[sha]', 'GET', { sha: secretSha }, { search: `?project=${victimProject}` })))).toContain('the secret file');
+    const { conversations: conversationRows } = await import('@/lib/db/schema.server');
+    await (await getDb()).insert(conversationRows).values({ id: victimProjectConversation, ownerId: victim.userId, projectId: victimProject });
+    await upsertMessage(await getDb(), victim.userId, victimProjectConversation, { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'Sum /data/secret.csv' }] });
+    for (const search of [`?dataset=${victimProjectFiles[0]}`, `?conversation=${victimProjectConversation}`]) expect([search, victimsIn(await bodyOf(await call('blobs/[sha]', 'GET', { sha: secretSha }, { search })))]).toEqual([search, ['the secret file']]);
     const shared = await call('conversations/[id]/share', 'POST', { id: victimKept });
     expect(shared.status).toBe(200);
     victimShare = ((await shared.json()) as { id: string }).id;
@@ -290,7 +297,15 @@ describe('a hash is a name, never a key', () => {
         }
         return sets;
       };
-      const searches = (pattern: string) => (pattern === 'blobs/[sha]' ? ['', `?share=${share}`, `?share=${victimShare}`, `?project=${ownProject}`, `?project=${victimProject}`] : ['']);
+      // A conversation of the attacker's in their own project (which lists the victim's hash as a device-kept dataset) that used it.
+      const inOwnProject = crypto.randomUUID();
+      if (kind === 'account') {
+        const { conversations: conversationRows } = await import('@/lib/db/schema.server');
+        await (await getDb()).insert(conversationRows).values({ id: inOwnProject, ownerId: attacker.userId, projectId: ownProject });
+        await upsertMessage(await getDb(), attacker.userId, inOwnProject, { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'Sum /data/secret.csv' }] });
+      }
+      const throughDatasets = [...victimProjectFiles.map((id) => `?dataset=${id}`), `?conversation=${victimProjectConversation}`, `?conversation=${inOwnProject}`, `?conversation=${claim}`];
+      const searches = (pattern: string) => (pattern === 'blobs/[sha]' ? ['', `?share=${share}`, `?share=${victimShare}`, `?project=${ownProject}`, `?project=${victimProject}`, ...throughDatasets] : ['']);
 
       const patterns = routePatterns();
       expect(patterns).toEqual(expect.arrayContaining(['conversations/[id]/bundle', 'account/export', 'blobs/[sha]', 'conversations/[id]/notebook', 'conversations/[id]/script', 'shares/[id]/notebook', 'shares/[id]/script']));

@@ -70,6 +70,16 @@ export async function getBlobForProject(db: Db, projectId: string, sha256: strin
   return row ? { sha256, ...row } : null;
 }
 
+/** The bytes of this uploaded dataset when its hash is `sha256`, or null (whoever asks was authorized by the caller, on this dataset). */
+export async function getBlobForDataset(db: Db, datasetId: string, sha256: string): Promise<BlobRef | null> {
+  const [row] = await db
+    .select({ mediaType: projectFiles.mediaType, size: projectFiles.size })
+    .from(projectFiles)
+    .where(and(eq(projectFiles.id, datasetId), eq(projectFiles.blobSha256, sha256), eq(projectFiles.location, 'account')))
+    .limit(1);
+  return row ? { sha256, ...row } : null;
+}
+
 /** Adds `bytes` to the project's and the uploader's counters or throws QuotaExceededError (the transaction then rolls back). */
 async function reserve(tx: Tx, userId: string, projectId: string, bytes: number, quota: StorageQuota): Promise<void> {
   if (bytes <= 0) return;

@@ -4,9 +4,9 @@
  * `grantsOf` here; the routes call these after it said yes.
  */
 import 'server-only';
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.server';
-import { authUsers, conversationReaders, conversations, groupMembers, groups, projectMembers, projects, shareAudit } from '../schema.server';
+import { authUsers, conversationFiles, conversationReaders, conversations, groupMembers, groups, messages, projectFiles, projectMembers, projects, shareAudit } from '../schema.server';
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type MemberRole = 'use' | 'edit';
@@ -222,4 +222,45 @@ export async function listProjectConversations(db: Db, userId: string, projectId
     .from(conversations)
     .where(and(eq(conversations.projectId, projectId), eq(conversations.ownerId, userId)))
     .orderBy(desc(conversations.updatedAt));
+}
+
+/**
+ * Which of its project's datasets a conversation uses: those in the project (the conversation's)
+ * that it had under /data, that is, added before one of its messages was written, and not shadowed
+ * by a file of its own by the same name.
+ */
+const usedBy = (conversationId: SQL | string) =>
+  and(
+    sql`not exists (select 1 from ${conversationFiles} where ${conversationFiles.conversationId} = ${conversationId} and ${conversationFiles.name} = ${projectFiles.name})`,
+    sql`exists (select 1 from ${messages} where ${messages.conversationId} = ${conversationId} and ${messages.updatedAt} >= ${projectFiles.createdAt})`,
+  );
+
+export type UsedDataset = { id: string; projectId: string; name: string; sha256: string; location: 'account' | 'device'; mediaType: string; size: number };
+const usedColumns = { id: projectFiles.id, projectId: projectFiles.projectId, name: projectFiles.name, sha256: projectFiles.sha256, location: projectFiles.location, mediaType: projectFiles.mediaType, size: projectFiles.size };
+
+/** The project's datasets this conversation uses (see `usedBy`), oldest first; none outside a project. */
+export async function datasetsUsedBy(db: Db, conversationId: string): Promise<UsedDataset[]> {
+  return db
+    .select(usedColumns)
+    .from(projectFiles)
+    .innerJoin(conversations, and(eq(conversations.id, conversationId), eq(conversations.projectId, projectFiles.projectId)))
+    .where(usedBy(conversationId))
+    .orderBy(asc(projectFiles.createdAt), asc(projectFiles.name));
+}
+
+/** The project a dataset of a project's library is in, or null (no such dataset). */
+export async function datasetProject(db: Db, datasetId: string): Promise<string | null> {
+  const [row] = await db.select({ projectId: projectFiles.projectId }).from(projectFiles).where(eq(projectFiles.id, datasetId)).limit(1);
+  return row?.projectId ?? null;
+}
+
+/** The authors of the conversations `userId` reads (directly or through a group) that use this dataset. */
+export async function authorsSharingDataset(db: Db, userId: string, datasetId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ ownerId: conversations.ownerId })
+    .from(conversations)
+    .innerJoin(conversationReaders, and(eq(conversationReaders.conversationId, conversations.id), grantedTo(conversationReaders, userId)))
+    .innerJoin(projectFiles, and(eq(projectFiles.id, datasetId), eq(projectFiles.projectId, conversations.projectId)))
+    .where(usedBy(sql`${conversations.id}`));
+  return rows.map((row) => row.ownerId);
 }
