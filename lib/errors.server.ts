@@ -37,7 +37,7 @@ const ERRORS = {
   'group:not_found': { status: 404, level: 'warn', message: 'No group has this id: an admin makes groups on /admin.', retryable: false },
   'member:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },
   'member:no_account': { status: 404, level: 'warn', message: 'No account here has this email: the person makes one first (or an admin invites them on /admin), then share again.', retryable: false },
-  'member:instance_invitation_needed': { status: 403, level: 'warn', message: 'No account here has this email, and this Runpad lets in only the people its admins invite: an admin must invite them to this Runpad first (on /admin, or by adding them to a project), then you can add them.', retryable: false },
+  'member:instance_invitation_needed': { status: 403, level: 'warn', message: 'No account here has this email, and this Runpad lets in only the people its admins invite: an admin must invite them to this Runpad first (on /admin, or by adding them to this project), then you can add them once they have made their account.', retryable: false },
   'project:not_allowed': { status: 403, level: 'warn', message: 'Your role in this project does not allow that: ask its owner or someone who can edit it.', retryable: false },
   'conversation:not_allowed': { status: 403, level: 'warn', message: 'This conversation is shared with you to read: only its author may change it. Continue in a copy of your own.', retryable: false },
   'device:not_found': { status: 404, level: 'warn', message: 'Not found.', retryable: false },

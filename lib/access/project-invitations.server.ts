@@ -5,10 +5,11 @@
  * verified where this Runpad verifies emails, that is where it can send mail); then it becomes a
  * membership with the role given, and the person sees the project at once.
  *
- * Where the account must first be let in (RUNPAD_ACCESS=invite): an email already let in (an open
- * invitation to this Runpad, or on RUNPAD_ALLOWED_EMAILS / RUNPAD_ADMIN_EMAILS) only waits; an
- * admin's project invitation also makes this Runpad's invitation link for it; anyone else is
- * refused in words: an admin must invite them to this Runpad first.
+ * Where the account must first be let in (RUNPAD_ACCESS=invite), only an admin invites an email no
+ * account has: an email already let in (an open invitation to this Runpad, or on
+ * RUNPAD_ALLOWED_EMAILS / RUNPAD_ADMIN_EMAILS) only waits, any other also gets this Runpad's
+ * invitation link. Anyone else is refused in words, whatever the email (so an editor learns
+ * nothing of this Runpad's invitations or lists): an admin must invite them to this Runpad first.
  *
  * With a mail server, the person is mailed the project's name, who invited them and the link to
  * make their account; without one nothing is sent and the answer says so (an admin is handed the
@@ -71,9 +72,9 @@ export async function inviteToProject(db: Db, inviter: { userId: string; isAdmin
   if (!project) throw new AppError('project:not_found', { reason: 'project gone' });
   const config = getConfig();
   let token: string | null = null;
-  if (config.access.mode === 'invite' && !(await alreadyLetIn(db, email))) {
-    if (!inviter.isAdmin) throw new AppError('member:instance_invitation_needed', { reason: 'invite-only: email not let in' });
-    token = (await createInvitation(db, { email, role: 'member', createdBy: inviter.userId })).token;
+  if (config.access.mode === 'invite') {
+    if (!inviter.isAdmin) throw new AppError('member:instance_invitation_needed', { reason: 'invite-only: not an admin' });
+    if (!(await alreadyLetIn(db, email))) token = (await createInvitation(db, { email, role: 'member', createdBy: inviter.userId })).token;
   }
   if ((await countProjectInvitations(db, project.id)) >= MAX_PENDING_PER_PROJECT) {
     throw new AppError('request:invalid', { message: `${MAX_PENDING_PER_PROJECT} invitations already wait in this project: remove some of them first.`, reason: 'too many pending invitations' });
