@@ -3,6 +3,7 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { runSlowness } from './e2e/patience';
 import { suiteCores, unitWorkers } from './scripts/lanes.mjs';
+import { unitTestFiles } from './scripts/unit-files.mjs';
 
 const include = ['**/*.test.ts'];
 const exclude = ['node_modules/**', 'e2e/**/*.spec.ts', '.next/**', 'e2e/.artifacts/**', 'bench/**'];
@@ -17,19 +18,7 @@ const exclude = ['node_modules/**', 'e2e/**/*.spec.ts', '.next/**', 'e2e/.artifa
  */
 const CHANGES_SHARED_STATE = /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)\b|\bstubEnvs\(|process\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|delete process\.env|globalThis\.\w+\s*=(?!=)/;
 
-// Hidden directories too: e2e/.artifacts holds the browser profiles the e2e suite makes and
-// removes while this lane starts beside it (a vanished directory failed the walk once).
-const SKIPPED_DIRS = new Set(['node_modules', 'bench', 'test-results']);
-
-function testFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(import.meta.dirname, dir), { withFileTypes: true }).flatMap((entry) => {
-    const file = path.posix.join(dir, entry.name);
-    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) || entry.name.startsWith('.') ? [] : testFiles(file);
-    return entry.name.endsWith('.test.ts') ? [file] : [];
-  });
-}
-
-const isolatedFiles = testFiles('.').filter((file) => CHANGES_SHARED_STATE.test(fs.readFileSync(path.join(import.meta.dirname, file), 'utf8')));
+const isolatedFiles = unitTestFiles().filter((file) => CHANGES_SHARED_STATE.test(fs.readFileSync(path.join(import.meta.dirname, file), 'utf8')));
 
 /** How much slower than the reference machine this one is now (measured once; e2e/patience.ts). */
 const slowness = runSlowness(suiteCores(), 'unit');

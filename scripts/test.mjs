@@ -1,8 +1,9 @@
 // `npm test`: every suite (the end-to-end one without its @long tests; `npm run test:all` with
 // them), in two lanes so that the checks that need no browser run while the production build and
 // the end-to-end suite do. The browser lane builds, then runs the end-to-end suite; the checks lane
-// lints. Then both take steps from one queue, whichever is free first: the unit tests in
-// UNIT_PARTS parts (Vitest's --shard), pytest, and the type check, which waits for the build: it
+// lints. Then both take steps from one queue, whichever is free first: the unit tests in parts
+// made from each file's measured time, heaviest first and shrinking (scripts/unit-files.mjs), pytest,
+// and the type check, which waits for the build: it
 // checks the route types the build generates too (tsconfig.routes.json), so the build skips its own
 // pass of the same check (RUNPAD_BUILD_SKIP_TYPECHECK) and the e2e suite starts sooner. A queue,
 // not a fixed lane, because the unit tests run one file at a time per two cores: left to the
@@ -14,7 +15,9 @@
 // (CI shows only its tail), after the browser lane's own last lines again (Playwright's list of
 // failed tests, which the other output would otherwise push out of that tail).
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { browserWorkers, suiteCores, unitWorkers } from './lanes.mjs';
+import { readUnitWeights, unitParts, unitTestFiles } from './unit-files.mjs';
 
 // Next's telemetry is off for every build and server the suite starts.
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -23,19 +26,23 @@ process.env.NEXT_TELEMETRY_DISABLED = '1';
 const LONG_TESTS = process.env.RUNPAD_E2E_LONG === 'run' ? 'run' : 'skip';
 
 /**
- * The unit tests' parts: each a Vitest run of a quarter of the files (by a hash of their paths).
- * Each run imports the shared module graph again (a few seconds of CPU); four parts bound the
- * single-core tail at the end to about a quarter of the unit tests.
+ * The unit tests' parts: each a Vitest run of the files it names, heaviest first, shrinking to
+ * ~30 s at the end (scripts/unit-files.mjs). Each run imports the shared module graph again (a few
+ * seconds of CPU); small last parts keep either lane from finishing a long one alone. Each writes
+ * Vitest's JSON report to test-results/unit/, from which `node scripts/unit-weights.mjs` refreshes
+ * the weights.
  */
-const UNIT_PARTS = 4;
+const UNIT_REPORTS = 'test-results/unit';
+fs.rmSync(UNIT_REPORTS, { recursive: true, force: true });
+const parts = unitParts(unitTestFiles(), readUnitWeights());
 
 // Both lanes sized from the cores this process may use (scripts/lanes.mjs), said first in the summary.
-const summary = [`[test] ${suiteCores()} core(s): ${browserWorkers()} Playwright worker(s), ${unitWorkers()} Vitest file(s) at a time, the unit tests in ${UNIT_PARTS} parts taken by whichever lane is free`];
+const summary = [`[test] ${suiteCores()} core(s): ${browserWorkers()} Playwright worker(s), ${unitWorkers()} Vitest file(s) at a time, the unit tests in ${parts.length} parts (${parts.map((part) => `~${part.seconds} s`).join(', ')}) taken by whichever lane is free`];
 
-function runStep(script, sink, env = {}, args = []) {
+function runStep(script, sink, env = {}, args = [], label = [script, ...args].join(' ')) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const name = [script, ...args].join(' ');
+    const name = label;
     const child = spawn('npm', ['run', '--silent', script, ...(args.length > 0 ? ['--', ...args] : [])], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     child.stdout.on('data', (chunk) => sink(chunk));
     child.stderr.on('data', (chunk) => sink(chunk));
@@ -56,11 +63,22 @@ const built = new Promise((resolve) => (buildEnded = resolve));
 const checksOutput = [];
 const checksSink = (chunk) => checksOutput.push(chunk);
 
-/** The steps either lane takes when it is free, in this order. */
+/** The unit tests' part `index` (0-based): a Vitest run of its files, with a JSON report. */
+const unitStep = (part, index) => ({
+  script: 'test:unit',
+  args: ['--reporter=default', '--reporter=json', `--outputFile.json=${UNIT_REPORTS}/part-${index + 1}.json`, ...part.files],
+  label: `test:unit part ${index + 1}/${parts.length} (${part.files.length} files)`,
+});
+
+/**
+ * The steps either lane takes when it is free, in this order: the two largest unit parts, the type
+ * check (by then the build has ended: it waits for it) and pytest, then the shrinking unit parts.
+ */
 const queue = [
-  ...Array.from({ length: UNIT_PARTS }, (_, i) => ({ script: 'test:unit', args: [`--shard=${i + 1}/${UNIT_PARTS}`] })),
-  { script: 'test:python', args: [] },
+  ...parts.slice(0, 2).map(unitStep),
   { script: 'typecheck', args: [], afterBuild: true },
+  { script: 'test:python', args: [] },
+  ...parts.slice(2).map((part, i) => unitStep(part, i + 2)),
 ];
 let queueFailed = false;
 
@@ -70,7 +88,7 @@ async function takeFromQueue() {
   while (ok && !queueFailed && queue.length > 0) {
     const step = queue.shift();
     if (step.afterBuild) await built;
-    ok = await runStep(step.script, checksSink, {}, step.args);
+    ok = await runStep(step.script, checksSink, {}, step.args, step.label);
     if (!ok) queueFailed = true;
   }
   return ok && !queueFailed;

@@ -8,6 +8,7 @@ import type { Expect } from '@playwright/test';
 import { describe, expect, it, vi } from 'vitest';
 import { measureSlowness, patientExpect, REFERENCE_WORKLOAD_MS, workloadCpuMs } from '@/e2e/patience';
 import { browserWorkers, unitWorkers } from '@/scripts/lanes.mjs';
+import { readUnitWeights, unitParts, unitTestFiles } from '@/scripts/unit-files.mjs';
 
 describe('lanes from the cores', () => {
   it('one core runs two browser tests and one unit file; two run three and one; never more than four browsers', () => {
@@ -66,5 +67,36 @@ describe('safety nets scaled to the machine', () => {
       ['poll', { timeout: 25_000, intervals: [50] }],
       ['configure', { timeout: 10 }],
     ]);
+  });
+});
+
+describe('the unit tests in parts by their measured time', () => {
+  const files = Array.from({ length: 60 }, (_, i) => `lib/f${String(i).padStart(2, '0')}.test.ts`);
+  // A few heavy files, many light ones, and files the weights do not know (new since the last record).
+  const weights = Object.fromEntries(files.slice(0, 50).map((file, i) => [file, i < 4 ? 80 - i * 10 : (i % 7) + 0.2]));
+
+  it('puts every file in exactly one part, heaviest first, parts shrinking to the smallest', () => {
+    const parts = unitParts(files, weights, { smallest: 30 });
+    expect(parts.flatMap((part) => part.files).sort()).toEqual(files);
+    expect(parts[0].files).toContain('lib/f00.test.ts');
+    expect(parts.length).toBeGreaterThan(3);
+    const sizes = parts.map((part) => part.seconds);
+    // Each part is at most the one before it, save the last, which may take in a remainder under half the smallest.
+    for (let i = 1; i < sizes.length - 1; i++) expect(sizes[i]).toBeLessThanOrEqual(sizes[i - 1]);
+    expect(sizes.at(-1)).toBeLessThanOrEqual(30 * 1.5);
+  });
+
+  it('weighs a file with no record as the median file, and splits without any record at all', () => {
+    const parts = unitParts(files, {}, { smallest: 10 });
+    expect(parts.flatMap((part) => part.files).sort()).toEqual(files);
+    expect(parts.length).toBeGreaterThan(1);
+  });
+
+  it('knows the test files of this project and has a weight for most of them', () => {
+    const known = unitTestFiles();
+    expect(known).toContain('tests/lanes.test.ts');
+    expect(known.every((file) => file.endsWith('.test.ts') && !file.startsWith('node_modules/'))).toBe(true);
+    const weighed = Object.keys(readUnitWeights()).filter((file) => known.includes(file));
+    expect(weighed.length).toBeGreaterThan(known.length / 2);
   });
 });
