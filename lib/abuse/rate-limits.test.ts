@@ -6,8 +6,8 @@
 import { eq } from 'drizzle-orm';
 import { deleteKeys, redisUnavailable, TEST_REDIS_URL, withRedis } from '@/lib/testing/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DbHandle } from '@/lib/db/client.server';
-import { createDb } from '@/lib/db/client.server';
+import type { Db, DbHandle } from '@/lib/db/client.server';
+import { openEmbedded } from '@/lib/db/pglite-cluster.server';
 import { pgliteBackend, serverBackend, type TestBackend } from '@/lib/testing/databases';
 import { limitRules, modelRequestCounters } from './model-request-limits.server';
 import { RATE_LIMITS_TABLE_SQL, rateLimits } from '@/lib/db/rate-limit-table.server';
@@ -73,6 +73,16 @@ const rules = (minute: [number, number], day: [number, number]): LimitRules => (
   'model-per-minute': { points: minute[0], durationSeconds: minute[1] },
   'model-per-day': { points: day[0], durationSeconds: day[1] },
 });
+
+/**
+ * A database that only the limiter writes to: an empty embedded one (the store makes its table),
+ * without the app's migrations, which the fallback tests do not need.
+ */
+async function bareDb(): Promise<{ db: Db; close: () => Promise<void> }> {
+  const [{ PGlite }, { drizzle }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
+  const client = await openEmbedded(PGlite, null);
+  return { db: drizzle(client) as unknown as Db, close: () => client.close() };
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -243,8 +253,10 @@ describe('rate limits when the store fails', () => {
 
   it('falls back to a per-process limit when Redis is unreachable, or throws RateLimitStoreError', async () => {
     // Nothing listens on port 1: connections are refused at once.
-    const limits = await createRateLimits({ store: 'redis', redisUrl: 'redis://127.0.0.1:1', rules: limitRules });
-    const strict = await createRateLimits({ store: 'redis', redisUrl: 'redis://127.0.0.1:1', rules: limitRules, onStoreError: 'throw' });
+    const [limits, strict] = await Promise.all([
+      createRateLimits({ store: 'redis', redisUrl: 'redis://127.0.0.1:1', rules: limitRules }),
+      createRateLimits({ store: 'redis', redisUrl: 'redis://127.0.0.1:1', rules: limitRules, onStoreError: 'throw' }),
+    ]);
     try {
       expect(await limits.consume('model-per-minute', 'g')).toEqual({ ok: true, remaining: 1 });
       expect(await limits.consumeAll(['model-per-minute', 'model-per-day'], 'g')).toEqual({ ok: true, remaining: 0 });
@@ -258,7 +270,7 @@ describe('rate limits when the store fails', () => {
   });
 
   it('falls back when the database goes away', async () => {
-    const handle = await createDb({ dataDir: null });
+    const handle = await bareDb();
     const limits = await createRateLimits({ store: 'postgres', db: handle.db, rules: limitRules });
     try {
       expect(await limits.consume('model-per-minute', 'g')).toEqual({ ok: true, remaining: 1 });
@@ -273,7 +285,7 @@ describe('rate limits when the store fails', () => {
   });
 
   it('a request for several counters falls back when the database goes away, or throws RateLimitStoreError', async () => {
-    const handle = await createDb({ dataDir: null });
+    const handle = await bareDb();
     const limits = await createRateLimits({ store: 'postgres', db: handle.db, rules: limitRules });
     const strict = await createRateLimits({ store: 'postgres', db: handle.db, rules: limitRules, onStoreError: 'throw' });
     try {
@@ -303,7 +315,7 @@ describe('rate limit rules and table', () => {
 
   it('the exported SQL creates the table the limiter uses, and running it again is harmless', async () => {
     const { PGlite } = await import('@electric-sql/pglite');
-    const client = new PGlite();
+    const client = await openEmbedded(PGlite, null);
     try {
       await client.exec(RATE_LIMITS_TABLE_SQL);
       await client.exec(RATE_LIMITS_TABLE_SQL);
