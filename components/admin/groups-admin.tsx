@@ -102,9 +102,10 @@ function GroupRow({ group, write, disabled }: { group: GroupRowView; write: Writ
         <ul aria-label={`Members of ${group.name}`} className="flex flex-wrap gap-2">
           {group.members.map((member) => (
             <li key={member.userId} className="flex items-center gap-1 rounded border border-zinc-200 px-2 py-0.5 dark:border-zinc-800">
-              <span className="break-all">
-                {member.email ?? 'a deleted account'}
-                {member.source === 'oidc' ? ' (from sign-in)' : ''}
+              {/* A long email may break anywhere; the note on where the membership came from never does. */}
+              <span className="min-w-0">
+                <span className="break-all">{member.email ?? 'a deleted account'}</span>
+                {member.source === 'oidc' ? <span className="whitespace-nowrap"> (from sign-in)</span> : null}
               </span>
               <button type="button" disabled={disabled} className="underline disabled:opacity-60" onClick={() => void write(`${base}/members/${member.userId}`, 'DELETE', null, async () => `${member.email ?? 'The account'} was taken out of ${group.name}.`)}>
                 Remove<span className="sr-only"> {member.email} from {group.name}</span>
