@@ -2,10 +2,12 @@
  * `npm run backup`, `npm run restore` and `npm run move-to-postgres`, on embedded data directories
  * in a temporary directory and on fresh databases of the machine's Postgres server. Each command
  * runs once as an operator types it (`npm run …`, in a process of its own, configured by the
- * environment), which tests its wiring. Every other round trip calls the same commands in this
+ * environment), which tests its wiring: as it refuses (a data directory holding no database; a
+ * damaged archive; a database that holds data), read from the environment, before it opens an
+ * embedded database. Every other round trip calls the same commands in this
  * process (lib/ops/commands.server.ts), with the settings the environment would give: each spawned
- * command opens PGlite and applies every migration in a new process, and twelve of them were the
- * unit lane's slowest file. A backup refused because another process has the database open runs
+ * command that opens PGlite compiles it and applies every migration in a new process (seconds of
+ * CPU each), and twelve of them were the unit lane's slowest file. A backup refused because another process has the database open runs
  * here too, against a lock naming another live process, as a running server's does. After each round trip a
  * conversation, its messages, its uploaded file (the same bytes) and its share link are read back
  * through the app's own queries.
@@ -184,9 +186,10 @@ afterAll(async () => {
 // Safety nets only: a command opens a database (seconds of CPU, more under load; more again in a process of its own).
 describe('backup and restore of an embedded instance', { timeout: 300_000 }, () => {
   it('writes one archive whose manifest names the versions and every file with its checksum', async () => {
-    const result = await npmRun('backup', [archive], { dataDir: source });
+    const result = await inProcess(['backup', archive], { dataDir: source });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Backed up the embedded database in .*: \d+ rows in \d+ tables/m);
     const unpacked = path.join(root, 'unpacked');
     fs.mkdirSync(unpacked);
     await extract({ file: archive, cwd: unpacked });
@@ -202,7 +205,7 @@ describe('backup and restore of an embedded instance', { timeout: 300_000 }, () 
 
   it('restores into an empty data directory: the work, the file bytes, the share and the auth secret', async () => {
     const target = path.join(root, 'restored');
-    const result = await npmRun('restore', [archive], { dataDir: target });
+    const result = await inProcess(['restore', archive], { dataDir: target });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Restored \d+ rows and 1 blobs/m);
@@ -223,10 +226,18 @@ describe('backup and restore of an embedded instance', { timeout: 300_000 }, () 
     const tampered = path.join(root, 'tampered.tar.gz');
     await create({ gzip: true, file: tampered, cwd: unpacked }, fs.readdirSync(unpacked));
     const target = path.join(root, 'from-tampered');
-    const result = await inProcess(['restore', tampered], { dataDir: target });
+    const result = await npmRun('restore', [tampered], { dataDir: target });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`The archive is damaged: blobs/${made.sha256} does not match its checksum`);
     expect(fs.existsSync(path.join(target, 'pglite'))).toBe(false);
+  });
+
+  it('as an operator types it, names a data directory that holds no database, and writes nothing', async () => {
+    const empty = path.join(root, 'no-database');
+    const result = await npmRun('backup', [path.join(root, 'of-nothing.tar.gz')], { dataDir: empty });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`There is no embedded database in ${path.join(empty, 'pglite')}: nothing to back up.`);
+    expect(fs.existsSync(path.join(root, 'of-nothing.tar.gz'))).toBe(false);
   });
 
   it('refuses to back up an embedded database another process has open, naming it', async () => {
@@ -306,14 +317,14 @@ describe('Postgres', { timeout: 300_000 }, () => {
   it('move-to-postgres copies the embedded database; the blobs stay where they are', async (context) => {
     if (serverProblem) context.skip(serverProblem);
     const url = await freshDatabase();
-    const moved = await npmRun('move-to-postgres', [], { dataDir: source, databaseUrl: url });
+    const moved = await inProcess(['move-to-postgres'], { dataDir: source, databaseUrl: url });
     expect(moved.stderr).toBe('');
     expect(moved.code).toBe(0);
     expect(moved.stdout).toContain(`Blobs stay in ${path.join(source, 'blobs')}`);
     await expectWork({ url }, path.join(source, 'blobs'), made);
 
     // Into a database that now holds data: refused.
-    const again = await inProcess(['move-to-postgres'], { dataDir: source, databaseUrl: url });
+    const again = await npmRun('move-to-postgres', [], { dataDir: source, databaseUrl: url });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('The database at DATABASE_URL is not empty');
   });
