@@ -4,11 +4,9 @@
  * what their role allows (403 in words for the rest), checks the origin and the body's type and
  * shape, keeps a project's model-sees policy within the operator's, and records each share.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '@/lib/errors.server';
+import { migratedDataDir } from '@/lib/testing/migrated-data-dir';
 import { stubEnvs } from '@/lib/testing/stub-env';
 
 const ORIGIN = 'https://runpad.example';
@@ -26,7 +24,7 @@ vi.mock('next/navigation', async (original) => ({ ...(await original<typeof impo
 
 beforeAll(() => {
   stubEnvs({
-    RUNPAD_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-projects-routes-')),
+    RUNPAD_DATA_DIR: migratedDataDir('runpad-projects-routes-'),
     DATABASE_URL: '',
     AUTH_SECRET: 'projects-routes-secret-projects-routes-0123',
     RUNPAD_PUBLIC_ORIGIN: ORIGIN,

@@ -3,11 +3,9 @@
  * Next calls them, on an embedded database: only an admin, only from the app's own origin, only
  * valid bodies; then what each write does and the words of what it refuses.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { migratedDataDir } from '@/lib/testing/migrated-data-dir';
 import { AppError } from '@/lib/errors.server';
 
 const ORIGIN = 'http://localhost:3998';
@@ -16,7 +14,7 @@ let identity: { ok: true; identity: Who } | { ok: false; refusal: AppError } = {
 vi.mock('@/lib/auth/current-user.server', () => ({ sessionGuestId: async () => null, resolveIdentity: async () => identity }));
 
 beforeAll(() => {
-  vi.stubEnv('RUNPAD_DATA_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-admin-accounts-')));
+  vi.stubEnv('RUNPAD_DATA_DIR', migratedDataDir('runpad-admin-accounts-'));
   vi.stubEnv('DATABASE_URL', '');
   vi.stubEnv('AUTH_SECRET', 'admin-accounts-secret-admin-accounts-0123');
   vi.stubEnv('RUNPAD_PUBLIC_ORIGIN', ORIGIN);

@@ -5,11 +5,9 @@
  * allows), the first admin, and password-reset links (an admin's, and one asked for by mail) that
  * set a password once.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { migratedDataDir } from '@/lib/testing/migrated-data-dir';
 import { stubEnvs } from '@/lib/testing/stub-env';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '@/lib/testing/smtp-sink';
 
@@ -21,7 +19,7 @@ beforeAll(async () => {
   smtp = await startSmtpSink();
   received = smtp.received;
   stubEnvs({
-    RUNPAD_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-local-accounts-')),
+    RUNPAD_DATA_DIR: migratedDataDir('runpad-local-accounts-'),
     DATABASE_URL: '',
     AUTH_SECRET: 'local-accounts-secret-local-accounts-0123',
     RUNPAD_ACCESS: 'invite',

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DbHandle } from '@/lib/db/client.server';
 import type { Logger } from '@/lib/log/logger.server';
 import { capturedLog } from '@/lib/testing/captured-log';
+import { migratedDataDir } from '@/lib/testing/migrated-data-dir';
 import { plantedValues, quotedCsv } from '@/lib/testing/planted-values';
 
 const SECRET = 'ZEBRA-4417';
@@ -37,7 +38,7 @@ describe('what the model sees, through the chat handler', () => {
   const { log } = capturedLog();
 
   beforeAll(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-model-sees-'));
+    dataDir = migratedDataDir('runpad-model-sees-');
     vi.stubEnv('DATABASE_URL', '');
     vi.stubEnv('REDIS_URL', '');
     vi.stubEnv('RUNPAD_DATA_DIR', dataDir);

@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import { vi } from 'vitest';
 import type { Identity } from '@/lib/auth/current-user.server';
 import type { DbHandle } from '@/lib/db/client.server';
+import { migratedDataDir } from './migrated-data-dir';
 
 /**
  * The environment of an app on its own embedded database in a new data directory, no Redis, no
@@ -18,7 +19,8 @@ import type { DbHandle } from '@/lib/db/client.server';
  * (vi.stubEnv in the file itself runs it isolated, vitest.config.ts).
  */
 export function chatAppEnv(models: unknown[], more: Record<string, string> = {}): { dataDir: string; variables: Array<[string, string]> } {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-chat-'));
+  // The app's embedded database, migrated already, unless the test names a server of its own.
+  const dataDir = more.DATABASE_URL ? fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-chat-')) : migratedDataDir('runpad-chat-');
   const variables: Record<string, string> = { RUNPAD_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', S3_BUCKET: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: '', RUNPAD_MODEL_SEES: '', RUNPAD_MODELS: JSON.stringify(models), ...more };
   return { dataDir, variables: Object.entries(variables) };
 }
