@@ -53,12 +53,26 @@ function dpkgQuery(args: string[]): string {
   return execFileSync('dpkg-query', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 }
 
-function installed(pkg: string): boolean {
-  try {
-    return dpkgQuery(['-W', '-f=${db:Status-Abbrev}', pkg]).startsWith('ii');
-  } catch {
-    return false;
+type DebianPackage = { installed: boolean; depends: string };
+let packagesOfThisMachine: Map<string, DebianPackage> | null = null;
+
+/** Every package dpkg knows, whether installed and what it depends on: one query, read once per process. */
+function debianPackages(): Map<string, DebianPackage> {
+  if (packagesOfThisMachine) return packagesOfThisMachine;
+  const known = new Map<string, DebianPackage>();
+  for (const line of dpkgQuery(['-W', '-f=${Package}\t${db:Status-Abbrev}\t${Depends},${Pre-Depends}\n']).split('\n')) {
+    const [name, status, depends] = line.split('\t');
+    if (!name || depends === undefined) continue;
+    // One line per architecture of a multi-arch package: the installed one's, if any is.
+    if (known.get(name)?.installed) continue;
+    known.set(name, { installed: status.startsWith('ii'), depends });
   }
+  packagesOfThisMachine = known;
+  return known;
+}
+
+function installed(pkg: string): boolean {
+  return debianPackages().get(pkg)?.installed === true;
 }
 
 /** The python3-* packages `roots` depend on, roots included (first installed choice of each alternative). */
@@ -69,7 +83,7 @@ export function debianClosure(roots: string[]): string[] {
     const pkg = queue.shift() as string;
     if (seen.has(pkg)) continue;
     seen.add(pkg);
-    const depends = dpkgQuery(['-W', '-f=${Depends},${Pre-Depends}', pkg]);
+    const depends = debianPackages().get(pkg)?.depends ?? '';
     for (const clause of depends.split(',')) {
       const choices = clause
         .split('|')
