@@ -8,7 +8,9 @@ import { addScenarios, chatRequestsFor, send, waitForTurn } from './helpers';
  * member, on the pages, starts a conversation in it (the instructions reach the model, the dataset
  * is in /data) and cannot change its instructions; the third account gets a 404 for the project,
  * its conversations and its files; a conversation shared to the member alone is theirs to read and
- * a 404 for the third; removed, the member is refused at once.
+ * a 404 for the third; removed, the member is refused at once, yet reads, as the reader of the
+ * owner's conversation in the project, the dataset it used. On the project's page an email with no
+ * account is invited (listed as Invited) and removed.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -86,6 +88,13 @@ test('a project shared to a member who can use it: the member works in it on the
     await page.goto(`/c/${shared}`);
     await expect(page.getByText(question, { exact: true })).toBeVisible();
 
+    // A conversation of the owner's in the project, shared to the member: it used the dataset (added before its message).
+    const inProject = crypto.randomUUID();
+    const projectChat = await owner.post('/api/chat', { data: { id: inProject, projectId, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: `in the project ${run}` }] } } });
+    expect(projectChat.status()).toBe(200);
+    await projectChat.body();
+    expect((await owner.post(`/api/conversations/${inProject}/readers`, { data: { email: EMAIL.member } })).status()).toBe(201);
+
     // The third account: the same 404 for the project, its page, its files (by id and by hash), its conversations and the shared one.
     const hidden = [
       `/p/${projectId}`,
@@ -98,6 +107,9 @@ test('a project shared to a member who can use it: the member works in it on the
       `/api/conversations/${memberConversation}`,
       `/c/${shared}`,
       `/api/conversations/${shared}`,
+      `/c/${inProject}`,
+      `/api/blobs/${dataset.sha256}?conversation=${inProject}`,
+      `/api/blobs/${dataset.sha256}?dataset=${dataset.id}`,
     ];
     for (const path of hidden) expect([path, (await third.get(path, { maxRedirects: 0 })).status()]).toEqual([path, 404]);
     expect((await third.post('/api/chat', { data: { id: crypto.randomUUID(), projectId, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'let me in' }] } } })).status()).toBe(404);
@@ -105,7 +117,11 @@ test('a project shared to a member who can use it: the member works in it on the
     // The member reads the dataset's bytes; removed, they are refused on their very next request.
     expect(await (await page.request.get(`/api/projects/${projectId}/files/${dataset.id}`)).text()).toBe(CSV);
     expect((await owner.delete(`/api/projects/${projectId}/members/${memberId}`)).status()).toBe(204);
-    for (const path of [`/p/${projectId}`, `/api/projects/${projectId}/files/${dataset.id}`, `/api/blobs/${dataset.sha256}?project=${projectId}`]) expect([path, (await page.request.get(path, { maxRedirects: 0 })).status()]).toEqual([path, 404]);
+    for (const path of [`/p/${projectId}`, `/api/blobs/${dataset.sha256}?project=${projectId}`]) expect([path, (await page.request.get(path, { maxRedirects: 0 })).status()]).toEqual([path, 404]);
+    // Still the reader of the owner's conversation in the project: the dataset it used, read-only, by hash through it and by id; nothing else of the project.
+    expect(await (await page.request.get(`/api/blobs/${dataset.sha256}?conversation=${inProject}`)).text()).toBe(CSV);
+    expect(await (await page.request.get(`/api/projects/${projectId}/files/${dataset.id}`)).text()).toBe(CSV);
+    for (const path of [`/api/projects/${projectId}`, `/api/projects/${projectId}/files`]) expect([path, (await page.request.get(path)).status()]).toEqual([path, 404]);
     // Their own conversation stays theirs to read, without the project's datasets, and cannot continue.
     await page.goto(`/c/${memberConversation}`);
     await expect(page.getByTestId('cell-outputs')).toContainText('total: 42');
@@ -134,6 +150,17 @@ test('the project’s page at 1280 and 390 pixels wide, by keyboard', async ({ p
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath(`project-${width}.png`), fullPage: true });
   }
+  // Someone without an account yet, invited by email on the page: listed as Invited (no mail server here: the page says to tell them), and removed.
+  const invitee = `Invitée.${run}@Example.com`;
+  await page.getByLabel('Add a member by email').fill(invitee);
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'no email was sent' })).toContainText(invitee.toLowerCase());
+  const invited = page.getByRole('list', { name: 'Members' }).getByRole('listitem').filter({ hasText: invitee.toLowerCase() });
+  await expect(invited).toContainText('Invited');
+  expect(await seriousViolations(page)).toEqual([]);
+  await invited.getByRole('button', { name: `Remove ${invitee.toLowerCase()}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'is removed' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Members' })).toHaveCount(0);
   // By keyboard: Tab reaches the instructions' editor, and it saves.
   await page.getByRole('button', { name: 'Edit instructions' }).focus();
   await page.keyboard.press('Enter');

@@ -93,7 +93,9 @@ export function GranteesEditor({ listUrl, listKey, base, label, listLabel, withR
 
   return (
     <div className="space-y-1">
+      {/* noValidate: the browser's email check refuses addresses accounts here hold (other scripts, quotes); the server checks and words its refusal. */}
       <form
+        noValidate
         className="flex flex-wrap items-end gap-2"
         onSubmit={(event) => {
           event.preventDefault();
