@@ -1,13 +1,28 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from './test';
+import { expect, test, type Locator, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, openChat, send, waitForTurn } from './helpers';
 
 /**
  * Table outputs as a user meets them: sorting, filtering, paging through every kept row, Copy
  * (TSV on the clipboard) and Download CSV, numbers formatted for reading, and a wide table that
  * stays light in the DOM. Offline there is no pandas, so the tables come from the SQL tool
- * (DuckDB in the interpreter), which emits the same data-resource table a DataFrame does.
+ * (DuckDB in the interpreter), which emits the same data-resource table a DataFrame does. The
+ * tables are two turns of one conversation: each test's table is its own, and DuckDB starts once.
  */
+test.describe.configure({ mode: 'serial' });
+
+let page: Page;
+
+test.beforeAll(async ({ playwright, baseURL }) => {
+  const context = await newVisitorContext(playwright, baseURL!);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  page = await firstPage(context);
+  await openChat(page);
+});
+
+test.afterAll(async () => {
+  await page.context().close();
+});
 
 /** 2,000 generated rows; the table keeps the first 1,000 (OUTPUT_CAPS.tableRows). */
 const LONG_QUERY = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
@@ -29,20 +44,21 @@ const cell = (row: Locator, column: number) => row.locator('td, th').nth(column 
 const bodyRows = (table: Locator) => table.locator('tbody tr[data-row]');
 const rangeStatus = (table: Locator) => table.getByRole('status').filter({ hasText: /^Rows / });
 
-async function runSql(page: Page, trigger: string, query: string, answer: string): Promise<Locator> {
+/** Asks for a table in the conversation's next turn; returns that turn's table. */
+async function runSql(trigger: string, query: string, answer: string): Promise<Locator> {
   await addScenarios([{ trigger, steps: [{ toolCall: { name: 'sql', arguments: { code: query } } }, { text: answer }] }]);
-  await openChat(page);
+  const sqlCells = page.locator('section[data-target="sql"]');
+  const before = await sqlCells.count();
   await send(page, `Make a table. ${trigger}`);
-  const sqlCell = page.locator('section[data-target="sql"]');
+  const sqlCell = sqlCells.nth(before);
   await expect(sqlCell).toHaveAttribute('data-cell-status', 'ok', { timeout: 60_000 });
   await waitForTurn(page);
   await expect(page.locator('#conversation').getByText(answer)).toBeVisible();
   return sqlCell.getByTestId('table-output');
 }
 
-test('a table sorts, filters, pages through every kept row, copies TSV and downloads CSV, with readable numbers', async ({ page, context }) => {
-  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const table = await runSql(page, `e2e-tables-long-${Date.now()}`, LONG_QUERY, 'Here are the items.');
+test('a table sorts, filters, pages through every kept row, copies TSV and downloads CSV, with readable numbers', async () => {
+  const table = await runSql(`e2e-tables-long-${Date.now()}`, LONG_QUERY, 'Here are the items.');
   const headers = table.getByRole('columnheader');
   const amount = table.getByRole('columnheader', { name: 'amount', exact: true });
   const filter = table.getByRole('searchbox', { name: 'Filter rows' });
@@ -150,8 +166,8 @@ test('a table sorts, filters, pages through every kept row, copies TSV and downl
   expect(csvLines[251]).toBe('');
 });
 
-test('1,000 rows × 200 columns render windowed: far fewer cells in the DOM, every row reachable', async ({ page }) => {
-  const table = await runSql(page, `e2e-tables-wide-${Date.now()}`, WIDE_QUERY, 'A wide table.');
+test('1,000 rows × 200 columns render windowed: far fewer cells in the DOM, every row reachable', async () => {
+  const table = await runSql(`e2e-tables-wide-${Date.now()}`, WIDE_QUERY, 'A wide table.');
   await expect(table).toContainText('1,000 rows × 200 columns');
   await expect(table.locator('thead th')).toHaveCount(WIDE_COLUMNS);
   const cells = table.locator('tbody td, tbody th');
