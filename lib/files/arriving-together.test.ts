@@ -1,4 +1,4 @@
-import { describe, expect, vi } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Db } from '@/lib/db/client.server';
 import { getConversation } from '@/lib/db/queries/conversations.server';
 import { openForTests, pgliteBackend, serverBackend } from '@/lib/testing/databases';
@@ -17,7 +17,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-vi.mock('server-only', () => ({}));
 
 /** The first message of a new chat, as the page sends it. */
 const firstMessage = (id: string) => chatRequestSchema.parse({ id, message: { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: 'hello' }] } });
