@@ -7,6 +7,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, it } from 'vitest';
 import { createDb, type DbHandle } from '../db/client.server';
 import { ensureUser } from '../db/queries/users.server';
+import { openMigratedInMemory } from './migrated-data-dir';
 import { skipOutsideCi } from './required';
 
 export type TestBackend = { name: string; available: () => Promise<string | null>; open: () => Promise<DbHandle & { url?: string }>; cleanup: () => Promise<void> };
@@ -14,7 +15,7 @@ export type TestBackend = { name: string; available: () => Promise<string | null
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export function pgliteBackend(): TestBackend {
-  return { name: 'PGlite', available: async () => null, open: () => createDb({ dataDir: null }), cleanup: async () => undefined };
+  return { name: 'PGlite', available: async () => null, open: openMigratedInMemory, cleanup: async () => undefined };
 }
 
 export function serverBackend(): TestBackend {

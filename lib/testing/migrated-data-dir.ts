@@ -13,6 +13,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Db, DbHandle } from '@/lib/db/client.server';
 
 const root = process.cwd();
 const cacheDir = path.join(root, 'node_modules', '.cache', 'runpad');
@@ -36,10 +37,27 @@ function migrationsHash(): string {
 function template(): string {
   const { version } = JSON.parse(fs.readFileSync(path.join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8')) as { version: string };
   const kept = path.join(cacheDir, `migrated-pglite-${version}-${migrationsHash()}`);
-  if (!fs.existsSync(kept)) {
+  if (!fs.existsSync(kept) || !fs.existsSync(`${kept}.tar`)) {
     execFileSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join('lib', 'testing', 'make-migrated-database.ts'), kept], { cwd: root, stdio: 'inherit' });
   }
   return kept;
+}
+
+/**
+ * A new embedded database in memory holding this version's migrations, from the kept one's cluster
+ * file (~0.8 s of CPU, against ~2 s for a fresh one migrated), as createDb opens one (drizzle over
+ * the app's schema; `migrate` applies a folder's further migrations).
+ */
+export async function openMigratedInMemory(): Promise<DbHandle> {
+  const cluster = fs.readFileSync(`${template()}.tar`);
+  const [{ PGlite }, { drizzle }, { migrate }, schema] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator'), import('@/lib/db/schema.server')]);
+  const client = new PGlite({ loadDataDir: new Blob([cluster]) });
+  const database = drizzle(client, { schema });
+  return {
+    db: database as unknown as Db,
+    close: () => client.close(),
+    migrate: (folder = path.join(root, 'lib', 'db', 'migrations')) => migrate(database, { migrationsFolder: folder }),
+  };
 }
 
 /** A new data directory (under the system's temporary one, named from `prefix`) with a migrated embedded database in it. */
