@@ -16,10 +16,11 @@ import { e2ePort } from './ports';
  * Accounts against a real OpenID Connect provider (oidc-provider on loopback) and Chromium's
  * virtual WebAuthn authenticator, on four app servers started here, each with its one public
  * origin (RUNPAD_PUBLIC_ORIGIN): `open` (guests and accounts; admins; a small per-address guest
- * limit; on the machine's Postgres server, in a database of its own, when one answers, else on
- * PGlite), `secure` (open, reached over HTTPS through a TLS proxy), `accounts` (sign-in required;
+ * limit), `secure` (open, reached over HTTPS through a TLS proxy), `accounts` (sign-in required;
  * a daily ceiling of 2 model requests for the whole instance) and `invite` (only @team.example,
- * invited or approved people; local accounts with passwords beside the provider), on PGlite.
+ * invited or approved people; local accounts with passwords beside the provider). Each stores on
+ * the machine's Postgres server, in a database of its own, when one answers, else on PGlite (whose
+ * cluster and every query in WebAssembly cost each server seconds of CPU; the suite is CPU-bound).
  * Apps are reached at `localhost`: a passkey's relying party must be a domain, not an IP.
  */
 test.describe.configure({ mode: 'serial' });
@@ -35,13 +36,19 @@ const ADMIN = 'admin@example.com';
 /** The invite server's admin (signs in with the provider); the rest of its people use passwords. */
 const LEAD = 'lead@team.example';
 const POSTGRES_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const database = `runpad_e2e_accounts_${Math.random().toString(36).slice(2, 10)}`;
+const RUN_ID = Math.random().toString(36).slice(2, 10);
+/** The four servers, each with its database on the machine's Postgres server. */
+const SERVER_NAMES = ['open', 'secure', 'accounts', 'invite'] as const;
+type ServerName = (typeof SERVER_NAMES)[number];
+const databaseOf = (server: ServerName) => `runpad_e2e_accounts_${server}_${RUN_ID}`;
 
 const servers: ChildProcess[] = [];
 let oidc: OidcProvider;
 let tls: Awaited<ReturnType<typeof startTlsProxy>>;
 /** An open server's HTTPS origin (the TLS proxy; the browser maps *.runpad.test to loopback). */
 let SECURE_OPEN = '';
+/** Each server's database URL; none (then why) when no Postgres server answered. */
+const databaseUrls = new Map<ServerName, string>();
 /** The open server's database URL, or null (then why) when no Postgres server answered. */
 let openDatabaseUrl: string | null = null;
 let noPostgres: string | null = null;
@@ -55,11 +62,14 @@ const ATTACKER_PAGE = `<!doctype html><title>evil</title><script>
   document.title = "planted";
 </script>`;
 
-async function createServerDatabase(): Promise<void> {
+async function createServerDatabases(): Promise<void> {
   const admin = postgres(POSTGRES_ADMIN_URL, { max: 1, connect_timeout: 3, onnotice: () => undefined });
   try {
-    await admin.unsafe(`create database ${database}`);
-    openDatabaseUrl = Object.assign(new URL(POSTGRES_ADMIN_URL), { pathname: `/${database}` }).href;
+    for (const server of SERVER_NAMES) {
+      await admin.unsafe(`create database ${databaseOf(server)}`);
+      databaseUrls.set(server, Object.assign(new URL(POSTGRES_ADMIN_URL), { pathname: `/${databaseOf(server)}` }).href);
+    }
+    openDatabaseUrl = databaseUrls.get('open') ?? null;
   } catch (error) {
     noPostgres = `no Postgres server at ${new URL(POSTGRES_ADMIN_URL).host} (${(error as Error).message})`;
   } finally {
@@ -68,7 +78,8 @@ async function createServerDatabase(): Promise<void> {
 }
 
 /** An app server on `port`, its one public origin `origin` (the links it writes, the provider's return address). */
-function startApp(origin: string, env: Record<string, string>, port = new URL(origin).port) {
+function startApp(server: ServerName, origin: string, env: Record<string, string>, port = new URL(origin).port) {
+  const databaseUrl = databaseUrls.get(server);
   const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', port], {
     detached: true,
     stdio: 'ignore',
@@ -85,6 +96,7 @@ function startApp(origin: string, env: Record<string, string>, port = new URL(or
       RUNPAD_OIDC_NAME: 'Test IdP',
       RUNPAD_PUBLIC_ORIGIN: origin,
       RUNPAD_LOG_LEVEL: 'error',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
   });
@@ -94,23 +106,22 @@ function startApp(origin: string, env: Record<string, string>, port = new URL(or
 test.beforeAll(async () => {
   // Four servers start at once; on a loaded machine their first migration takes a while.
   test.setTimeout(patience(240_000));
-  await createServerDatabase();
-  if (noPostgres) console.warn(`[accounts] the open server runs on PGlite; its Postgres pass is skipped: ${noPostgres}`);
+  await createServerDatabases();
+  if (noPostgres) console.warn(`[accounts] the servers run on PGlite; the open server's Postgres pass is skipped: ${noPostgres}`);
   tls = await startTlsProxy({ appPort: SECURE_PORT, attackerPage: ATTACKER_PAGE });
   SECURE_OPEN = `https://app.runpad.test:${tls.port}`;
   oidc = await startOidcProvider(OIDC_PORT, [OPEN, ACCOUNTS, INVITE, SECURE_OPEN]);
-  startApp(OPEN, {
+  startApp('open', OPEN, {
     RUNPAD_ADMIN_EMAILS: ADMIN,
     RUNPAD_OIDC_GROUPS_CLAIM: 'groups',
     // Priced, for the admin page's usage: the fake model reports 10 input and 10 output tokens a call.
     RUNPAD_MODELS: JSON.stringify([{ id: 'fake', provider: 'openai-compatible', model: 'fake-model', label: 'Fake model', baseURL: `${FAKE_MODEL}/v1`, price: { input: 2, output: 8 } }]),
     RUNPAD_GUESTS_PER_ADDRESS_PER_HOUR: '12',
-    ...(openDatabaseUrl ? { DATABASE_URL: openDatabaseUrl } : {}),
   });
   // Open too, reached only through the TLS proxy, which says https in X-Forwarded-Proto.
-  startApp(SECURE_OPEN, { RUNPAD_TRUST_PROXY: '1' }, String(SECURE_PORT));
-  startApp(ACCOUNTS, { RUNPAD_ACCESS: 'accounts', RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: '2' });
-  startApp(INVITE, { RUNPAD_ACCESS: 'invite', RUNPAD_ALLOWED_EMAILS: '@team.example', RUNPAD_ADMIN_EMAILS: LEAD });
+  startApp('secure', SECURE_OPEN, { RUNPAD_TRUST_PROXY: '1' }, String(SECURE_PORT));
+  startApp('accounts', ACCOUNTS, { RUNPAD_ACCESS: 'accounts', RUNPAD_INSTANCE_MODEL_REQUESTS_PER_DAY: '2' });
+  startApp('invite', INVITE, { RUNPAD_ACCESS: 'invite', RUNPAD_ALLOWED_EMAILS: '@team.example', RUNPAD_ADMIN_EMAILS: LEAD });
   for (const origin of [OPEN, ACCOUNTS, INVITE, `http://localhost:${SECURE_PORT}`]) {
     await expect.poll(async () => (await fetch(`${origin}/api/health`).catch(() => null))?.status ?? 0, { timeout: 200_000 }).toBe(200);
   }
@@ -127,9 +138,9 @@ test.afterAll(async () => {
   }
   await oidc?.stop();
   await tls?.close();
-  if (openDatabaseUrl) {
+  if (databaseUrls.size > 0) {
     const admin = postgres(POSTGRES_ADMIN_URL, { max: 1, onnotice: () => undefined });
-    await admin.unsafe(`drop database if exists ${database} with (force)`);
+    for (const server of databaseUrls.keys()) await admin.unsafe(`drop database if exists ${databaseOf(server)} with (force)`);
     await admin.end();
   }
 });
