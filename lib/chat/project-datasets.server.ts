@@ -7,8 +7,10 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/client.server';
-import { getBlobForProject, listProjectFiles, type DatasetColumn, type ProjectFile } from '@/lib/files/project-files.server';
+import { getBlobForDataset, getBlobForProject, listProjectFiles, type DatasetColumn, type ProjectFile } from '@/lib/files/project-files.server';
 import type { BlobRef } from '@/lib/db/queries/blobs.server';
+import type { BlobStore } from '@/lib/blobs/blob-store.server';
+import { downloadFiles, type DownloadFile } from '@/lib/files/download-files.server';
 import { columnsSchema, headerlessName } from '@/lib/messages/attachment';
 import { may, type Subject } from '@/lib/access/authorize.server';
 import { datasetsUsedBy, getProject, type UsedDataset } from '@/lib/db/queries/projects.server';
@@ -60,17 +62,48 @@ export async function projectDatasetsView(db: Db, who: Subject, projectId: strin
 }
 
 /**
- * The project's datasets a conversation uses (those it had under /data) that `who` may read by the
- * one rule: its project's members, and the conversation's readers while its author may still read
- * them. Uploaded ones only: a device-kept dataset's hash stays with the project's members, as a
- * conversation's own device files stay with its author.
+ * The project's datasets a conversation uses (those it had under /data: `datasetsUsedBy`) that
+ * `who` may read by the one rule (`read_dataset` on each): its project's members, and the
+ * conversation's readers while its author may still read them. Uploaded and device-kept alike;
+ * the one list behind a reader's page, the re-run's reads and the conversation's downloads.
  */
-export async function sharedProjectDatasets(db: Db, who: Subject, conversationId: string): Promise<UsedDataset[]> {
+export async function usedProjectDatasets(db: Db, who: Subject, conversationId: string): Promise<UsedDataset[]> {
   const readable: UsedDataset[] = [];
   for (const file of await datasetsUsedBy(db, conversationId)) {
-    if (file.location === 'account' && (await may(db, who, 'read_dataset', { dataset: file.id }))) readable.push(file);
+    if (await may(db, who, 'read_dataset', { dataset: file.id })) readable.push(file);
   }
   return readable;
+}
+
+/**
+ * The uploaded ones of `usedProjectDatasets`: a device-kept dataset's hash stays with the
+ * project's members, as a conversation's own device files stay with its author.
+ */
+export async function sharedProjectDatasets(db: Db, who: Subject, conversationId: string): Promise<UsedDataset[]> {
+  return (await usedProjectDatasets(db, who, conversationId)).filter((file) => file.location === 'account');
+}
+
+/**
+ * A conversation's files for a download ("Download with data") by `who`, whom the one rule let
+ * export it: its own files, read by its own references (lib/files/download-files.server.ts, its
+ * author's records), then the project's datasets it used that `who` may read (`usedProjectDatasets`),
+ * an uploaded one read by the dataset's own reference to its bytes, a device-kept one named only.
+ */
+export async function conversationDownloadFiles(db: Db, store: BlobStore, who: Subject, authorId: string, conversationId: string): Promise<DownloadFile[]> {
+  const own = await downloadFiles(db, store, authorId, conversationId);
+  const project = (await usedProjectDatasets(db, who, conversationId)).map(
+    (file): DownloadFile => ({
+      name: file.name,
+      read:
+        file.location === 'device'
+          ? null
+          : async () => {
+              const blob = await getBlobForDataset(db, file.id, file.sha256);
+              return blob ? store.read(blob.sha256) : null;
+            },
+    }),
+  );
+  return [...own, ...project.filter((file) => !own.some((other) => other.name === file.name))];
 }
 
 /** The bytes behind `sha256` when a project's dataset that this conversation uses holds them and `who` may read it; else null. */

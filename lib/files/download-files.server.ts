@@ -2,7 +2,9 @@
  * The one way a download (a conversation's "Download with data", "Export everything") reads a
  * conversation's files: by the conversation's own reference to bytes its owner uploaded or linked
  * (lib/files/file-queries.server.ts, listDownloadFiles), never by the SHA-256 a record names. A file
- * kept on a device is never read from the blob store: its bytes are on that device.
+ * kept on a device is never read from the blob store: its bytes are on that device. The project's
+ * datasets a conversation used join them in its zip through lib/chat/project-datasets.server.ts
+ * (`conversationDownloadFiles`), each read by the dataset's own reference to its bytes.
  */
 import 'server-only';
 import type { BlobStore } from '@/lib/blobs/blob-store.server';

@@ -2,7 +2,7 @@
  * "Download with data": one zip that runs where it is unpacked, streamed as it is written:
  *   <name>/<name>.ipynb     the notebook (lib/notebook/to-ipynb.server.ts), with Runpad's outputs
  *   <name>/<name>.py|.R     the script (lib/notebook/to-script.server.ts)
- *   <name>/data/<file>      the conversation's files, which the code reads as ./data/<file>
+ *   <name>/data/<file>      the conversation's files and the project's datasets it used, which the code reads as ./data/<file>
  *   <name>/requirements.txt the Python packages the code imports (lib/notebook/requirements.ts)
  *   <name>/README.md        what is in it and how to run it
  * Data files are stored as they are (most are compressed already or small); a file whose bytes
@@ -45,7 +45,7 @@ function readme(input: { title: string | null; notebook: string; script: string;
     `- \`${input.notebook}\`: the conversation as a Jupyter notebook, with the outputs it had in Runpad.`,
     `- \`${input.script}\`: the same code as a script.`,
     input.files.length > 0
-      ? `- \`data/\`: the conversation's files (${input.files.length}). Runpad kept them under \`/data/\`; the code here reads \`./data/\`.`
+      ? `- \`data/\`: the conversation's files and its project's datasets it used (${input.files.length}). Runpad kept them under \`/data/\`; the code here reads \`./data/\`.`
       : '- `data/`: empty; the conversation had no files.',
     `- \`requirements.txt\`: the Python packages the code uses${input.requirements ? '' : ' (none beyond the standard library)'}.`,
     '',

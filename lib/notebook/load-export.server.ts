@@ -94,15 +94,15 @@ export async function loadConversationExport(who: Subject, id: string): Promise<
 
 /**
  * The one check of the conversation download routes (notebook, script, bundle): the person
- * asking, the conversation id from the URL, and its export with its owner's id (whose file
+ * asking, the conversation id from the URL, and its export with its author's id (whose file
  * records the bundle reads) when the one rule lets them export it (its owner, its readers); the
  * same 404 for a malformed id, one that names nothing and one they may not read.
  */
-export async function ownConversationExport(rawId: unknown): Promise<{ userId: string; conversationId: string; source: ExportSource }> {
+export async function ownConversationExport(rawId: unknown): Promise<{ asker: Subject; authorId: string; conversationId: string; source: ExportSource }> {
   const user = await requireUser();
   const conversationId = idOrNotFound(conversationIdSchema, rawId, 'conversation:not_found', 'conversation id');
   const { ownerId, ...source } = await loadConversationExport(user, conversationId);
-  return { userId: ownerId, conversationId, source };
+  return { asker: user, authorId: ownerId, conversationId, source };
 }
 
 /**
