@@ -7,7 +7,7 @@
  * project; a used dataset kept on a member's device is named in the README as kept on its owner's
  * device; a dataset the conversation did not use (added after its last message) is absent; a
  * stranger gets the same 404 as for a conversation that does not exist, and so does the reader
- * once removed.
+ * once removed; its author taken out of the project exports none of the project's datasets.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -47,6 +47,7 @@ type Call = { method: 'GET' | 'POST' | 'DELETE'; path: string; body?: unknown; r
 const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   'projects': () => import('@/app/api/projects/route'),
   'projects/id/members': () => import('@/app/api/projects/[id]/members/route'),
+  'projects/id/members/id': () => import('@/app/api/projects/[id]/members/[memberId]/route'),
   'projects/id/files': () => import('@/app/api/projects/[id]/files/route'),
   'projects/id/device-files': () => import('@/app/api/projects/[id]/device-files/route'),
   'conversations/id/readers': () => import('@/app/api/conversations/[id]/readers/route'),
@@ -107,7 +108,8 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       const project = (await call({ method: 'POST', path: '/api/projects', body: { name: 'Ventes' } })).json!.id as string;
       expect((await call(upload(`/api/projects/${project}/files`, 'ventes.csv', SALES))).status).toBe(201);
       expect((await call({ method: 'POST', path: `/api/projects/${project}/device-files`, body: { name: 'kept.csv', size: 10, sha256: 'e'.repeat(64) } })).status).toBe(201);
-      expect((await call({ method: 'POST', path: `/api/projects/${project}/members`, body: { email: 'author@example.com', role: 'use' } })).status).toBe(201);
+      const membership = await call({ method: 'POST', path: `/api/projects/${project}/members`, body: { email: 'author@example.com', role: 'use' } });
+      expect(membership.status).toBe(201);
 
       // The author's conversation in it: a file of its own, one message; a dataset added to the project afterwards.
       as('author');
@@ -145,6 +147,13 @@ for (const backend of [pgliteBackend(), serverBackend()]) {
       as('reader');
       const removed = await call({ method: 'GET', path: `/api/conversations/${conversation}/bundle` });
       expect([removed.status, removed.json]).toEqual([404, none.json]);
+
+      // Its author taken out of the project: their zip holds their conversation's own file, none of the project's datasets.
+      as('owner');
+      expect((await call({ method: 'DELETE', path: `/api/projects/${project}/members/${membership.json!.id as string}` })).status).toBe(204);
+      as('author');
+      const left = unpack((await call({ method: 'GET', path: `/api/conversations/${conversation}/bundle` })).bytes);
+      expect([left.data, left.readme.includes('kept.csv')]).toEqual([{ 'own.csv': sha256(OWN) }, false]);
     });
   });
 }
