@@ -13,12 +13,10 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startFakeOpenAI } from '../e2e/fixtures/fake-openai/server.mjs';
 import { openApp, runCell } from './duckdb-browser-page.mjs';
 import { groupBy } from './duckdb-native.mjs';
 import { longTasksBetween, recordLongTasks } from './main-thread.mjs';
-import { startApp } from './servers.mjs';
+import { releaseAll, requireBuild, startAppInBrowser, uptime, writeOut } from './harness.mjs';
 import { writeSalesCsv } from './targets-data.mjs';
 
 const GB = Number(process.env.BENCH_GB ?? 5);
@@ -26,20 +24,15 @@ const GB = Number(process.env.BENCH_GB ?? 5);
 const ROWS = Math.round((GB * 1e9) / 36.5);
 const APP_PORT = 9400;
 const FAKE_PORT = 9410;
-const APP = `http://127.0.0.1:${APP_PORT}`;
 const NAME = 'sales_device.csv';
 const TABLE = 'sales_device';
-/** The suite's browser (e2e/browser.ts): Debian's headless shell unless CHROMIUM_PATH names another. */
-const CHROMIUM_EXECUTABLE = process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'];
-const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
 const time = async (task) => {
   const start = performance.now();
   const value = await task();
   return [performance.now() - start, value];
 };
 
-if (!fs.existsSync('.next/BUILD_ID')) throw new Error('.next/BUILD_ID is missing: run `npm run build` first');
+requireBuild();
 
 const LINES_CODE = (file) =>
   ['import time', 't0 = time.perf_counter()', 'n = 0', `with open(${JSON.stringify(file)}) as f:`, '    for line in f:', '        n += 1', 'print("lines", n, "seconds", time.perf_counter() - t0)'].join('\n');
@@ -109,16 +102,9 @@ try {
   results.native = { groupByMs: nativeGroupByMs, cpythonLines: Number(cpython[1]), cpythonMs: Number(cpython[2]) * 1000 };
   console.log(`native DuckDB GROUP BY ${(nativeGroupByMs / 1000).toFixed(1)} s; CPython line by line ${Number(cpython[2]).toFixed(1)} s`);
 
-  const fake = await startFakeOpenAI({ port: FAKE_PORT });
-  resources.push(() => fake.close());
-  const app = await startApp(APP_PORT, { PORT: String(APP_PORT), OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'bench', RUNPAD_MODEL: 'bench', RUNPAD_LOG_LEVEL: 'error', RUNPAD_DATA_DIR: path.join(tmp, 'app-data') });
-  resources.push(() => app.kill());
-  // A profile on disk, as a person's browser has: an off-the-record context's storage quota is a
-  // share of memory, and refused a 5 GB file (QuotaExceededError) where a profile's is a share of the disk.
-  const context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
-  resources.push(() => context.close());
-  results.chromium = context.browser()?.version() ?? 'unknown';
-  const home = await openApp(context, APP);
+  const { fake, context, url, chromium } = await startAppInBrowser({ dir: tmp, appPort: APP_PORT, fakePort: FAKE_PORT, resources });
+  results.chromium = chromium;
+  const home = await openApp(context, url);
 
   // Kept on the device: the file's bytes copied into OPFS at runpad-datasets/<sha256>, as the page
   // keeps a dropped file (a File backed by the disk, streamed; never whole in memory).
@@ -140,7 +126,7 @@ try {
   console.log(`kept on the device (copied into OPFS) in ${(keepMs / 1000).toFixed(1)} s`);
   await home.close();
 
-  const page = await openApp(context, `${APP}/c/${id}`);
+  const page = await openApp(context, `${url}/c/${id}`);
   await recordLongTasks(page);
   const heapBefore = Number((await runCell(page, fake, 'python', HEAP_CODE)).text.match(/heap (\d+)/)[1]);
   const rss = sampleRss();
@@ -171,15 +157,6 @@ try {
   console.log(JSON.stringify({ app: results.app, ratios: results.ratios }, null, 2));
 } finally {
   results.uptime.end = uptime();
-  for (const release of resources.reverse()) {
-    try {
-      await release();
-    } catch (error) {
-      console.error('cleanup:', error);
-    }
-  }
+  await releaseAll(resources);
 }
-fs.mkdirSync('bench/out', { recursive: true });
-const out = `bench/out/${results.date.slice(0, 19).replace(/:/g, '-')}-device-datasets.json`;
-fs.writeFileSync(out, JSON.stringify(results, null, 2));
-console.log(`wrote ${out}`);
+console.log(`wrote ${writeOut('device-datasets', results)}`);

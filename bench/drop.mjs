@@ -3,8 +3,9 @@
 // (default 1024) is dropped on a conversation whose SQL engine is started, and the person's query
 // (a cell edited to count its rows) runs at once, reading the dropped File in place while the file
 // is kept on the device behind it. Measured in the same run:
-// - drop → the query's result on the page, and the same query's own time (its cell's running
-//   phase), run again on the kept copy once the keep ended (goal: drop → result ≤ 1 s + the query);
+// - drop → the query's result on the page, and the same query's own time (from its start on the
+//   page, the status line's "running your version…", to its result), run again on the kept copy
+//   once the keep ended (goal: drop → result ≤ 1 s + the query); both runs must count every row;
 // - the keep (read + OPFS write + SHA-256 in a second worker) from the drop to the chip's `done`
 //   (which includes recording the file), against `openssl sha256` of the same file.
 // Not part of the suite. Needs `npm run build`. Usage: node bench/drop.mjs [rounds]
@@ -13,10 +14,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startFakeOpenAI } from '../e2e/fixtures/fake-openai/server.mjs';
+import { editCell, runTimeMs, USER_RUN_BADGE, USER_RUN_PENDING } from '../e2e/cell-run.mjs';
 import { openApp, runCell } from './duckdb-browser-page.mjs';
-import { startApp } from './servers.mjs';
+import { releaseAll, requireBuild, startAppInBrowser, uptime, writeOut } from './harness.mjs';
 import { writeSalesCsv } from './targets-data.mjs';
 
 const MB = Number(process.env.BENCH_DROP_MB ?? 1024);
@@ -24,40 +24,52 @@ const ROUNDS = Number(process.argv[2] ?? 2);
 const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 0);
 const APP_PORT = 9500 + OFFSET;
 const FAKE_PORT = 9510 + OFFSET;
-const APP = `http://127.0.0.1:${APP_PORT}`;
-const CHROMIUM_EXECUTABLE = process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'];
 const LONG_MS = 600_000;
-const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-if (!fs.existsSync('.next/BUILD_ID')) throw new Error('.next/BUILD_ID is missing: run `npm run build` first');
+requireBuild();
 
-/** The cell's statuses with the page's clock, from a MutationObserver (as bench/duckdb-browser-page.mjs). */
-async function watchCells(page) {
+/**
+ * Logs, with the page's clock, each change of the last SQL cell's state: its data-cell-status, its
+ * status line and its header (where a person's run shows its badge). A person's run keeps the
+ * cell's last data-cell-status until it ends (e2e/cell-run.mjs), so its start and end are told by
+ * the status line's "running your version…" appearing and going.
+ */
+async function watchCell(page) {
   await page.evaluate(() => {
-    window.cellTimes = [];
+    window.cellLog = [];
     window.cellObserver?.disconnect();
-    window.cellObserver = new MutationObserver((records) => {
-      const now = performance.now();
-      for (const record of records) if (record.type === 'attributes') window.cellTimes.push([record.target.getAttribute('data-cell-status'), now]);
-    });
-    window.cellObserver.observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-cell-status'] });
+    const record = () => {
+      const cell = [...document.querySelectorAll('section[data-target="sql"]')].at(-1);
+      const state = { status: cell?.getAttribute('data-cell-status') ?? '', line: cell?.querySelector('[data-testid="run-status"]')?.textContent ?? '', header: cell?.querySelector('header')?.textContent ?? '' };
+      const last = window.cellLog.at(-1);
+      if (!last || last.status !== state.status || last.line !== state.line || last.header !== state.header) window.cellLog.push({ ...state, at: performance.now() });
+    };
+    record();
+    window.cellObserver = new MutationObserver(record);
+    window.cellObserver.observe(document.body, { attributes: true, childList: true, characterData: true, subtree: true });
   });
 }
 
-/** Waits for the last SQL cell to end; its running phase and end in the page's clock. */
-async function cellEnd(page, after) {
-  await page.waitForFunction((t) => window.cellTimes.some(([status, at]) => at > t && ['ok', 'error', 'timeout', 'interrupted', 'crashed'].includes(status)), after, { timeout: LONG_MS, polling: 50 });
-  const { times, status, text } = await page.evaluate(() => {
-    const cell = [...document.querySelectorAll('section[data-target="sql"]')].at(-1);
-    return { times: window.cellTimes, status: cell?.getAttribute('data-cell-status'), text: cell?.textContent ?? '' };
-  });
-  if (status !== 'ok') throw new Error(`the query ended ${status}: ${text.slice(0, 400)}`);
-  const mine = times.filter(([, at]) => at > after);
-  const end = mine.find(([s]) => s === 'ok')[1];
-  const running = mine.find(([s]) => s === 'running')?.[1] ?? end;
-  return { end, runningMs: end - running, text };
+/**
+ * Waits for a person's run of the last SQL cell begun after `after` (page clock) to end, and checks
+ * it ended `ok` with `badge`; returns when it began and ended, and its run time as the cell says it.
+ */
+async function userRunEnd(page, after, badge) {
+  await page.waitForFunction(
+    ([t, pending]) => {
+      const begun = window.cellLog.findIndex((entry) => entry.at > t && entry.line === pending);
+      return begun >= 0 && window.cellLog.slice(begun).some((entry) => entry.line !== pending);
+    },
+    [after, USER_RUN_PENDING],
+    { timeout: LONG_MS, polling: 50 },
+  );
+  const log = await page.evaluate(() => window.cellLog);
+  const begun = log.findIndex((entry) => entry.at > after && entry.line === USER_RUN_PENDING);
+  const end = log.slice(begun).find((entry) => entry.line !== USER_RUN_PENDING);
+  const text = await page.locator('section[data-target="sql"]').last().textContent();
+  if (end.status !== 'ok' || !end.header.includes(badge)) throw new Error(`the query did not end ok (${end.status}): ${text.slice(0, 400)}`);
+  return { begun: log[begun].at, end: end.at, cellMs: runTimeMs(end.line), text };
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'runpad-bench-drop-'));
@@ -68,14 +80,8 @@ try {
   const csv = writeSalesCsv(csvPath, Math.round((MB * 1024 * 1024) / 36.5));
   results.csv = { rows: csv.rows, bytes: csv.bytes };
   console.log(`generated ${(csv.bytes / 1e6).toFixed(0)} MB, ${csv.rows} rows`);
-  const fake = await startFakeOpenAI({ port: FAKE_PORT });
-  resources.push(() => fake.close());
-  const app = await startApp(APP_PORT, { PORT: String(APP_PORT), OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'bench', RUNPAD_MODEL: 'bench', RUNPAD_LOG_LEVEL: 'error', RUNPAD_DATA_DIR: path.join(tmp, 'app-data') });
-  resources.push(() => app.kill());
-  // A profile on disk, as a person's browser has (an off-the-record context's storage quota is a share of memory).
-  const context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
-  resources.push(() => context.close());
-  results.chromium = context.browser()?.version() ?? 'unknown';
+  const { fake, context, url, chromium } = await startAppInBrowser({ dir: tmp, appPort: APP_PORT, fakePort: FAKE_PORT, resources });
+  results.chromium = chromium;
 
   for (let round = 0; round < ROUNDS; round += 1) {
     // openssl first, each round: the same file, the same page cache, the same hour.
@@ -84,13 +90,13 @@ try {
     const opensslMs = performance.now() - t0;
     if (openssl !== csv.sha256) throw new Error('openssl and the generator disagree on the SHA-256');
 
-    const page = await openApp(context, APP);
+    const loadBefore = os.loadavg();
+    const page = await openApp(context, url);
     await runCell(page, fake, 'sql', 'SELECT 42 AS answer'); // DuckDB started, as in a conversation under way
     const cell = page.locator('section[data-target="sql"]').last();
-    await cell.getByRole('button', { name: 'Edit', exact: true }).click();
-    const editor = cell.getByLabel('Edit code');
-    await editor.fill('SELECT COUNT(*) AS n FROM dropped_sales');
-    await watchCells(page);
+    // The person has written the query; the file comes next, then Ctrl+Enter (e2e/drop-in-place.spec.ts).
+    const editor = await editCell(cell, 'SELECT COUNT(*) AS n FROM dropped_sales');
+    await watchCell(page);
     // The drop: a File backed by the file on disk (no copy through the protocol), then real drag events.
     const input = await page.evaluateHandle(() => Object.assign(document.createElement('input'), { type: 'file' }));
     await input.setInputFiles(csvPath);
@@ -105,22 +111,33 @@ try {
     }, input);
     const chip = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
     await chip.waitFor({ timeout: LONG_MS });
+    const chipAt = await page.evaluate(() => performance.now());
     await editor.press('ControlOrMeta+Enter');
-    const inPlace = await cellEnd(page, dropped);
+    const inPlace = await userRunEnd(page, dropped, USER_RUN_BADGE.edited);
     const keepState = await chip.getAttribute('data-upload-status');
     await page.waitForFunction(() => document.querySelector('[data-upload-status]')?.getAttribute('data-upload-status') === 'done', null, { timeout: LONG_MS, polling: 50 });
     const keptAt = await page.evaluate(() => performance.now());
-    // The same query on the kept copy, nothing else running: its own time.
+    // The same query on the kept copy, nothing else running: its own time, click to result.
     const before = await page.evaluate(() => performance.now());
     await cell.getByRole('button', { name: 'Run again' }).click();
-    const kept = await cellEnd(page, before);
+    const kept = await userRunEnd(page, before, USER_RUN_BADGE.rerun);
+    for (const run of [inPlace, kept]) {
+      const counted = Number(run.text.match(/n↕([\d,]+)/)?.[1].replaceAll(',', ''));
+      if (counted !== csv.rows) throw new Error(`the query counted ${counted} rows, the file has ${csv.rows}: ${run.text.slice(0, 400)}`);
+    }
     const row = {
       dropToResultMs: inPlace.end - dropped,
-      inPlaceRunningMs: inPlace.runningMs,
-      queryOwnMs: kept.runningMs,
+      // From the drop to the chip on the page (the bench then presses Ctrl+Enter), and from the
+      // run's start on the page (its status line) to its result.
+      dropToChipMs: chipAt - dropped,
+      inPlaceRunMs: inPlace.end - inPlace.begun,
+      inPlaceCellMs: inPlace.cellMs,
+      queryOwnMs: kept.end - kept.begun,
+      queryOwnCellMs: kept.cellMs,
       stateAtResult: keepState,
       keepMs: keptAt - dropped,
       opensslMs,
+      load: { before: loadBefore, after: os.loadavg() },
     };
     row.overheadMs = row.dropToResultMs - row.queryOwnMs;
     row.keepMBps = csv.bytes / 1e6 / (row.keepMs / 1000);
@@ -135,19 +152,10 @@ try {
     }).catch(() => undefined);
     await page.close();
   }
-  results.median = Object.fromEntries(['dropToResultMs', 'inPlaceRunningMs', 'queryOwnMs', 'overheadMs', 'keepMs', 'opensslMs', 'keepOverOpenssl'].map((key) => [key, median(results.rounds.map((r) => r[key]))]));
+  results.median = Object.fromEntries(['dropToResultMs', 'dropToChipMs', 'inPlaceRunMs', 'queryOwnMs', 'overheadMs', 'keepMs', 'keepMBps', 'opensslMs', 'opensslMBps', 'keepOverOpenssl'].map((key) => [key, median(results.rounds.map((r) => r[key]))]));
   console.log(JSON.stringify(results.median, null, 2));
 } finally {
   results.uptime.end = uptime();
-  for (const release of resources.reverse()) {
-    try {
-      await release();
-    } catch (error) {
-      console.error('cleanup:', error);
-    }
-  }
+  await releaseAll(resources);
 }
-fs.mkdirSync('bench/out', { recursive: true });
-const out = `bench/out/${results.date.slice(0, 19).replace(/:/g, '-')}-drop.json`;
-fs.writeFileSync(out, JSON.stringify(results, null, 2));
-console.log(`wrote ${out}`);
+console.log(`wrote ${writeOut('drop', results)}`);

@@ -6,7 +6,6 @@
 // until the cell's result is on the page. Writes bench/out/<date>-duckdb-browser.json and the
 // browser section of bench/RESULTS-duckdb.md. Benchmarks report; they never fail on a timing.
 // BENCH_REPEAT (default 3) sets the repetitions; each is a fresh browser context (a first visit).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import { writeBrowserResults } from './duckdb-browser-report.mjs';
 import { bareRun, startBareDuckdbServer } from './duckdb-browser-bare.mjs';
 import { groupBy, nativeRun } from './duckdb-native.mjs';
 import { longTasksBetween, recordLongTasks } from './main-thread.mjs';
+import { releaseAll, requireBuild, uptime, writeOut } from './harness.mjs';
 import { startApp } from './servers.mjs';
 import { REGIONS, writeSalesCsv } from './targets-data.mjs';
 
@@ -29,11 +29,8 @@ const BARE_PORT = 9320;
 const APP = `http://127.0.0.1:${APP_PORT}`;
 /** The 100 MB case: as many rows as fit under the upload limit (100,000,000 bytes, lib/files/accept.ts). */
 const BIG_ROWS = 2_740_000;
-const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
 
-for (const file of ['.next/BUILD_ID', path.join('public', duckdbAssetPath, 'duckdb-eh.wasm')]) {
-  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-}
+requireBuild(['.next/BUILD_ID', path.join('public', duckdbAssetPath, 'duckdb-eh.wasm')]);
 
 // The CSVs (deterministic: bench/targets-data.mjs) in a temp dir of their own, removed at the end.
 // sales_py.csv has sales.csv's bytes under another name: a fresh table for Python's first sql().
@@ -197,18 +194,9 @@ try {
   }
 } finally {
   results.uptime.end = uptime();
-  // Last in, first out: the browser closes before the servers it talks to, the temp dir goes last.
-  for (const release of resources.reverse()) {
-    try {
-      await release();
-    } catch (error) {
-      console.error('cleanup:', error);
-    }
-  }
+  await releaseAll(resources);
 }
 
-fs.mkdirSync('bench/out', { recursive: true });
-const stamp = results.date.slice(0, 19).replace(/:/g, '-');
-fs.writeFileSync(`bench/out/${stamp}-duckdb-browser.json`, JSON.stringify(results, null, 2));
+const out = writeOut('duckdb-browser', results);
 writeBrowserResults(results);
-console.log(`wrote bench/out/${stamp}-duckdb-browser.json and the browser section of bench/RESULTS-duckdb.md`);
+console.log(`wrote ${out} and the browser section of bench/RESULTS-duckdb.md`);

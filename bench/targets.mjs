@@ -9,6 +9,7 @@ import { chromium } from 'playwright-core';
 import { pyodideVersion } from '../scripts/pyodide-assets.mjs';
 import { startBareServer } from './servers.mjs';
 import { generateDot, GRAPH_NODES, writeSalesCsv } from './targets-data.mjs';
+import { releaseAll, requireBuild, writeOut } from './harness.mjs';
 import { graphvizBench, startWorkerServer } from './targets-graphviz.mjs';
 import { writeTargetsResults } from './targets-report.mjs';
 import { sqlBench } from './targets-sql.mjs';
@@ -18,9 +19,7 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
 const BARE_PORT = 3320;
 const WORKER_PORT = 3321;
 
-for (const file of ['public/workers/graphviz.worker.mjs', `public/pyodide/${pyodideVersion}/pyodide.mjs`]) {
-  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-}
+requireBuild(['public/workers/graphviz.worker.mjs', `public/pyodide/${pyodideVersion}/pyodide.mjs`]);
 
 const results = {
   date: new Date().toISOString(),
@@ -56,18 +55,9 @@ try {
   results.graphviz = { nodes: GRAPH_NODES, dotChars: dot.length, ...(await graphvizBench({ browser, url: `http://127.0.0.1:${WORKER_PORT}/`, dot, repeat: REPEAT })) };
 } finally {
   results.loadAverage.end = os.loadavg()[0];
-  // Last in, first out: the browser closes before the servers it talks to, the temp dir goes last.
-  for (const release of resources.reverse()) {
-    try {
-      await release();
-    } catch (error) {
-      console.error('cleanup:', error);
-    }
-  }
+  await releaseAll(resources);
 }
 
-fs.mkdirSync('bench/out', { recursive: true });
-const stamp = results.date.slice(0, 19).replace(/:/g, '-');
-fs.writeFileSync(`bench/out/${stamp}-targets.json`, JSON.stringify(results, null, 2));
+const out = writeOut('targets', results);
 writeTargetsResults(results);
-console.log(`wrote bench/out/${stamp}-targets.json and bench/RESULTS-targets.md`);
+console.log(`wrote ${out} and bench/RESULTS-targets.md`);

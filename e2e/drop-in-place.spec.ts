@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from './test';
 import { addScenarios, chatRequestsFor, openChat, send, waitForTurn } from './helpers';
+import { editCell, USER_RUN_BADGE } from './cell-run.mjs';
 
 /**
  * A drop is ready at once (docs/DECISIONS.md, 2026-12-07): a file dropped is read in place from the
@@ -60,11 +61,9 @@ test('a file dropped is queried in place while it is kept; a message sent meanwh
   await expect(chip).toHaveAttribute('data-upload-status', 'keeping');
 
   // The person edits the cell to query the file: it runs now, reading the dropped File in place.
-  await sqlCell.getByRole('button', { name: 'Edit', exact: true }).click();
-  const editor = sqlCell.getByLabel('Edit code');
-  await editor.fill(SQL);
+  const editor = await editCell(sqlCell, SQL);
   await editor.press('ControlOrMeta+Enter');
-  await expect(sqlCell).toContainText('edited by you');
+  await expect(sqlCell).toContainText(USER_RUN_BADGE.edited);
   await expect(sqlCell).toHaveAttribute('data-cell-status', 'ok', { timeout: 180_000 });
   await expect(sqlCell.getByTestId('table-output')).toHaveAttribute('data-row-count', '4');
   await expect(sqlCell.getByRole('row').filter({ hasText: 'west_' })).toContainText(/1,?600,?000/);
@@ -95,6 +94,7 @@ test('a file dropped is queried in place while it is kept; a message sent meanwh
   await expect(pythonCell.getByTestId('cell-outputs')).toContainText(/reads \/mnt\/device\/[0-9a-f]{64}\/dataset/);
   // And the same query gives the same answer from it.
   await sqlCell.getByRole('button', { name: 'Run again' }).click();
-  await expect(sqlCell).toHaveAttribute('data-cell-status', 'ok', { timeout: 180_000 });
+  await expect(sqlCell).toContainText(USER_RUN_BADGE.rerun, { timeout: 180_000 });
+  await expect(sqlCell).toHaveAttribute('data-cell-status', 'ok');
   await expect(sqlCell.getByRole('row').filter({ hasText: 'west_' })).toContainText(/1,?600,?000/);
 });

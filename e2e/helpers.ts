@@ -3,6 +3,7 @@ import { expect } from './test';
 import type { FakeScenario, RecordedRequest } from './fixtures/fake-openai/server.mjs';
 
 import { FAKE_MODEL_URL } from './ports';
+import { runTimeMs } from './cell-run.mjs';
 
 export const FAKE_MODEL = FAKE_MODEL_URL;
 
@@ -83,11 +84,7 @@ export async function waitForCells(page: Page, count: number): Promise<void> {
 
 /** A finished cell's run time as its status says it ("done in 1.2 s", "timed out after 340 ms"), in ms. */
 export async function cellDurationMs(cell: Locator): Promise<number> {
-  const text = await cell.textContent();
-  const match = /(?:\bdone in|\bafter) (?:(\d+) min (\d+) s|(\d+(?:\.\d+)?) (ms|s))\b/.exec(text ?? '');
-  if (!match) throw new Error(`no run time in the cell's status: ${text}`);
-  if (match[1]) return (Number(match[1]) * 60 + Number(match[2])) * 1000;
-  return Number(match[3]) * (match[4] === 's' ? 1000 : 1);
+  return runTimeMs(await cell.textContent());
 }
 
 /** Waits until the turn is over: no Stop button, and the last cell (if any) has finished. */
