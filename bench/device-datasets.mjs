@@ -22,8 +22,10 @@ import { writeSalesCsv } from './targets-data.mjs';
 const GB = Number(process.env.BENCH_GB ?? 5);
 /** Rows of the sales CSV (bench/targets-data.mjs) average 36.5 bytes. */
 const ROWS = Math.round((GB * 1e9) / 36.5);
-const APP_PORT = 9400;
-const FAKE_PORT = 9410;
+/** Its ports move with BENCH_PORT_OFFSET, so runs beside other benches or the e2e suite do not meet. */
+const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 0);
+const APP_PORT = 9400 + OFFSET;
+const FAKE_PORT = 9410 + OFFSET;
 const NAME = 'sales_device.csv';
 const TABLE = 'sales_device';
 const time = async (task) => {
