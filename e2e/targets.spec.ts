@@ -1,11 +1,35 @@
-import { expect, test } from './test';
+import { expect, test, type Page, newVisitorContext, firstPage } from './test';
+import type { RecordedRequest } from './fixtures/fake-openai/server.mjs';
 import { addScenarios, chatRequestsFor, dropCsv, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 
-/** More than Python: SQL in the conversation's interpreter (DuckDB) and Graphviz diagrams. */
+/**
+ * More than Python: SQL in the conversation's interpreter (DuckDB) and Graphviz diagrams. The tests
+ * are turns of one conversation in one page (one interpreter, one Graphviz): each reads its own
+ * turn's cells and what the model was sent in that turn; the reload comes last.
+ */
+test.describe.configure({ mode: 'serial' });
+
+let page: Page;
+
+test.beforeAll(async ({ playwright, baseURL }) => {
+  page = await firstPage(await newVisitorContext(playwright, baseURL!));
+  await openChat(page);
+});
+
+test.afterAll(async () => {
+  await page.context().close();
+});
+
+/** A request's messages from the turn's question (the one holding `trigger`) on: this turn's, not the conversation's earlier ones. */
+function turnMessages(request: RecordedRequest, trigger: string): string {
+  const messages = request.body.messages;
+  const start = messages.findLastIndex((m) => m.role === 'user' && JSON.stringify(m.content).includes(trigger));
+  return JSON.stringify(messages.slice(Math.max(0, start)));
+}
 
 const CSV = 'region,units,price\nnorth,12,2.5\nsouth,30,1.25\nnorth,8,4.0\nwest,50,1.0\n';
 
-test('a dropped CSV is a SQL table: an error names the tables and columns, the corrected query reaches the page and the model, Python reads _sql, and Copy on the answer keeps its SQL and DOT cells', async ({ page }) => {
+test('a dropped CSV is a SQL table: an error names the tables and columns, the corrected query reaches the page and the model, Python reads _sql, and Copy on the answer keeps its SQL and DOT cells', async () => {
   const stamp = Date.now();
   const trigger = `e2e-sql-units-${stamp}`;
   await addScenarios([
@@ -20,7 +44,6 @@ test('a dropped CSV is a SQL table: an error names the tables and columns, the c
       ],
     },
   ]);
-  await openChat(page);
   await dropCsv(page, 'sales.csv', CSV);
   await send(page, `Units per region? ${trigger}`);
   await expect(page.locator('#conversation').getByText('West sold the most.')).toBeVisible();
@@ -60,7 +83,7 @@ test('a dropped CSV is a SQL table: an error names the tables and columns, the c
   expect(JSON.stringify(requests[0].body.tools)).toContain('DuckDB dialect');
 });
 
-test('a graphviz call shows a diagram as an image and sends the model a PNG; hostile DOT loads and runs nothing', async ({ page }) => {
+test('a graphviz call shows a diagram as an image and sends the model a PNG; hostile DOT loads and runs nothing', async () => {
   const stamp = Date.now();
   const trigger = `e2e-dot-${stamp}`;
   const hostile = [
@@ -80,32 +103,32 @@ test('a graphviz call shows a diagram as an image and sends the model a PNG; hos
       ],
     },
   ]);
-  await openChat(page);
   await page.evaluate(() => {
     (window as unknown as { __pwned?: boolean }).__pwned = false;
   });
+  const cells = page.locator('section[data-target="graphviz"]');
+  const before = await cells.count();
   await send(page, `Draw it. ${trigger}`);
   await expect(page.locator('#conversation').getByText('Here is the diagram.')).toBeVisible();
   await waitForTurn(page);
-  const cells = page.locator('section[data-target="graphviz"]');
-  await expect(cells.nth(0)).toHaveAttribute('data-cell-status', 'error');
-  await expect(cells.nth(0)).toContainText(/syntax error in line \d/);
-  await expect(cells.nth(1)).toHaveAttribute('data-cell-status', 'ok');
-  const image = cells.nth(1).getByRole('img', { name: /Diagram/ });
+  await expect(cells.nth(before)).toHaveAttribute('data-cell-status', 'error');
+  await expect(cells.nth(before)).toContainText(/syntax error in line \d/);
+  await expect(cells.nth(before + 1)).toHaveAttribute('data-cell-status', 'ok');
+  const image = cells.nth(before + 1).getByRole('img', { name: /Diagram/ });
   await expect(image).toBeVisible();
   expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(10);
   await image.click({ force: true });
   expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBe(false);
 
   const requests = await chatRequestsFor(trigger);
-  const last = JSON.stringify(requests.at(-1)!.body.messages);
+  const last = turnMessages(requests.at(-1)!, trigger);
   expect(last).toContain('syntax error in line');
   expect(last).toMatch(/data:image\/png;base64,|"image_url"/);
   const probes = (await (await fetch(`${FAKE_MODEL}/__probes`)).json()) as Array<{ path: string }>;
   expect(probes.filter((p) => p.path.includes('dot-'))).toEqual([]);
 });
 
-test('DOT that Python displays is drawn by the Graphviz target: an image on the page, a PNG for the model, and a broken one says why', async ({ page }) => {
+test('DOT that Python displays is drawn by the Graphviz target: an image on the page, a PNG for the model, and a broken one says why', async () => {
   const trigger = `e2e-pydot-${Date.now()}`;
   const code = [
     'edges = [("load", "clean"), ("clean", "model"), ("model", "report")]',
@@ -115,7 +138,6 @@ test('DOT that Python displays is drawn by the Graphviz target: an image on the 
     'print(len(edges), "edges")',
   ].join('\n');
   await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code } } }, { text: 'The pipeline diagram is above.' }] }]);
-  await openChat(page);
   await send(page, `Draw the pipeline. ${trigger}`);
   await expect(page.locator('#conversation').getByText('The pipeline diagram is above.')).toBeVisible();
   await waitForTurn(page);
@@ -128,7 +150,7 @@ test('DOT that Python displays is drawn by the Graphviz target: an image on the 
   await expect(cell).toContainText('3 edges');
 
   const requests = await chatRequestsFor(trigger);
-  const last = JSON.stringify(requests.at(-1)!.body.messages);
+  const last = turnMessages(requests.at(-1)!, trigger);
   expect(last).toMatch(/data:image\/png;base64,|"image_url"/);
   expect(last).toContain('Graphviz could not draw this diagram');
   expect(last).toContain('line 1');
