@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './test';
+import { expect, test, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, chatRequestsFor, FAKE_MODEL, openChat, send, waitForTurn } from './helpers';
 
 /**
@@ -75,14 +75,37 @@ async function watchPage(page: Page, appOrigin: string) {
   };
 }
 
-test('a Vega-Lite spec displayed from Python is an interactive chart: tooltips, no eval, no network, a PNG for the model', async ({ page, baseURL }) => {
+/**
+ * The tests are turns of one conversation in one page (one interpreter), watched from its first
+ * load: each reads its own turn's cell; every request and CSP violation of the page counts.
+ */
+test.describe.configure({ mode: 'serial' });
+
+let page: Page;
+let watched: Awaited<ReturnType<typeof watchPage>>;
+
+test.beforeAll(async ({ playwright, baseURL }) => {
+  page = await firstPage(await newVisitorContext(playwright, baseURL!));
+  watched = await watchPage(page, new URL(baseURL!).origin);
+  await openChat(page);
+});
+
+test.afterAll(async () => {
+  await page.context().close();
+});
+
+/** The Python cell the next turn adds. */
+async function nextPythonCell() {
+  const cells = page.locator('section[data-target="python"]');
+  return cells.nth(await cells.count());
+}
+
+test('a Vega-Lite spec displayed from Python is an interactive chart: tooltips, no eval, no network, a PNG for the model', async () => {
   const trigger = `e2e-vegalite-bars-${Date.now()}`;
   await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code: BAR_CHART_CODE } } }, { text: 'Pears sold best.' }] }]);
-  const watched = await watchPage(page, new URL(baseURL!).origin);
-  await openChat(page);
+  const cell = await nextPythonCell();
   await send(page, `Chart the fruit. ${trigger}`);
 
-  const cell = page.locator('section[data-target="python"]');
   await expect(cell).toHaveAttribute('data-cell-status', 'ok');
   await expect(cell).toContainText('charted 3 fruits');
   const chart = cell.locator('[data-output="vegalite"]');
@@ -112,7 +135,8 @@ test('a Vega-Lite spec displayed from Python is an interactive chart: tooltips, 
   const requests = await chatRequestsFor(trigger);
   expect(requests).toHaveLength(2);
   const messages = requests[1].body.messages as Message[];
-  const toolIndex = messages.findIndex((m) => m.role === 'tool');
+  // This turn's tool message: the conversation's earlier turns come before it.
+  const toolIndex = messages.findLastIndex((m) => m.role === 'tool');
   expect(JSON.stringify(messages[toolIndex])).toContain('Vega-Lite bar chart titled');
   expect(JSON.stringify(messages[toolIndex])).toContain('x = fruit (nominal), y = count (quantitative); 3 data rows inline');
   // The run pipeline (lib/targets/pipeline.client.ts) adds the chart's PNG to every result
@@ -124,14 +148,13 @@ test('a Vega-Lite spec displayed from Python is an interactive chart: tooltips, 
   expect(parts.some((p) => p.type === 'image_url' && p.image_url?.url.startsWith('data:image/png;base64,iVBOR'))).toBe(true);
 });
 
-test('a chart that names a URL (for its data or an image) is not drawn, says why, and nothing is fetched', async ({ page, baseURL }) => {
+test('a chart that names a URL (for its data or an image) is not drawn, says why, and nothing is fetched', async () => {
   const trigger = `e2e-vegalite-remote-${Date.now()}`;
   await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code: URL_CHART_CODE } } }, { text: 'That chart needs inline data.' }] }]);
-  const watched = await watchPage(page, new URL(baseURL!).origin);
-  await openChat(page);
+  const cell = await nextPythonCell();
   await send(page, `Chart the remote file. ${trigger}`);
 
-  const charts = page.locator('section[data-target="python"] [data-output="vegalite"]');
+  const charts = cell.locator('[data-output="vegalite"]');
   await expect(charts).toHaveCount(2);
   await expect(charts.nth(0)).toHaveAttribute('data-chart-state', 'failed');
   await expect(charts.nth(0).getByRole('alert')).toContainText('asks to load a URL (https://example.com/data.csv)');
@@ -146,7 +169,7 @@ test('a chart that names a URL (for its data or an image) is not drawn, says why
   expect(await watched.violations()).toEqual([]);
 
   const [, followUp] = await chatRequestsFor(trigger);
-  const tool = JSON.stringify((followUp.body.messages as Message[]).filter((m) => m.role === 'tool'));
+  const tool = JSON.stringify((followUp.body.messages as Message[]).filter((m) => m.role === 'tool').at(-1));
   expect(tool).toContain('asks for data from https://example.com/data.csv');
   expect(tool).not.toContain('image_url');
 });
