@@ -20,93 +20,117 @@ async function shoot(page: Page, name: string) {
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
 }
 
-test('keyboard only: type, Enter sends, Esc stops a running cell, focus returns to the composer', async ({ page }) => {
-  const trigger = 'e2e-keyboard';
-  await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code: 'import time\nwhile True:\n    time.sleep(0.01)' } } }, { text: 'stopped' }] }]);
-  await openChat(page);
-  const composer = page.getByLabel('Message', { exact: true });
-  await composer.focus();
-  await page.keyboard.type('first line');
-  await page.keyboard.press('Shift+Enter');
-  await page.keyboard.type(`second line ${trigger}`);
-  await expect(composer).toHaveValue(`first line\nsecond line ${trigger}`);
-  await page.keyboard.press('Enter');
-  const cell = page.getByRole('region', { name: 'Python code cell' });
-  await expect(cell).toHaveAttribute('data-cell-status', 'running');
-  await page.keyboard.press('Escape');
-  await expect(cell).toHaveAttribute('data-cell-status', /interrupted|timeout/);
-  await expect(composer).toBeFocused();
-  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
-  await expect(page.locator('[data-role="user"]')).toContainText('first line');
-});
+/**
+ * The keyboard tests are turns of one conversation in one page (one interpreter): each reads the
+ * cell its own turn added; the second ends with a reload.
+ */
+test.describe('a keyboard user’s conversation', () => {
+  test.describe.configure({ mode: 'serial' });
 
-test('keyboard only: run a cell again, edit its code, edit and re-send a message, regenerate', async ({ page }) => {
-  const [ask, followUp, edited] = ['e2e-cell-ask', 'e2e-cell-follow-up', 'e2e-cell-edited'];
-  await addScenarios([
-    { trigger: ask, steps: [{ toolCall: { name: 'python', arguments: { code: 'x = 20\nprint("x is", x)' } } }, { echoToolResult: true }] },
-    { trigger: followUp, steps: [{ text: 'I see your edit.' }] },
-    { trigger: edited, steps: [{ text: 'Answer to the edited question.' }] },
-  ]);
-  await openChat(page);
-  await send(page, `Set x. ${ask}`);
-  await waitForTurn(page);
-  const cell = page.getByRole('region', { name: 'Python code cell' });
-  await expect(cell.getByTestId('cell-outputs')).toContainText('x is 20');
-  // Screen readers hear the status change once, without the running clock.
-  await expect(cell.getByTestId('run-announcement')).toHaveText(/^Code done in [\d.]+ m?s\.$/);
-  await expect(cell.getByTestId('run-announcement')).toHaveAttribute('aria-live', 'polite');
+  let page: Page;
 
-  await cell.getByRole('button', { name: 'Run again' }).focus();
-  await page.keyboard.press('Enter');
-  await expect(cell).toContainText('run again by you');
-  await expect(cell.getByTestId('cell-outputs')).toContainText('x is 20');
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    page = await firstPage(await newVisitorContext(playwright, baseURL!));
+    await openChat(page);
+  });
 
-  await cell.getByRole('button', { name: 'Edit', exact: true }).focus();
-  await page.keyboard.press('Enter');
-  const editor = cell.getByLabel('Edit code');
-  await expect(editor).toBeFocused();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.type('x = 21\nprint("x is", x)');
-  await page.keyboard.press('ControlOrMeta+Enter');
-  await expect(cell).toContainText('edited by you');
-  await expect(cell.getByTestId('cell-outputs')).toContainText('x is 21');
+  test.afterAll(async () => {
+    await page.context().close();
+  });
 
-  // The model is told of the edit, with the new code and output, on the next message.
-  await send(page, `What changed? ${followUp}`);
-  await expect(page.getByText('I see your edit.')).toBeVisible();
-  await waitForTurn(page);
-  const [request] = await chatRequestsFor(followUp);
-  const context = JSON.stringify(request.body.messages);
-  expect(context).toContain('The user edited this code and ran their version');
-  expect(context).toContain('x is 21');
-  expect(context).toContain('x = 21');
+  /** The Python cell the next turn adds. */
+  async function nextPythonCell() {
+    const cells = page.getByRole('region', { name: 'Python code cell' });
+    return cells.nth(await cells.count());
+  }
 
-  // Edit the last question and re-send it: the answer after it is replaced.
-  const lastQuestion = page.locator('[data-role="user"]').last();
-  await expect(lastQuestion).toContainText('What changed?');
-  await page.getByRole('button', { name: 'Edit', exact: true }).last().focus();
-  await page.keyboard.press('Enter');
-  const messageEditor = page.getByLabel('Edit message');
-  await expect(messageEditor).toBeFocused();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.type(`Another question. ${edited}`);
-  await page.keyboard.press('Enter');
-  await expect(page.getByText('Answer to the edited question.')).toBeVisible();
-  await waitForTurn(page);
-  await expect(page.getByText('I see your edit.')).toHaveCount(0);
+  test('keyboard only: type, Enter sends, Esc stops a running cell, focus returns to the composer', async () => {
+    const trigger = 'e2e-keyboard';
+    await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code: 'import time\nwhile True:\n    time.sleep(0.01)' } } }, { text: 'stopped' }] }]);
+    const cell = await nextPythonCell();
+    const composer = page.getByLabel('Message', { exact: true });
+    await composer.focus();
+    await page.keyboard.type('first line');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type(`second line ${trigger}`);
+    await expect(composer).toHaveValue(`first line\nsecond line ${trigger}`);
+    await page.keyboard.press('Enter');
+    await expect(cell).toHaveAttribute('data-cell-status', 'running');
+    await page.keyboard.press('Escape');
+    await expect(cell).toHaveAttribute('data-cell-status', /interrupted|timeout/);
+    await expect(composer).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
+    await expect(page.locator('[data-role="user"]').last()).toContainText('first line');
+  });
 
-  await page.getByRole('button', { name: 'Regenerate' }).focus();
-  await page.keyboard.press('Enter');
-  await expect.poll(async () => (await chatRequestsFor(edited)).length).toBe(2);
-  await waitForTurn(page);
+  test('keyboard only: run a cell again, edit its code, edit and re-send a message, regenerate', async () => {
+    const [ask, followUp, edited] = ['e2e-cell-ask', 'e2e-cell-follow-up', 'e2e-cell-edited'];
+    await addScenarios([
+      { trigger: ask, steps: [{ toolCall: { name: 'python', arguments: { code: 'x = 20\nprint("x is", x)' } } }, { echoToolResult: true }] },
+      { trigger: followUp, steps: [{ text: 'I see your edit.' }] },
+      { trigger: edited, steps: [{ text: 'Answer to the edited question.' }] },
+    ]);
+    const cell = await nextPythonCell();
+    const questionsBefore = await page.locator('[data-role="user"]').count();
+    await send(page, `Set x. ${ask}`);
+    await waitForTurn(page);
+    await expect(cell.getByTestId('cell-outputs')).toContainText('x is 20');
+    // Screen readers hear the status change once, without the running clock.
+    await expect(cell.getByTestId('run-announcement')).toHaveText(/^Code done in [\d.]+ m?s\.$/);
+    await expect(cell.getByTestId('run-announcement')).toHaveAttribute('aria-live', 'polite');
 
-  // All of it was stored: the edited cell and the replaced question survive a reload.
-  await page.reload();
-  await expect(cell.getByTestId('cell-outputs')).toContainText('x is 21');
-  await expect(cell).toContainText('edited by you');
-  await expect(page.locator('[data-role="user"]')).toHaveCount(2);
-  await expect(page.locator('[data-role="user"]').last()).toContainText('Another question.');
-  await expect(page.getByText('Answer to the edited question.')).toHaveCount(1);
+    await cell.getByRole('button', { name: 'Run again' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(cell).toContainText('run again by you');
+    await expect(cell.getByTestId('cell-outputs')).toContainText('x is 20');
+
+    await cell.getByRole('button', { name: 'Edit', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const editor = cell.getByLabel('Edit code');
+    await expect(editor).toBeFocused();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('x = 21\nprint("x is", x)');
+    await page.keyboard.press('ControlOrMeta+Enter');
+    await expect(cell).toContainText('edited by you');
+    await expect(cell.getByTestId('cell-outputs')).toContainText('x is 21');
+
+    // The model is told of the edit, with the new code and output, on the next message.
+    await send(page, `What changed? ${followUp}`);
+    await expect(page.getByText('I see your edit.')).toBeVisible();
+    await waitForTurn(page);
+    const [request] = await chatRequestsFor(followUp);
+    const context = JSON.stringify(request.body.messages);
+    expect(context).toContain('The user edited this code and ran their version');
+    expect(context).toContain('x is 21');
+    expect(context).toContain('x = 21');
+
+    // Edit the last question and re-send it: the answer after it is replaced.
+    const lastQuestion = page.locator('[data-role="user"]').last();
+    await expect(lastQuestion).toContainText('What changed?');
+    await page.getByRole('button', { name: 'Edit', exact: true }).last().focus();
+    await page.keyboard.press('Enter');
+    const messageEditor = page.getByLabel('Edit message');
+    await expect(messageEditor).toBeFocused();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type(`Another question. ${edited}`);
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Answer to the edited question.')).toBeVisible();
+    await waitForTurn(page);
+    await expect(page.getByText('I see your edit.')).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Regenerate' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await chatRequestsFor(edited)).length).toBe(2);
+    await waitForTurn(page);
+
+    // All of it was stored: the edited cell and the replaced question survive a reload.
+    await page.reload();
+    await expect(cell.getByTestId('cell-outputs')).toContainText('x is 21');
+    await expect(cell).toContainText('edited by you');
+    await expect(page.locator('[data-role="user"]')).toHaveCount(questionsBefore + 2);
+    await expect(page.locator('[data-role="user"]').last()).toContainText('Another question.');
+    await expect(page.getByText('Answer to the edited question.')).toHaveCount(1);
+  });
 });
 
 test('empty state, a finished conversation and the share page pass axe; screenshots', async ({ page, playwright, baseURL }) => {
