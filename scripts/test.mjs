@@ -29,10 +29,10 @@ const LONG_TESTS = process.env.RUNPAD_E2E_LONG === 'run' ? 'run' : 'skip';
  * The unit tests' parts: each a Vitest run of the files it names, heaviest first, shrinking to
  * ~30 s at the end (scripts/unit-files.mjs). Each run imports the shared module graph again (a few
  * seconds of CPU); small last parts keep either lane from finishing a long one alone. Each writes
- * Vitest's JSON report to test-results/unit/, from which `node scripts/unit-weights.mjs` refreshes
+ * Vitest's JSON report to .unit-reports/ (Playwright empties test-results/ when it starts), from which `node scripts/unit-weights.mjs` refreshes
  * the weights.
  */
-const UNIT_REPORTS = 'test-results/unit';
+const UNIT_REPORTS = '.unit-reports';
 fs.rmSync(UNIT_REPORTS, { recursive: true, force: true });
 const parts = unitParts(unitTestFiles(), readUnitWeights());
 
