@@ -38,11 +38,18 @@ export const RUN_LIMITS = {
    */
   interruptGraceMs: 1_000,
   /**
-   * How long Python may take to take the interrupt flag at all before its worker is killed as C
-   * code that ignores it. A pure Python loop takes it within milliseconds of running, but on a busy
-   * machine its thread may not run for more than the grace (seen once in a clean test run: a
-   * `while True: pass` killed, its variables lost, 1.7 s after the limit); a C loop is killed this
-   * much later than the grace.
+   * How much of the time since the interrupt the page must have been run on schedule (its timer
+   * firing on time: lib/runtime/on-schedule-clock.ts) before a flag Python has not taken is C code
+   * that ignores it, and its worker is killed at the end of the grace. A pure Python loop takes the
+   * flag within milliseconds of its thread running (4 ms measured); on a busy machine its thread
+   * may not run for more than the grace (seen once in a clean test run: a `while True: pass`
+   * killed, its variables lost, 1.7 s after the limit), and time in which the page was not run
+   * either does not count.
+   */
+  interruptTakeOnScheduleMs: 500,
+  /**
+   * The longest Python may take to take the interrupt flag at all, on the wall, however little of
+   * that time the page was run: a flag not taken by then is C code, and its worker is killed.
    */
   interruptTakeMs: 3_000,
   /**

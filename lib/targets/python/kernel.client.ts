@@ -9,10 +9,11 @@ import { failureForPerson, failureOfError, type RunFailure } from '@/lib/runtime
 import { failedRun } from '@/lib/runtime/failed-run';
 import { RUN_LIMITS } from '@/lib/runtime/limits';
 import { OutputBudget } from '@/lib/runtime/output-budget.client';
+import { OnScheduleClock, browserScheduler, type Scheduler } from '@/lib/runtime/on-schedule-clock';
 import { packageFailureResult } from './package-errors.client';
 import { mayImport } from './may-import.client';
 import { mentionsSql } from './mentions-sql.client';
-import { FLUSH_EVERY_MS, type RunLanguage } from './worker-api.client';
+import { FLUSH_EVERY_MS, type RunLanguage, type StartPhase } from './worker-api.client';
 import { WorkerHandle, type WorkerConfig } from './worker-handle.client';
 import { KernelDatasets } from './kernel-datasets.client';
 import type { Engine, EngineStart, EngineState } from '../engine';
@@ -50,6 +51,12 @@ const SPARE_AFTER_MS = 50;
 /** When the interpreter starts (lib/targets/engine.ts, `EngineStart`). */
 export type KernelStart = EngineStart;
 
+/** What the kernel runs on: the page's clock and timers, and its workers (tests give fakes). */
+export type KernelDeps = {
+  scheduler?: Scheduler;
+  makeHandle?: (config: WorkerConfig, onPhase: (phase: StartPhase) => void) => WorkerHandle;
+};
+
 export class Kernel implements Engine {
   private packageSourceAnswer: Promise<PackageSourceState> | null = null;
   /** The current interpreter; null until something needs one (`start: 'when-needed'`). */
@@ -73,11 +80,16 @@ export class Kernel implements Engine {
   private readonly ledger = new WeakMap<WorkerHandle, Set<string>>();
   /** 0 for the interpreter the page started with; +1 for each replacement (restart, limits). */
   generation = 0;
+  private readonly scheduler: Scheduler;
+  private readonly makeHandle: NonNullable<KernelDeps['makeHandle']>;
 
   constructor(
     private readonly config: WorkerConfig,
     startWhen: KernelStart = 'now',
+    deps: KernelDeps = {},
   ) {
+    this.scheduler = deps.scheduler ?? browserScheduler;
+    this.makeHandle = deps.makeHandle ?? ((config, onPhase) => new WorkerHandle(config, onPhase));
     this.whenStarted = new Promise((resolve) => (this.markStarted = resolve));
     if (startWhen === 'now') this.start();
   }
@@ -204,7 +216,7 @@ export class Kernel implements Engine {
 
   /** A new worker and interpreter; it drives the kernel's state only once adopted. */
   private spawn(restarted: boolean): WorkerHandle {
-    const handle: WorkerHandle = new WorkerHandle(this.config, (phase) => {
+    const handle: WorkerHandle = this.makeHandle(this.config, (phase) => {
       if (this.handleValue === handle && phase !== 'ready') this.setState({ kind: 'starting', phase, restarted });
     });
     return handle;
@@ -310,9 +322,12 @@ export class Kernel implements Engine {
     const timeoutMs = options.timeoutMs ?? RUN_LIMITS.defaultTimeoutMs;
     const startedAt = performance.now();
     options.onPhase?.({ kind: 'running', startedAt: Date.now() });
+    const { scheduler } = this;
     let stopReason: StopReason | null = null;
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
-    let spareTimer: ReturnType<typeof setTimeout> | undefined;
+    let graceTimer: unknown = null;
+    let spareTimer: unknown = null;
+    /** From the interrupt: the time the page was run on schedule (lib/runtime/on-schedule-clock.ts). */
+    let onSchedule: OnScheduleClock | null = null;
     const stop = (reason: StopReason) => {
       if (stopReason) return;
       stopReason = reason;
@@ -321,19 +336,25 @@ export class Kernel implements Engine {
       const interrupted = handle.canInterrupt && reason !== 'memory';
       if (interrupted) handle.interrupt();
       const graceMs = interrupted || reason === 'memory' ? RUN_LIMITS.interruptGraceMs : 0;
-      const interruptedAt = performance.now();
+      const interruptedAt = scheduler.now();
+      if (interrupted) onSchedule = new OnScheduleClock(scheduler);
       const outputsAtInterrupt = handle.outputMessages;
       let interruptedAgain = false;
       // Killed at the end of the grace unless Python took the interrupt and is unwinding (state
       // kept); even then, not later than the unwind limit.
       const killUnlessUnwinding = () => {
-        const waited = performance.now() - interruptedAt;
+        const waited = scheduler.now() - interruptedAt;
         // Not taken yet: C code that ignores the flag, or a thread the machine has not run yet.
-        if (interrupted && !handle.interruptTaken && waited < RUN_LIMITS.interruptTakeMs) {
-          graceTimer = setTimeout(killUnlessUnwinding, RUN_LIMITS.interruptTakeMs - waited);
+        // Python takes it within milliseconds of running, so once the page has been run on
+        // schedule for long enough since the interrupt, it is C code; on a starved machine that
+        // time is not counted, and the flag is waited for up to the wall limit.
+        const onScheduleMs = onSchedule?.onScheduleMs ?? 0;
+        if (interrupted && !handle.interruptTaken && waited < RUN_LIMITS.interruptTakeMs && onScheduleMs < RUN_LIMITS.interruptTakeOnScheduleMs) {
+          const untilCounted = RUN_LIMITS.interruptTakeOnScheduleMs - onScheduleMs;
+          graceTimer = scheduler.setTimeout(killUnlessUnwinding, Math.min(RUN_LIMITS.interruptTakeMs - waited, untilCounted));
           return;
         }
-        const unwinding = interrupted && handle.interruptTaken && performance.now() - interruptedAt < RUN_LIMITS.interruptUnwindMs;
+        const unwinding = interrupted && handle.interruptTaken && scheduler.now() - interruptedAt < RUN_LIMITS.interruptUnwindMs;
         if (!unwinding) {
           handle.terminate(RESTARTED_NOTICE);
           return;
@@ -346,17 +367,17 @@ export class Kernel implements Engine {
           interruptedAgain = true;
           handle.interrupt();
         }
-        graceTimer = setTimeout(killUnlessUnwinding, graceMs);
+        graceTimer = scheduler.setTimeout(killUnlessUnwinding, graceMs);
       };
-      graceTimer = setTimeout(killUnlessUnwinding, graceMs);
+      graceTimer = scheduler.setTimeout(killUnlessUnwinding, graceMs);
       // Python code stops within milliseconds of the flag; still running later means C code that
       // ignores it, and a kill at the end of the grace period. The memory limit always replaces.
-      if (graceMs > 0) spareTimer = setTimeout(() => this.prepareSpare(), reason === 'memory' ? 0 : SPARE_AFTER_MS);
+      if (graceMs > 0) spareTimer = scheduler.setTimeout(() => this.prepareSpare(), reason === 'memory' ? 0 : SPARE_AFTER_MS);
     };
     this.active = { handle, stop };
     handle.onMemoryLimit(() => stop('memory'));
     const droppedBefore = handle.droppedMessages;
-    const limitTimer = setTimeout(() => stop('timeout'), timeoutMs);
+    const limitTimer = scheduler.setTimeout(() => stop('timeout'), timeoutMs);
     // Text printed just before a long computation is sent without waiting for the next print.
     const flushTimer = setInterval(() => {
       if (!stopReason) handle.requestFlush();
@@ -393,10 +414,11 @@ export class Kernel implements Engine {
       return { result: { status, outputs: [...budget.outputs], durationMs, ...notices(failure), restarted: true } };
     } finally {
       handle.onMemoryLimit(null);
-      clearTimeout(limitTimer);
+      scheduler.clearTimeout(limitTimer);
       clearInterval(flushTimer);
-      clearTimeout(graceTimer);
-      clearTimeout(spareTimer);
+      if (graceTimer !== null) scheduler.clearTimeout(graceTimer);
+      if (spareTimer !== null) scheduler.clearTimeout(spareTimer);
+      onSchedule?.stop();
       handle.clearInterrupt();
     }
   }
