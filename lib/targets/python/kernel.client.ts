@@ -327,7 +327,7 @@ export class Kernel implements Engine {
     let graceTimer: unknown = null;
     let spareTimer: unknown = null;
     /** From the interrupt: the time the page was run on schedule (lib/runtime/on-schedule-clock.ts). */
-    let onSchedule: OnScheduleClock | null = null;
+    const onSchedule: { clock?: OnScheduleClock } = {};
     const stop = (reason: StopReason) => {
       if (stopReason) return;
       stopReason = reason;
@@ -337,7 +337,7 @@ export class Kernel implements Engine {
       if (interrupted) handle.interrupt();
       const graceMs = interrupted || reason === 'memory' ? RUN_LIMITS.interruptGraceMs : 0;
       const interruptedAt = scheduler.now();
-      if (interrupted) onSchedule = new OnScheduleClock(scheduler);
+      if (interrupted) onSchedule.clock = new OnScheduleClock(scheduler);
       const outputsAtInterrupt = handle.outputMessages;
       let interruptedAgain = false;
       // Killed at the end of the grace unless Python took the interrupt and is unwinding (state
@@ -348,7 +348,7 @@ export class Kernel implements Engine {
         // Python takes it within milliseconds of running, so once the page has been run on
         // schedule for long enough since the interrupt, it is C code; on a starved machine that
         // time is not counted, and the flag is waited for up to the wall limit.
-        const onScheduleMs = onSchedule?.onScheduleMs ?? 0;
+        const onScheduleMs = onSchedule.clock?.onScheduleMs ?? 0;
         if (interrupted && !handle.interruptTaken && waited < RUN_LIMITS.interruptTakeMs && onScheduleMs < RUN_LIMITS.interruptTakeOnScheduleMs) {
           const untilCounted = RUN_LIMITS.interruptTakeOnScheduleMs - onScheduleMs;
           graceTimer = scheduler.setTimeout(killUnlessUnwinding, Math.min(RUN_LIMITS.interruptTakeMs - waited, untilCounted));
@@ -418,7 +418,7 @@ export class Kernel implements Engine {
       clearInterval(flushTimer);
       if (graceTimer !== null) scheduler.clearTimeout(graceTimer);
       if (spareTimer !== null) scheduler.clearTimeout(spareTimer);
-      onSchedule?.stop();
+      onSchedule.clock?.stop();
       handle.clearInterrupt();
     }
   }
