@@ -20,6 +20,11 @@ export const MAIN_APP_PORT = APP_PORT;
 export const METRICS_TOKEN = 'e2e-metrics-token-0123456789';
 /** RUNPAD_CODE_MODE=blocks: the model gets no tools and writes fenced blocks (e2e/blocks.spec.ts). */
 export const BLOCKS_APP_PORT = e2ePort(3103);
+/**
+ * The main server's per-file upload limit (RUNPAD_UPLOAD_FILE_BYTES; 100 MB by default): a file
+ * over it is kept on the device, and the tests of that need a file only this large, not over 100 MB.
+ */
+export const MAIN_UPLOAD_FILE_BYTES = 24_000_000;
 const artifacts = path.resolve('e2e/.artifacts');
 // Next's telemetry is off for every server the suite starts (they inherit this environment).
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -121,6 +126,7 @@ export default defineConfig({
             RUNPAD_DUCKDB_EXTENSION_URL: `${FAKE_MODEL_URL}/mirror/duckdb-extensions`,
             // The hang tests wait this long for a silent model (e2e/durable.spec.ts).
             RUNPAD_MODEL_IDLE_TIMEOUT_MS: '6000',
+            RUNPAD_UPLOAD_FILE_BYTES: String(MAIN_UPLOAD_FILE_BYTES),
           }),
           appServer(DEMO_APP_PORT, 'pglite', { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', RUNPAD_DEMO_CHUNK_DELAY_MS: '2' }),
           appServer(BLOCKS_APP_PORT, 'postgres', {

@@ -19,7 +19,7 @@ import { startFakeOpenAI } from '../e2e/fixtures/fake-openai/server.mjs';
 import { startApp } from './servers.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
-/** The per-file upload limit (lib/files/accept.ts UPLOAD_LIMITS.fileBytes) is 100 MB, decimal. */
+/** The default per-file upload limit (RUNPAD_UPLOAD_FILE_BYTES, lib/config.server.ts) is 100 MB, decimal. */
 const SIZE = 100_000_000;
 const PORTS = { fsApp: 3310, s3App: 3311, instanceA: 3312, instanceB: 3313, rawUpload: 3314, rawFiles: 3315, s3rver: 3316, fakeModel: 4012 };
 const S3 = { bucket: 'runpad-bench', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -543,7 +543,7 @@ function streamRow(s) {
 function notes(r) {
   const fsStore = r.filesystem;
   return [
-    `- Sizes: "100 MB" is ${SIZE.toLocaleString('en-US')} bytes of random data, exactly the per-file upload limit (\`UPLOAD_LIMITS.fileBytes\` in lib/files/accept.ts, a constant: no variable raises it; the route refuses only more). RUNPAD_GUEST_STORAGE_BYTES and RUNPAD_CONVERSATION_STORAGE_BYTES are set to ${(10 * SIZE).toLocaleString('en-US')} (the defaults, 1 GB and 500 MB, would also admit it). MB/s is 10^6 bytes per second.`,
+    `- Sizes: "100 MB" is ${SIZE.toLocaleString('en-US')} bytes of random data, exactly the default per-file upload limit (\`RUNPAD_UPLOAD_FILE_BYTES\`; the route refuses only more). RUNPAD_GUEST_STORAGE_BYTES and RUNPAD_CONVERSATION_STORAGE_BYTES are set to ${(10 * SIZE).toLocaleString('en-US')} (the defaults, 1 GB and 500 MB, would also admit it). MB/s is 10^6 bytes per second.`,
     '- Uploads go to `POST /api/conversations/<new uuid>/files` as the browser sends them (components/files/upload-request.ts): the raw bytes with Content-Length, `x-file-name`, `content-type: text/csv`, `Origin` of the app and the session cookie from `GET /`, from a Node `http.request` piping the file. Time is request start → the 201 answer read, median of the uploads. Each app first gets an unmeasured 1 MB upload and download (first use loads the route and the store), so the growth is the upload\'s, not the route\'s first load.',
     `- Server RSS growth: ${UPLOAD_REPEAT} uploads one after the other, each of new content (the file with its first 8 bytes randomized, so no store skips one as a duplicate). For each, the next-server process (found in /proc by its command line and PORT) has its peak-RSS mark reset (\`5 > /proc/<pid>/clear_refs\`) when the upload starts; growth = VmHWM after the answer − VmRSS at the start (also sampled every 20 ms; the larger counts). Reset worked: ${fsStore.upload.peakResetOk && r.s3?.upload?.peakResetOk !== false ? 'yes' : 'no (sampled only)'}. "runs +a from b" is each upload's growth and the RSS (MB) it started from: growth depends on how much already-resident memory the process can reuse (garbage not yet collected, heap grown earlier), so the largest is reported.`,
     '- Upload baseline: a raw Node `http` server in a child process of this script (so its RSS is read the same way and its work does not share an event loop with the clients) that pipes the request through SHA-256 into a file opened with `flush: true` (fsync before close): the same spool, hash and fsync the filesystem store does, without Next, the session, the database or the store\'s rename. The same baseline stands for the S3 rows: no raw S3 upload baseline was run.',

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UPLOAD_LIMITS } from '@/lib/files/accept';
+import { DEFAULT_UPLOAD_FILE_BYTES } from '@/lib/config.server';
 
 /**
  * The reverse-proxy examples in deploy/ as the proxies read them. nginx's is run in front of the
@@ -31,7 +31,7 @@ describe('deploy/caddy/Caddyfile', () => {
     const proxy = all.find((h) => h.handler === 'reverse_proxy');
     expect(proxy?.flush_interval).toBe(-1);
     expect(proxy?.upstreams).toEqual([{ dial: '127.0.0.1:3000' }]);
-    expect(all.find((h) => h.handler === 'request_body')?.max_size).toBeGreaterThanOrEqual(UPLOAD_LIMITS.fileBytes);
+    expect(all.find((h) => h.handler === 'request_body')?.max_size).toBeGreaterThanOrEqual(DEFAULT_UPLOAD_FILE_BYTES);
   });
 });
 
@@ -39,6 +39,6 @@ describe('deploy/nginx/runpad.conf', () => {
   it('lets the largest upload through', () => {
     const [, amount, unit] = /^\s*client_max_body_size (\d+)([kmg]?);/im.exec(fs.readFileSync(NGINX_SITE, 'utf8')) ?? [];
     const bytes = Number(amount) * { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(unit ?? '').toLowerCase() as '' | 'k' | 'm' | 'g'];
-    expect(bytes).toBeGreaterThanOrEqual(UPLOAD_LIMITS.fileBytes);
+    expect(bytes).toBeGreaterThanOrEqual(DEFAULT_UPLOAD_FILE_BYTES);
   });
 });

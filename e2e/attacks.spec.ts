@@ -12,22 +12,33 @@ const PROBE = `${FAKE_MODEL}/__probe`;
 const ALIVE = 'print("alive", 6 * 7)';
 let counter = 0;
 
-async function attack(page: Page, code: string): Promise<{ cells: ReturnType<Page['getByRole']>; attackCell: ReturnType<Page['locator']>; aliveCell: ReturnType<Page['locator']> }> {
+type Cell = ReturnType<Page['locator']>;
+
+/**
+ * One turn of the conversation: the model runs each of `codes` as a cell of its own (an attack, or
+ * an attack and then a look at what it left), then ALIVE. Each cell runs whatever the one before
+ * it did (an error, a time limit, a restart), as the model's next tool call would.
+ */
+async function attackTurn(page: Page, codes: string[]): Promise<{ cells: ReturnType<Page['getByRole']>; attackCells: Cell[]; aliveCell: Cell }> {
   counter += 1;
   const trigger = `e2e-attack-${counter}-${Date.now()}`;
-  await addScenarios([
-    { trigger, steps: [{ toolCall: { name: 'python', arguments: { code } } }, { toolCall: { name: 'python', arguments: { code: ALIVE } } }, { text: `attack ${counter} finished` }] },
-  ]);
+  const calls = [...codes, ALIVE].map((code) => ({ toolCall: { name: 'python', arguments: { code } } }));
+  await addScenarios([{ trigger, steps: [...calls, { text: `attack ${counter} finished` }] }]);
   const cells = page.getByRole('region', { name: 'Python code cell' });
   const before = await cells.count();
   await send(page, `Run this. ${trigger}`);
   await expect(page.getByText(`attack ${counter} finished`)).toBeVisible({ timeout: 60_000 });
   await waitForTurn(page);
-  const attackCell = cells.nth(before);
-  const aliveCell = cells.nth(before + 1);
+  const attackCells = codes.map((_, index) => cells.nth(before + index));
+  const aliveCell = cells.nth(before + codes.length);
   await expect(aliveCell).toHaveAttribute('data-cell-status', 'ok');
   await expect(aliveCell).toContainText('alive 42');
-  return { cells, attackCell, aliveCell };
+  return { cells, attackCells, aliveCell };
+}
+
+async function attack(page: Page, code: string): Promise<{ cells: ReturnType<Page['getByRole']>; attackCell: Cell; aliveCell: Cell }> {
+  const { cells, attackCells, aliveCell } = await attackTurn(page, [code]);
+  return { cells, attackCell: attackCells[0]!, aliveCell };
 }
 
 async function setTimeLimit(target: Page, timeoutMs: number): Promise<void> {
@@ -65,12 +76,11 @@ test.afterAll(async () => {
 });
 
 test('an infinite loop is interrupted and the interpreter keeps its state', async () => {
-  const { attackCell } = await attack(page, 'kept = "state survives"\nwhile True:\n    pass');
-  await expect(attackCell).toHaveAttribute('data-cell-status', 'timeout');
-  await expect(attackCell).toContainText('KeyboardInterrupt');
-  await expect(attackCell).toContainText('Variables were kept');
-  const next = await attack(page, 'print(kept)');
-  await expect(next.attackCell).toContainText('state survives');
+  const { attackCells: [attackCell, next] } = await attackTurn(page, ['kept = "state survives"\nwhile True:\n    pass', 'print(kept)']);
+  await expect(attackCell!).toHaveAttribute('data-cell-status', 'timeout');
+  await expect(attackCell!).toContainText('KeyboardInterrupt');
+  await expect(attackCell!).toContainText('Variables were kept');
+  await expect(next!).toContainText('state survives');
 });
 
 test('a C-level loop that ignores the interrupt is killed and the interpreter restarted', async () => {
@@ -81,12 +91,11 @@ test('a C-level loop that ignores the interrupt is killed and the interpreter re
 
 test('time.sleep(120) is interrupted at the limit and the interpreter keeps its state', async () => {
   // The sleep waits on the interrupt buffer (runpad/waiting.py): the interrupt wakes it.
-  const { attackCell } = await attack(page, 'slept = "state survives a sleep"\nimport time\ntime.sleep(120)');
-  await expect(attackCell).toHaveAttribute('data-cell-status', 'timeout');
-  await expect(attackCell).toContainText('KeyboardInterrupt');
-  await expect(attackCell).toContainText('Variables were kept');
-  const next = await attack(page, 'print(slept)');
-  await expect(next.attackCell).toContainText('state survives a sleep');
+  const { attackCells: [attackCell, next] } = await attackTurn(page, ['slept = "state survives a sleep"\nimport time\ntime.sleep(120)', 'print(slept)']);
+  await expect(attackCell!).toHaveAttribute('data-cell-status', 'timeout');
+  await expect(attackCell!).toContainText('KeyboardInterrupt');
+  await expect(attackCell!).toContainText('Variables were kept');
+  await expect(next!).toContainText('state survives a sleep');
 });
 
 test('an infinite loop inside await is stopped', async () => {
@@ -223,19 +232,17 @@ const NETWORK_ATTEMPTS: Array<[string, (url: string) => string]> = [
 
 for (const [name, code] of NETWORK_ATTEMPTS) {
   test(`${name} reaches neither another origin nor the app's own API`, async ({ baseURL }) => {
-    const outside = await attackCellText(page, `${code(`${PROBE}/${encodeURIComponent(name)}`)}\nprint("REACHED")`);
-    expect(outside).not.toContain('REACHED');
-    const own = await attackCellText(page, `${code(`${baseURL}/api/conversations`)}\nprint("REACHED")`);
-    expect(own).not.toContain('REACHED');
+    // Another origin, then the app's own API: two cells of one turn.
+    const { attackCells } = await attackTurn(page, [`${code(`${PROBE}/${encodeURIComponent(name)}`)}\nprint("REACHED")`, `${code(`${baseURL}/api/conversations`)}\nprint("REACHED")`]);
+    for (const cell of attackCells) expect(await cell.getByTestId('cell-outputs').innerText()).not.toContain('REACHED');
     expect(await probes()).toEqual([]);
   });
 }
 
 test('storage and the DOM are not reachable', async () => {
-  for (const target of ['js.indexedDB.open("x")', 'js.document.cookie', 'js.window.location.href', 'js.caches.keys()']) {
-    const text = await attackCellText(page, `import js\nprint("GOT", ${target})`);
-    expect(text).not.toContain('GOT');
-  }
+  const targets = ['js.indexedDB.open("x")', 'js.document.cookie', 'js.window.location.href', 'js.caches.keys()'];
+  const { attackCells } = await attackTurn(page, targets.map((target) => `import js\nprint("GOT", ${target})`));
+  for (const cell of attackCells) expect(await cell.getByTestId('cell-outputs').innerText()).not.toContain('GOT');
 });
 
 test('forged worker messages are dropped and nothing is injected into the page', async () => {

@@ -4,10 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page, newVisitorContext, firstPage } from './test';
 import { addScenarios, dropCsv, openChat, send, waitForTurn, waitForHydration } from './helpers';
-import { MAIN_APP_PORT } from '../playwright.config';
+import { MAIN_APP_PORT, MAIN_UPLOAD_FILE_BYTES } from '../playwright.config';
+import { formatBytes } from '../lib/format';
 
 /**
- * Datasets kept on this device (issue 39): a file over 100 MB is kept in the browser's own storage
+ * Datasets kept on this device (issue 39): a file over the upload limit (the operator's
+ * RUNPAD_UPLOAD_FILE_BYTES: 24 MB on this suite's main server, 100 MB by default) is kept in the browser's own storage
  * (OPFS), never uploaded; SQL and Python read it in place; it is there after a reload; a share's
  * reader who does not have it is told so and continues after dropping the same file.
  */
@@ -15,13 +17,13 @@ test.describe.configure({ timeout: 420_000 });
 
 const NAME = 'device_rows.csv';
 /**
- * Four rows of 64 bytes, repeated: 4 × 437,500 × 64 = 112 MB, over the 100 MB that keeps a file on
- * the device. The size is what matters here; rows are padded (a `note` column) so that the engines'
+ * Four rows of 64 bytes, repeated: 4 × 100,000 × 64 = 25.6 MB, over the main server's 24 MB upload
+ * limit, which keeps a file on the device. The size is what matters here; rows are padded (a `note` column) so that the engines'
  * per-row work stays small.
  */
 const PAD = 'x'.repeat(47);
 const BLOCK = ['north,000000001', 'south,000000002', 'east_,000000003', 'west_,000000004'].map((row) => `${row},${PAD}\n`).join('');
-const REPEAT = 437_500;
+const REPEAT = 100_000;
 const HEADER = 'region,amount,note\n';
 const BYTES = HEADER.length + BLOCK.length * REPEAT;
 /** The server's blobs, as this suite's main app server stores them (playwright.config.ts). */
@@ -48,6 +50,7 @@ test.beforeAll(() => {
   for (let i = 0; i < REPEAT / 12_500; i++) fs.writeSync(fd, chunk);
   fs.closeSync(fd);
   expect(fs.statSync(csvPath).size).toBe(BYTES);
+  expect(BYTES).toBeGreaterThan(MAIN_UPLOAD_FILE_BYTES);
   // Another file under the same name: a different file for "drop the same file".
   fs.mkdirSync(path.join(dir, 'other'));
   otherPath = path.join(dir, 'other', NAME);
@@ -72,7 +75,7 @@ async function expectNumbers(page: Page): Promise<void> {
   await expect(pythonCell).toContainText(`device lines ${4 * REPEAT + 1}`);
 }
 
-test('a CSV over 100 MB is kept on this device, read in place by SQL and Python, never uploaded, there after a reload, and a share reader continues by dropping the same file', async ({ page, playwright, baseURL }) => {
+test('a CSV over the upload limit is kept on this device, read in place by SQL and Python, never uploaded, there after a reload, and a share reader continues by dropping the same file', async ({ page, playwright, baseURL }) => {
   const trigger = `e2e-device-${Date.now()}`;
   // Its own trigger: the fake model answers the first scenario whose trigger the message contains.
   const again = `e2e-again-${Date.now()}`;
@@ -130,7 +133,7 @@ test('a CSV over 100 MB is kept on this device, read in place by SQL and Python,
     // A different file under the same name is refused, both sizes named, and nothing is kept.
     await drop.getByLabel(`Choose ${NAME}`).setInputFiles(otherPath);
     await expect(drop.getByRole('alert')).toContainText('is a different file');
-    await expect(drop.getByRole('alert')).toContainText('112 MB');
+    await expect(drop.getByRole('alert')).toContainText(formatBytes(BYTES));
     const kept = () => visitor.evaluate(async () => {
       const root = await navigator.storage.getDirectory();
       const dir = await root.getDirectoryHandle('runpad-datasets', { create: true });

@@ -1,5 +1,7 @@
 import { expect, test, type Page } from './test';
 import { addScenarios, chatRequestsFor, openChat, send, waitForTurn, waitForHydration } from './helpers';
+import { MAIN_UPLOAD_FILE_BYTES } from '../playwright.config';
+import { formatBytes } from '../lib/format';
 
 const CSV = 'region,units,price\nnorth,12,2.5\nsouth,30,1.25\n"east, coast",8,4.0\nwest,50,1.0\n';
 
@@ -88,16 +90,17 @@ test('rejected uploads say why and store nothing', async ({ page }) => {
 
   // Over the per-file limit: refused by the server before anything is stored.
   const id = crypto.randomUUID();
-  const big = await page.evaluate(async (conversationId) => {
+  const big = await page.evaluate(async ({ conversationId, limit }) => {
     const response = await fetch(`/api/conversations/${conversationId}/files`, {
       method: 'POST',
       headers: { 'x-file-name': 'big.csv' },
-      body: new Blob([new Uint8Array(101_000_000)]),
+      body: new Blob([new Uint8Array(limit + 1)]),
     });
     return { status: response.status, body: await response.json() };
-  }, id);
+  }, { conversationId: id, limit: MAIN_UPLOAD_FILE_BYTES });
   expect(big.status).toBe(413);
-  expect(big.body.error).toContain('larger than the 100 MB limit per file');
+  // The operator's limit (RUNPAD_UPLOAD_FILE_BYTES), in its words.
+  expect(big.body.error).toContain(`larger than the ${formatBytes(MAIN_UPLOAD_FILE_BYTES)} limit per file`);
   const list = await page.evaluate(async (conversationId) => (await fetch(`/api/conversations/${conversationId}/files`)).status, id);
   expect(list).toBe(404);
 });

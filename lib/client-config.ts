@@ -17,6 +17,8 @@ export const CLIENT_CONFIG_FIELDS = [
   'modelSees',
   /** The operator's RUNPAD_PUBLIC_SHARES: Share offers only the links that exist. */
   'publicShares',
+  /** RUNPAD_UPLOAD_FILE_BYTES: the page refuses a larger upload early and keeps a larger file on the device. */
+  'uploadFileBytes',
 ] as const satisfies ReadonlyArray<keyof AppConfig>;
 
 /** What the server tells the browser about its configuration (lib/client-config.server.ts makes it). */

@@ -17,6 +17,9 @@ import { parseEmailList } from './email-list.server';
 import { ConfigurationError, envIssueProblem, type ConfigProblem } from './config-problems.server';
 import { modelSeesSchema, type ModelSees } from '@/lib/messages/model-input-schema';
 
+/** The per-file upload limit when RUNPAD_UPLOAD_FILE_BYTES is not set (a reverse proxy in front must accept it: deploy/). */
+export const DEFAULT_UPLOAD_FILE_BYTES = 100_000_000;
+
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
 
@@ -59,6 +62,8 @@ const envSchema = z.object({
   RUNPAD_MODEL_REQUESTS_PER_DAY: z.coerce.number().int().min(1).default(500),
   RUNPAD_GUEST_STORAGE_BYTES: z.coerce.number().int().min(1).default(1_000_000_000),
   RUNPAD_CONVERSATION_STORAGE_BYTES: z.coerce.number().int().min(1).default(500_000_000),
+  /** The largest file an account holds (an upload to a conversation or a project); larger files are kept on the person's device. */
+  RUNPAD_UPLOAD_FILE_BYTES: z.coerce.number().int().min(1_000).default(DEFAULT_UPLOAD_FILE_BYTES),
   RUNPAD_ACCESS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['open', 'accounts', 'invite']).default('open')),
   RUNPAD_ALLOWED_EMAILS: optionalString,
   RUNPAD_ADMIN_EMAILS: optionalString,
@@ -215,6 +220,8 @@ export type AppConfig = {
   blobStore:
     | { kind: 'filesystem'; rootDir: string; spoolDir: string }
     | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean; prefix?: string; spoolDir: string };
+  /** RUNPAD_UPLOAD_FILE_BYTES: the largest file one upload may hold; a larger dropped file is kept on the device by default. */
+  uploadFileBytes: number;
   limits: {
     modelRequestsPerMinute: number;
     modelRequestsPerDay: number;
@@ -311,6 +318,7 @@ function readConfiguration(): { config: AppConfig; problems: [] } | { config: nu
     databaseUrl: env.DATABASE_URL ?? null,
     authSecret: env.AUTH_SECRET ?? null,
     blobStore: blobStoreConfig(env),
+    uploadFileBytes: env.RUNPAD_UPLOAD_FILE_BYTES,
     limits: {
       modelRequestsPerMinute: env.RUNPAD_MODEL_REQUESTS_PER_MINUTE,
       modelRequestsPerDay: env.RUNPAD_MODEL_REQUESTS_PER_DAY,

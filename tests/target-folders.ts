@@ -1,7 +1,8 @@
 /**
  * The page shell knows no engine (docs/ARCHITECTURE.md, "Targets"): code outside `lib/targets/`
  * imports the targets only through the modules at its top (the registry, the runs controller,
- * the runners' list, the engine contract, the pipeline); never a target's own folder
+ * the runners' list, the engine contract, the pipeline) and what the targets share outside their
+ * engines (`lib/targets/shared/`, not its `engine/`); never a target's own folder
  * (`lib/targets/python/…`). A test file may import what it tests. Imports are read as
  * tests/layers.ts reads them, type-only ones too.
  */
@@ -15,10 +16,12 @@ function importedPath(from: string, spec: string): string | null {
   return null;
 }
 
-/** The target folder (`lib/targets/python/`) a path lies in, or null. */
+/** The target folder (`lib/targets/python/`, or the engines' shared `lib/targets/shared/engine/`) a path lies in, or null. */
 function targetFolderOf(file: string): string | null {
   const parts = file.split('/');
-  return parts.length > 3 && parts[0] === 'lib' && parts[1] === 'targets' ? `lib/targets/${parts[2]}/` : null;
+  if (parts.length <= 3 || parts[0] !== 'lib' || parts[1] !== 'targets') return null;
+  if (parts[2] === 'shared') return parts.length > 4 && parts[3] === 'engine' ? 'lib/targets/shared/engine/' : null;
+  return `lib/targets/${parts[2]}/`;
 }
 
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);

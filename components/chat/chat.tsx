@@ -67,7 +67,7 @@ export function Chat({ conversationId, initialMessages, initialFiles, title, con
   useEffect(() => pickModel(conversationId, modelId), [conversationId, modelId]);
   const runs = useMemo(() => new RunStore(), []);
   const runHold = useMemo(() => new RunHold<UIMessage[]>(), []);
-  const { uploads, dataFiles, missingFiles } = useConversationFiles(conversationId, initialFiles, projectDatasets);
+  const { uploads, dataFiles, missingFiles } = useConversationFiles(conversationId, initialFiles, projectDatasets, config.uploadFileBytes);
   const stoppedRef = useRef(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const scrollRef = useRef<HTMLElement>(null);

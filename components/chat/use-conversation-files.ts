@@ -12,13 +12,13 @@ import { useUploads } from '@/components/files/use-uploads';
 
 export type ConversationFile = Pick<Attachment, 'name' | 'sha256' | 'size' | 'mediaType'> & { location: DataFileLocation; salts?: readonly string[] };
 
-export function useConversationFiles(conversationId: string, initialFiles: ConversationFile[], projectDatasets: ProjectDatasets | null) {
+export function useConversationFiles(conversationId: string, initialFiles: ConversationFile[], projectDatasets: ProjectDatasets | null, uploadFileBytes: number) {
   const [files, setFiles] = useState<ConversationFile[]>(initialFiles);
   const addStoredFile = useCallback(
     (file: Attachment) => setFiles((list) => [...list.filter((f) => f.name !== file.name), { name: file.name, sha256: file.sha256, size: file.size, mediaType: file.mediaType, location: file.location ?? 'account' }]),
     [],
   );
-  const uploads = useUploads(conversationId, addStoredFile);
+  const uploads = useUploads(conversationId, addStoredFile, uploadFileBytes);
   // The conversation's files, and its project's datasets, as every engine should see them under
   // /data/; a file still being kept is read in place from the dropped File meanwhile, unless its
   // name is taken (the server renames it).

@@ -10,7 +10,6 @@
  * Each resolves with the file as the server now records it, or the words of what went wrong.
  */
 import { z } from 'zod';
-import { UPLOAD_LIMITS } from '@/lib/files/accept';
 import type { Attachment } from '@/lib/messages/attachment';
 import type { DataFileLocation } from '@/lib/files/data-file';
 import { deviceFile } from '@/lib/files/device-files.client';
@@ -36,10 +35,10 @@ async function setLocation(conversationId: string, name: string, location: DataF
 }
 
 /** Uploads a file kept on this device and records it in the account instead, under the same name. */
-export async function moveToAccount(conversationId: string, file: { name: string; sha256: string }, onProgress?: (sent: number, total: number) => void): Promise<Switched> {
+export async function moveToAccount(conversationId: string, file: { name: string; sha256: string }, uploadFileBytes: number, onProgress?: (sent: number, total: number) => void): Promise<Switched> {
   const kept = await deviceFile(file.sha256);
   if (!kept) return { ok: false, message: `${file.name} is not kept on this device, so it cannot be uploaded from here.` };
-  if (kept.size > UPLOAD_LIMITS.fileBytes) return { ok: false, message: `${file.name} is ${formatBytes(kept.size)}; files in your account are limited to ${formatBytes(UPLOAD_LIMITS.fileBytes)} each, so it stays on this device.` };
+  if (kept.size > uploadFileBytes) return { ok: false, message: `${file.name} is ${formatBytes(kept.size)}; files in your account are limited to ${formatBytes(uploadFileBytes)} each, so it stays on this device.` };
   const uploaded = await uploadFile(`/api/conversations/${conversationId}/files`, kept, file.name, (phase) => {
     if (phase.kind === 'sending') onProgress?.(phase.sent, phase.total);
   });

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName, UPLOAD_LIMITS } from '@/lib/files/accept';
+import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName } from '@/lib/files/accept';
 import type { Attachment } from '@/lib/messages/attachment';
 import { newDropId, type DataFile, type DataFileLocation } from '@/lib/files/data-file';
 import { rememberUpload } from '@/lib/files/dataset-cache.client';
@@ -56,7 +56,8 @@ export async function keepAndRecord(
 }
 
 /** Files dropped, pasted or picked: uploaded at once, shown as chips until the message is sent. */
-export function useUploads(conversationId: string, onStored: (file: Attachment) => void) {
+/** `uploadFileBytes`: the instance's per-file upload limit (RUNPAD_UPLOAD_FILE_BYTES, from the client configuration). */
+export function useUploads(conversationId: string, onStored: (file: Attachment) => void, uploadFileBytes: number) {
   const [uploads, setUploads] = useState<Upload[]>([]);
   /** Uploads in flight, to cancel when their chip is removed or the page leaves the conversation. */
   const inFlight = useRef(new Map<string, AbortController>());
@@ -75,12 +76,12 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
       for (const file of files) {
         const localId = crypto.randomUUID();
         const name = sanitizeFileName(file.name) ?? file.name;
-        const location = defaultLocation(file.size, deviceStorageAvailable());
+        const location = defaultLocation(file.size, deviceStorageAvailable(), uploadFileBytes);
         const base: Upload = { localId, name, size: file.size, location, status: location === 'device' ? 'keeping' : 'sending', sent: 0 };
         const rejection = !acceptedMediaType(file.name)
           ? `“${file.name}” is not a supported type. Accepted: ${ACCEPTED_DESCRIPTION}.`
-          : location === 'account' && file.size > UPLOAD_LIMITS.fileBytes
-            ? `“${file.name}” is ${formatBytes(file.size)}; the limit is ${formatBytes(UPLOAD_LIMITS.fileBytes)} per file.`
+          : location === 'account' && file.size > uploadFileBytes
+            ? `“${file.name}” is ${formatBytes(file.size)}; the limit is ${formatBytes(uploadFileBytes)} per file.`
             : null;
         if (rejection) {
           setUploads((list) => [...list, { ...base, status: 'error', error: rejection }]);
@@ -134,7 +135,7 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
         })();
       }
     },
-    [conversationId, onStored],
+    [conversationId, onStored, uploadFileBytes],
   );
 
   const remove = useCallback(
@@ -161,7 +162,7 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
       update(localId, { status: to === 'device' ? 'keeping' : 'sending', sent: 0, switchError: undefined });
       const progress = (done: number) => update(localId, { sent: done });
       void (async () => {
-        const switched = to === 'account' ? await moveToAccount(conversationId, stored, progress) : await moveToDevice(conversationId, stored, progress);
+        const switched = to === 'account' ? await moveToAccount(conversationId, stored, uploadFileBytes, progress) : await moveToDevice(conversationId, stored, progress);
         if (!switched.ok) {
           update(localId, { status: 'done', sent: upload.size, switchError: switched.message });
           return;
@@ -171,7 +172,7 @@ export function useUploads(conversationId: string, onStored: (file: Attachment) 
         onStored(attachment);
       })();
     },
-    [uploads, conversationId, onStored],
+    [uploads, conversationId, onStored, uploadFileBytes],
   );
 
   /** A file already on this device or in the account ("My datasets"), added without dropping it again: a chip, ready. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UIMessageChunk } from 'ai';
+import { TARGET_LIST } from '@/lib/targets/registry';
 import { blockCallId, blocksToToolCalls, splitBlocksInParts } from './blocks-stream.server';
 
 async function run(deltas: string[]): Promise<UIMessageChunk[]> {
@@ -26,6 +27,12 @@ describe('blocks mode: fenced blocks become tool calls as their fence closes', (
     expect(shownText(chunks)).toBe('First the sum.\n[python:print(sum(range(10)))]\nThen a query:\n[sql:SELECT 1;]\nDone.');
     const calls = chunks.filter((c) => c.type === 'tool-input-available');
     expect(calls.map((c) => (c as { toolName: string }).toolName)).toEqual(['python', 'sql']);
+  });
+
+  it('runs a block of every target as that target’s tool, in the order written (the end-to-end test runs Python, SQL and DOT blocks)', async () => {
+    const blocks = TARGET_LIST.map((target, index) => `\`\`\`${target.blockTags[0]}\nblock ${index}\n\`\`\`\n`).join('Next:\n');
+    const calls = (await run([`All of them:\n${blocks}Done.`])).filter((c) => c.type === 'tool-input-available') as Array<{ toolName: string; input: { code: string } }>;
+    expect(calls.map((c) => [c.toolName, c.input.code])).toEqual(TARGET_LIST.map((target, index) => [target.toolName, `block ${index}`]));
   });
 
   it('gives the same result however the text is cut while streaming, and never shows fenced code as text', async () => {

@@ -3,8 +3,7 @@
  * rejection) and the server (the rule that counts). Limits are documented in the README.
  */
 export const UPLOAD_LIMITS = {
-  fileBytes: 100_000_000,
-  /** Files a run writes under /output/, each. */
+  /** Files a run writes under /output/, each. (A dataset's limit is the operator's: RUNPAD_UPLOAD_FILE_BYTES.) */
   outputFileBytes: 50_000_000,
 } as const;
 

@@ -14,7 +14,8 @@ import { getConversation, ownOrCreateConversation } from '@/lib/db/queries/conve
 import { addFile } from './file-queries.server';
 import { addProjectFile } from './project-files.server';
 import { exceededQuota } from '@/lib/db/queries/quota.server';
-import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName, UPLOAD_LIMITS } from './accept';
+import { acceptedMediaType, ACCEPTED_DESCRIPTION, sanitizeFileName } from './accept';
+import { getConfig } from '@/lib/config.server';
 import { formatBytes } from '@/lib/format';
 import { quotaMessage, storageQuota } from './storage-quota.server';
 
@@ -35,7 +36,7 @@ export function checkUpload(rawName: string): { name: string; mediaType: string 
  * name URI-encoded in `x-file-name`), its declared size, refused at once when over the limit, and
  * its body, the raw bytes.
  */
-export function uploadRequest(request: Request): { file: { name: string; mediaType: string }; declared: number; tooLarge: string; body: ReadableStream<Uint8Array> } {
+export function uploadRequest(request: Request): { file: { name: string; mediaType: string }; declared: number; maxBytes: number; tooLarge: string; body: ReadableStream<Uint8Array> } {
   let rawName = '';
   try {
     rawName = decodeURIComponent(request.headers.get('x-file-name') ?? '');
@@ -43,11 +44,13 @@ export function uploadRequest(request: Request): { file: { name: string; mediaTy
     throw new AppError('upload:invalid_name', { message: 'The file name is not valid.', reason: 'file name not URI-encoded' });
   }
   const file = checkUpload(rawName);
-  const tooLarge = `“${file.name}” is larger than the ${formatBytes(UPLOAD_LIMITS.fileBytes)} limit per file.`;
+  // The operator's per-file limit (RUNPAD_UPLOAD_FILE_BYTES); the page was told the same number.
+  const maxBytes = getConfig().uploadFileBytes;
+  const tooLarge = `“${file.name}” is larger than the ${formatBytes(maxBytes)} limit per file.`;
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > UPLOAD_LIMITS.fileBytes) throw new AppError('upload:too_large', { message: tooLarge, reason: `declared ${declared} bytes` });
+  if (declared > maxBytes) throw new AppError('upload:too_large', { message: tooLarge, reason: `declared ${declared} bytes` });
   if (!request.body) throw new AppError('request:invalid', { message: 'The upload has no body.', reason: 'no body' });
-  return { file, declared: Number.isFinite(declared) ? declared : 0, tooLarge, body: request.body };
+  return { file, declared: Number.isFinite(declared) ? declared : 0, maxBytes, tooLarge, body: request.body };
 }
 
 /** The user's conversation (created when new); conversation:not_found when the id is someone else's. */

@@ -10,7 +10,7 @@
  *   how to install it; the cells that need it then fail saying so, the others run.
  * - `requirements.txt`: the PyPI names of those packages.
  */
-import { pythonStringLiteral } from '@/lib/targets/python-string-literal';
+import { pythonStringLiteral } from '@/lib/targets/shared/python-string-literal';
 import { missingProgramMessage, type NotebookProgram } from '@/lib/targets/target';
 
 /** A quoted `/data` or `/output` path (Python, R and SQL string literals, f-strings included). */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '@/lib/db/queries/messages.server';
-import { pythonStringLiteral } from '@/lib/targets/python-string-literal';
+import { pythonStringLiteral } from '@/lib/targets/shared/python-string-literal';
 import { SQL_SETUP_SOURCE, sqlTableNames } from '@/lib/targets/sql/notebook';
 import { dotCellSource } from '@/lib/targets/graphviz/notebook';
 import { FAKE_DUCKDB_MODULE } from '../testing/fake-duckdb';

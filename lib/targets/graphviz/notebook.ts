@@ -3,7 +3,7 @@
  * and, inside IPython with the `graphviz` package and Graphviz's `dot` program, displays the SVG
  * it draws; otherwise it prints the DOT. The notebook's stored outputs keep Runpad's drawing.
  */
-import { pythonStringLiteral } from '@/lib/targets/python-string-literal';
+import { pythonStringLiteral } from '@/lib/targets/shared/python-string-literal';
 
 /**
  * The drawing is made before anything is displayed, so a missing `dot` program

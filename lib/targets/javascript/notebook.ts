@@ -4,7 +4,7 @@
  * (its stdout and stderr shown; an error fails the cell). Without Node.js the cell fails saying so.
  * The stored outputs keep what Runpad's worker printed.
  */
-import { pythonStringLiteral } from '@/lib/targets/python-string-literal';
+import { pythonStringLiteral } from '@/lib/targets/shared/python-string-literal';
 
 export const NODE_MISSING = 'Node.js is not installed (no `node` on the PATH), and this cell needs it: install Node.js from https://nodejs.org, then run the cell again.';
 

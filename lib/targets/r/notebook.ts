@@ -6,7 +6,7 @@
  * is a fresh R (no state between R cells there); the stored outputs keep what Runpad's R did. No
  * rpy2. (ARCHITECTURE.md, "R is webR".)
  */
-import { pythonStringLiteral } from '@/lib/targets/python-string-literal';
+import { pythonStringLiteral } from '@/lib/targets/shared/python-string-literal';
 import { missingProgramMessage, type NotebookProgram } from '@/lib/targets/target';
 
 export const R_PROGRAM: NotebookProgram = {

@@ -1,7 +1,7 @@
 /**
  * SQL's notebook form: what SQL cells need to run outside Runpad, for the notebook and the script exporters: the
  * Python source of `_runpad_sql` (standard library only), the rule that names a data file's table
- * (in TypeScript, and in the worker's own Python, generated into the notebook). Python string literals: `lib/targets/python-string-literal.ts`.
+ * (in TypeScript, and in the worker's own Python, generated into the notebook). Python string literals: `lib/targets/shared/python-string-literal.ts`.
  *
  * Decision: an exported SQL cell is `_runpad_sql("<query>")`, the query written as an ordinary
  * double-quoted Python literal by `pythonStringLiteral` (every quote, backslash and control or
@@ -11,7 +11,7 @@
  * a table named by `sqlTableName`, read by DuckDB's own readers; it returns a
  * pandas DataFrame (or DuckDB's relation without pandas), which Jupyter displays as a table.
  */
-import { pythonStringLiteral } from '@/lib/targets/python-string-literal';
+import { pythonStringLiteral } from '@/lib/targets/shared/python-string-literal';
 import { TABLE_FILE_EXTENSIONS, WORKER_PYTHON } from './notebook-python.generated';
 
 /** Python's os.path.splitext(name)[1]: the last dot's part, unless only dots come before it. */

@@ -3,7 +3,6 @@ import { getConversation } from '@/lib/db/queries/conversations.server';
 import { deleteBlobIfUnreferenced } from '@/lib/db/queries/blobs.server';
 import { listFiles, removeFile, setFileLocation } from '@/lib/files/file-queries.server';
 import { AppError } from '@/lib/errors.server';
-import { UPLOAD_LIMITS } from '@/lib/files/accept';
 import { checkHeadroom, ownOrNewConversation, storeUpload, uploadRequest } from '@/lib/files/store-upload.server';
 import { getBlobStore } from '@/lib/files/app-blob-store.server';
 import { storageQuota } from '@/lib/files/storage-quota.server';
@@ -36,7 +35,7 @@ export const POST = route<Params>(
     await ownOrNewConversation(db, user.userId, id);
     await checkHeadroom(db, user.userId, id, upload.declared);
     const stored = await storeUpload(db, await getBlobStore(), { userId: user.userId, conversationId: id }, upload.file, upload.body, {
-      maxBytes: UPLOAD_LIMITS.fileBytes,
+      maxBytes: upload.maxBytes,
       tooLarge: upload.tooLarge,
       signal: request.signal,
     });

@@ -1,4 +1,3 @@
-import { UPLOAD_LIMITS } from '@/lib/files/accept';
 import { getBlobStore } from '@/lib/files/app-blob-store.server';
 import { listProjectFiles } from '@/lib/files/project-files.server';
 import { storeProjectUpload, uploadRequest } from '@/lib/files/store-upload.server';
@@ -24,7 +23,7 @@ export const POST = route<{ id: string }>(
     // Authorized before reading or storing anything.
     const { user, id, db } = await projectRequest(params.id, 'change_instructions');
     const upload = uploadRequest(request);
-    const limits = { maxBytes: UPLOAD_LIMITS.fileBytes, tooLarge: upload.tooLarge, signal: request.signal };
+    const limits = { maxBytes: upload.maxBytes, tooLarge: upload.tooLarge, signal: request.signal };
     const stored = await storeProjectUpload(db, await getBlobStore(), { userId: user.userId, projectId: id }, upload.file, upload.body, limits);
     recordUpload(stored.size);
     return Response.json({ ...stored, location: 'account' }, { status: 201 });

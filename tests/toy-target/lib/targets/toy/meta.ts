@@ -5,7 +5,7 @@
  * the code it is given. It is in no list of the product.
  */
 import { codeInputSchema, defineTarget } from '@/lib/targets/target';
-import { pythonStringLiteral } from '@/lib/targets/python-string-literal';
+import { pythonStringLiteral } from '@/lib/targets/shared/python-string-literal';
 
 /** Where the worker build puts engine/toy.worker.ts (scripts/build-workers.mjs: by its name). */
 export const TOY_WORKER_SCRIPT = '/workers/toy.worker.mjs';
