@@ -5,6 +5,7 @@
 import 'server-only';
 import { APICallError, createUIMessageStreamResponse, streamText, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { findConfiguredModel, getConfig, type AppConfig, type ModelConfig } from '@/lib/config.server';
+import { may } from '@/lib/access/authorize.server';
 import { projectModelSees } from '@/lib/access/projects.server';
 import type { ProjectRow } from '@/lib/db/queries/projects.server';
 import { projectForChat, projectPrompt } from './project-context.server';
@@ -48,6 +49,11 @@ export async function handleChat({ identity, request, timing, log }: HandleChatI
   const userId = identity.userId;
   // Read once: the model choice and the conversation's loading below both need it.
   const existing = await getConversation(db, userId, request.id);
+  // Someone else's conversation shared with them to read: the one rule's 403 in words (they continue
+  // in a copy of their own); anyone else's stays the 404 of an id that names nothing (chat-store.server.ts).
+  if (!existing && (await may(db, identity, 'read', { conversation: request.id }))) {
+    throw new AppError('conversation:not_allowed', { reason: 'a reader wrote in a conversation shared with them to read' });
+  }
   timing.mark('conversation');
   // The model: the one the page picked, if the operator offers it. Checked before the limits, so
   // a request refused for its model costs no point, and before anything is stored.

@@ -102,4 +102,24 @@ describe('a conversation in a project, through the chat handler', () => {
     expect([stopped.status, JSON.parse(stopped.text).error]).toEqual([403, expect.stringMatching(/no longer a member of this conversation’s project/)]);
     expect(model.prompts).toHaveLength(2);
   });
+
+  it('a reader who writes in a conversation shared with them to read is told, as the one rule says, to continue in a copy: 403, nothing stored; a stranger gets the 404', async () => {
+    const author = await account('author@example.com');
+    const reader = await account('reader@example.com');
+    const stranger = await account('another-stranger@example.com');
+    const { putConversationReader } = await import('@/lib/db/queries/projects.server');
+    const { listMessages } = await import('@/lib/db/queries/messages.server');
+    const conversationId = crypto.randomUUID();
+    expect((await chat(author, { id: conversationId, message: question('the author’s question') })).status).toBe(200);
+    await settled(conversationId);
+    await putConversationReader(await db(), conversationId, { userId: reader.userId }, author.userId);
+    const asked = model.prompts.length;
+    const before = await listMessages(await db(), conversationId);
+    const refused = await chat(reader, { id: conversationId, message: question('my turn') });
+    expect([refused.status, JSON.parse(refused.text).error]).toEqual([403, expect.stringMatching(/shared with you to read: only its author may change it\. Continue in a copy of your own/)]);
+    const hidden = await chat(stranger, { id: conversationId, message: question('my turn') });
+    expect([hidden.status, JSON.parse(hidden.text).error]).toEqual([404, 'Not found.']);
+    expect(await listMessages(await db(), conversationId)).toEqual(before);
+    expect(model.prompts).toHaveLength(asked);
+  });
 });
