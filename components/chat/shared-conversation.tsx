@@ -71,10 +71,11 @@ function SharedConversationView({ source, title, messages, sharedAt, files, conf
   const fork = async () => {
     setForking(true);
     setError(null);
-    const response = await fetch(`/api/shares/${shareId}/fork`, { method: 'POST' });
+    // A link's snapshot is copied through the link; a conversation shared with this reader, through it.
+    const response = await fetch(shareId ? `/api/shares/${shareId}/fork` : `/api/conversations/${'conversation' in source ? source.conversation : ''}/fork`, { method: 'POST' });
     if (!response.ok) {
       setForking(false);
-      setError('This conversation could not be copied; the link may have been revoked.');
+      setError(shareId ? 'This conversation could not be copied; the link may have been revoked.' : 'This conversation could not be copied; it may no longer be shared with you.');
       return;
     }
     const body = await readJsonAs(response, z.object({ path: z.string().startsWith('/') }));
@@ -94,11 +95,9 @@ function SharedConversationView({ source, title, messages, sharedAt, files, conf
           <span className="text-xs text-zinc-600 dark:text-zinc-400">
             {shareId ? 'Shared snapshot' : 'Shared with you to read'} · {new Date(sharedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC
           </span>
-          {shareId && (
-            <button type="button" onClick={fork} disabled={forking} className="rounded-lg bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
-              {forking ? 'Copying…' : 'Continue in my own chat'}
-            </button>
-          )}
+          <button type="button" onClick={fork} disabled={forking} className="rounded-lg bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
+            {forking ? 'Copying…' : 'Continue in my own chat'}
+          </button>
           <ExportMenu basePath={shareId ? `/api/shares/${shareId}` : `/api/conversations/${'conversation' in source ? source.conversation : ''}`} subject="shared conversation" script={script} />
           <ThemeToggle />
         </header>

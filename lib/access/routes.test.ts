@@ -73,6 +73,7 @@ async function call({ method, path: pathname, body, headers, raw }: Call): Promi
     'conversations/id/script': () => import('@/app/api/conversations/[id]/script/route'),
     'conversations/id/bundle': () => import('@/app/api/conversations/[id]/bundle/route'),
     'conversations/id/share': () => import('@/app/api/conversations/[id]/share/route'),
+    'conversations/id/fork': () => import('@/app/api/conversations/[id]/fork/route'),
     'chat/id/stream': () => import('@/app/api/chat/[id]/stream/route'),
     'blobs/id': () => import('@/app/api/blobs/[sha]/route'),
     'shares/id/notebook': () => import('@/app/api/shares/[id]/notebook/route'),
@@ -275,9 +276,24 @@ describe('the projects’ and shares’ routes', () => {
     ] as Call[]) {
       expect([request.method, request.path, (await call(request)).status]).toEqual([request.method, request.path, 403]);
     }
+    // They continue in a copy of their own: its messages and the files they could read (never one
+    // kept on its author's device), theirs to change and to read their files through; nobody else's.
+    const copied = await call({ method: 'POST', path: `/api/conversations/${conversation}/fork` });
+    expect([copied.status, copied.json]).toEqual([201, { id: expect.stringMatching(/^[0-9a-f-]{36}$/), path: `/c/${copied.json?.id as string}` }]);
+    const copy = copied.json!.id as string;
+    expect(JSON.stringify((await call({ method: 'GET', path: `/api/conversations/${copy}` })).json)).toContain(JSON.stringify(question).slice(1, -1));
+    expect((await call({ method: 'GET', path: `/api/blobs/${sha}?conversation=${copy}` })).text).toBe('customer,amount\nZoë "Q",10\n');
+    const { getConversationById } = await import('@/lib/db/queries/conversations.server');
+    const { listFiles } = await import('@/lib/files/file-queries.server');
+    expect(await getConversationById(await db(), copy)).toMatchObject({ ownerId: ids.user, projectId: null });
+    expect((await listFiles(await db(), copy)).map((file) => file.name)).toEqual(['ventes "Q3".csv']);
+    expect((await call({ method: 'PATCH', path: `/api/conversations/${copy}`, body: { title: 'mine now' } })).status).toBe(200);
+    as('owner');
+    expect((await call({ method: 'GET', path: `/api/conversations/${copy}` })).status).toBe(404);
+    expect(JSON.stringify((await call({ method: 'GET', path: `/api/conversations/${conversation}` })).json)).not.toContain('mine now');
     for (const who of ['stranger', 'guest', 'grouped'] as const) {
       as(who);
-      for (const request of [...reads(conversation), ...reads(crypto.randomUUID()), { method: 'POST', path: `/api/conversations/${conversation}/share` } as Call]) {
+      for (const request of [...reads(conversation), ...reads(crypto.randomUUID()), { method: 'POST', path: `/api/conversations/${conversation}/share` } as Call, { method: 'POST', path: `/api/conversations/${conversation}/fork` } as Call, { method: 'POST', path: '/api/conversations/not-a-uuid/fork' } as Call]) {
         expect([who, request.path, (await call(request)).status]).toEqual([who, request.path, 404]);
       }
     }
@@ -285,7 +301,7 @@ describe('the projects’ and shares’ routes', () => {
     as('owner');
     expect((await call({ method: 'DELETE', path: `/api/conversations/${conversation}/readers/${shared.json!.id}` })).status).toBe(204);
     as('user');
-    for (const request of reads(conversation)) expect([request.path, (await call(request)).status]).toEqual([request.path, 404]);
+    for (const request of [...reads(conversation), { method: 'POST', path: `/api/conversations/${conversation}/fork` } as Call]) expect([request.path, (await call(request)).status]).toEqual([request.path, 404]);
   });
 
   it('share links: for anyone, or for signed-in people only (no one and guests are sent to sign in, and back); refused in words and gone while the operator turned them off', async () => {

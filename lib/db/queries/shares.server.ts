@@ -158,3 +158,45 @@ export async function forkShare(db: Db, userId: string, shareId: string, quota: 
     return id;
   });
 }
+
+/** A file a copy gets under /data besides the conversation's own uploads: an uploaded dataset of its project its reader may read. */
+export type CopiedDataset = { name: string; sha256: string; mediaType: string; size: number };
+
+/**
+ * "Continue in my own chat" for a conversation shared to `userId` to read (the caller asked the
+ * one rule, lib/access/authorize.server.ts): a copy owned by them, outside any project, of its
+ * messages as they are now, the files uploaded to it, the blobs its messages show, and `datasets`
+ * (its project's uploaded datasets the reader may read, as files of the copy's own; a file of the
+ * conversation's own by the same name comes first). A file kept on its author's device is not the
+ * reader's to see: left out, as on the reader's page. What the model sees stays as strict as in the
+ * conversation. Counted against the new owner's quota (throws QuotaExceededError, creating
+ * nothing); null when the conversation is gone.
+ */
+export async function copyConversation(db: Db, userId: string, conversationId: string, datasets: readonly CopiedDataset[], quota: StorageQuota): Promise<string | null> {
+  const [source] = await db.select({ title: conversations.title, modelId: conversations.modelId, modelSees: conversations.modelSees }).from(conversations).where(eq(conversations.id, conversationId)).limit(1);
+  if (!source) return null;
+  return db.transaction(async (tx) => {
+    const list = await listMessages(tx as unknown as Db, conversationId);
+    const id = crypto.randomUUID();
+    const modelId = lastAnswerModel(list)?.id ?? source.modelId;
+    const modelSees = source.modelSees === 'schema' || list.some((message) => answerMetadataOf(message.metadata).modelSees === 'schema') ? 'schema' : source.modelSees;
+    await tx.insert(conversations).values({ id, ownerId: userId, title: source.title ? `${source.title} (copy)` : 'Copy', modelId, modelSees });
+    for (const [seq, message] of list.entries()) {
+      await tx.insert(messages).values({ conversationId: id, id: message.id, role: message.role, parts: message.parts, metadata: message.metadata ?? null, seq });
+    }
+    const shown = referencedBlobs(list);
+    const refs = shown.length === 0 ? [] : await tx.select({ sha256: conversationBlobs.sha256, mediaType: conversationBlobs.mediaType, size: conversationBlobs.size }).from(conversationBlobs).where(and(eq(conversationBlobs.conversationId, conversationId), inArray(conversationBlobs.sha256, shown)));
+    const own = await tx
+      .select({ name: conversationFiles.name, sha256: conversationFiles.sha256, hashSalts: conversationFiles.hashSalts, location: conversationFiles.location, blobSha256: conversationFiles.blobSha256, mediaType: conversationFiles.mediaType, size: conversationFiles.size })
+      .from(conversationFiles)
+      .where(and(eq(conversationFiles.conversationId, conversationId), eq(conversationFiles.location, 'account')));
+    const fromProject = datasets.filter((file) => !own.some((other) => other.name === file.name)).map((file) => ({ ...file, hashSalts: [], location: 'account' as const, blobSha256: file.sha256 }));
+    const files = [...own, ...fromProject];
+    const links = new Map(refs.map((ref) => [ref.sha256, ref]));
+    for (const file of files) if (!links.has(file.sha256)) links.set(file.sha256, { sha256: file.sha256, mediaType: file.mediaType, size: file.size });
+    if (links.size > 0) await tx.insert(conversationBlobs).values([...links.values()].map((ref) => ({ conversationId: id, ...ref })));
+    if (files.length > 0) await tx.insert(conversationFiles).values(files.map((file) => ({ conversationId: id, ...file })));
+    await reserveStorage(tx, userId, id, [...links.values()].reduce((sum, ref) => sum + ref.size, 0), quota);
+    return id;
+  });
+}
