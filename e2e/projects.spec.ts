@@ -7,10 +7,10 @@ import { addScenarios, chatRequestsFor, send, waitForTurn } from './helpers';
  * makes a project with instructions and a dataset over HTTP and adds a member who can use it; the
  * member, on the pages, starts a conversation in it (the instructions reach the model, the dataset
  * is in /data) and cannot change its instructions; the third account gets a 404 for the project,
- * its conversations and its files; a conversation shared to the member alone is theirs to read and
- * a 404 for the third; removed, the member is refused at once, yet reads, as the reader of the
- * owner's conversation in the project, the dataset it used. On the project's page an email with no
- * account is invited (listed as Invited) and removed.
+ * its conversations and its files; a conversation shared to the member alone is theirs to read (and
+ * to continue in a copy of their own) and a 404 for the third; removed, the member is refused at
+ * once, yet reads, as the reader of the owner's conversation in the project, the dataset it used.
+ * On the project's page an email with no account is invited (listed as Invited) and removed.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -86,6 +86,10 @@ test('a project shared to a member who can use it: the member works in it on the
     await chatted.body();
     expect((await owner.post(`/api/conversations/${shared}/readers`, { data: { email: EMAIL.member } })).status()).toBe(201);
     await page.goto(`/c/${shared}`);
+    await expect(page.getByText(question, { exact: true })).toBeVisible();
+    // The member continues it in a copy of their own, at its own address.
+    await page.getByRole('button', { name: 'Continue in my own chat' }).click();
+    await expect(page).toHaveURL((url) => /^\/c\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(shared));
     await expect(page.getByText(question, { exact: true })).toBeVisible();
 
     // A conversation of the owner's in the project, shared to the member: it used the dataset (added before its message).
