@@ -113,6 +113,7 @@ const WRITES: Record<string, string> = {
   'projects/[id]/files/[fileId] DELETE': 'removes a project’s dataset',
   'projects/[id]/device-files POST': 'lists a dataset kept on a member’s device in a project: a name, a size and a hash, no bytes (the claim below)',
   'shares/[id]/fork POST': 'copies a share into the person’s own conversation (the claim below)',
+  'conversations/[id]/fork POST': 'copies a conversation shared to the person into their own; anyone who may not read it gets 404',
 };
 
 async function handlers(pattern: string): Promise<Array<[Method, Handler]>> {
