@@ -28,6 +28,9 @@ export const keepRequestSchema = z.discriminatedUnion('type', [
     hashPort: z.instanceof(MessagePort).optional(),
   }),
   z.object({ type: z.literal('cancel') }),
+  /** A run reads a dropped file in place: stop between chunks until `resume` (lib/files/in-place-reads.ts). */
+  z.object({ type: z.literal('pause') }),
+  z.object({ type: z.literal('resume') }),
   /** Be the hasher: hash what arrives on `port`. */
   z.object({ type: z.literal('hash'), port: z.instanceof(MessagePort) }),
 ]);

@@ -10,6 +10,7 @@
 import { createSHA256 } from 'hash-wasm';
 import { deviceDirectory, deviceFile, writeDeviceFileMeta } from '@/lib/files/device-files.client';
 import { hashAckSchema, hashChunkSchema, KEEP_CHUNK_BYTES, KEEP_HASH_IN_FLIGHT, keepRequestSchema, type HashAck, type HashChunk, type KeepFailureReason, type KeepReply, type KeepRequest } from '@/lib/files/device-keep-protocol';
+import { copyAndHash, KeepGate, type Hasher } from '@/lib/files/keep-copy';
 import { isExpectedFile } from '@/lib/security/salted-hash';
 
 /** What OPFS offers in a dedicated worker that TypeScript's DOM library does not declare everywhere. */
@@ -17,6 +18,8 @@ type SyncAccessHandle = { write(buffer: Uint8Array, options: { at: number }): nu
 type WorkerFileHandle = FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncAccessHandle>; move?(name: string): Promise<void> };
 
 let cancelled = false;
+/** Closed while a run reads a dropped file in place (the page says `pause`, then `resume`). */
+const gate = new KeepGate();
 
 function post(reply: KeepReply): void {
   self.postMessage(reply);
@@ -34,9 +37,6 @@ function reasonOf(error: unknown): KeepFailureReason {
   if (error instanceof DOMException && (error.name === 'NotReadableError' || error.name === 'NotFoundError')) return 'unreadable';
   return 'storage';
 }
-
-/** SHA-256 of the chunks handed to it, in order; `update` takes the chunk (it may be transferred away). */
-type Hasher = { update(buffer: ArrayBuffer): Promise<void>; digest(): Promise<string> };
 
 async function localHasher(): Promise<Hasher> {
   const hasher = await createSHA256();
@@ -105,25 +105,20 @@ async function keep({ file, name, mediaType, expectedSha256, expectedSalts, hash
   try {
     const hasher = hashPort ? remoteHasher(hashPort) : await localHasher();
     access.truncate(0);
-    let at = 0;
-    // The next chunk is read while this one is written and hashed.
-    let next: Promise<ArrayBuffer> | null = file.size > 0 ? file.slice(0, KEEP_CHUNK_BYTES).arrayBuffer() : null;
-    while (next) {
-      const buffer = await next.catch((error: unknown) => {
-        throw error instanceof DOMException && error.name === 'QuotaExceededError' ? error : new KeepFailure('unreadable');
-      });
-      const end = at + buffer.byteLength;
-      next = end < file.size ? file.slice(end, end + KEEP_CHUNK_BYTES).arrayBuffer() : null;
-      access.write(new Uint8Array(buffer), { at });
-      await hasher.update(buffer); // the buffer goes to the hasher: nothing reads it here after this
-      at = end;
-      if (cancelled) throw new KeepFailure('cancelled');
-      post({ type: 'progress', written: at, total: file.size });
-    }
+    const writer = access;
+    const { size: at, sha256 } = await copyAndHash(file, {
+      chunkBytes: KEEP_CHUNK_BYTES,
+      write: (bytes, position) => void writer.write(bytes, { at: position }),
+      hasher,
+      gate,
+      cancelled: () => cancelled,
+      onCancel: () => new KeepFailure('cancelled'),
+      onUnreadable: (error) => (error instanceof DOMException && error.name === 'QuotaExceededError' ? error : new KeepFailure('unreadable')),
+      onProgress: (written, total) => post({ type: 'progress', written, total }),
+    });
     access.flush();
     access.close();
     access = null;
-    const sha256 = await hasher.digest();
     if (expectedSha256 !== undefined && !(await isExpectedFile(sha256, { sha256: expectedSha256, salts: expectedSalts }))) {
       await dir.removeEntry(partName);
       post({ type: 'different', sha256, size: at });
@@ -146,8 +141,11 @@ self.addEventListener('message', (event: MessageEvent) => {
   if (!request.success) return;
   if (request.data.type === 'cancel') {
     cancelled = true;
+    gate.resume(); // a paused keep goes on only to stop
     return;
   }
+  if (request.data.type === 'pause') return gate.pause();
+  if (request.data.type === 'resume') return gate.resume();
   if (request.data.type === 'hash') {
     void serveHash(request.data.port);
     return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newDropId } from '@/lib/files/data-file';
-import { DeviceFileReader, deviceMountPath, isDataFileName, ReadAhead, type SyncReader } from './device-mount';
+import { BLOB_READ_AHEAD_BYTES, DeviceFileReader, deviceMountPath, isDataFileName, READ_AHEAD_BYTES, ReadAhead, readAheadBytes, type SyncReader } from './device-mount';
 
 /** A file of `size` bytes (byte i is i % 251) whose range reads are recorded. */
 function fakeFile(size: number) {
@@ -119,6 +119,27 @@ describe('DeviceFileReader', () => {
     expect(reader.readInto(target, 0)).toBe(10);
     expect(target).toEqual(file.bytes);
     expect(blobReads).toEqual([[0, 10]]);
+  });
+});
+
+describe('reading a file just dropped (FileReaderSync) in large blocks', () => {
+  it('serves Python’s small sequential reads of a dropped file from one FileReaderSync read per 32 MiB', () => {
+    const size = 3 * BLOB_READ_AHEAD_BYTES + 12_345;
+    const blobReads: [number, number][] = [];
+    // No OPFS handle: every read of the file is a FileReaderSync read of a slice (recorded here).
+    const reader = new DeviceFileReader(new Blob([new Uint8Array(size)]), null, () => (start, end) => (blobReads.push([start, end]), new Uint8Array(end - start)));
+    const ahead = new ReadAhead(size, (into, position) => reader.readInto(into, position), readAheadBytes(null));
+    const out = new Uint8Array(8192);
+    let position = 0;
+    for (let n = ahead.read(out, 0, 8192, 0); n > 0; n = ahead.read(out, 0, 8192, position)) position += n;
+    expect(position).toBe(size);
+    expect(blobReads).toHaveLength(4);
+    expect(blobReads[0]).toEqual([0, BLOB_READ_AHEAD_BYTES]);
+  });
+
+  it('a kept file, read through its access handle, keeps the smaller window', () => {
+    expect(readAheadBytes({ createSyncAccessHandle: () => Promise.reject(new Error('unused')) })).toBe(READ_AHEAD_BYTES);
+    expect(readAheadBytes(null)).toBeGreaterThan(READ_AHEAD_BYTES);
   });
 });
 

@@ -16,7 +16,9 @@
  *
  * Python's buffered reader asks for 4–8 KiB at a time (Emscripten's stat writes st_blksize as 4096
  * whatever the file system's getattr says, so a larger block size cannot be reported): a read-ahead
- * window of `READ_AHEAD_BYTES`, one buffer reused, serves small sequential reads from one read.
+ * window of `READ_AHEAD_BYTES`, one buffer reused, serves small sequential reads from one read; of
+ * `BLOB_READ_AHEAD_BYTES` for a file read with FileReaderSync (a file just dropped), whose reads
+ * cost more the smaller they are.
  *
  * A file just dropped is mounted the same way before it is kept (its hash not known yet): the
  * `File` the browser handed the page, read with FileReaderSync, under its drop id; the next run
@@ -34,6 +36,17 @@ export const DEVICE_MOUNT_ROOT = '/mnt/device';
 export const DEVICE_MOUNT_FILE = 'dataset';
 /** Reads smaller than this are served from a window of this size read ahead. */
 export const READ_AHEAD_BYTES = 4 * 1024 * 1024;
+/**
+ * The window for a file read through FileReaderSync (a file just dropped): each read is a round trip
+ * to the browser and a new buffer, and larger reads run faster (in a worker, 1 MiB reads gave 156 MB/s,
+ * 8 MiB 269 MB/s, 32 MiB 413 MB/s: bench/RESULTS-drop.md). DuckDB's own reads are 32 MB already.
+ */
+export const BLOB_READ_AHEAD_BYTES = 32 * 1024 * 1024;
+
+/** The read-ahead window of a mounted file: larger for one without an OPFS handle (read with FileReaderSync). */
+export function readAheadBytes(handle: SyncReadable | null): number {
+  return handle ? READ_AHEAD_BYTES : BLOB_READ_AHEAD_BYTES;
+}
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -214,7 +227,7 @@ export function mountDeviceFile(FS: EmscriptenFs, name: string, key: string, fil
     const reader = new DeviceFileReader(node.contents, handle);
     deviceReaders.set(key, reader);
     readerOfNode.set(node, reader);
-    const ahead = new ReadAhead(node.size, (into, position) => reader.readInto(into, position));
+    const ahead = new ReadAhead(node.size, (into, position) => reader.readInto(into, position), readAheadBytes(handle));
     // Per node (WORKERFS shares one stream_ops object between all its files): streams opened
     // later copy the node's operations.
     node.stream_ops = { ...node.stream_ops, read: (_stream, buffer, offset, length, position) => ahead.read(buffer, offset, length, position) };

@@ -9,6 +9,7 @@ import 'client-only';
 import { formatBytes } from '@/lib/format';
 import { deviceStorageAvailable } from './device-files.client';
 import { DEVICE_KEEP_WORKER_URL, keepReplySchema, type KeepFailureReason, type KeepRequest } from './device-keep-protocol';
+import { onInPlaceReads } from './in-place-reads';
 
 export type KeepOutcome =
   | { kind: 'kept'; sha256: string; size: number }
@@ -35,6 +36,14 @@ export async function keepOnDevice(file: Blob, options: KeepOptions): Promise<Ke
   const hashWorker = new Worker(DEVICE_KEEP_WORKER_URL, { type: 'module', name: 'device-keep-hash' });
   const channel = new MessageChannel();
   hashWorker.postMessage({ type: 'hash', port: channel.port1 } satisfies KeepRequest, [channel.port1]);
+  // While a run reads a dropped file in place, the keep waits between chunks and goes on after
+  // (lib/files/in-place-reads.ts): the run's reads then have the disk and the cores to themselves.
+  let paused = false;
+  const stopFollowing = onInPlaceReads((reading) => {
+    if (reading === paused) return;
+    paused = reading;
+    worker.postMessage({ type: reading ? 'pause' : 'resume' } satisfies KeepRequest);
+  });
   try {
     const outcome = await new Promise<KeepOutcome | { kind: 'failure'; reason: KeepFailureReason }>((resolve) => {
       const cancel = () => worker.postMessage({ type: 'cancel' } satisfies KeepRequest);
@@ -62,6 +71,7 @@ export async function keepOnDevice(file: Blob, options: KeepOptions): Promise<Ke
     if (outcome.kind === 'failure') return { kind: 'failed', message: await failureWords(outcome.reason, file.size, options.name) };
     return outcome;
   } finally {
+    stopFollowing();
     worker.terminate();
     hashWorker.terminate();
   }
