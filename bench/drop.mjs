@@ -7,8 +7,8 @@
 //   page, the status line's "running your version…", to its result), run again on the kept copy
 //   once the keep ended (goal: drop → result ≤ 1 s + the query); both runs must count every row;
 // - the keep (read + OPFS write + SHA-256 in a second worker) from the drop to the chip's `done`
-//   (which includes recording the file), against `openssl sha256` of the same file and `cp` of it
-//   on the same disk (the keep both hashes and writes every byte: its bound is the slower of the two).
+//   (which includes recording the file), against `openssl sha256` of the same file and `dd` of it
+//   to the same disk (the keep both hashes and writes every byte: its bound is the slower of the two).
 // Not part of the suite. Needs `npm run build`. Usage: node bench/drop.mjs [rounds]
 // Writes bench/out/<date>-drop.json and prints a summary; ports move with BENCH_PORT_OFFSET.
 import { execFileSync } from 'node:child_process';
@@ -103,9 +103,10 @@ try {
     const opensslMs = performance.now() - t0;
     if (openssl !== csv.sha256) throw new Error('openssl and the generator disagree on the SHA-256');
 
-    // The disk's own copy of the same file (the keep writes every byte once; openssl writes none).
+    // The disk's own copy of the same file in 8 MiB reads and writes, as the keep's chunks (the keep
+    // writes every byte once; openssl writes none). dd, not cp: cp copies inside the kernel.
     const t1 = performance.now();
-    execFileSync('cp', [csvPath, path.join(tmp, 'copied.csv')]);
+    execFileSync('dd', [`if=${csvPath}`, `of=${path.join(tmp, 'copied.csv')}`, 'bs=8M', 'status=none']);
     const copyMs = performance.now() - t1;
     fs.rmSync(path.join(tmp, 'copied.csv'));
 
@@ -178,7 +179,7 @@ try {
     row.keepOutsideRunMs = Math.max(0, keptAt - inPlace.end) + (inPlace.begun - dropped);
     row.keepOutsideRunMBps = csv.bytes / 1e6 / (row.keepOutsideRunMs / 1000);
     row.copyMBps = csv.bytes / 1e6 / (copyMs / 1000);
-    // The keep against the slower of its two bounds on this machine this minute: hashing (openssl) and writing (cp).
+    // The keep against the slower of its two bounds on this machine this minute: hashing (openssl) and writing (dd).
     row.keepOverBound = row.keepMs / Math.max(opensslMs, copyMs);
     results.rounds.push(row);
     console.log(JSON.stringify(row));
