@@ -32,11 +32,11 @@ export function KernelStatus({ status: { name, state: current }, onRestart }: { 
     state.kind === 'not-started'
       ? ['bg-zinc-400', `${name} starts when you ask`]
       : state.kind === 'starting'
-      ? ['bg-amber-500 animate-pulse', `${name} ${PHASE_LABEL[state.phase]}`]
+      ? ['bg-amber-500 animate-pulse motion-reduce:animate-none', `${name} ${PHASE_LABEL[state.phase]}`]
       : state.kind === 'ready'
         ? ['bg-emerald-500', state.restarted ? `${name} ready (restarted, state lost)` : `${name} ready`]
         : state.kind === 'busy'
-          ? ['bg-blue-500 animate-pulse', `${name} busy`]
+          ? ['bg-blue-500 animate-pulse motion-reduce:animate-none', `${name} busy`]
           : ['bg-red-500', `${name} failed: ${state.message}`];
   return (
     <div className="flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
