@@ -18,8 +18,13 @@ export const R_LIMITS = {
   /** Plots are drawn at this size (pixels at 96 dpi). */
   plotWidth: 720,
   plotHeight: 480,
-  /** After an interrupt, how long R has to stop before its worker is replaced. R checks between steps of a loop. */
+  /**
+   * After an interrupt, how long R has to stop before its worker is replaced, counted in time the
+   * page was run on schedule (lib/runtime/on-schedule-clock.ts). R checks between steps of a loop.
+   */
   interruptGraceMs: 2_000,
+  /** The longest R may take to stop on the wall, however little of that time the page was run: then its worker is replaced. */
+  interruptGraceWallMs: 6_000,
   maxMessageChars: 4_000,
 } as const;
 

@@ -5,7 +5,9 @@
  * - A run past its time limit, or stopped by the user, is interrupted through webR's
  *   SharedArrayBuffer channel; R stops between steps of a loop and keeps its state. If R has not
  *   come back within a grace period (code inside one long C call), the worker is terminated and
- *   the next run starts a fresh R: the result says that state was lost.
+ *   the next run starts a fresh R: the result says that state was lost. The grace is counted in
+ *   time the page was run on schedule (lib/runtime/on-schedule-clock.ts): on a starved machine R's
+ *   thread may not have run at all, and is waited for, up to a limit on the wall.
  * - Memory: R's vector heap is capped (mem.maxVSize, set by the worker): an allocation past it
  *   fails with R's own error and the state is kept.
  * - Everything the worker sends is parsed (lib/targets/r/protocol.client.ts) and every output admitted
@@ -27,6 +29,7 @@ import { accountDataset, openDataset } from '@/lib/files/dataset-cache.client';
 import { R_LIMITS, replySchema, type Reply, type RequestIn } from './protocol.client';
 import { deviceFile } from '@/lib/files/device-files.client';
 import { holdForInPlaceRead } from '@/lib/files/in-place-reads';
+import { browserScheduler, ON_SCHEDULE_TICK_MS, OnScheduleClock, type Scheduler } from '@/lib/runtime/on-schedule-clock';
 
 /** Where R's worker finds webR and R packages (the configuration's fields R reads). */
 type RLocation = Pick<TargetConfig, 'webrBasePath' | 'rPackageRepoUrl'>;
@@ -65,10 +68,11 @@ export class RRunner implements TargetRunner {
   /** What the last R to start found of the package repository (the worker asks once as R starts). */
   private repository: PackageSourceState = 'unknown';
 
-  /** `startTimeoutMs`: how long R has to say it is ready (tests give a short one). */
+  /** `startTimeoutMs`: how long R has to say it is ready (tests give a short one); `scheduler`: the clock and timers of a run's limits (tests give a fake machine). */
   constructor(
     private readonly location: RLocation,
     private readonly startTimeoutMs: number = RUN_LIMITS.startTimeoutMs,
+    private readonly scheduler: Scheduler = browserScheduler,
   ) {}
 
   packageSource(): PackageSourceState {
@@ -154,18 +158,29 @@ export class RRunner implements TargetRunner {
 
     const id = this.nextId++;
     let stop: 'timeout' | 'user' | null = null;
-    let killTimer: ReturnType<typeof setTimeout> | undefined;
+    const { scheduler } = this;
+    let killTimer: unknown = null;
+    let grace: OnScheduleClock | null = null;
     const stopRun = (reason: 'timeout' | 'user') => {
       if (stop) return;
       stop = reason;
       connection.port.postMessage({ type: 'interrupt' } satisfies RequestIn);
-      // R that does not come back (one long C call) loses its worker.
-      killTimer = setTimeout(() => {
-        connection.pending.get(id)?.(null);
-        this.kill(connection);
-      }, R_LIMITS.interruptGraceMs);
+      // R that does not come back (one long C call) loses its worker: once the page has been run
+      // on schedule for the grace (R's thread had the time to stop between two steps), or once the
+      // wall limit has passed however little of it the page was run.
+      const clock = new OnScheduleClock(scheduler);
+      grace = clock;
+      const from = scheduler.now();
+      const check = () => {
+        if (clock.onScheduleMs >= R_LIMITS.interruptGraceMs || scheduler.now() - from >= R_LIMITS.interruptGraceWallMs) {
+          clock.stop();
+          connection.pending.get(id)?.(null);
+          this.kill(connection);
+        } else killTimer = scheduler.setTimeout(check, ON_SCHEDULE_TICK_MS);
+      };
+      killTimer = scheduler.setTimeout(check, ON_SCHEDULE_TICK_MS);
     };
-    const timer = setTimeout(() => stopRun('timeout'), context.timeoutMs);
+    const timer = scheduler.setTimeout(() => stopRun('timeout'), context.timeoutMs);
     const onAbort = () => stopRun('user');
     context.signal?.addEventListener('abort', onAbort);
     try {
@@ -198,8 +213,9 @@ export class RRunner implements TargetRunner {
         ...(missing > 0 ? { freshInterpreter: { missingRuns: missing } } : {}),
       };
     } finally {
-      clearTimeout(timer);
-      clearTimeout(killTimer);
+      scheduler.clearTimeout(timer);
+      if (killTimer !== null) scheduler.clearTimeout(killTimer);
+      (grace as OnScheduleClock | null)?.stop();
       context.signal?.removeEventListener('abort', onAbort);
       connection.pending.delete(id);
       if (this.connection === connection) this.states.set({ kind: 'ready' });
