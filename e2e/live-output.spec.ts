@@ -122,13 +122,16 @@ test('a run cut off by a reload keeps the lines it had printed and how long it h
   const trigger = `e2e-live-reload-${Date.now()}`;
   const code = 'import time\nfor i in range(1, 121):\n    print(f"line {i}", flush=True)\n    time.sleep(1)';
   await addScenarios([{ trigger, steps: [{ toolCall: { name: 'python', arguments: { code } } }, { text: 'never reached' }] }]);
+  // Saved while it ran (every 2 s from its first second): the first save that holds outputs, stored
+  // before the reload (on a loaded machine the server may store it after the page has printed its
+  // third line; the save made as the page goes away races the reload's own request).
+  const stored = page.waitForResponse((response) => response.request().method() === 'PUT' && /\/progress$/.test(new URL(response.url()).pathname) && response.ok() && (response.request().postData() ?? '').includes('"outputs"'));
   await sendTurn(`Print for two minutes. ${trigger}`);
   await runningWith('line 3', 'line 120');
+  await stored;
   await page.reload();
   const cell = lastCell();
   await expect(cell).toHaveAttribute('data-cell-status', 'page-closed');
-  // Saved while it ran (every 2 s from its first second); the save made as the page goes away
-  // races the reload's own request, so what is certain is the first save's.
   await expect(cell.getByTestId('cell-outputs')).toContainText('line 1');
   await expect(cell).toContainText(/cut off by a reload after [1-9][\d.]* s/);
 });
