@@ -9,6 +9,8 @@ import { readingInPlace } from '@/lib/files/in-place-reads';
 import { newDropId } from '@/lib/files/data-file';
 import { connectMessageSchema, R_LIMITS, requestSchema, type Reply } from './protocol.client';
 import { RRunner } from './runner.client';
+import { FakeMachine } from '@/lib/testing/fake-machine';
+import { ON_SCHEDULE_TICK_MS } from '@/lib/runtime/on-schedule-clock';
 
 /** A worker that answers `ready` (with the repository's answer) and runs every run as `ok`, or answers runs as `answer` says. */
 function fakeWorker(packages: 'reachable' | 'unreachable', answer?: (id: number) => unknown) {
@@ -226,16 +228,32 @@ describe('RRunner: every run ends', () => {
   }, 10_000);
 
   it('R that ignores the interrupt at the time limit is replaced; its reply after that is ignored, and the next run has a fresh R', async () => {
-    const workers = scriptedWorkers({ onConnect: ready, onRun: (port, id) => later(R_LIMITS.interruptGraceMs + 300, () => ran(port, id)) }, { onConnect: ready, onRun: ran });
-    const runner = new RRunner(location);
-    const result = await runner.run('repeat {}', { ...patient, timeoutMs: 50 });
+    // The time limit and the grace run on a fake machine, on schedule: a loaded test machine cannot stretch them.
+    let lateReply: (() => void) | null = null;
+    let posted = false;
+    const workers = scriptedWorkers({ onConnect: ready, onRun: (port, id) => { posted = true; lateReply = () => ran(port, id); } }, { onConnect: ready, onRun: ran });
+    const machine = new FakeMachine();
+    const runner = new RRunner(location, 60_000, machine);
+    const running = runner.run('repeat {}', { ...patient, timeoutMs: 50 });
+    await until(() => posted);
+    machine.run(50 + R_LIMITS.interruptGraceMs + ON_SCHEDULE_TICK_MS * 2);
+    const result = await running;
     expect(result).toMatchObject({ status: 'timeout', failures: [{ kind: 'time-limit', limitMs: 50, state: 'lost' }], restarted: true });
     expect(workers[0].terminated).toBe(true);
-    await new Promise((resolve) => later(500, () => resolve(null)));
+    // The replaced R answers now; nothing changes: the next run goes to a fresh R.
+    lateReply!();
+    await new Promise((resolve) => later(20, () => resolve(null)));
     const next = await runner.run('1', { ...patient, runId: 'r2' });
     expect(next).toMatchObject({ status: 'ok', restarted: true });
+    expect(workers).toHaveLength(2);
     runner.dispose();
   }, 10_000);
+
+  /** Lets the ports' messages through until `done` holds (they are delivered as tasks, not on the fake clock). */
+  async function until(done: () => boolean): Promise<void> {
+    for (let i = 0; i < 200 && !done(); i += 1) await new Promise((resolve) => setTimeout(resolve, 1));
+    if (!done()) throw new Error('the stand-in R never got there');
+  }
 });
 
 describe('RRunner and files kept on the device', () => {
