@@ -3,9 +3,10 @@
  * progress every keep on this device waits between chunks (lib/files/keep-on-device.client.ts), so
  * the run's reads of the dropped File do not share the disk and the cores with the copy and the
  * hash; the keep goes on when the last such run ends (docs/DECISIONS.md, 2026-12-07).
- * Held by the engines' runners around a run whose interpreter has a dropped file
- * (lib/targets/python/kernel.client.ts, lib/targets/r/runner.client.ts).
+ * Held by the run pipeline around every run whose files include one just dropped, whatever its
+ * target (lib/targets/pipeline.client.ts): the one place that decides it.
  */
+import type { DataFile } from './data-file';
 
 type Listener = (reading: boolean) => void;
 
@@ -15,6 +16,11 @@ const listeners = new Set<Listener>();
 function tell(): void {
   const now = reading > 0;
   for (const listener of [...listeners]) listener(now);
+}
+
+/** Whether a run over `files` may read a file in place: one of them was just dropped and is not kept yet. */
+export function mayReadInPlace(files: readonly DataFile[]): boolean {
+  return files.some((file) => file.location === 'dropped');
 }
 
 /** Marks a run reading a dropped file in place as begun; the function returned ends it (once, however often called). */

@@ -13,6 +13,7 @@
 import 'client-only';
 import { withChartImages, type ChartRenderer } from '@/lib/charts/chart-images.client';
 import type { DataFile } from '@/lib/files/data-file';
+import { holdForInPlaceRead, mayReadInPlace } from '@/lib/files/in-place-reads';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
 import { failureOfError } from '@/lib/runtime/run-failure';
 import { failedRun } from '@/lib/runtime/failed-run';
@@ -66,10 +67,15 @@ export async function runOnTarget(target: Target, code: string, run: CellRun, op
     return failedRun(failureOfError(error, target.name), 0);
   }
   let result: RunResult;
+  // A run that may read a file just dropped has it to itself, whatever its target: keeps on this
+  // device wait until it ends (lib/files/in-place-reads.ts), its engine's start and queue included.
+  const release = mayReadInPlace(context.files) ? holdForInPlaceRead() : null;
   try {
     result = await runner.run(code, context);
   } catch (error) {
     return unavailable(target, error);
+  } finally {
+    release?.();
   }
   // A step after the run that throws keeps the run's own result: the code ran, and the model reads it.
   result = await postProcess(result, runner, options).catch(() => result);

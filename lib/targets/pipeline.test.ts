@@ -1,6 +1,8 @@
 import type { TargetConfig } from './engine';
 import { describe, expect, it } from 'vitest';
 import type { Output, RunResult } from '@/lib/runtime/protocol';
+import { newDropId } from '@/lib/files/data-file';
+import { readingInPlace } from '@/lib/files/in-place-reads';
 import { runOnTarget, runToolCall, type PipelineOptions } from './pipeline.client';
 import { TARGET_LIST, TARGETS, type Target, type TargetId } from './registry';
 import type { RunContext, RunnerState, TargetRunner } from './runner';
@@ -181,5 +183,27 @@ describe('the run pipeline', () => {
     const throwingStep = { get: (id: TargetId) => set.get(id), postProcessSteps: () => [() => Promise.reject(new Error('step failed'))] };
     const after = await runToolCall('r', { code: 'x <- 1' }, { runId: 'r3' }, options(set, { runners: throwingStep }));
     expect(after?.result).toMatchObject({ status: 'ok', outputs: [printed('r: x <- 1')] });
+  });
+
+  it('holds keeps on this device while any target runs over a file just dropped, until the run ends, thrown or not; a run over kept files does not', async () => {
+    const dropped = { name: 'big.csv', location: 'dropped' as const, dropId: newDropId(), file: new Blob(['x\n1\n']) };
+    const kept = { name: 'big.csv', location: 'device' as const, sha256: 'b'.repeat(64) };
+    const readingAtRun: boolean[] = [];
+    const seen = () => {
+      readingAtRun.push(readingInPlace());
+      return ok();
+    };
+    const { set } = fakes(Object.fromEntries(TARGET_LIST.map((target) => [target.id, seen])));
+    for (const target of TARGET_LIST) {
+      await runOnTarget(target, '1', { runId: `d-${target.id}` }, options(set, { files: () => [dropped] }));
+      expect(readingInPlace()).toBe(false);
+      await runOnTarget(target, '2', { runId: `k-${target.id}` }, options(set, { files: () => [kept] }));
+    }
+    expect(readingAtRun).toEqual(TARGET_LIST.flatMap(() => [true, false]));
+    // A runner that throws (its own bug) still ends the hold.
+    const { set: throwing } = fakes({ python: () => Promise.reject(new Error('runner bug')) });
+    const result = await runOnTarget(TARGETS.python, '1', { runId: 't1' }, options(throwing, { files: () => [dropped] }));
+    expect(result.status).toBe('error');
+    expect(readingInPlace()).toBe(false);
   });
 });

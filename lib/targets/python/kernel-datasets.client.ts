@@ -26,11 +26,6 @@ export class KernelDatasets {
     return files.some((file) => TABLE_FILE.test(file.name));
   }
 
-  /** Whether a run may read a file just dropped, in place (it is not kept yet): keeps wait meanwhile (lib/files/in-place-reads.ts). */
-  readsInPlace(): boolean {
-    return [...this.files.values()].some((file) => file.location === 'dropped');
-  }
-
   /**
    * Fills `handle`'s /data/ with the files it does not have yet. A file just dropped is mounted
    * from its File while it is kept (the next run after the keep links the kept copy). A file kept on the device is

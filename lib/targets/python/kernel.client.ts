@@ -16,7 +16,6 @@ import { mentionsSql } from './mentions-sql.client';
 import { FLUSH_EVERY_MS, type RunLanguage, type StartPhase } from './worker-api.client';
 import { WorkerHandle, type WorkerConfig } from './worker-handle.client';
 import { KernelDatasets } from './kernel-datasets.client';
-import { holdForInPlaceRead } from '@/lib/files/in-place-reads';
 import type { Engine, EngineStart, EngineState } from '../engine';
 import type { RunPhase } from '../runner';
 import type { PackageSourceAnswer as PackageSourceState } from '../target';
@@ -275,8 +274,6 @@ export class Kernel implements Engine {
     this.setState({ kind: 'busy' });
     let result: RunResult;
     let heapAfterRun: number | undefined;
-    // A run that may read a file just dropped has it to itself: keeps wait until it ends.
-    const release = this.datasets.readsInPlace() ? holdForInPlaceRead() : null;
     try {
       await this.datasets.fill(handle, options.onPhase);
       // DuckDB starts before the time limit counts: on a loaded machine its start alone can take
@@ -298,7 +295,6 @@ export class Kernel implements Engine {
       // A file that could not be loaded is its own failure; anything else lost the interpreter.
       result = failedRun(failureOfError(error, ENGINE, (detail) => ({ kind: 'crashed', engine: ENGINE, cause: 'fault', stateLost: true, detail })), performance.now() - queuedAt, [...budget.outputs]);
     }
-    release?.();
     this.active = null;
     // The heap is measured after the run too: memory grown without going through the capped
     // grow (a wasm module compiled by the code itself) is caught here. A finished run reports it.

@@ -28,7 +28,6 @@ import { OutputBudget } from '@/lib/runtime/output-budget.client';
 import { accountDataset, openDataset } from '@/lib/files/dataset-cache.client';
 import { R_LIMITS, replySchema, type Reply, type RequestIn } from './protocol.client';
 import { deviceFile } from '@/lib/files/device-files.client';
-import { holdForInPlaceRead } from '@/lib/files/in-place-reads';
 import { browserScheduler, ON_SCHEDULE_TICK_MS, OnScheduleClock, type Scheduler } from '@/lib/runtime/on-schedule-clock';
 
 /** Where R's worker finds webR and R packages (the configuration's fields R reads). */
@@ -116,15 +115,8 @@ export class RRunner implements TargetRunner {
   }
 
   run(code: string, context: RunContext): Promise<RunResult> {
-    // One run at a time, in the order asked; one that may read a file just dropped has it to itself: keeps wait until it ends.
-    const result = this.queue.then(async () => {
-      const release = context.files.some((file) => file.location === 'dropped') ? holdForInPlaceRead() : null;
-      try {
-        return await this.runNow(code, context);
-      } finally {
-        release?.();
-      }
-    });
+    // One run at a time, in the order asked.
+    const result = this.queue.then(() => this.runNow(code, context));
     this.queue = result.catch(() => undefined);
     return result;
   }

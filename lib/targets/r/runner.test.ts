@@ -5,7 +5,6 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as deviceFiles from '@/lib/files/device-files.client';
-import { readingInPlace } from '@/lib/files/in-place-reads';
 import { newDropId } from '@/lib/files/data-file';
 import { connectMessageSchema, R_LIMITS, requestSchema, type Reply } from './protocol.client';
 import { RRunner } from './runner.client';
@@ -310,32 +309,6 @@ describe('RRunner and files kept on the device', () => {
     expect(mounts.map(({ name, sha256 }) => ({ name, sha256 }))).toEqual([{ name: 'big.csv', sha256: dropId }, { name: 'big.csv', sha256: KEPT }]);
     expect(await mounts[0].file.text()).toBe(await dropped.text());
     expect(requests.some((r) => (r as { type: string }).type === 'write-file')).toBe(false);
-    runner.dispose();
-  });
-
-  it('a run that may read a file just dropped holds keeps on this device until it ends; a run over kept files does not', async () => {
-    vi.spyOn(deviceFiles, 'deviceFile').mockImplementation(async (sha256) => (sha256 === KEPT ? new File([keptBlob], 'kept') : null));
-    const requests: unknown[] = [];
-    const Recording = recordingWorker(requests);
-    const readingAtRun: boolean[] = [];
-    // What a keep would be told when the code reaches R.
-    globalThis.Worker = class extends Recording {
-      override postMessage(message: unknown) {
-        const port = connectMessageSchema.parse(message).port;
-        super.postMessage(message);
-        const answer = port.onmessage as (event: MessageEvent) => void;
-        port.onmessage = (event: MessageEvent) => {
-          if ((event.data as { type?: string }).type === 'run') readingAtRun.push(readingInPlace());
-          answer(event);
-        };
-      }
-    } as unknown as typeof Worker;
-    const runner = new RRunner(location);
-    expect(readingInPlace()).toBe(false);
-    expect((await runner.run('1', { ...context('r1'), files: [{ name: 'big.csv', location: 'dropped', dropId: newDropId(), file: new File(['x\n1\n'], 'big.csv') }] })).status).toBe('ok');
-    expect(readingInPlace()).toBe(false);
-    expect((await runner.run('2', { ...context('r2'), files: [{ name: 'big.csv', sha256: KEPT, location: 'device' }] })).status).toBe('ok');
-    expect(readingAtRun).toEqual([true, false]);
     runner.dispose();
   });
 });
