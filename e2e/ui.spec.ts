@@ -174,5 +174,10 @@ test('empty state, a finished conversation and the share page pass axe; screensh
   await expect(visitor.getByRole('img', { name: 'Figure 1' })).toBeVisible();
   await expectNoSeriousViolations(visitor);
   await shoot(visitor, 'share');
+  // On a phone the conversation's title is read whole, not cut to "Le…" beside the header's buttons.
+  await visitor.setViewportSize({ width: 390, height: 844 });
+  const title = visitor.getByRole('heading', { level: 1 });
+  await expect(title).toHaveText('Let me draw it.');
+  expect(await title.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
   await visitor.context().close();
 });

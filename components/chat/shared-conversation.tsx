@@ -91,7 +91,7 @@ function SharedConversationView({ source, title, messages, sharedAt, files, conf
       <MissingFilesProvider value={missingFiles}>
       <div className="flex min-h-dvh flex-col">
         <header className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
-          <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{title ?? 'Shared conversation'}</h1>
+          <h1 className="min-w-0 grow basis-full truncate text-sm font-semibold sm:basis-0">{title ?? 'Shared conversation'}</h1>
           <span className="text-xs text-zinc-600 dark:text-zinc-400">
             {shareId ? 'Shared snapshot' : 'Shared with you to read'} · {new Date(sharedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC
           </span>
@@ -101,7 +101,7 @@ function SharedConversationView({ source, title, messages, sharedAt, files, conf
           <ExportMenu basePath={shareId ? `/api/shares/${shareId}` : `/api/conversations/${'conversation' in source ? source.conversation : ''}`} subject="shared conversation" script={script} />
           <ThemeToggle />
         </header>
-        {/* Under the header, not in it: the header stays one row on a desktop and two on a phone. */}
+        {/* Under the header, not in it: the header stays one row on a desktop; on a phone its title has a row of its own. */}
         <p className="border-b border-zinc-200 px-4 py-1 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400" data-testid="shared-model-sees">
           {modelSeesWords(messages)}
         </p>
