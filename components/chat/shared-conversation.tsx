@@ -91,17 +91,20 @@ function SharedConversationView({ source, title, messages, sharedAt, files, conf
       <MissingFilesProvider value={missingFiles}>
       <div className="flex min-h-dvh flex-col">
         <header className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
-          <h1 className="min-w-0 grow basis-full truncate text-sm font-semibold sm:basis-0">{title ?? 'Shared conversation'}</h1>
-          <span className="text-xs text-zinc-600 dark:text-zinc-400">
-            {shareId ? 'Shared snapshot' : 'Shared with you to read'} · {new Date(sharedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC
-          </span>
+          {/* The title over its date on a phone (a row of their own, the controls on the next); side by side on a desktop. */}
+          <div className="flex min-w-0 grow basis-full flex-col sm:basis-0 sm:flex-row sm:items-center sm:gap-3">
+            <h1 className="min-w-0 truncate text-sm font-semibold sm:flex-1">{title ?? 'Shared conversation'}</h1>
+            <span className="text-xs text-zinc-600 dark:text-zinc-400">
+              {shareId ? 'Shared snapshot' : 'Shared with you to read'} · {new Date(sharedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC
+            </span>
+          </div>
           <button type="button" onClick={fork} disabled={forking} className="rounded-lg bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
             {forking ? 'Copying…' : 'Continue in my own chat'}
           </button>
           <ExportMenu basePath={shareId ? `/api/shares/${shareId}` : `/api/conversations/${'conversation' in source ? source.conversation : ''}`} subject="shared conversation" script={script} />
           <ThemeToggle />
         </header>
-        {/* Under the header, not in it: the header stays one row on a desktop; on a phone its title has a row of its own. */}
+        {/* Under the header, not in it: the header stays one row on a desktop and two on a phone. */}
         <p className="border-b border-zinc-200 px-4 py-1 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400" data-testid="shared-model-sees">
           {modelSeesWords(messages)}
         </p>
