@@ -53,3 +53,11 @@ export class FakeMachine implements Scheduler {
   }
 }
 
+/**
+ * Lets a fake worker's port messages through until `done` holds: they are delivered as tasks on the
+ * real event loop, not on a fake machine's clock. Throws, naming `what`, when they never get there.
+ */
+export async function untilDelivered(done: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i += 1) await new Promise((resolve) => setTimeout(resolve, 1));
+  if (!done()) throw new Error(`${what} never got there`);
+}

@@ -7,7 +7,7 @@
  * stands for R, which answers the interrupt only when its thread runs (or never: a C call).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeMachine } from '@/lib/testing/fake-machine';
+import { FakeMachine, untilDelivered } from '@/lib/testing/fake-machine';
 import type { RunResult } from '@/lib/runtime/protocol';
 import { connectMessageSchema, R_LIMITS, requestSchema, type Reply } from './protocol.client';
 import { RRunner } from './runner.client';
@@ -67,19 +67,14 @@ async function pastTheLimit(): Promise<{ machine: FakeMachine; runner: RRunner; 
   const machine = new FakeMachine();
   const runner = new RRunner(location, 60_000, machine);
   const result = runner.run('repeat {}', { runId: 'r1', dependsOn: [], files: [], timeoutMs: LIMIT_MS });
-  await until(() => FakeR.made.length === 1);
+  await untilDelivered(() => FakeR.made.length === 1, 'the fake R');
   const r = FakeR.made[0]!;
   await r.posted;
   machine.run(LIMIT_MS);
-  await until(() => r.interrupted);
+  await untilDelivered(() => r.interrupted, 'the fake R');
   return { machine, runner, r, result };
 }
 
-/** Lets the ports' messages through until `done` holds (they are delivered as tasks, not on the fake clock). */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !done(); i += 1) await new Promise((resolve) => setTimeout(resolve, 1));
-  if (!done()) throw new Error('the fake R never got there');
-}
 
 describe('R past its time limit', () => {
   it('R in a long C call loses its worker once the page has been run on schedule for the grace, and the run says its state was lost', async () => {

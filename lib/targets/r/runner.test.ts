@@ -8,7 +8,7 @@ import * as deviceFiles from '@/lib/files/device-files.client';
 import { newDropId } from '@/lib/files/data-file';
 import { connectMessageSchema, R_LIMITS, requestSchema, type Reply } from './protocol.client';
 import { RRunner } from './runner.client';
-import { FakeMachine } from '@/lib/testing/fake-machine';
+import { FakeMachine, untilDelivered } from '@/lib/testing/fake-machine';
 import { ON_SCHEDULE_TICK_MS } from '@/lib/runtime/on-schedule-clock';
 
 /** A worker that answers `ready` (with the repository's answer) and runs every run as `ok`, or answers runs as `answer` says. */
@@ -234,7 +234,7 @@ describe('RRunner: every run ends', () => {
     const machine = new FakeMachine();
     const runner = new RRunner(location, 60_000, machine);
     const running = runner.run('repeat {}', { ...patient, timeoutMs: 50 });
-    await until(() => posted);
+    await untilDelivered(() => posted, 'the stand-in R');
     machine.run(50 + R_LIMITS.interruptGraceMs + ON_SCHEDULE_TICK_MS * 2);
     const result = await running;
     expect(result).toMatchObject({ status: 'timeout', failures: [{ kind: 'time-limit', limitMs: 50, state: 'lost' }], restarted: true });
@@ -247,12 +247,6 @@ describe('RRunner: every run ends', () => {
     expect(workers).toHaveLength(2);
     runner.dispose();
   }, 10_000);
-
-  /** Lets the ports' messages through until `done` holds (they are delivered as tasks, not on the fake clock). */
-  async function until(done: () => boolean): Promise<void> {
-    for (let i = 0; i < 200 && !done(); i += 1) await new Promise((resolve) => setTimeout(resolve, 1));
-    if (!done()) throw new Error('the stand-in R never got there');
-  }
 });
 
 describe('RRunner and files kept on the device', () => {
