@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from './test';
 import { e2ePort } from './ports';
+import { patience } from './patience';
 
 /**
  * The server's life cycle: `/api/health` as readiness, and `npm start` stopping cleanly — after a
@@ -309,8 +310,9 @@ test('with the database down: /api/health answers 503 naming the failed checks, 
   test.setTimeout(READY_DEADLINE_MS + 60_000);
   const password = 'lifecycle-db-password';
   // Nothing listens on port 9 (discard): the connection is refused.
-  const app = await npmStart(e2ePort(3192), (status) => status === 503, { DATABASE_URL: `postgres://runpad:${password}@127.0.0.1:9/runpad` });
-  const response = await fetch(`http://127.0.0.1:${e2ePort(3192)}/api/health`);
+  const app = await test.step('npm start answers 503', () => npmStart(e2ePort(3192), (status) => status === 503, { DATABASE_URL: `postgres://runpad:${password}@127.0.0.1:9/runpad` }));
+  // Every step is bounded, so a server that stops answering fails here, with its output, not at the test's time limit.
+  const response = await fetch(`http://127.0.0.1:${e2ePort(3192)}/api/health`, { signal: AbortSignal.timeout(patience(30_000)) });
   const text = await response.text();
   expect(response.status).toBe(503);
   expect(response.headers.get('cache-control')).toBe('no-store');
@@ -325,11 +327,13 @@ test('with the database down: /api/health answers 503 naming the failed checks, 
   // says why; a share page's id (its capability) is in no line of the server's output.
   const shareId = 'LifecycleShareId012345';
   for (const address of ['/', `/s/${shareId}`]) {
-    await page.goto(`http://127.0.0.1:${e2ePort(3192)}${address}`);
-    await expect(page.getByRole('heading', { name: 'This page could not be loaded' })).toBeVisible();
-    const reference = (await page.getByTestId('page-error-reference').textContent())?.split(': ').at(-1);
-    expect(reference).toMatch(/^[0-9a-f-]{36}$/);
-    await expect.poll(() => app.output()).toContain(`"reference":"${reference}"`);
+    await test.step(`${address} says so in words`, async () => {
+      await page.goto(`http://127.0.0.1:${e2ePort(3192)}${address}`, { timeout: patience(60_000) });
+      await expect(page.getByRole('heading', { name: 'This page could not be loaded' }), app.output()).toBeVisible();
+      const reference = (await page.getByTestId('page-error-reference').textContent())?.split(': ').at(-1);
+      expect(reference).toMatch(/^[0-9a-f-]{36}$/);
+      await expect.poll(() => app.output(), { message: `the reference ${reference} in the server's output` }).toContain(`"reference":"${reference}"`);
+    });
   }
   expect(app.output()).not.toContain(shareId);
   await expectStopsCleanly(app, 'SIGTERM', () => process.kill(app.npm.pid!, 'SIGTERM'));
