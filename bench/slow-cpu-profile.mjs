@@ -24,7 +24,7 @@ const fake = await startFakeOpenAI({ port: 4011 + OFFSET });
 const app = await startApp(PORT, { PORT: String(PORT), OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'bench', RUNPAD_MODEL: 'bench', RUNPAD_DATA_DIR: `${os.tmpdir()}/runpad-slow-${Date.now()}` });
 
 /** Self time per function (name file:line) of the samples within [from, to] µs. */
-function selfTimes(profile, from, to) {
+function selfTimes(profile, from, to, top = 12) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const totals = new Map();
   let t = profile.startTime;
@@ -36,7 +36,7 @@ function selfTimes(profile, from, to) {
     const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
     totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
   }
-  return [...totals].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, ms]) => `${Math.round(ms * 10) / 10} ms ${k}`);
+  return [...totals].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, ms]) => `${Math.round(ms * 10) / 10} ms ${k}`);
 }
 
 /** The call stack (outermost first) that the most samples within [from, to] µs share below the root. */
@@ -103,7 +103,22 @@ try {
     for (const x of inside) if (['Layout', 'UpdateLayoutTree', 'Paint', 'PrePaint', 'Layerize', 'ParseHTML', 'FunctionCall', 'RunMicrotasks', 'EventDispatch', 'TimerFire', 'FireAnimationFrame', 'v8.evaluateModule', 'EvaluateScript', 'v8.compile', 'Decode Image', 'ImageDecodeTask'].includes(x.name)) kinds[x.name] = Math.round(((kinds[x.name] ?? 0) + (x.tdur ?? 0) / 1000) * 10) / 10;
     return { atMs: Math.round((e.ts - first) / 1000), cpuMs: Math.round(e.tdur / 100) / 10, wallMs: Math.round(e.dur / 100) / 10, kinds, self: selfTimes(profile, e.ts, e.ts + e.dur), stack: heaviestStack(profile, e.ts, e.ts + e.dur) };
   });
-  const result = { what: WHAT, rate: RATE, date: new Date().toISOString(), load: os.loadavg()[0], tasksOver10CpuMs: long.length, totalCpuMs: Math.round(busiest.reduce((s, e) => s + (e.tdur ?? 0), 0) / 1000), longest: out };
+  // The whole stream on that thread, by kind of work (nested kinds overlap: a FunctionCall holds
+  // the script it ran), with how much of the document each style and layout pass touched.
+  const mainKey = `${busiest[0].pid}:${busiest[0].tid}`;
+  const onMain = traceEvents.filter((x) => x.ph === 'X' && `${x.pid}:${x.tid}` === mainKey);
+  const whole = {};
+  for (const x of onMain) {
+    const kind = (whole[x.name] ??= { count: 0, cpuMs: 0 });
+    kind.count += 1;
+    kind.cpuMs += (x.tdur ?? 0) / 1000;
+  }
+  const wholeTop = Object.fromEntries(Object.entries(whole).filter(([name]) => name !== 'RunTask').sort((a, b) => b[1].cpuMs - a[1].cpuMs).slice(0, 20).map(([name, k]) => [name, { count: k.count, cpuMs: Math.round(k.cpuMs) }]));
+  const median = (values) => (values.length === 0 ? null : [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]);
+  const styleElements = onMain.filter((x) => x.name === 'UpdateLayoutTree').map((x) => x.args?.elementCount ?? 0);
+  const layouts = onMain.filter((x) => x.name === 'Layout').map((x) => x.args?.beginData ?? {});
+  const passes = { styleElementsMedian: median(styleElements), styleElementsMax: Math.max(0, ...styleElements), layoutDirtyMedian: median(layouts.map((l) => l.dirtyObjects ?? 0)), layoutTotalMedian: median(layouts.map((l) => l.totalObjects ?? 0)), layoutPartial: layouts.filter((l) => l.partialLayout).length, layouts: layouts.length };
+  const result = { what: WHAT, rate: RATE, date: new Date().toISOString(), load: os.loadavg()[0], tasksOver10CpuMs: long.length, totalCpuMs: Math.round(busiest.reduce((s, e) => s + (e.tdur ?? 0), 0) / 1000), tasks: busiest.length, whole: wholeTop, passes, wholeSelf: selfTimes(profile, 0, Number.MAX_SAFE_INTEGER, 30), longest: out };
   fs.mkdirSync('bench/out', { recursive: true });
   const file = `bench/out/${result.date.slice(0, 19).replace(/:/g, '-')}-slow-cpu-profile-${WHAT}-${RATE}x${process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : ''}.json`;
   fs.writeFileSync(file, JSON.stringify(result, null, 2));

@@ -3,6 +3,7 @@
 import dynamic from 'next/dynamic';
 import { memo, Suspense } from 'react';
 import type { MarkdownProps } from './markdown-streamdown';
+import { usePacedText } from './use-paced-text';
 
 /** The text as written: shown while the renderer loads, and for good if it cannot be loaded. */
 function PlainMarkdown({ text }: MarkdownProps) {
@@ -29,11 +30,12 @@ export function preloadMarkdown(): void {
   void import('./markdown-streamdown').catch(() => undefined); // where it renders, a failed load is retried and logged
 }
 
-/** Markdown, rendered by Streamdown once loaded; until then the text as written. */
+/** Markdown, rendered by Streamdown once loaded; until then the text as written. Streamed text is drawn at a pace (use-paced-text.ts). */
 export const Markdown = memo(function Markdown(props: MarkdownProps) {
+  const paced = { ...props, text: usePacedText(props.text, props.streaming ?? false) };
   return (
-    <Suspense fallback={<PlainMarkdown {...props} />}>
-      <MarkdownStreamdown {...props} />
+    <Suspense fallback={<PlainMarkdown {...paced} />}>
+      <MarkdownStreamdown {...paced} />
     </Suspense>
   );
 });
