@@ -75,6 +75,8 @@ test('a file dropped is queried in place while it is kept; a message sent meanwh
   await expect(sqlCell.getByTestId('table-output')).toHaveAttribute('data-row-count', '4');
   await expect(sqlCell.getByRole('row').filter({ hasText: 'west_' })).toContainText(WEST_TOTAL);
   await expect(chip).toHaveAttribute('data-upload-status', 'keeping');
+  // The dropped file was read ahead of DuckDB by a helper the page started (lib/files/blob-prefetch.client.ts).
+  expect(page.workers().map((worker) => new URL(worker.url()).pathname)).toContain('/workers/blob-prefetch.worker.mjs');
 
   // A message sent meanwhile waits for the keep and says so.
   const text = `Where is it read from? ${asked}`;
@@ -104,4 +106,6 @@ test('a file dropped is queried in place while it is kept; a message sent meanwh
   await expect(sqlCell).toContainText(USER_RUN_BADGE.rerun, { timeout: 180_000 });
   await expect(sqlCell).toHaveAttribute('data-cell-status', 'ok');
   await expect(sqlCell.getByRole('row').filter({ hasText: 'west_' })).toContainText(WEST_TOTAL);
+  // Kept, the file is read from its copy: its helper is gone.
+  await expect.poll(() => page.workers().some((worker) => worker.url().includes('/workers/blob-prefetch.worker.mjs'))).toBe(false);
 });

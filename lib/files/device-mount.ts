@@ -29,6 +29,7 @@
  */
 
 import { DROP_ID } from '@/lib/files/data-file';
+import { RingReader, type Ring } from '@/lib/files/prefetch-ring';
 
 /** Where kept datasets are mounted, one directory per SHA-256. */
 export const DEVICE_MOUNT_ROOT = '/mnt/device';
@@ -105,6 +106,11 @@ export class ReadAhead {
   }
 }
 
+/** Reads of a file read ahead on another thread (lib/files/prefetch-ring.ts), for one run. */
+export type Prefetch = { read: ReadInto; stop(): void };
+/** Starts reading `file` ahead for a run, reading directly with `direct` what it does not hold; null where it cannot. */
+export type StartPrefetch = (file: Blob, direct: ReadInto) => Prefetch | null;
+
 /** The part of a read-only FileSystemSyncAccessHandle the reader uses. */
 export type SyncReader = { readonly mode?: string; read(target: Uint8Array, options: { at: number }): number; close(): void };
 /** The part of a FileSystemFileHandle the reader uses. */
@@ -125,7 +131,11 @@ export class DeviceFileReader {
     private readonly handle: SyncReadable | null,
     /** How the File is read without a handle (FileReaderSync; tests give their own). */
     private readonly readerOfBlob: (blob: Blob) => (start: number, end: number) => Uint8Array = blobRangeReader,
+    /** For a file without a handle (one just dropped): read ahead on another thread during a run. */
+    private readonly startPrefetch: StartPrefetch | null = null,
   ) {}
+
+  private ahead: Prefetch | null = null;
 
   get size(): number {
     return this.file.size;
@@ -133,7 +143,11 @@ export class DeviceFileReader {
 
   /** Opens the read-only handle; when it cannot be had (another tab is writing the file, an older browser), reads fall back. */
   async open(): Promise<void> {
-    if (this.access || !this.handle || this.noReadOnly) return;
+    if (!this.handle) {
+      this.ahead ??= this.startPrefetch?.(this.file, (target, position) => this.readBlob(target, position)) ?? null;
+      return;
+    }
+    if (this.access || this.noReadOnly) return;
     try {
       const access = await this.handle.createSyncAccessHandle({ mode: 'read-only' });
       // A browser that ignores the mode opens a read-write handle: it takes the file's only lock.
@@ -151,14 +165,21 @@ export class DeviceFileReader {
   close(): void {
     this.access?.close();
     this.access = null;
+    this.ahead?.stop();
+    this.ahead = null;
   }
 
   readInto(target: Uint8Array, position: number): number {
     if (position >= this.size || target.byteLength === 0) return 0;
     const length = Math.min(target.byteLength, this.size - position);
     if (this.access) return this.access.read(target.subarray(0, length), { at: position });
+    if (this.ahead) return this.ahead.read(target.subarray(0, length), position);
+    return this.readBlob(target.subarray(0, length), position);
+  }
+
+  private readBlob(target: Uint8Array, position: number): number {
     this.blobReader ??= this.readerOfBlob(this.file);
-    const bytes = this.blobReader(position, position + length);
+    const bytes = this.blobReader(position, position + target.byteLength);
     target.set(bytes);
     return bytes.byteLength;
   }
@@ -210,13 +231,25 @@ export function blobRangeReader(blob: Blob): (start: number, end: number) => Uin
 }
 
 /**
+ * Reads of a file through `ring`, which a helper the page started (lib/files/blob-prefetch.client.ts)
+ * fills ahead of them; a new reader for each run, the ring for as long as the file is mounted.
+ */
+export function ringPrefetch(ring: Ring): StartPrefetch {
+  return (_file, direct) => {
+    const reader = new RingReader(ring, direct);
+    return { read: (target, position) => reader.read(target, position), stop: () => undefined };
+  };
+}
+
+/**
  * Makes `file` readable at `/data/<name>`: mounted (once per hash) under /mnt/device/<sha256>/
  * (a dropped file not kept yet: its `File`, under its drop id, `key`),
  * read ahead in windows, and linked from /data. A file already at `/data/<name>` (an earlier
  * upload, an earlier link) is replaced by the link. `handle` is the file's OPFS handle, for the
- * read-only access handle of each run (null: FileReaderSync reads it).
+ * read-only access handle of each run (null: FileReaderSync reads it); `ring`, for a file without
+ * one, the ring a helper fills ahead of sequential reads (lib/files/prefetch-ring.ts).
  */
-export function mountDeviceFile(FS: EmscriptenFs, name: string, key: string, file: Blob, handle: SyncReadable | null): void {
+export function mountDeviceFile(FS: EmscriptenFs, name: string, key: string, file: Blob, handle: SyncReadable | null, ring: Ring | null = null): void {
   if (!isDataFileName(name)) throw new TypeError('A dataset name cannot contain "/".');
   const target = deviceMountPath(key);
   const dir = target.slice(0, target.lastIndexOf('/'));
@@ -224,7 +257,7 @@ export function mountDeviceFile(FS: EmscriptenFs, name: string, key: string, fil
   if (!FS.isMountpoint(FS.lookupPath(dir).node)) {
     FS.mount(FS.filesystems.WORKERFS, { blobs: [{ name: DEVICE_MOUNT_FILE, data: file }] }, dir);
     const node = FS.lookupPath(target).node as WorkerFsNode;
-    const reader = new DeviceFileReader(node.contents, handle);
+    const reader = new DeviceFileReader(node.contents, handle, blobRangeReader, ring && !handle ? ringPrefetch(ring) : null);
     deviceReaders.set(key, reader);
     readerOfNode.set(node, reader);
     const ahead = new ReadAhead(node.size, (into, position) => reader.readInto(into, position), readAheadBytes(handle));

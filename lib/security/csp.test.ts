@@ -48,5 +48,6 @@ describe('worker policies', () => {
     expect(csp('/workers/r.worker.mjs')).toBe(`default-src 'none'; script-src ${origin}/workers/ ${origin}/webr/0.6.0/ 'wasm-unsafe-eval'; connect-src https://repo.r-wasm.org/`);
     expect(csp('/workers/dataset-hash.worker.mjs')).toBe("default-src 'none'");
     expect(csp('/workers/device-keep.worker.mjs')).toBe("default-src 'none'; script-src 'wasm-unsafe-eval'");
+    expect(csp('/workers/blob-prefetch.worker.mjs')).toBe("default-src 'none'");
   });
 });

@@ -109,6 +109,8 @@ export function wasmOnlyWorkerCsp(): string {
 export const PAGE_WORKERS: readonly DeclaredWorker[] = [
   { script: () => '/workers/dataset-hash.worker.mjs', csp: closedWorkerCsp },
   { script: () => '/workers/device-keep.worker.mjs', csp: wasmOnlyWorkerCsp },
+  // Reads a dropped file ahead of the engine reading it in place (lib/files/blob-prefetch.client.ts).
+  { script: () => '/workers/blob-prefetch.worker.mjs', csp: closedWorkerCsp },
 ];
 
 /**

@@ -5,6 +5,7 @@
  * (kernel.client.ts) before every run.
  */
 import 'client-only';
+import { startBlobPrefetch, type BlobPrefetch } from '@/lib/files/blob-prefetch.client';
 import { accountDataset, openDataset } from '@/lib/files/dataset-cache.client';
 import { deviceFileHandle } from '@/lib/files/device-files.client';
 import { dataFileKey, type DataFile } from '@/lib/files/data-file';
@@ -20,9 +21,19 @@ export class KernelDatasets {
   /** Which files (name@sha) each interpreter already has. */
   private readonly written = new WeakMap<WorkerHandle, Set<string>>();
 
+  /** The helpers reading a dropped file ahead (lib/files/blob-prefetch.client.ts), by drop id, while it is mounted from its drop. */
+  private readonly prefetches = new Map<string, BlobPrefetch | null>();
+
   /** The conversation's files from now on; true when one of them is a table (SQL will want DuckDB). */
   set(files: DataFile[]): boolean {
     this.files = new Map(files.map((file) => [file.name, file]));
+    // A dropped file kept (or removed) since is mounted from its kept copy: its helper is done.
+    const dropped = new Set(files.flatMap((file) => (file.location === 'dropped' ? [file.dropId] : [])));
+    for (const [dropId, prefetch] of this.prefetches) {
+      if (dropped.has(dropId)) continue;
+      prefetch?.stop();
+      this.prefetches.delete(dropId);
+    }
     return files.some((file) => TABLE_FILE.test(file.name));
   }
 
@@ -43,7 +54,8 @@ export class KernelDatasets {
     // Just dropped, not kept yet: read in place from the dropped File, under its drop id, at once.
     for (const file of all) {
       if (file.location !== 'dropped') continue;
-      await handle.mountDeviceFile(file.name, file.dropId, file.file, null);
+      if (!this.prefetches.has(file.dropId)) this.prefetches.set(file.dropId, startBlobPrefetch(file.file));
+      await handle.mountDeviceFile(file.name, file.dropId, file.file, null, this.prefetches.get(file.dropId)?.ring ?? null);
       written.add(dataFileKey(file));
     }
     const kept = await Promise.all(all.flatMap((file) => (file.location === 'device' ? [file] : [])).map(async (file) => ({ file, kept: await deviceFileHandle(file.sha256, file.salts) })));

@@ -6,6 +6,7 @@
 import 'client-only';
 import { z } from 'zod';
 import type { OutputCaps } from '@/lib/runtime/limits';
+import type { Ring } from '@/lib/files/prefetch-ring';
 
 export type WorkerInitOptions = {
   /** Absolute URL of the directory holding pyodide.mjs, the wasm and the stdlib. */
@@ -60,7 +61,7 @@ export interface PythonWorkerApi {
   probePackageSource(): Promise<unknown>;
   writeFile(path: string, bytes: Uint8Array): Promise<unknown>;
   /** Makes a file kept on the device (its OPFS File, and its handle for reads during runs) readable at /data/<name>, read in place (lib/files/device-mount.ts). */
-  mountDeviceFile(name: string, sha256: string, file: Blob, handle: FileSystemFileHandle | null): Promise<unknown>;
+  mountDeviceFile(name: string, sha256: string, file: Blob, handle: FileSystemFileHandle | null, ring?: Ring | null): Promise<unknown>;
   readFile(path: string): Promise<unknown>;
 }
 

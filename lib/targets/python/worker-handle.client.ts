@@ -4,6 +4,7 @@
  * interrupt buffer, because a stale flag would kill the new interpreter's first run).
  */
 import 'client-only';
+import type { Ring } from '@/lib/files/prefetch-ring';
 import * as Comlink from 'comlink';
 import { outputSchema, type Output } from '@/lib/runtime/protocol';
 import { RUN_LIMITS, type OutputCaps } from '@/lib/runtime/limits';
@@ -202,9 +203,12 @@ export class WorkerHandle {
     await this.guard(this.remote.writeFile(path, Comlink.transfer(bytes, [bytes.buffer])), 60_000, 'Writing a file');
   }
 
-  /** Mounts a file kept on the device at /data/<name> (a File is cloned to the worker as a reference to the disk, not its bytes). */
-  async mountDeviceFile(name: string, sha256: string, file: Blob, handle: FileSystemFileHandle | null): Promise<void> {
-    await this.guard(this.remote.mountDeviceFile(name, sha256, file, handle), 10_000, 'Mounting a file');
+  /**
+   * Mounts a file kept on the device at /data/<name> (a File is cloned to the worker as a reference
+   * to the disk, not its bytes); a file just dropped with the ring its reads are read ahead into.
+   */
+  async mountDeviceFile(name: string, sha256: string, file: Blob, handle: FileSystemFileHandle | null, ring: Ring | null = null): Promise<void> {
+    await this.guard(this.remote.mountDeviceFile(name, sha256, file, handle, ring), 10_000, 'Mounting a file');
   }
 
   async readFile(path: string): Promise<Uint8Array> {

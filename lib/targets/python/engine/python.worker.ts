@@ -12,6 +12,7 @@ import { PackageLoader } from './packages';
 import { RUN_LIMITS } from '@/lib/runtime/limits';
 import { startDuckdb, type DuckdbBridge, type FileRanges } from '@/lib/targets/sql/engine/bridge';
 import { closeDeviceFiles, deviceReaderOf, mountDeviceFile, openDeviceFiles, unlinkDeviceLink, type EmscriptenFs, type SyncReadable } from '@/lib/files/device-mount';
+import { isRing, type Ring } from '@/lib/files/prefetch-ring';
 import { mentionsSql } from '@/lib/targets/python/mentions-sql.client';
 
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
@@ -255,10 +256,10 @@ __runpad_kernel.start
     return true;
   },
 
-  async mountDeviceFile(name: string, sha256: string, file: Blob, handle: FileSystemFileHandle | null) {
+  async mountDeviceFile(name: string, sha256: string, file: Blob, handle: FileSystemFileHandle | null, ring: Ring | null = null) {
     if (!(file instanceof Blob)) throw new TypeError('A device dataset arrives as a File.');
     const readable = typeof FileSystemFileHandle !== 'undefined' && handle instanceof FileSystemFileHandle ? (handle as unknown as SyncReadable) : null;
-    mountDeviceFile(requireReady().FS as unknown as EmscriptenFs, String(name), String(sha256), file, readable);
+    mountDeviceFile(requireReady().FS as unknown as EmscriptenFs, String(name), String(sha256), file, readable, isRing(ring) ? ring : null);
     return true;
   },
 
