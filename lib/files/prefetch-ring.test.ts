@@ -13,6 +13,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRing, ringAlive, RingReader, stopRing, type Ring } from './prefetch-ring';
 
 const SIZE = 3_000_003; // not a multiple of anything below
+/** The smallest read from the file's start taken for a scan (prefetch-ring.ts), in this test's files. */
+const SCAN_START = 1024 * 1024;
 const source = new SharedArrayBuffer(SIZE);
 new Uint8Array(source).set(randomBytes(SIZE));
 const file = new Uint8Array(source);
@@ -59,14 +61,14 @@ describe('a file read ahead in a ring by another thread', () => {
     const got = new Uint8Array(SIZE);
     let position = 0;
     while (position < SIZE) {
-      const n = reader.read(got.subarray(position, position + readBytes), position);
+      const n = reader.read(got.subarray(position, position + (position === 0 ? SCAN_START : readBytes)), position);
       expect(n).toBeGreaterThan(0);
       position += n;
     }
     expectBytes(got, 0);
     expect(reader.counts.fromRing + reader.counts.direct).toBe(SIZE);
-    // Only the first reads (before the reader was seen to be sequential) are its own.
-    expect(reader.counts.fromRing).toBeGreaterThan(SIZE * 0.9);
+    // Only the first read is its own: a large read from the file's start begins a scan.
+    expect(reader.counts.direct).toBe(SCAN_START);
   });
 
   it('reads at random places (a Parquet footer, then column chunks) correctly, and reads none ahead of them', async () => {
@@ -105,5 +107,16 @@ describe('a file read ahead in a ring by another thread', () => {
     expect(reader.read(tail, SIZE - 4)).toBe(4);
     expectBytes(tail.subarray(0, 4), SIZE - 4);
     expect(reader.counts.fromRing).toBeGreaterThan(0);
+  });
+
+  it('reads ahead of a scan that reads the file’s start twice (a sniff, then the scan) without starting over', async () => {
+    const { reader } = await startHelper(65_536);
+    const sniff = new Uint8Array(SCAN_START);
+    expect(reader.read(sniff, 0)).toBe(SCAN_START);
+    expectBytes(sniff, 0);
+    const got = new Uint8Array(SIZE);
+    for (let position = 0; position < SIZE; ) position += reader.read(got.subarray(position, position + SCAN_START), position);
+    expectBytes(got, 0);
+    expect(reader.counts.direct).toBe(2 * SCAN_START);
   });
 });

@@ -11,7 +11,8 @@
  * The ring is two SharedArrayBuffers: `data`, `SLOTS` slots of `slotBytes`, and `control`, whose
  * Int32 words are the generation, a stop flag and each slot's state and generation, and whose
  * Float64 words are the generation's start and each slot's range. The engine's side (`RingReader`)
- * starts a generation at the position after a sequential read; the helper (`fillRing`) fills
+ * starts a generation at the position after a sequential read (one that continues the last, or a
+ * large one from the file's start); the helper (`fillRing`) fills
  * slot after slot from that position, each once the engine has read past it, and waits (Atomics)
  * when the ring is full. A read the ring does not hold is read directly, as before, and starts a new
  * generation only if it continued the previous read: a random reader (Parquet's footer, then its
@@ -32,6 +33,9 @@ const SLOT_START = 1; // + 2 * slot
 const SLOT_LENGTH = 2; // + 2 * slot
 const FLOAT_WORDS = 1 + 2 * SLOTS;
 const INT_BYTES = Math.ceil((INT_WORDS * 4) / 8) * 8;
+
+/** A read of the file's first bytes at least this large is taken for the start of a scan. */
+const FIRST_READ_BYTES = 1024 * 1024;
 
 /** How long a read waits for a slot being filled before reading directly: 30 s in all. */
 const FILLING_WAIT_MS = 100;
@@ -148,7 +152,8 @@ export class RingReader {
     const length = Math.min(target.byteLength, this.ring.size - position);
     if (length <= 0) return 0;
     const usable = !this.gaveUp && ringAlive(this.ring);
-    const sequential = usable && position === this.lastEnd;
+    // A reader that continues its last read, or starts the file with a large one (a CSV scan), reads on.
+    const sequential = usable && (position === this.lastEnd || (position === 0 && length >= FIRST_READ_BYTES));
     let copied = 0;
     while (usable && copied < length) {
       const served = this.fromRing(target.subarray(copied, length), position + copied);
@@ -211,6 +216,8 @@ export class RingReader {
   /** A new generation from `position`: the slots of the last one are dropped. */
   private restart(position: number): void {
     if (position >= this.ring.size) return;
+    // Already reading ahead from there (a scan that read the file's start twice: a sniff, then the scan).
+    if (Atomics.load(this.ints, GEN) !== 0 && this.floats[START] === position) return;
     this.floats[START] = position;
     for (let slot = 0; slot < SLOTS; slot += 1) if (Atomics.load(this.ints, STATE + slot) === READY) this.release(slot);
     Atomics.add(this.ints, GEN, 1);
