@@ -57,9 +57,21 @@ test.beforeAll(() => {
   fs.writeFileSync(otherPath, `${HEADER}north,1,x\n`);
 });
 
-function sizeOf(dir: string): number {
-  if (!fs.existsSync(dir)) return 0;
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).reduce((sum, entry) => (entry.isFile() ? sum + fs.statSync(path.join(entry.parentPath, entry.name)).size : sum), 0);
+/** Every file under the server's blob directory with its size (other tests upload beside this one). */
+function blobsIn(dir: string): Map<string, number> {
+  if (!fs.existsSync(dir)) return new Map();
+  return new Map(fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => [path.join(entry.parentPath, entry.name), fs.statSync(path.join(entry.parentPath, entry.name)).size]));
+}
+
+/**
+ * The file did not reach the server's blobs since `before`: no blob named by its SHA-256, and no new
+ * file there of its size (a copy under another name). Measured by name and size, not by the
+ * directory's growth: other tests upload other files to the same server meanwhile.
+ */
+function expectNotUploaded(before: Map<string, number>): void {
+  const sha256 = createHash('sha256').update(fs.readFileSync(csvPath)).digest('hex');
+  expect(fs.existsSync(path.join(BLOB_DIR, sha256.slice(0, 2), sha256))).toBe(false);
+  expect([...blobsIn(BLOB_DIR)].filter(([file, size]) => !before.has(file) && size === BYTES)).toEqual([]);
 }
 
 async function expectNumbers(page: Page): Promise<void> {
@@ -84,7 +96,7 @@ test('a CSV over the upload limit is kept on this device, read in place by SQL a
     { trigger: again, steps: [{ toolCall: { name: 'sql', arguments: { code: SQL } } }, { toolCall: { name: 'python', arguments: { code: PYTHON } } }, { text: 'Counted again.' }] },
   ]);
   await openChat(page);
-  const blobsBefore = sizeOf(BLOB_DIR);
+  const blobsBefore = blobsIn(BLOB_DIR);
   await page.locator('input[type="file"][aria-label="Attach files"]').setInputFiles(csvPath);
   const chip = page.getByRole('list', { name: 'Attached files' }).getByRole('listitem');
   await expect(chip).toHaveAttribute('data-file-location', 'device');
@@ -97,7 +109,7 @@ test('a CSV over the upload limit is kept on this device, read in place by SQL a
   await expectNumbers(page);
 
   // Nothing of it on the server: its blobs did not grow by the file's size, and it is listed as on the device.
-  expect(sizeOf(BLOB_DIR) - blobsBefore).toBeLessThan(BYTES / 10);
+  expectNotUploaded(blobsBefore);
   const conversationId = new URL(page.url()).pathname.split('/').at(-1);
   const listed = await page.evaluate(async (id) => (await (await fetch(`/api/conversations/${id}/files`)).json()) as { files: Array<{ name: string; size: number; location: string }> }, conversationId);
   expect(listed.files).toEqual([expect.objectContaining({ name: NAME, size: BYTES, location: 'device' })]);
@@ -144,11 +156,11 @@ test('a CSV over the upload limit is kept on this device, read in place by SQL a
     expect(await kept()).toBe(0);
 
     // The same file is kept on the reader's device (never uploaded) and the re-run goes again: every cell the same.
-    const blobsBeforeReader = sizeOf(BLOB_DIR);
+    const blobsBeforeReader = blobsIn(BLOB_DIR);
     await drop.getByLabel(`Choose ${NAME}`).setInputFiles(csvPath);
     await expect(summary).toHaveText(/Re-ran 4 cells: 4 same, 0 different\./, { timeout: 240_000 });
     expect(await kept()).toBe(1);
-    expect(sizeOf(BLOB_DIR) - blobsBeforeReader).toBeLessThan(BYTES / 10);
+    expectNotUploaded(blobsBeforeReader);
   } finally {
     await context.close();
   }
