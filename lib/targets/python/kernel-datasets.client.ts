@@ -37,6 +37,12 @@ export class KernelDatasets {
     return files.some((file) => TABLE_FILE.test(file.name));
   }
 
+  /** Stops every helper reading a dropped file ahead: the kernel is going away. */
+  stopReadingAhead(): void {
+    for (const prefetch of this.prefetches.values()) prefetch?.stop();
+    this.prefetches.clear();
+  }
+
   /**
    * Fills `handle`'s /data/ with the files it does not have yet. A file just dropped is mounted
    * from its File while it is kept (the next run after the keep links the kept copy). A file kept on the device is

@@ -211,6 +211,7 @@ export class Kernel implements Engine {
     this.disposed = true;
     this.discardSpare();
     this.handleValue?.terminate();
+    this.datasets.stopReadingAhead();
     this.listeners.clear();
   }
 
