@@ -106,11 +106,6 @@ export class ReadAhead {
   }
 }
 
-/** Reads of a file read ahead on another thread (lib/files/prefetch-ring.ts), for one run. */
-export type Prefetch = { read: ReadInto; stop(): void };
-/** Starts reading `file` ahead for a run, reading directly with `direct` what it does not hold; null where it cannot. */
-export type StartPrefetch = (file: Blob, direct: ReadInto) => Prefetch | null;
-
 /** The part of a read-only FileSystemSyncAccessHandle the reader uses. */
 export type SyncReader = { readonly mode?: string; read(target: Uint8Array, options: { at: number }): number; close(): void };
 /** The part of a FileSystemFileHandle the reader uses. */
@@ -131,11 +126,15 @@ export class DeviceFileReader {
     private readonly handle: SyncReadable | null,
     /** How the File is read without a handle (FileReaderSync; tests give their own). */
     private readonly readerOfBlob: (blob: Blob) => (start: number, end: number) => Uint8Array = blobRangeReader,
-    /** For a file without a handle (one just dropped): read ahead on another thread during a run. */
-    private readonly startPrefetch: StartPrefetch | null = null,
+    /**
+     * For a file without a handle (one just dropped): the ring a worker the page started fills ahead
+     * of sequential reads (lib/files/prefetch-ring.ts, lib/files/blob-prefetch.client.ts).
+     */
+    private readonly ring: Ring | null = null,
   ) {}
 
-  private ahead: Prefetch | null = null;
+  /** This run's reads through the ring. */
+  private ahead: RingReader | null = null;
 
   get size(): number {
     return this.file.size;
@@ -144,7 +143,7 @@ export class DeviceFileReader {
   /** Opens the read-only handle; when it cannot be had (another tab is writing the file, an older browser), reads fall back. */
   async open(): Promise<void> {
     if (!this.handle) {
-      this.ahead ??= this.startPrefetch?.(this.file, (target, position) => this.readBlob(target, position)) ?? null;
+      if (this.ring) this.ahead ??= new RingReader(this.ring, (target, position) => this.readBlob(target, position));
       return;
     }
     if (this.access || this.noReadOnly) return;
@@ -165,7 +164,6 @@ export class DeviceFileReader {
   close(): void {
     this.access?.close();
     this.access = null;
-    this.ahead?.stop();
     this.ahead = null;
   }
 
@@ -231,23 +229,12 @@ export function blobRangeReader(blob: Blob): (start: number, end: number) => Uin
 }
 
 /**
- * Reads of a file through `ring`, which a helper the page started (lib/files/blob-prefetch.client.ts)
- * fills ahead of them; a new reader for each run, the ring for as long as the file is mounted.
- */
-export function ringPrefetch(ring: Ring): StartPrefetch {
-  return (_file, direct) => {
-    const reader = new RingReader(ring, direct);
-    return { read: (target, position) => reader.read(target, position), stop: () => undefined };
-  };
-}
-
-/**
  * Makes `file` readable at `/data/<name>`: mounted (once per hash) under /mnt/device/<sha256>/
  * (a dropped file not kept yet: its `File`, under its drop id, `key`),
  * read ahead in windows, and linked from /data. A file already at `/data/<name>` (an earlier
  * upload, an earlier link) is replaced by the link. `handle` is the file's OPFS handle, for the
  * read-only access handle of each run (null: FileReaderSync reads it); `ring`, for a file without
- * one, the ring a helper fills ahead of sequential reads (lib/files/prefetch-ring.ts).
+ * one, the ring a worker the page started fills ahead of sequential reads (lib/files/prefetch-ring.ts).
  */
 export function mountDeviceFile(FS: EmscriptenFs, name: string, key: string, file: Blob, handle: SyncReadable | null, ring: Ring | null = null): void {
   if (!isDataFileName(name)) throw new TypeError('A dataset name cannot contain "/".');
@@ -257,7 +244,7 @@ export function mountDeviceFile(FS: EmscriptenFs, name: string, key: string, fil
   if (!FS.isMountpoint(FS.lookupPath(dir).node)) {
     FS.mount(FS.filesystems.WORKERFS, { blobs: [{ name: DEVICE_MOUNT_FILE, data: file }] }, dir);
     const node = FS.lookupPath(target).node as WorkerFsNode;
-    const reader = new DeviceFileReader(node.contents, handle, blobRangeReader, ring && !handle ? ringPrefetch(ring) : null);
+    const reader = new DeviceFileReader(node.contents, handle, blobRangeReader, handle ? null : ring);
     deviceReaders.set(key, reader);
     readerOfNode.set(node, reader);
     const ahead = new ReadAhead(node.size, (into, position) => reader.readInto(into, position), readAheadBytes(handle));
